@@ -1,0 +1,213 @@
+"""The state API every game family shares (after python-chess's Board and OpenSpiel's State).
+
+A ``GameState`` is one match (a run of hands) of one ruleset. Everything that happens
+is an *action* in ``history``, chance included (deals, draws, reveals), so the history
+alone replays the match on the host exactly as it went on the table.
+
+* ``current_player()`` -> a seat, ``CHANCE``, ``SIMULTANEOUS`` or ``TERMINAL``
+* ``legal_actions`` -> a lazy view: iterate it, test ``a in state.legal_actions``, ``count()``
+* ``play(a)`` checks and raises ``IllegalAction`` (state unchanged); ``apply(a)`` trusts its caller
+* ``undo()`` takes back the last action; ``outcome()`` is None until the match ends
+* every score change is a ``ScoreEvent`` saying which rule gave it and the arithmetic
+
+Actions are small ints or tuples chosen by each family; their canonical text
+(``action_str``/``parse_action``) is what journals store.
+"""
+
+from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction
+
+CHANCE = -1
+SIMULTANEOUS = -2
+TERMINAL = -4
+
+
+class ScoreEvent:
+    """A score change: ``points`` to ``seat`` by ``rule`` (a short code), with the arithmetic in ``detail``."""
+
+    def __init__(self, seat, points, rule, detail, hand=0):
+        self.seat = seat
+        self.points = points
+        self.rule = rule
+        self.detail = detail
+        self.hand = hand
+
+    def __repr__(self):
+        return "ScoreEvent(%d, %r, %r, %r, hand=%d)" % (self.seat, self.points, self.rule, self.detail, self.hand)
+
+    def __eq__(self, other):
+        return isinstance(other, ScoreEvent) and (self.seat, self.points, self.rule, self.detail, self.hand) == (
+            other.seat,
+            other.points,
+            other.rule,
+            other.detail,
+            other.hand,
+        )
+
+    def text(self):
+        """``P2 +10 fives: ends 5+5 = 10``"""
+        sign = "+" if self.points >= 0 else ""
+        return "P%d %s%s %s: %s" % (self.seat, sign, self.points, self.rule, self.detail)
+
+
+class Outcome:
+    """How a match ended: ``termination`` (e.g. ``"target"``), the winning seats, the final scores."""
+
+    def __init__(self, termination, winners, scores):
+        self.termination = termination
+        self.winners = tuple(winners)
+        self.scores = tuple(scores)
+
+    def __repr__(self):
+        return "Outcome(%r, %r, %r)" % (self.termination, self.winners, self.scores)
+
+
+class LegalActions:
+    """A lazy view of the legal actions: nothing is generated until iterated, nothing cached."""
+
+    def __init__(self, state):
+        self._state = state
+
+    def __iter__(self):
+        return iter(self._state.generate_legal_actions())
+
+    def __contains__(self, action):
+        return self._state.is_legal(action)
+
+    def __bool__(self):
+        for _ in self._state.generate_legal_actions():
+            return True
+        return False
+
+    def __len__(self):
+        return self.count()
+
+    def count(self):
+        return len(list(self._state.generate_legal_actions()))
+
+
+class GameState:
+    """Base class of a family's state. Subclasses implement the hooks marked below.
+
+    ``options`` are constructor flags that cut across rulesets (e.g. partnerships); they
+    are part of the record so a replay builds the same game.
+    """
+
+    family = ""
+
+    def __init__(self, ruleset, players, options=None):
+        self.ruleset = ruleset
+        self.players = players
+        self.options = options or {}
+        self.history = []
+        self.score_events = []
+        self.scores = [0] * players
+        self.hand_number = 0
+
+    # --- hooks ------------------------------------------------------------------------
+    def current_player(self):
+        """A seat, CHANCE, SIMULTANEOUS or TERMINAL."""
+        raise NotImplementedError
+
+    def generate_legal_actions(self):
+        """Every legal action now, by any actor, in a stable sorted order."""
+        raise NotImplementedError
+
+    def chance_outcomes(self):
+        """At a CHANCE node, the possible outcomes (equally likely)."""
+        return []
+
+    def _apply(self, action):
+        raise NotImplementedError
+
+    def outcome(self):
+        """An ``Outcome`` once the match is over, else None."""
+        raise NotImplementedError
+
+    def action_str(self, action):
+        """The canonical, context-free text of an action (what journals store)."""
+        raise NotImplementedError
+
+    def parse_action(self, text):
+        """Inverse of ``action_str``. :raises IllegalAction: with ``E_TILE`` for text that is no action."""
+        raise NotImplementedError
+
+    def describe(self, action):
+        """A sentence for people; defaults to the canonical text."""
+        return self.action_str(action)
+
+    def why_illegal(self, action):
+        """None when legal, else ``(code, reason)``. Families override with specific reasons."""
+        if self.is_over():
+            return (E_OVER, "the match is over")
+        for legal in self.generate_legal_actions():
+            if legal == action:
+                return None
+        return (E_PHASE, "not a legal action now")
+
+    # --- provided -----------------------------------------------------------------------
+    @property
+    def legal_actions(self):
+        return LegalActions(self)
+
+    def is_legal(self, action):
+        return self.why_illegal(action) is None
+
+    def is_over(self):
+        return self.outcome() is not None
+
+    def play(self, action):
+        """Check and apply an action (or its canonical text); return the ScoreEvents it caused.
+
+        :raises IllegalAction: with a reason code; the state is unchanged.
+        """
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        problem = self.why_illegal(action)
+        if problem is not None:
+            raise IllegalAction(self.action_str(action), problem[0], problem[1])
+        before = len(self.score_events)
+        self.apply(action)
+        return self.score_events[before:]
+
+    def apply(self, action):
+        """Apply an action without checking it (replay, simulation)."""
+        self.history.append(action)
+        self._apply(action)
+
+    def award(self, seat, points, rule, detail):
+        """Credit points to a seat and keep the explanation."""
+        event = ScoreEvent(seat, points, rule, detail, self.hand_number)
+        self.score_events.append(event)
+        self.scores[seat] += points
+        return event
+
+    def fresh(self):
+        """A new state of the same ruleset, players and options, before any action."""
+        return self.__class__(self.ruleset, self.players, self.options)
+
+    def clone(self):
+        """An independent copy, rebuilt by replaying the history."""
+        copy = self.fresh()
+        for action in self.history:
+            copy.apply(action)
+        return copy
+
+    def undo(self):
+        """Take back the last action (rebuilds from the history: exact, and cheap in RAM).
+
+        :raises IndexError: when there is nothing to undo.
+        """
+        if not self.history:
+            raise IndexError("nothing to undo")
+        copy = self.fresh()
+        for action in self.history[:-1]:
+            copy.apply(action)
+        last = self.history[-1]
+        self.__dict__.update(copy.__dict__)
+        return last
+
+    def record(self):
+        """The match as a compact, serialisable record (see ``record.Record``)."""
+        from tiletable.engine.record import Record
+
+        return Record.of(self)

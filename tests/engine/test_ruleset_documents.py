@@ -1,0 +1,70 @@
+# portable
+"""The ruleset framework: schema validation, canonical JSON and the content hash."""
+from portable import raises
+
+from tiletable.engine.errors import RulesetError
+from tiletable.engine.rulesets import canonical_json, content_hash, load_ruleset, validate_params
+
+SCHEMA = {
+    "target": ("int", 100, 1, 10000),
+    "draw_policy": ("choice", "none", ("none", "when_unable", "anytime")),
+    "must_play": ("bool", True),
+    "set_tile": ("tile", None),
+    "matadors": ("tiles", ["0-0", "1-6"]),
+    "deal": ("counts", {"2": 7, "3": 5}, 1, 20),
+}
+
+
+def test_defaults_fill_missing_parameters():
+    params = validate_params("t", SCHEMA, {"target": 61})
+    assert params["target"] == 61 and params["draw_policy"] == "none" and params["deal"] == {"2": 7, "3": 5}
+
+
+def test_bad_parameters_name_field_and_reason():
+    cases = [
+        ({"target": 0}, "params.target", "at least 1"),
+        ({"target": "x"}, "params.target", "whole number"),
+        ({"target": True}, "params.target", "whole number"),
+        ({"draw_policy": "sometimes"}, "params.draw_policy", "must be one of"),
+        ({"must_play": 1}, "params.must_play", "true or false"),
+        ({"set_tile": "6/6"}, "params.set_tile", "tile"),
+        ({"matadors": "0-0"}, "params.matadors", "list of tiles"),
+        ({"deal": {"two": 7}}, "params.deal", "player counts"),
+        ({"deal": {"2": 99}}, "params.deal.2", "at most 20"),
+        ({"bogus": 1}, "params.bogus", "unknown parameter"),
+    ]
+    for params, field, words in cases:
+        err = raises(RulesetError, validate_params, "t", SCHEMA, params)
+        assert err.field == field, (params, err.field)
+        assert words in err.reason, (params, err.reason)
+
+
+def test_malformed_documents_are_rejected_with_the_field():
+    cases = [
+        ("{not json", "document"),
+        ("[1, 2]", "document"),
+        ({"family": "line"}, "name"),
+        ({"family": "chess", "name": "x"}, "family"),
+        ({"family": "line", "name": "Bad Name"}, "name"),
+        ({"family": "line", "name": "x", "version": 0}, "version"),
+        ({"family": "line", "name": "x", "colour": "red"}, "colour"),
+        ({"family": "line", "name": "x", "params": []}, "params"),
+        (b"\xff\xfe", "document"),
+    ]
+    for doc, field in cases:
+        err = raises(RulesetError, load_ruleset, doc)
+        assert err.field == field, (doc, err.field, str(err))
+
+
+def test_canonical_json_is_sorted_and_compact():
+    assert canonical_json({"b": [1, True, None], "a": "x\"y"}) == '{"a":"x\\"y","b":[1,true,null]}'
+    raises(TypeError, canonical_json, 2.5)
+
+
+def test_content_hash_depends_on_every_field():
+    base = content_hash("line", "muggins", 1, {"target": 200})
+    assert len(base) == 16
+    assert base == content_hash("line", "muggins", 1, {"target": 200})
+    assert base != content_hash("line", "muggins", 2, {"target": 200})
+    assert base != content_hash("line", "muggins", 1, {"target": 100})
+    assert base != content_hash("line", "sniff", 1, {"target": 200})

@@ -1,0 +1,71 @@
+"""Run portable test modules (see tests/portable.py) under MicroPython, or CPython.
+
+    micropython -X heapsize=192K tests/mpy_run.py tests/engine/test_tiles.py [...]
+
+Every ``test_*`` function of every module named is called; the last line printed is
+``N passed, M failed`` and the exit status is 1 when anything failed.
+"""
+import sys
+
+try:  # the WebAssembly port has no usable sys.argv: tools/mpy-wasm.mjs writes this module
+    from _mpy_argv import ARGV
+except ImportError:
+    ARGV = sys.argv
+
+for _p in ("tests", "sim", "firmware"):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+
+def _module_name(path):
+    name = path
+    if name.startswith("tests/"):
+        name = name[6:]
+    if name.endswith(".py"):
+        name = name[:-3]
+    return name.replace("/", ".")
+
+
+def _print_exception(exc):
+    try:
+        sys.print_exception(exc)
+    except AttributeError:
+        import traceback
+
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
+
+
+def main(paths):
+    import gc
+
+    passed = failed = 0
+    for path in paths:
+        modname = _module_name(path)
+        try:
+            module = __import__(modname, None, None, ["_"])
+        except Exception as exc:
+            print("FAIL import", modname)
+            _print_exception(exc)
+            failed += 1
+            continue
+        for name in sorted(dir(module)):
+            if not name.startswith("test_"):
+                continue
+            fn = getattr(module, name)
+            if not callable(fn):
+                continue
+            try:
+                fn()
+                passed += 1
+            except Exception as exc:
+                failed += 1
+                print("FAIL %s::%s" % (modname, name))
+                _print_exception(exc)
+            gc.collect()
+    print("%d passed, %d failed" % (passed, failed))
+    return failed
+
+
+if __name__ == "__main__":
+    if main(ARGV[1:]):
+        sys.exit(1)
