@@ -8,10 +8,7 @@ import argparse
 import sys
 
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
-
-
-class CommandError(Exception):
-    """A failure the user can act on; printed as one line."""
+from tiletable_host.errors import CommandError
 
 
 def _add_demo(sub):
@@ -22,8 +19,23 @@ def _add_demo(sub):
     parser.set_defaults(handler=demo.do_demo)
 
 
-# name -> function adding the command's parser; each sets ``handler``.
-COMMANDS = [_add_demo]
+def _add_ports(sub):
+    from tiletable_host import connect
+
+    parser = sub.add_parser("ports", help="list Picos running MicroPython (USB 2E8A:0005)")
+    parser.set_defaults(handler=connect.do_ports)
+
+
+def _add_deploy(sub):
+    from tiletable_host import deploy
+
+    parser = sub.add_parser("deploy", help="compile the firmware with mpy-cross and copy it to a Pico with mpremote")
+    deploy.configure(parser)
+    parser.set_defaults(handler=deploy.do_deploy)
+
+
+# Functions adding each command's parser; each sets ``handler``.
+COMMANDS = [_add_demo, _add_ports, _add_deploy]
 
 
 def build_parser():

@@ -1,0 +1,48 @@
+"""Finding the table: a Pico running MicroPython shows up as USB VID:PID 2E8A:0005.
+
+``--port`` overrides discovery and accepts a device path (``/dev/ttyACM0``), a pty from
+``tiletable sim``, or any pyserial URL (``socket://``, ``loop://``, ``spy://...``).
+"""
+from serial.tools import list_ports
+
+from tiletable_host.errors import CommandError
+
+PICO_VID = 0x2E8A
+PICO_PID = 0x0005
+
+
+def find_picos():
+    """The serial ports that belong to a Pico running MicroPython, sorted by device path."""
+    return sorted(
+        (port for port in list_ports.comports() if port.vid == PICO_VID and port.pid == PICO_PID),
+        key=lambda port: port.device,
+    )
+
+
+def resolve_port(requested=None):
+    """The port to open: ``requested`` as given, else the one Pico found.
+
+    :raises CommandError: when no Pico or several are found (the message lists them).
+    """
+    if requested:
+        return requested
+    picos = find_picos()
+    if not picos:
+        raise CommandError(
+            "no Pico running the firmware found (USB %04X:%04X); plug it in, or pass --port "
+            "(e.g. the pty printed by `tiletable sim`)" % (PICO_VID, PICO_PID)
+        )
+    if len(picos) > 1:
+        listing = ", ".join("%s (serial %s)" % (p.device, p.serial_number or "?") for p in picos)
+        raise CommandError("several Picos found: %s; choose one with --port" % listing)
+    return picos[0].device
+
+
+def do_ports(args):
+    picos = find_picos()
+    if not picos:
+        print("no Pico running MicroPython found (USB %04X:%04X)" % (PICO_VID, PICO_PID))
+        return 0
+    for port in picos:
+        print("%s  serial=%s  %s" % (port.device, port.serial_number or "?", port.description or ""))
+    return 0

@@ -1,0 +1,53 @@
+"""`tiletable deploy`: the compiled tree and the mpremote command that installs it."""
+import argparse
+import os
+
+import pytest
+
+from tiletable_host import FIRMWARE_DIR, deploy
+from tiletable_host.errors import CommandError
+
+
+def _sources():
+    out = []
+    for folder, dirs, files in os.walk(FIRMWARE_DIR):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        out += [os.path.relpath(os.path.join(folder, f), FIRMWARE_DIR) for f in files if f.endswith(".py")]
+    return sorted(out)
+
+
+def test_every_module_is_compiled_for_the_rp2040_and_main_stays_source(tmp_path):
+    written = deploy.compile_firmware(str(tmp_path))
+    expected = sorted(p if p in deploy.SOURCE_ONLY else p[:-3] + ".mpy" for p in _sources())
+    assert sorted(written) == expected
+    for path in written:
+        data = (tmp_path / path).read_bytes()
+        if path.endswith(".mpy"):
+            assert data[:2] == b"M\x06", path  # .mpy format 6: MicroPython >= 1.23
+
+
+def test_leaving_out_a_family_drops_its_modules(tmp_path):
+    written = deploy.compile_firmware(str(tmp_path), families=["line"])
+    for dropped in ("trick", "column", "climb", "cards"):
+        assert "tiletable/engine/%s.mpy" % dropped not in written
+    with pytest.raises(CommandError, match="unknown family chess"):
+        deploy.compile_firmware(str(tmp_path), families=["chess"])
+
+
+def test_one_mpremote_invocation_makes_folders_copies_and_resets():
+    written = ["main.py", "tiletable/__init__.mpy", "tiletable/engine/tiles.mpy"]
+    command = deploy.mpremote_command("/dev/ttyACM0", "build/firmware", written)
+    assert command[:3] == ["connect", "/dev/ttyACM0", "exec"]
+    assert "['tiletable', 'tiletable/engine']" in command[3]
+    assert command[-2:] == ["+", "reset"]
+    copies = [command[i + 2 : i + 5] for i, word in enumerate(command) if word == "+" and command[i + 1] == "fs"]
+    assert copies == [["cp", os.path.join("build/firmware", p), ":" + p] for p in written]
+
+
+def test_dry_run_prints_the_plan(tmp_path, capsys):
+    parser = argparse.ArgumentParser()
+    deploy.configure(parser)
+    args = parser.parse_args(["--dry-run", "--build-dir", str(tmp_path / "b"), "--port", "/dev/ttyACM7"])
+    assert deploy.do_deploy(args) == 0
+    out = capsys.readouterr().out
+    assert "compiled" in out and "mpremote connect /dev/ttyACM7 exec" in out and out.rstrip().endswith("+ reset")
