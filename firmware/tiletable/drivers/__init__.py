@@ -1,0 +1,1 @@
+"""Drivers: one chip or device per module; each receives its bus and pins and never imports ``machine``."""

@@ -1,0 +1,98 @@
+"""MAX7219 8-digit 7-segment modules, several chained on one SPI bus with one chip-select.
+
+Every write is a 16-bit frame, register address then data, MSB first, latched by all
+chips on the rising edge of CS (LOAD). Chained chips pass bits on from DOUT to the next
+DIN, so a chain of N chips takes N frames per latch: the frame sent first ends in the
+chip furthest from the Pico. This driver always sends the same register to every chip in
+one latch, so no-op frames (register 0) are never needed.
+
+The chips run in no-decode mode with ``segments.FONT`` (code B has no letters). Digit
+register 1 (DIG0) is the *rightmost* digit on the common 8-digit modules, so digit
+index 0 of the buffer (leftmost) is register 8. Module 0 is the one wired to the Pico.
+
+The bus is created by the board set-up: SPI mode 0, MSB first, up to 10 MHz; a 74AHCT125
+(or similar) lifts 3.3 V logic to the ≥3.5 V the chip wants.
+"""
+from micropython import const
+
+from tiletable.drivers.segments import SegmentDisplay
+
+_DIGIT_0 = const(0x01)
+_DECODE_MODE = const(0x09)
+_INTENSITY = const(0x0A)
+_SCAN_LIMIT = const(0x0B)
+_SHUTDOWN = const(0x0C)
+_DISPLAY_TEST = const(0x0F)
+_DIGITS_PER_CHIP = const(8)
+
+
+def _to_chip_order(segments):
+    """Standard segment bits (a = bit 0 .. g = bit 6) to the MAX7219's (a = D6 .. g = D0, DP = D7)."""
+    result = segments & 0x80
+    bit = 0x40
+    for segment in range(7):
+        if segments & (1 << segment):
+            result |= bit
+        bit >>= 1
+    return result
+
+
+class Max7219(SegmentDisplay):
+    """A chain of ``modules`` MAX7219 chips, 8 digits each, as one ``8 * modules``-digit display.
+
+    Example: ``chain = Max7219(spi, Pin(17), modules=2); chain.buffer[0] = glyph("P"); chain.show()``
+    """
+
+    BRIGHTNESS_LEVELS = 16
+
+    def __init__(self, spi, cs, modules=1, brightness=7):
+        if not 1 <= modules <= 16:
+            raise ValueError("a chain of %r MAX7219 modules; expected 1..16" % (modules,))
+        super().__init__(modules * _DIGITS_PER_CHIP)
+        self.modules = modules
+        self._spi = spi
+        self._cs = cs
+        self._frames = bytearray(2 * modules)
+        cs.init(cs.OUT, value=1)
+        # Power-up state: shutdown, scan digit 0 only, decode off, intensity minimum; test
+        # mode may be left on by a previous run. Set every register the display depends on.
+        self._write_all(_DISPLAY_TEST, 0)
+        self._write_all(_SCAN_LIMIT, _DIGITS_PER_CHIP - 1)
+        self._write_all(_DECODE_MODE, 0)
+        self.set_brightness(brightness)
+        self.show()
+        self.set_power(True)
+
+    def set_brightness(self, level):
+        """Intensity 0..15 (duty 1/32 .. 31/32 of the segment current set by RSET)."""
+        if not 0 <= level < self.BRIGHTNESS_LEVELS:
+            raise ValueError("max7219 brightness %r outside 0..15" % (level,))
+        self._write_all(_INTENSITY, level)
+
+    def set_power(self, on):
+        """Leave (or enter) shutdown; the digit registers keep their contents either way."""
+        self._write_all(_SHUTDOWN, 1 if on else 0)
+
+    def show(self):
+        """Send the buffer (with blinking digits blanked in their off phase): 8 latches."""
+        frames = self._frames
+        last = self.modules - 1
+        for register in range(_DIGIT_0, _DIGIT_0 + _DIGITS_PER_CHIP):
+            position = _DIGIT_0 + _DIGITS_PER_CHIP - 1 - register
+            for module in range(self.modules):
+                offset = 2 * (last - module)
+                frames[offset] = register
+                frames[offset + 1] = _to_chip_order(self.visible(module * _DIGITS_PER_CHIP + position))
+            self._latch()
+
+    def _write_all(self, register, value):
+        frames = self._frames
+        for offset in range(0, len(frames), 2):
+            frames[offset] = register
+            frames[offset + 1] = value
+        self._latch()
+
+    def _latch(self):
+        self._cs(0)
+        self._spi.write(self._frames)
+        self._cs(1)

@@ -1,0 +1,112 @@
+# portable
+"""TM1637 modules against the bit-level model: digits, brightness, ACK, a missing module."""
+from portable import raises
+
+import machine
+from tiletable.drivers.segments import ScoreDisplay
+from tiletable.drivers.tm1637 import TM1637
+from tm1637_model import Tm1637Model
+
+
+def make_module(clk_id=2, dio_id=3, reset=True):
+    if reset:
+        machine.reset_pins()
+    clk = machine.Pin(clk_id)
+    dio = machine.Pin(dio_id)
+    model = Tm1637Model(clk, dio)
+    return TM1637(clk, dio), model
+
+
+def make_table(seats):
+    machine.reset_pins()
+    modules = []
+    models = []
+    for seat in range(seats):
+        module, model = make_module(2 + 2 * seat, 3 + 2 * seat, reset=False)
+        modules.append(module)
+        models.append(model)
+    return ScoreDisplay([(module, 0) for module in modules]), models
+
+
+def test_init_switches_the_display_on_blank_and_every_byte_is_acknowledged():
+    module, model = make_module()
+    assert model.on and model.brightness == 3
+    assert model.text() == "    "
+    assert model.transfers == 4 and model.acks == 1 + (1 + 1 + 4 + 1)  # control, then data, address, 4 digits, control
+    assert model.errors == []
+
+
+def test_scores_and_words_on_one_module_per_seat():
+    scores, models = make_table(4)
+    scores.draw_number(0, 61)
+    scores.draw_number(1, -12)
+    scores.draw_text(2, "PASS")
+    scores.draw_text(3, "4P", right_align=True)
+    scores.show()
+    assert [model.text() for model in models] == ["  61", " -12", "PA55", "  4P"]
+    assert models[2].reads("PASS")
+    assert all(model.errors == [] for model in models)
+
+
+def test_negative_and_overflow_values():
+    scores, models = make_table(1)
+    for value, seen in ((-999, "-999"), (-5, "  -5"), (0, "   0"), (9999, "9999"), (10000, "  OL"), (-1000, " -OL")):
+        scores.draw_number(0, value)
+        scores.show()
+        assert models[0].reads(seen), (value, models[0].text())
+
+
+def test_brightness_steps_and_power_off_keep_the_digits():
+    scores, models = make_table(2)
+    scores.draw_text(0, "Err3")
+    scores.show()
+    scores.brightness(100)
+    assert [model.brightness for model in models] == [7, 7]
+    scores.brightness(1)
+    assert models[1].brightness == 0 and models[1].on
+    scores.brightness(0)
+    assert not models[0].on and models[0].text() == "    "
+    scores.brightness(60)
+    assert models[0].on and models[0].brightness == 4 and models[0].reads("Err3")
+
+
+def test_blink_blanks_only_the_blinking_seat():
+    scores, models = make_table(2)
+    scores.draw_text(0, "bid5")
+    scores.draw_number(1, 33)
+    scores.blink(1)
+    scores.show()
+    readings = set()
+    for now in range(0, 1501, 25):
+        scores.tick(now)
+        assert models[0].reads("bid5")
+        readings.add(models[1].text())
+    assert readings == {"  33", "    "}
+
+
+def test_missing_module_raises_a_clear_error_at_construction():
+    machine.reset_pins()
+    err = raises(OSError, TM1637, machine.Pin(6), machine.Pin(7))
+    assert "no tm1637" in str(err) and "Pin(6)" in str(err) and "Pin(7)" in str(err)
+
+
+def test_module_that_stops_answering_raises_on_show_and_leaves_the_bus_idle():
+    module, model = make_module()
+    model.connected = False
+    module.buffer[0] = 0x3F
+    err = raises(OSError, module.show)
+    assert "no ack for byte 0x40" in str(err)
+    assert machine.Pin(2).value() == 1 and machine.Pin(3).value() == 1
+    model.connected = True
+    module.show()
+    assert model.text() == "0   " and model.errors == []
+
+
+def test_raw_segments_and_the_colon_bit_reach_the_chip():
+    scores, models = make_table(1)
+    scores.draw_number(0, 1230)
+    scores.draw_segments(0, 1, 0x80 | 0x5B)
+    scores.show()
+    assert models[0].ram[1] == 0xDB
+    assert models[0].text() == "12.30"
+    raises(ValueError, scores.draw_segments, 0, 4, 0)
