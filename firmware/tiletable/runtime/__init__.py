@@ -1,0 +1,1 @@
+"""Table runtime: services between the drivers and the engine (tray, ui, journal, link)."""

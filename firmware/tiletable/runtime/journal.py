@@ -1,0 +1,633 @@
+"""Session journal: an append-only, checksummed log of every session, on the device's flash.
+
+Layout (one directory, default ``/journal``)::
+
+    0000002a.tjs    one file per session, named by the hex sequence number of its first record
+    state           boot counter and the host's acknowledgement (rewritten atomically)
+    *.tmp           a rewrite in progress; removed at open
+
+Record format (little-endian, 11 bytes of overhead)::
+
+    offset  size  field
+    0       2     payload length n (0..MAX_PAYLOAD)
+    2       1     record type (REC_*)
+    3       4     sequence number: +1 per record over the whole journal, never reused
+    7       n     payload
+    7+n     4     CRC-32 (binascii.crc32) of bytes 0 .. 7+n
+
+Payloads: ``REC_HEADER`` and ``REC_END`` are canonical JSON objects (``rulesets.canonical_json``);
+the header holds ``ruleset``, ``hash``, ``players``, ``boot``, ``firmware`` and ``time`` (Unix
+seconds or null). ``REC_ACTION`` is an action's canonical text (``5-6>L``); ``REC_SCORE`` is
+``"<seat> <points> <rule>"``; ``REC_UNDO`` is the decimal sequence number of the record it takes
+back (an amendment: nothing is ever deleted); ``REC_RESUME`` the boot counter of a restart that
+continued the session; ``REC_GAP`` how many records were lost while the journal was full;
+``REC_CLOCK`` Unix seconds set during the session.
+
+Durability: appends go into a preallocated buffer and reach the flash at ``flush()``, which
+happens every ``flush_records`` records, when ``poll(now_ms)`` finds the oldest pending record
+older than ``flush_ms``, when the buffer is full, at session start/end, and before any read.
+Flash writes pause interrupts on the RP2040 and littlefs may erase a block per sync
+(littlefs#374), so batching keeps the scan loop smooth. The trade-off: a power cut loses the
+records still in the buffer (at most ``flush_records``, or ``flush_ms`` of play) plus the
+record being written; every record flushed before is intact. At open every file is read and
+each record verified (length, CRC, sequence); a torn or garbage tail is dropped by rewriting
+the good prefix to a temporary file and renaming it over the original (atomic on littlefs and
+POSIX), so later appends never follow garbage.
+
+Budget: the files may hold ``max_bytes``. To make room, whole sessions are deleted oldest
+first, but only sessions the host has acknowledged and never the newest one. When nothing can
+be deleted the journal is *full* (``is_full``): the session in progress may continue into
+``reserve_bytes`` so the game at the table stays logged; beyond that, and for sessions started
+while full, records are counted in ``dropped`` and not written, the game goes on, and a
+``REC_GAP`` record notes the loss once room returns during the same session.
+"""
+
+import os
+import struct
+from binascii import crc32
+
+try:
+    from time import ticks_diff
+except ImportError:  # CPython: plain milliseconds
+
+    def ticks_diff(now, then):
+        return now - then
+
+
+from tiletable.engine.rulesets import canonical_json
+
+REC_HEADER = 1
+REC_ACTION = 2
+REC_SCORE = 3
+REC_UNDO = 4
+REC_END = 5
+REC_RESUME = 6
+REC_GAP = 7
+REC_CLOCK = 8
+
+RECORD_NAMES = {
+    REC_HEADER: "header",
+    REC_ACTION: "action",
+    REC_SCORE: "score",
+    REC_UNDO: "undo",
+    REC_END: "end",
+    REC_RESUME: "resume",
+    REC_GAP: "gap",
+    REC_CLOCK: "clock",
+}
+
+HEAD_SIZE = 7
+CRC_SIZE = 4
+OVERHEAD = HEAD_SIZE + CRC_SIZE
+MAX_PAYLOAD = 500
+MAX_RECORD = OVERHEAD + MAX_PAYLOAD
+
+_SESSION_SUFFIX = ".tjs"
+_STATE_MAGIC = b"TJS1"
+_STATE_FORMAT = "<4sII"  # magic, boot counter, acknowledged sequence number (+ CRC-32)
+_STATE_SIZE = 12
+
+
+def encode_record(buf, pos, rtype, seq, payload):
+    """Write one record into ``buf`` at ``pos``; return the position after it."""
+    n = len(payload)
+    struct.pack_into("<HBI", buf, pos, n, rtype, seq)
+    end = pos + HEAD_SIZE + n
+    buf[pos + HEAD_SIZE : end] = payload
+    struct.pack_into("<I", buf, end, crc32(memoryview(buf)[pos:end]) & 0xFFFFFFFF)
+    return end + CRC_SIZE
+
+
+def decode_record(data, pos, end):
+    """The record at ``data[pos:end]`` as ``(seq, rtype, payload_len)``, or None if it is
+    incomplete or fails its check. The payload starts at ``pos + HEAD_SIZE``."""
+    if end - pos < OVERHEAD:
+        return None
+    n, rtype, seq = struct.unpack_from("<HBI", data, pos)
+    if n > MAX_PAYLOAD or rtype not in RECORD_NAMES or end - pos < OVERHEAD + n:
+        return None
+    body_end = pos + HEAD_SIZE + n
+    if crc32(memoryview(data)[pos:body_end]) & 0xFFFFFFFF != struct.unpack_from("<I", data, body_end)[0]:
+        return None
+    return seq, rtype, n
+
+
+def iter_records(data):
+    """Yield ``(seq, rtype, payload bytes)`` for the valid records at the start of ``data``
+    (a journal pull reply, a file image); stops at the first bad one."""
+    pos = 0
+    end = len(data)
+    while True:
+        found = decode_record(data, pos, end)
+        if found is None:
+            return
+        seq, rtype, n = found
+        yield seq, rtype, bytes(data[pos + HEAD_SIZE : pos + HEAD_SIZE + n])
+        pos += OVERHEAD + n
+
+
+def parse_json_payload(payload):
+    import json
+
+    return json.loads(bytes(payload).decode())
+
+
+class JournalError(ValueError):
+    """A request the journal cannot honour (no session in progress, acknowledging the future)."""
+
+
+class Journal:
+    """The session journal in directory ``root``; see the module docstring for the format.
+
+    Example::
+
+        journal = Journal("/journal")
+        journal.start_session("muggins", ruleset.hash, ["ann", "bob"], "0.3.0")
+        journal.log_action("5-5")
+        journal.log_score(0, 10, "fives")
+        journal.end_session({"reason": "over", "scores": [61, 40]})
+    """
+
+    def __init__(
+        self, root, max_bytes=256 * 1024, reserve_bytes=16 * 1024, buffer_size=1024, flush_records=16, flush_ms=2000
+    ):
+        if buffer_size < MAX_RECORD:
+            raise ValueError("buffer_size %d is smaller than one record (%d)" % (buffer_size, MAX_RECORD))
+        self.root = root
+        self.max_bytes = max_bytes
+        self.reserve_bytes = reserve_bytes
+        self.flush_records = flush_records
+        self.flush_ms = flush_ms
+        self._buf = bytearray(buffer_size)
+        self._record = bytearray(MAX_RECORD)
+        self._pending = 0  # bytes in _buf
+        self._pending_records = 0
+        self._pending_since = None
+        self._file = None
+        self._firsts = []  # first sequence number of each session file, ascending
+        self._sizes = []  # valid bytes of each session file
+        self._stored = 0  # sum of _sizes
+        self._ended = []  # whether each session file ends with REC_END
+        self._cursor = None  # (file index, offset, next seq) where the last read stopped
+        self.dropped = 0
+        self.is_full = False
+        self.repaired_bytes = 0  # torn or garbage bytes dropped at open
+        self.flush_count = 0
+        self._session_logged = False
+        self._dropped_in_session = 0
+        try:
+            os.mkdir(root)
+        except OSError:
+            pass
+        self._remove_temporaries()
+        self.boot, self.acked = self._read_state()
+        self.durable_seq = self._scan()  # the last record known to be on flash
+        self.next_seq = max(self.durable_seq, self.acked) + 1
+        self.boot += 1
+        self._write_state()
+        self.in_session = bool(self._firsts) and not self._ended[-1]
+        self._session_logged = self.in_session
+
+    # ----- opening
+
+    def _path(self, first):
+        return "%s/%08x%s" % (self.root, first, _SESSION_SUFFIX)
+
+    def _remove_temporaries(self):
+        for name in os.listdir(self.root):
+            if name.endswith(".tmp"):
+                os.remove(self.root + "/" + name)
+
+    def _read_state(self):
+        """Boot counter and acknowledgement; a missing or damaged state file gives (0, 0),
+        which is safe: nothing counts as acknowledged, and the boot counter is recovered
+        from the session headers by ``_scan``."""
+        try:
+            with open(self.root + "/state", "rb") as f:
+                data = f.read()
+        except OSError:
+            return 0, 0
+        if len(data) != _STATE_SIZE + CRC_SIZE or crc32(data[:_STATE_SIZE]) & 0xFFFFFFFF != struct.unpack_from(
+            "<I", data, _STATE_SIZE
+        )[0]:
+            return 0, 0
+        magic, boot, acked = struct.unpack_from(_STATE_FORMAT, data, 0)
+        if magic != _STATE_MAGIC:
+            return 0, 0
+        return boot, acked
+
+    def _write_state(self):
+        data = bytearray(_STATE_SIZE + CRC_SIZE)
+        struct.pack_into(_STATE_FORMAT, data, 0, _STATE_MAGIC, self.boot, self.acked)
+        struct.pack_into("<I", data, _STATE_SIZE, crc32(memoryview(data)[:_STATE_SIZE]) & 0xFFFFFFFF)
+        self._replace(self.root + "/state", data)
+
+    def _replace(self, path, data):
+        """Write ``data`` to a temporary file, then rename it over ``path`` (atomic)."""
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(data)
+            _sync(f)
+        os.rename(tmp, path)
+
+    def _scan(self):
+        """Verify every session file, repair a torn tail, build the index; return the last
+        valid sequence number (0 for an empty journal)."""
+        firsts = []
+        for name in os.listdir(self.root):
+            if name.endswith(_SESSION_SUFFIX) and len(name) == 8 + len(_SESSION_SUFFIX):
+                try:
+                    firsts.append(int(name[:8], 16))
+                except ValueError:
+                    pass
+        firsts.sort()
+        highest_boot = self.boot
+        last_seq = 0
+        for first in firsts:
+            path = self._path(first)
+            valid, count, last_type, boot = self._verify(path, first)
+            if valid == 0:
+                # not even a complete header: nothing of value (a session cut while starting)
+                os.remove(path)
+                continue
+            size = os.stat(path)[6]
+            if size > valid:
+                self._truncate(path, valid)
+                self.repaired_bytes += size - valid
+            if boot > highest_boot:
+                highest_boot = boot
+            self._firsts.append(first)
+            self._sizes.append(valid)
+            self._stored += valid
+            self._ended.append(last_type == REC_END)
+            last_seq = first + count - 1
+        self.boot = highest_boot
+        return last_seq
+
+    def _verify(self, path, first):
+        """Check every record of a session file: ``(valid bytes, valid records, type of the
+        last valid record, highest boot counter it mentions)``."""
+        record = self._record
+        mv = memoryview(record)
+        valid = 0
+        last_type = None
+        boot = 0
+        expected = first
+        with open(path, "rb") as f:
+            while True:
+                if f.readinto(mv[:HEAD_SIZE]) != HEAD_SIZE:
+                    break
+                n, rtype, seq = struct.unpack_from("<HBI", record, 0)
+                if n > MAX_PAYLOAD or seq != expected or (rtype == REC_HEADER) != (seq == first):
+                    break
+                if f.readinto(mv[HEAD_SIZE : OVERHEAD + n]) != n + CRC_SIZE:
+                    break
+                if decode_record(record, 0, OVERHEAD + n) is None:
+                    break
+                if rtype == REC_HEADER:
+                    boot = parse_json_payload(mv[HEAD_SIZE : HEAD_SIZE + n]).get("boot", 0)
+                elif rtype == REC_RESUME:
+                    boot = max(boot, int(bytes(mv[HEAD_SIZE : HEAD_SIZE + n])))
+                valid += OVERHEAD + n
+                last_type = rtype
+                expected += 1
+        return valid, expected - first, last_type, boot
+
+    def _truncate(self, path, length):
+        """Keep the first ``length`` bytes of ``path``: copy them to a temporary file and rename
+        it over the original, so a power cut during the repair leaves the old file."""
+        tmp = path + ".tmp"
+        mv = memoryview(self._buf)
+        with open(path, "rb") as src:
+            with open(tmp, "wb") as dst:
+                left = length
+                while left:
+                    got = src.readinto(mv[: min(left, len(mv))])
+                    dst.write(mv[:got])
+                    left -= got
+                _sync(dst)
+        os.rename(tmp, path)
+
+    # ----- writing
+
+    def start_session(self, ruleset_name, ruleset_hash, players, firmware, start_time=None):
+        """Open a new session with its header record. An unfinished session is ended first
+        with ``{"reason": "abandoned"}``. Returns the header's sequence number, or 0 when the
+        journal is full and this session cannot be logged."""
+        if self.in_session:
+            self.end_session({"reason": "abandoned"})
+        header = {
+            "ruleset": ruleset_name,
+            "hash": ruleset_hash,
+            "players": list(players),
+            "boot": self.boot,
+            "firmware": firmware,
+            "time": start_time,
+        }
+        payload = canonical_json(header).encode()
+        self.in_session = True
+        self._dropped_in_session = 0
+        self._session_logged = self._room_for(OVERHEAD + len(payload), new_session=True)
+        if not self._session_logged:
+            self.dropped += 1
+            return 0
+        self._close_file()
+        seq = self.next_seq
+        self._firsts.append(seq)
+        self._sizes.append(0)
+        self._ended.append(False)
+        self._file = open(self._path(seq), "wb")
+        self._add(REC_HEADER, payload)
+        self.flush()
+        return seq
+
+    def resume(self):
+        """Continue the session found in progress at open (after a restart); logs REC_RESUME."""
+        if not self.in_session:
+            raise JournalError("no session to resume")
+        return self.log(REC_RESUME, str(self.boot))
+
+    def log_action(self, text):
+        return self.log(REC_ACTION, text)
+
+    def log_score(self, seat, points, rule):
+        return self.log(REC_SCORE, "%d %d %s" % (seat, points, rule))
+
+    def log_undo(self, amended_seq):
+        return self.log(REC_UNDO, str(amended_seq))
+
+    def log_clock(self, unix_seconds):
+        return self.log(REC_CLOCK, str(unix_seconds))
+
+    def end_session(self, result):
+        """Close the session with a REC_END record (``result`` is a JSON-able dict) and flush."""
+        seq = self.log(REC_END, canonical_json(result))
+        self.flush()
+        self._close_file()
+        if self._session_logged:
+            self._ended[-1] = True
+        self.in_session = False
+        return seq
+
+    def log(self, rtype, payload):
+        """Append a record to the session in progress; returns its sequence number, or 0 if
+        it was dropped because the journal is full.
+
+        :raises JournalError: when no session is in progress.
+        :raises ValueError: for a payload over MAX_PAYLOAD bytes.
+        """
+        if not self.in_session:
+            raise JournalError("no session in progress (record type %d)" % rtype)
+        if isinstance(payload, str):
+            payload = payload.encode()
+        if len(payload) > MAX_PAYLOAD:
+            raise ValueError("journal payload of %d bytes is over %d" % (len(payload), MAX_PAYLOAD))
+        if not self._session_logged or not self._room_for(OVERHEAD + len(payload)):
+            self.dropped += 1
+            self._dropped_in_session += 1
+            return 0
+        if self._file is None:
+            self._file = open(self._path(self._firsts[-1]), "ab")
+        if self._dropped_in_session:
+            lost = str(self._dropped_in_session).encode()
+            self._dropped_in_session = 0
+            if self._room_for(OVERHEAD + len(lost)):
+                self._add(REC_GAP, lost)
+        seq = self._add(rtype, payload)
+        if self._pending_records >= self.flush_records:
+            self.flush()
+        return seq
+
+    def _add(self, rtype, payload):
+        if self._pending + OVERHEAD + len(payload) > len(self._buf):
+            self.flush()
+        seq = self.next_seq
+        self._pending = encode_record(self._buf, self._pending, rtype, seq, payload)
+        self._pending_records += 1
+        self.next_seq = seq + 1
+        return seq
+
+    def poll(self, now_ms):
+        """Flush once pending records have waited ``flush_ms``, timed from the first poll
+        that saw them (call it from the idle part of the loop)."""
+        if not self._pending_records:
+            return
+        if self._pending_since is None:
+            self._pending_since = now_ms
+        elif ticks_diff(now_ms, self._pending_since) >= self.flush_ms:
+            self.flush()
+
+    def flush(self):
+        """Write the pending records to flash and sync the file. A failed write (no space,
+        I/O error) drops the pending records and keeps the game going; see ``_write_failed``."""
+        if not self._pending:
+            return
+        try:
+            self._file.write(memoryview(self._buf)[: self._pending])
+            _sync(self._file)
+        except OSError:
+            self._write_failed()
+            return
+        self._sizes[-1] += self._pending
+        self._stored += self._pending
+        self.durable_seq = self.next_seq - 1
+        self._pending = 0
+        self._pending_records = 0
+        self._pending_since = None
+        self.flush_count += 1
+
+    def _write_failed(self):
+        """After a failed write the file may hold part of the batch: cut it back to its last
+        valid record and reuse the lost sequence numbers (the host never saw them, since every
+        read flushes first), so the file stays one unbroken run of records."""
+        lost = self._pending_records
+        self.dropped += lost
+        self._dropped_in_session += lost
+        self._pending = 0
+        self._pending_records = 0
+        self._pending_since = None
+        try:
+            self._file.close()
+        except OSError:
+            pass
+        self._file = None
+        first = self._firsts[-1]
+        path = self._path(first)
+        valid, count, _, _ = self._verify(path, first)
+        if os.stat(path)[6] > valid:
+            self._truncate(path, valid)
+        self._stored += valid - self._sizes[-1]
+        self._sizes[-1] = valid
+        self.next_seq = first + count
+        self.durable_seq = self.next_seq - 1
+        self.is_full = True
+
+    def close(self):
+        self.flush()
+        self._close_file()
+
+    def _close_file(self):
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    # ----- budget
+
+    def total_bytes(self):
+        return self._stored + self._pending
+
+    def _room_for(self, size, new_session=False):
+        """Whether ``size`` more bytes may be written, deleting acknowledged sessions if needed."""
+        needed = self.total_bytes() + size
+        if needed > self.max_bytes:
+            self._rotate(needed - self.max_bytes)
+            needed = self.total_bytes() + size
+        self.is_full = needed > self.max_bytes
+        if not self.is_full:
+            return True
+        return not new_session and needed <= self.max_bytes + self.reserve_bytes
+
+    def _rotate(self, excess):
+        """Delete the oldest acknowledged sessions (never the newest file) until ``excess``
+        bytes are freed or the next one is not fully acknowledged."""
+        while excess > 0 and len(self._firsts) > 1 and self._firsts[1] - 1 <= self.acked:
+            os.remove(self._path(self._firsts[0]))
+            excess -= self._sizes[0]
+            self._stored -= self._sizes[0]
+            self._firsts.pop(0)
+            self._sizes.pop(0)
+            self._ended.pop(0)
+            self._cursor = None
+
+    def acknowledge(self, seq):
+        """Record that the host has stored every record up to ``seq`` (persists at once).
+
+        :raises JournalError: for a sequence number not yet written.
+        """
+        last = self.next_seq - 1
+        if seq > last:
+            raise JournalError("cannot acknowledge %d: the last record is %d" % (seq, last))
+        if seq > self.acked:
+            self.acked = seq
+            self._write_state()
+            self._room_for(0)
+        return self.acked
+
+    # ----- reading
+
+    def first_seq(self):
+        return self._firsts[0] if self._firsts else self.next_seq
+
+    def read_since(self, after_seq, out):
+        """Copy whole records with sequence numbers above ``after_seq`` into ``out`` (a
+        bytearray or memoryview) while they fit; return the number of bytes copied (0 when
+        there is nothing newer). Reading on from where the last call stopped costs no rescan.
+
+        :raises ValueError: when ``out`` cannot hold a record of the largest size.
+        """
+        if len(out) < MAX_RECORD:
+            raise ValueError("read buffer of %d bytes is under one record (%d)" % (len(out), MAX_RECORD))
+        self.flush()
+        if not self._firsts or after_seq + 1 >= self.next_seq:
+            return 0
+        index, offset, seq = self._start_of(after_seq + 1)
+        used = 0
+        while index < len(self._firsts):
+            with open(self._path(self._firsts[index]), "rb") as f:
+                f.seek(offset)
+                while offset < self._sizes[index]:
+                    got = self._read_record(f, offset, index)
+                    if got < 0:
+                        break
+                    if seq > after_seq:
+                        if used + got > len(out):
+                            self._cursor = (index, offset, seq)
+                            return used
+                        out[used : used + got] = memoryview(self._record)[:got]
+                        used += got
+                    offset += got
+                    seq += 1
+            index += 1
+            offset = 0
+            if index < len(self._firsts):
+                seq = self._firsts[index]
+        self._cursor = None
+        return used
+
+    def _start_of(self, seq):
+        """(file index, offset, sequence number) of the position to read ``seq`` from."""
+        if self._cursor is not None and self._cursor[2] == seq:
+            return self._cursor
+        index = 0
+        for i in range(len(self._firsts)):
+            if self._firsts[i] <= seq:
+                index = i
+        return index, 0, self._firsts[index]
+
+    def _read_record(self, f, offset, index):
+        """Read and verify the record at ``offset`` into ``self._record``; its size or -1."""
+        mv = memoryview(self._record)
+        if f.readinto(mv[:HEAD_SIZE]) != HEAD_SIZE:
+            return -1
+        n = struct.unpack_from("<H", self._record, 0)[0]
+        if n > MAX_PAYLOAD or offset + OVERHEAD + n > self._sizes[index]:
+            return -1
+        if f.readinto(mv[HEAD_SIZE : OVERHEAD + n]) != n + CRC_SIZE:
+            return -1
+        if decode_record(self._record, 0, OVERHEAD + n) is None:
+            return -1
+        return OVERHEAD + n
+
+    def _records_of(self, index):
+        """Yield ``(seq, rtype, payload bytes)`` for the records of session file ``index``."""
+        with open(self._path(self._firsts[index]), "rb") as f:
+            offset = 0
+            while offset < self._sizes[index]:
+                got = self._read_record(f, offset, index)
+                if got < 0:
+                    return
+                seq, rtype, n = decode_record(self._record, 0, got)
+                yield seq, rtype, bytes(self._record[HEAD_SIZE : HEAD_SIZE + n])
+                offset += got
+
+    def _header_of(self, index):
+        with open(self._path(self._firsts[index]), "rb") as f:
+            got = self._read_record(f, 0, index)
+        if got < 0:
+            return None
+        return parse_json_payload(memoryview(self._record)[HEAD_SIZE : got - CRC_SIZE])
+
+    def session_records(self):
+        """Yield ``(seq, rtype, payload)`` of the session in progress, header first, so the
+        runtime can rebuild the game after a restart (then call ``resume()``)."""
+        if not self.in_session or not self._session_logged:
+            raise JournalError("no session in progress")
+        self.flush()
+        for record in self._records_of(len(self._firsts) - 1):
+            yield record
+
+    def sessions(self, after_first=-1):
+        """The sessions whose first sequence number is above ``after_first``, oldest first, as
+        dicts: first, last, header (dict), ended, acked."""
+        self.flush()
+        out = []
+        for index in range(len(self._firsts)):
+            first = self._firsts[index]
+            if first <= after_first:
+                continue
+            header = self._header_of(index)
+            if index + 1 < len(self._firsts):
+                last = self._firsts[index + 1] - 1
+            else:
+                last = self.next_seq - 1
+            out.append({"first": first, "last": last, "header": header, "ended": self._ended[index], "acked": last <= self.acked})
+        return out
+
+
+def _sync(f):
+    """Make written data durable: littlefs commits at flush(); CPython also needs fsync."""
+    f.flush()
+    fsync = getattr(os, "fsync", None)
+    if fsync is not None:
+        fsync(f.fileno())
+
