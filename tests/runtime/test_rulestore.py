@@ -1,0 +1,127 @@
+# portable
+"""The ruleset store: atomic installs, interrupted syncs keep the old ruleset, validation."""
+import os
+
+from portable import raises
+from runtime import toy_family
+from runtime.scratch import file_bytes, fresh_dir, write_bytes
+
+from tiletable.engine.errors import RulesetError
+from tiletable.runtime.rulestore import RuleStore
+
+toy_family.register()
+
+
+def _installed(root):
+    store = RuleStore(root)
+    return store.list(), sorted(os.listdir(root))
+
+
+def test_put_list_get_remove():
+    root = fresh_dir("rules-basic")
+    store = RuleStore(root)
+    data, content_hash = toy_family.document("toy", 2, 61)
+    ruleset = store.put(data, content_hash)
+    assert (ruleset.name, ruleset.version, ruleset.hash, ruleset.params["target"]) == ("toy", 2, content_hash, 61)
+    other, other_hash = toy_family.document("alpha")
+    store.put(other, other_hash)
+    assert store.list() == [("alpha", 1, other_hash), ("toy", 2, content_hash)]
+    assert store.get("toy").hash == content_hash
+    assert file_bytes(root + "/toy.json") == data
+    store.remove("alpha")
+    assert store.names() == ["toy"]
+    raises(KeyError, store.remove, "alpha")
+    raises(KeyError, store.get, "../state")
+
+
+def _chunks(data, size):
+    return [(offset, data[offset : offset + size]) for offset in range(0, len(data), size)]
+
+
+def test_interrupted_sync_at_every_chunk_keeps_the_previous_ruleset():
+    root = fresh_dir("rules-interrupt")
+    old, old_hash = toy_family.document("toy", 1, 100)
+    RuleStore(root).put(old, old_hash)
+    new, new_hash = toy_family.document("toy", 2, 150)
+    chunks = _chunks(new, 16)
+    for sent in range(len(chunks) + 1):  # power lost after `sent` chunks, before the commit
+        upload = RuleStore(root).begin_put("toy", len(new), new_hash)
+        for offset, chunk in chunks[:sent]:
+            upload.write(offset, chunk)
+        rulesets, files = _installed(root)  # the reboot: a fresh store over the same directory
+        assert rulesets == [("toy", 1, old_hash)], sent
+        assert files == ["toy.json"], (sent, files)  # the stray upload is gone
+    upload = RuleStore(root).begin_put("toy", len(new), new_hash)
+    for offset, chunk in chunks:
+        upload.write(offset, chunk)
+    upload.commit()
+    assert _installed(root) == ([("toy", 2, new_hash)], ["toy.json"])
+
+
+def test_malformed_ruleset_is_rejected_naming_the_field_and_the_old_one_stays():
+    root = fresh_dir("rules-malformed")
+    store = RuleStore(root)
+    old, old_hash = toy_family.document()
+    store.put(old, old_hash)
+    cases = [
+        (b'{"family":"toy","name":"toy","params":{"target":0}}', "params.target"),
+        (b'{"family":"toy","name":"toy","params":{"speed":3}}', "params.speed"),
+        (b'{"family":"toy","name":"toy","version":0}', "version"),
+        (b'{"family":"toy","name":"toy","colour":1}', "colour"),
+        (b'{"family":"toy","name":"toy"', "document"),
+    ]
+    for data, field in cases:
+        upload = store.begin_put("toy", len(data), old_hash)
+        upload.write(0, data)
+        err = raises(RulesetError, upload.commit)
+        assert err.field == field, (data, err.field)
+        assert _installed(root) == ([("toy", 1, old_hash)], ["toy.json"])
+
+
+def test_hash_mismatch_or_another_name_is_rejected():
+    root = fresh_dir("rules-hash")
+    store = RuleStore(root)
+    data, content_hash = toy_family.document("toy", 1, 100)
+    _, other_hash = toy_family.document("toy", 1, 101)
+    err = raises(RulesetError, store.put, data, other_hash)
+    assert err.field == "hash" and content_hash in str(err) and other_hash in str(err)
+    upload = store.begin_put("other", len(data), content_hash)
+    upload.write(0, data)
+    err = raises(RulesetError, upload.commit)
+    assert err.field == "name"
+    assert _installed(root) == ([], [])
+
+
+def test_chunks_must_arrive_in_order_and_complete():
+    root = fresh_dir("rules-chunks")
+    store = RuleStore(root)
+    data, content_hash = toy_family.document()
+    upload = store.begin_put("toy", len(data), content_hash)
+    assert upload.write(0, data[:10]) == 10
+    assert upload.write(0, data[:10]) == 10  # a retry after a lost reply is harmless
+    err = raises(ValueError, upload.write, 20, data[20:30])
+    assert "expected 10" in str(err)
+    err = raises(ValueError, upload.write, 10, data[10:] + b"xx")
+    assert "past the announced size" in str(err)
+    err = raises(ValueError, upload.commit)
+    assert "10 of %d bytes" % len(data) in str(err)
+    assert _installed(root) == ([], [])  # a failed commit discards the upload
+    raises(ValueError, store.begin_put, "Bad Name", 10, content_hash)
+    raises(ValueError, store.begin_put, "toy", 0, content_hash)
+    raises(ValueError, store.begin_put, "toy", 100000, content_hash)
+
+
+def test_stray_temporary_files_are_removed_at_open():
+    root = fresh_dir("rules-stray")
+    write_bytes(root + "/toy.tmp", b'{"fam')
+    write_bytes(root + "/other.tmp", b"")
+    assert _installed(root) == ([], [])
+
+
+def test_a_real_preset_round_trips_through_the_store():
+    from tiletable.engine.rulesets import find_ruleset
+
+    root = fresh_dir("rules-preset")
+    preset = find_ruleset("muggins", target=61)
+    RuleStore(root).put(preset.to_json().encode(), preset.hash)
+    assert RuleStore(root).get("muggins").params == preset.params

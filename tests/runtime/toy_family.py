@@ -1,0 +1,24 @@
+"""A minimal game family for ruleset-store tests, so they do not depend on a real family's
+parameters (which the engine team may change). Registered by ``register()`` as ``toy``."""
+
+PARAMS = {"target": ("int", 100, 1, 1000), "draw": ("bool", False)}
+PRESETS = {}
+
+
+def check_params(name, params):
+    """No rule spans several fields in this family."""
+
+
+def register():
+    from tiletable.engine import rulesets
+
+    rulesets.FAMILIES["toy"] = "runtime.toy_family"
+
+
+def document(name="toy", version=1, target=100):
+    """A toy ruleset document as canonical JSON bytes, and its content hash."""
+    from tiletable.engine.rulesets import canonical_json, content_hash
+
+    doc = {"family": "toy", "name": name, "version": version, "params": {"target": target}}
+    params = {"target": target, "draw": False}
+    return canonical_json(doc).encode(), content_hash("toy", name, version, params)
