@@ -117,11 +117,3 @@ def test_stray_temporary_files_are_removed_at_open():
     write_bytes(root + "/other.tmp", b"")
     assert _installed(root) == ([], [])
 
-
-def test_a_real_preset_round_trips_through_the_store():
-    from tiletable.engine.rulesets import find_ruleset
-
-    root = fresh_dir("rules-preset")
-    preset = find_ruleset("muggins", target=61)
-    RuleStore(root).put(preset.to_json().encode(), preset.hash)
-    assert RuleStore(root).get("muggins").params == preset.params
