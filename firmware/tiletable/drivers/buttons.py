@@ -1,0 +1,156 @@
+"""Debounced GPIO buttons polled from the main loop: press, release, long press, double press.
+
+Timings follow peterhinch/micropython-async's ``EButton`` and are class attributes the
+board set-up may change: a level counts once it has held for ``debounce_ms`` (contacts
+bounce for up to about 10 ms, so no bounce ever becomes an event, at the cost of
+``debounce_ms`` of latency); ``LONG`` comes once per hold after ``long_press_ms``; a press
+within ``double_press_ms`` of the previous press also gives ``DOUBLE`` (after its
+``PRESS``, as EButton does; a long press does not start a double). Times are measured
+from when the contact settled, not from when a poll noticed, so the poll rate only
+adds jitter.
+
+``poll(now_ms)`` reads every pin and queues events in a bounded ring (``queue_size``;
+when it is full the oldest event is dropped and counted in ``dropped``). An event is
+one small int, ``button << 2 | kind``, so neither polling nor ``get()`` allocates.
+``enable_irq(flag)`` makes any edge set ``edge_pending`` (and ``flag.set()``, e.g. an
+``asyncio.ThreadSafeFlag``), so an idle loop can sleep until a button moves:
+``needs_poll(now_ms)`` says whether anything is in progress.
+
+Example::
+
+    buttons = Buttons([Pin(10), Pin(11)])
+    buttons.poll(time.ticks_ms())
+    event = buttons.get()
+    if event is not None and Buttons.kind_of(event) == Buttons.LONG: ...
+"""
+from tiletable.drivers.clock import ticks_diff
+
+
+class Buttons:
+    """Buttons on ``pins``; ``active_low`` = pressed pulls the pin to ground (with the internal pull-up if ``pull``)."""
+
+    PRESS = 0
+    RELEASE = 1
+    LONG = 2
+    DOUBLE = 3
+
+    debounce_ms = 20
+    long_press_ms = 1000
+    double_press_ms = 400
+    queue_size = 16
+
+    def __init__(self, pins, active_low=True, pull=True):
+        self._pins = pins
+        self._active_low = active_low
+        count = len(pins)
+        for pin in pins:
+            pin.init(pin.IN, (pin.PULL_UP if active_low else pin.PULL_DOWN) if pull else None)
+        self._raw = bytearray(count)
+        self._down = bytearray(count)
+        self._long_sent = bytearray(count)
+        self._double_armed = bytearray(count)
+        self._settled_at = [0] * count
+        self._pressed_at = [0] * count
+        for button in range(count):
+            level = self._read(button)
+            self._raw[button] = self._down[button] = level
+            self._long_sent[button] = level  # held since boot: no events until it is let go
+        self._queue = [0] * self.queue_size
+        self._head = 0
+        self._pending = 0
+        self.dropped = 0
+        self.edge_pending = False
+        self._flag = None
+        self._on_edge_handler = self._on_edge  # bound once: an IRQ must not allocate
+
+    @staticmethod
+    def button_of(event):
+        return event >> 2
+
+    @staticmethod
+    def kind_of(event):
+        return event & 3
+
+    def is_down(self, button):
+        """The debounced state of one button."""
+        return bool(self._down[button])
+
+    def poll(self, now_ms):
+        """Read every button and queue what happened; returns how many events are waiting."""
+        self.edge_pending = False
+        for button in range(len(self._pins)):
+            level = self._read(button)
+            if level != self._raw[button]:
+                self._raw[button] = level
+                self._settled_at[button] = now_ms
+            elif level != self._down[button] and ticks_diff(now_ms, self._settled_at[button]) >= self.debounce_ms:
+                self._down[button] = level
+                if level:
+                    self._pressed(button)
+                else:
+                    self._put(button, self.RELEASE)
+            if (
+                self._down[button]
+                and not self._long_sent[button]
+                and ticks_diff(now_ms, self._pressed_at[button]) >= self.long_press_ms
+            ):
+                self._long_sent[button] = 1
+                self._double_armed[button] = 0
+                self._put(button, self.LONG)
+        return self._pending
+
+    def get(self):
+        """The oldest queued event, or None."""
+        if not self._pending:
+            return None
+        event = self._queue[self._head]
+        self._head = (self._head + 1) % self.queue_size
+        self._pending -= 1
+        return event
+
+    def enable_irq(self, flag=None):
+        """Flag every edge from the pins' IRQs (the handler only sets flags; polling does the rest)."""
+        self._flag = flag
+        for pin in self._pins:
+            pin.irq(self._on_edge_handler, pin.IRQ_FALLING | pin.IRQ_RISING)
+
+    def needs_poll(self, now_ms):
+        """Whether polling can change anything now: an edge was flagged, a contact is settling or
+        held, or a double press can still complete. When False the loop may wait for an edge."""
+        if self.edge_pending:
+            return True
+        for button in range(len(self._pins)):
+            if self._raw[button] or self._down[button]:
+                return True
+            if self._double_armed[button] and ticks_diff(now_ms, self._pressed_at[button]) < self.double_press_ms:
+                return True
+        return False
+
+    def _pressed(self, button):
+        settled = self._settled_at[button]
+        double = self._double_armed[button] and ticks_diff(settled, self._pressed_at[button]) <= self.double_press_ms
+        self._pressed_at[button] = settled
+        self._long_sent[button] = 0
+        self._put(button, self.PRESS)
+        if double:
+            self._double_armed[button] = 0
+            self._put(button, self.DOUBLE)
+        else:
+            self._double_armed[button] = 1
+
+    def _read(self, button):
+        level = self._pins[button].value()
+        return 1 - level if self._active_low else level
+
+    def _put(self, button, kind):
+        if self._pending == self.queue_size:
+            self._head = (self._head + 1) % self.queue_size
+            self._pending -= 1
+            self.dropped += 1
+        self._queue[(self._head + self._pending) % self.queue_size] = button << 2 | kind
+        self._pending += 1
+
+    def _on_edge(self, pin):
+        self.edge_pending = True
+        if self._flag is not None:
+            self._flag.set()

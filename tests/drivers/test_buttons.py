@@ -1,0 +1,209 @@
+# portable
+"""Debounced buttons against bouncing contacts: exactly one event per action, whatever the bounce."""
+from portable import raises
+
+import machine
+from allocation import bytes_allocated
+from buttons import BouncyContact
+from tiletable.drivers.buttons import Buttons
+from tiletable.drivers.clock import ticks_add
+
+PRESS, RELEASE, LONG, DOUBLE = Buttons.PRESS, Buttons.RELEASE, Buttons.LONG, Buttons.DOUBLE
+
+
+def make_buttons(count=1, seed=1, active_low=True):
+    machine.reset_pins()
+    pins = [machine.Pin(10 + i) for i in range(count)]
+    contacts = [BouncyContact(pin, seed=seed + i, active_low=active_low) for i, pin in enumerate(pins)]
+    return Buttons(pins, active_low=active_low), contacts
+
+
+def run(buttons, contacts, until_ms, step_ms=1, start_ms=0):
+    """Poll every step_ms; returns [(now_ms, button, kind)] in order."""
+    events = []
+    for now in range(start_ms, until_ms, step_ms):
+        for contact in contacts:
+            contact.advance(now)
+        buttons.poll(now)
+        event = buttons.get()
+        while event is not None:
+            events.append((now, Buttons.button_of(event), Buttons.kind_of(event)))
+            event = buttons.get()
+    return events
+
+
+def kinds(events):
+    return [kind for now, button, kind in events]
+
+
+def test_one_press_is_one_press_and_one_release_for_any_bounce():
+    for seed in range(1, 61):
+        for step in (1, 2, 5):
+            buttons, (contact,) = make_buttons(seed=seed)
+            contact.tap(100, 200)
+            events = run(buttons, [contact], 1000, step)
+            assert kinds(events) == [PRESS, RELEASE], (seed, step, events)
+            pressed_at, released_at = events[0][0], events[1][0]
+            assert 100 + Buttons.debounce_ms <= pressed_at <= 100 + 10 + Buttons.debounce_ms + step
+            assert 300 + Buttons.debounce_ms <= released_at <= 300 + 10 + Buttons.debounce_ms + step
+
+
+def test_the_contact_model_really_bounces():
+    machine.reset_pins()
+    pin = machine.Pin(10)
+    contact = BouncyContact(pin, seed=7)
+    contact.press(0)
+    levels = []
+    for now in range(0, 15):
+        contact.advance(now)
+        levels.append(pin.value())
+    changes = sum(1 for i in range(1, len(levels)) if levels[i] != levels[i - 1])
+    assert changes >= 2 and levels[-1] == 0
+
+
+def test_long_press_fires_once_while_held_and_only_after_a_second():
+    for seed in (3, 11, 29):
+        buttons, (contact,) = make_buttons(seed=seed)
+        contact.tap(0, 1500)
+        events = run(buttons, [contact], 3000)
+        assert kinds(events) == [PRESS, LONG, RELEASE], events
+        assert 1000 <= events[1][0] <= 1000 + 10 + 1
+        buttons, (contact,) = make_buttons(seed=seed)
+        contact.tap(0, 900)
+        assert kinds(run(buttons, [contact], 3000)) == [PRESS, RELEASE]
+
+
+def test_double_press_within_the_window_and_not_beyond():
+    for seed in range(1, 21):
+        buttons, (contact,) = make_buttons(seed=seed)
+        contact.tap(0, 80)
+        contact.tap(250, 80)
+        assert kinds(run(buttons, [contact], 1000)) == [PRESS, RELEASE, PRESS, DOUBLE, RELEASE], seed
+        buttons, (contact,) = make_buttons(seed=seed)
+        contact.tap(0, 80)
+        contact.tap(450, 80)
+        assert kinds(run(buttons, [contact], 1000)) == [PRESS, RELEASE, PRESS, RELEASE], seed
+
+
+def test_a_third_quick_press_does_not_make_a_second_double():
+    buttons, (contact,) = make_buttons(seed=5)
+    contact.tap(0, 60)
+    contact.tap(150, 60)
+    contact.tap(300, 60)
+    assert kinds(run(buttons, [contact], 1000)) == [PRESS, RELEASE, PRESS, DOUBLE, RELEASE, PRESS, RELEASE]
+
+
+def test_a_long_press_does_not_start_a_double():
+    buttons, (contact,) = make_buttons(seed=9)
+    contact.tap(0, 1100)
+    contact.tap(1200, 60)
+    assert kinds(run(buttons, [contact], 2000)) == [PRESS, LONG, RELEASE, PRESS, RELEASE]
+
+
+def test_buttons_are_independent_and_events_name_their_button():
+    buttons, contacts = make_buttons(count=3, seed=40)
+    contacts[2].tap(10, 100)
+    contacts[0].tap(50, 1200)
+    events = run(buttons, contacts, 2000)
+    assert [(button, kind) for now, button, kind in events] == [
+        (2, PRESS), (0, PRESS), (2, RELEASE), (0, LONG), (0, RELEASE)
+    ]
+
+
+def test_active_high_buttons_with_pull_down():
+    buttons, (contact,) = make_buttons(seed=2, active_low=False)
+    assert machine.Pin(10).pull == machine.Pin.PULL_DOWN
+    contact.tap(0, 100)
+    assert kinds(run(buttons, [contact], 500)) == [PRESS, RELEASE]
+
+
+def test_a_button_held_at_boot_reports_nothing_until_pressed_again():
+    machine.reset_pins()
+    pin = machine.Pin(10)
+    contact = BouncyContact(pin, seed=4)
+    contact.press(0)
+    contact.advance(100)
+    buttons = Buttons([pin])
+    assert buttons.is_down(0)
+    contact.release(2000)
+    contact.tap(2500, 100)
+    assert kinds(run(buttons, [contact], 3000, start_ms=100)) == [RELEASE, PRESS, RELEASE]
+
+
+def test_full_queue_drops_the_oldest_and_counts_it():
+    buttons, (contact,) = make_buttons(seed=6)
+    for i in range(12):
+        contact.tap(i * 500, 100)
+    for now in range(0, 6000):
+        contact.advance(now)
+        buttons.poll(now)
+    assert buttons.dropped == 24 - Buttons.queue_size
+    events = []
+    event = buttons.get()
+    while event is not None:
+        events.append(Buttons.kind_of(event))
+        event = buttons.get()
+    assert events == [PRESS, RELEASE] * (Buttons.queue_size // 2)
+
+
+def test_edges_raise_the_irq_flag_and_idle_buttons_need_no_polling():
+    class Flag:
+        sets = 0
+
+        def set(self):
+            self.sets += 1
+
+    buttons, (contact,) = make_buttons(seed=8)
+    flag = Flag()
+    buttons.enable_irq(flag)
+    assert not buttons.needs_poll(0)
+    contact.tap(100, 50)
+    contact.advance(100)
+    assert buttons.edge_pending and flag.sets >= 1 and buttons.needs_poll(100)
+    run(buttons, [contact], 200, start_ms=100)
+    assert buttons.needs_poll(200)  # a double press could still follow
+    run(buttons, [contact], 600, start_ms=200)
+    assert not buttons.needs_poll(600)
+
+
+def test_timings_survive_the_tick_counter_wrapping():
+    buttons, (contact,) = make_buttons(seed=12)
+    contact.tap(10, 1200)
+    start = ticks_add(0, -500)
+    seen = []
+    for step in range(2000):
+        contact.advance(step)
+        buttons.poll(ticks_add(start, step))
+        event = buttons.get()
+        while event is not None:
+            seen.append(Buttons.kind_of(event))
+            event = buttons.get()
+    assert seen == [PRESS, LONG, RELEASE]
+
+
+def test_contacts_must_be_scheduled_in_order():
+    buttons, (contact,) = make_buttons()
+    contact.press(100)
+    raises(ValueError, contact.release, 50)
+
+
+def test_fifteen_hundred_polls_with_presses_allocate_nothing():
+    buttons, contacts = make_buttons(count=4, seed=21)
+    contacts[0].tap(10, 1100)
+    contacts[1].tap(100, 50)
+    contacts[1].tap(300, 50)
+    contacts[3].tap(500, 200)
+    counts = [0, 0, 0, 0]
+
+    def loop():
+        for now in range(1500):
+            for contact in contacts:
+                contact.advance(now)
+            buttons.poll(now)
+            event = buttons.get()
+            while event is not None:
+                counts[Buttons.kind_of(event)] += 1
+                event = buttons.get()
+
+    assert bytes_allocated(loop) in (0, None)
+    assert counts == [4, 4, 1, 1]  # press, release, long, double
