@@ -39,7 +39,9 @@ first, but only sessions the host has acknowledged and never the newest one. Whe
 be deleted the journal is *full* (``is_full``): the session in progress may continue into
 ``reserve_bytes`` so the game at the table stays logged; beyond that, and for sessions started
 while full, records are counted in ``dropped`` and not written, the game goes on, and a
-``REC_GAP`` record notes the loss once room returns during the same session.
+``REC_GAP`` record notes the loss once room returns during the same session. A flush that
+fails (the flash itself is full, an I/O error) drops its batch the same way and counts as full
+until a later flush succeeds or a session is deleted.
 """
 
 import os
@@ -171,6 +173,7 @@ class Journal:
         self._cursor = None  # (file index, offset, next seq) where the last read stopped
         self.dropped = 0
         self.is_full = False
+        self._flash_full = False  # the last flush failed (no space, I/O error)
         self.repaired_bytes = 0  # torn or garbage bytes dropped at open
         self.flush_count = 0
         self._session_logged = False
@@ -434,6 +437,7 @@ class Journal:
         self._pending = 0
         self._pending_records = 0
         self._pending_since = None
+        self._flash_full = False
         self.flush_count += 1
 
     def _write_failed(self):
@@ -460,6 +464,7 @@ class Journal:
         self._sizes[-1] = valid
         self.next_seq = first + count
         self.durable_seq = self.next_seq - 1
+        self._flash_full = True
         self.is_full = True
 
     def close(self):
@@ -482,7 +487,7 @@ class Journal:
         if needed > self.max_bytes:
             self._rotate(needed - self.max_bytes)
             needed = self.total_bytes() + size
-        self.is_full = needed > self.max_bytes
+        self.is_full = needed > self.max_bytes or self._flash_full
         if not self.is_full:
             return True
         return not new_session and needed <= self.max_bytes + self.reserve_bytes
@@ -498,6 +503,7 @@ class Journal:
             self._sizes.pop(0)
             self._ended.pop(0)
             self._cursor = None
+            self._flash_full = False
 
     def acknowledge(self, seq):
         """Record that the host has stored every record up to ``seq`` (persists at once).

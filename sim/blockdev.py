@@ -1,0 +1,82 @@
+"""A RAM flash chip for MicroPython's littlefs (``os.VfsLfs2``) that can lose power mid-write.
+
+It speaks the extended block-device protocol (``readblocks``/``writeblocks`` with a byte
+offset, ``ioctl`` 4/5/6 for count, size and erase), counts what littlefs does to the flash
+(program calls, bytes programmed, block erases), and with ``cut_after(n)`` stops dead after
+``n`` more programmed bytes: the write in progress lands only partly and ``PowerCut`` is
+raised, as if the table's plug were pulled. From then on the chip is dead: writes and erases
+are ignored (a file object that littlefs closes later, from a finaliser, changes nothing).
+``image`` is then the flash as a reboot would find it; mount a new
+``RamBlockDevice(image=...)`` to recover.
+"""
+
+_IOCTL_BLOCK_COUNT = 4
+_IOCTL_BLOCK_SIZE = 5
+_IOCTL_BLOCK_ERASE = 6
+
+
+class PowerCut(Exception):
+    """The simulated supply failed; not an OSError, so no firmware code can swallow it."""
+
+
+class RamBlockDevice:
+    def __init__(self, block_size=512, block_count=64, image=None):
+        """A flash of ``block_count`` blocks, erased, or holding ``image`` (kept, not copied)."""
+        self.block_size = block_size
+        self.block_count = block_count
+        self._erased = b"\xff" * block_size
+        if image is None:
+            image = bytearray(block_size * block_count)
+            for block in range(block_count):
+                image[block * block_size : (block + 1) * block_size] = self._erased
+        self.image = image
+        self._budget = -1  # bytes that may still be programmed; -1 for no limit
+        self.program_calls = 0
+        self.programmed = 0
+        self.erases = 0
+
+    def cut_after(self, nbytes):
+        """Lose power once ``nbytes`` more bytes have been programmed."""
+        self._budget = nbytes
+
+    def is_cut(self):
+        return self._budget == 0
+
+    def readblocks(self, block, buf, offset=0):
+        start = block * self.block_size + offset
+        if self._budget == 0:
+            # after the cut only finalisers of the lost file system read (closing their files),
+            # with the heap locked: copy without allocating
+            for i in range(len(buf)):
+                buf[i] = self.image[start + i]
+            return
+        buf[:] = memoryview(self.image)[start : start + len(buf)]
+
+    def writeblocks(self, block, buf, offset=0):
+        start = block * self.block_size + offset
+        size = len(buf)
+        if self._budget == 0:
+            return
+        if 0 < self._budget < size:
+            size = self._budget
+        self.image[start : start + size] = memoryview(buf)[:size]
+        self.program_calls += 1
+        self.programmed += size
+        if self._budget > 0:
+            self._budget -= size
+            if self._budget == 0:
+                raise PowerCut("power cut during a write of %d bytes" % len(buf))
+
+    def ioctl(self, op, arg):
+        if op == _IOCTL_BLOCK_COUNT:
+            return self.block_count
+        if op == _IOCTL_BLOCK_SIZE:
+            return self.block_size
+        if op == _IOCTL_BLOCK_ERASE:
+            if self._budget == 0:
+                return 0
+            start = arg * self.block_size
+            self.image[start : start + self.block_size] = self._erased
+            self.erases += 1
+            return 0
+        return 0  # init, deinit, sync: nothing to do in RAM
