@@ -26,7 +26,7 @@ def test_init_sets_every_chip_in_every_chain_length():
         chain, model, spi = make_chain(modules)
         for chip in model.chips:
             assert not chip.shutdown and not chip.test
-            assert chip.scan_limit == 7 and chip.decode == 0 and chip.intensity == 7
+            assert chip.scan_limit == 7 and chip.decode == 0 and chip.intensity == 15
         assert [model.text(m) for m in range(modules)] == ["        "] * modules
 
 
@@ -128,6 +128,24 @@ def test_brightness_and_power_reach_every_chip():
     assert not model.chips[0].shutdown and model.text(0) == "  42    "
     raises(ValueError, scores.brightness, 101)
     raises(ValueError, chain.set_brightness, 16)
+
+
+def test_a_power_budget_cap_is_what_full_brightness_means():
+    machine.reset_pins()
+    spi = machine.SPI(0)
+    cs = machine.Pin(17)
+    model = Max7219Chain(2)
+    spi.attach(model, cs)
+    chain = Max7219(spi, cs, modules=2, max_brightness=1)  # the reference board's DISPLAY_MAX_INTENSITY
+    assert [chip.intensity for chip in model.chips] == [1, 1]
+    scores = seats_on(chain, 4)
+    scores.brightness(100)
+    assert model.chips[1].intensity == 1
+    scores.brightness(50)
+    assert model.chips[1].intensity == 0
+    err = raises(ValueError, chain.set_brightness, 2)
+    assert "0..1" in str(err)
+    raises(ValueError, Max7219, spi, cs, 2, 16)
 
 
 def test_blinking_group_goes_dark_in_the_off_phase_only():

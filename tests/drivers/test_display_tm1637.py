@@ -30,7 +30,7 @@ def make_table(seats):
 
 def test_init_switches_the_display_on_blank_and_every_byte_is_acknowledged():
     module, model = make_module()
-    assert model.on and model.brightness == 3
+    assert model.on and model.brightness == 7
     assert model.text() == "    "
     assert model.transfers == 4 and model.acks == 1 + (1 + 1 + 4 + 1)  # control, then data, address, 4 digits, control
     assert model.errors == []
@@ -82,6 +82,31 @@ def test_blink_blanks_only_the_blinking_seat():
         assert models[0].reads("bid5")
         readings.add(models[1].text())
     assert readings == {"  33", "    "}
+
+
+def test_modules_sharing_one_clock_line_each_show_their_own_seat():
+    machine.reset_pins()
+    clk = machine.Pin(17)  # the reference board: one CLK, one DIO per seat
+    models = [Tm1637Model(clk, machine.Pin(dio)) for dio in (22, 26, 27, 28)]
+    modules = [TM1637(clk, machine.Pin(dio)) for dio in (22, 26, 27, 28)]
+    scores = ScoreDisplay([(module, 0) for module in modules])
+    for seat in range(4):
+        scores.draw_number(seat, 10 * seat + 1)
+    scores.show()
+    scores.brightness(1)
+    modules[2].set_power(False)
+    assert [model.text() for model in models] == ["   1", "  11", "    ", "  31"]
+    assert [model.brightness for model in models] == [0, 0, 0, 0]
+    assert all(model.errors == [] for model in models)
+
+
+def test_brightness_cap_limits_every_step():
+    module, model = make_module()
+    capped = TM1637(machine.Pin(2), machine.Pin(3), max_brightness=2)
+    assert model.brightness == 2
+    ScoreDisplay([(capped, 0)]).brightness(100)
+    assert model.brightness == 2
+    raises(ValueError, capped.set_brightness, 3)
 
 
 def test_missing_module_raises_a_clear_error_at_construction():

@@ -10,8 +10,13 @@ The chips run in no-decode mode with ``segments.FONT`` (code B has no letters). 
 register 1 (DIG0) is the *rightmost* digit on the common 8-digit modules, so digit
 index 0 of the buffer (leftmost) is register 8. Module 0 is the one wired to the Pico.
 
+Sending one frame per chip on every latch also makes the chain immune to other devices'
+traffic on a shared SCK/MOSI (the reference board shares the readers' bus): the chips
+shift in every clock but latch only on LOAD, and a full latch pushes the stray bits out.
+
 The bus is created by the board set-up: SPI mode 0, MSB first, up to 10 MHz; a 74AHCT125
-(or similar) lifts 3.3 V logic to the ≥3.5 V the chip wants.
+(or similar) lifts 3.3 V logic to the ≥3.5 V the chip wants. ``max_brightness`` caps the
+intensity register where the power budget requires it (``board.pins.DISPLAY_MAX_INTENSITY``).
 """
 from micropython import const
 
@@ -43,12 +48,15 @@ class Max7219(SegmentDisplay):
     Example: ``chain = Max7219(spi, Pin(17), modules=2); chain.buffer[0] = glyph("P"); chain.show()``
     """
 
-    BRIGHTNESS_LEVELS = 16
+    BRIGHTNESS_LEVELS = 16  # the chip's intensity steps
 
-    def __init__(self, spi, cs, modules=1, brightness=7):
+    def __init__(self, spi, cs, modules=1, max_brightness=15, brightness=None):
         if not 1 <= modules <= 16:
             raise ValueError("a chain of %r MAX7219 modules; expected 1..16" % (modules,))
+        if not 0 <= max_brightness < self.BRIGHTNESS_LEVELS:
+            raise ValueError("max7219 brightness cap %r outside 0..15" % (max_brightness,))
         super().__init__(modules * _DIGITS_PER_CHIP)
+        self.max_brightness = max_brightness
         self.modules = modules
         self._spi = spi
         self._cs = cs
@@ -59,14 +67,14 @@ class Max7219(SegmentDisplay):
         self._write_all(_DISPLAY_TEST, 0)
         self._write_all(_SCAN_LIMIT, _DIGITS_PER_CHIP - 1)
         self._write_all(_DECODE_MODE, 0)
-        self.set_brightness(brightness)
+        self.set_brightness(max_brightness if brightness is None else brightness)
         self.show()
         self.set_power(True)
 
     def set_brightness(self, level):
-        """Intensity 0..15 (duty 1/32 .. 31/32 of the segment current set by RSET)."""
-        if not 0 <= level < self.BRIGHTNESS_LEVELS:
-            raise ValueError("max7219 brightness %r outside 0..15" % (level,))
+        """Intensity 0..``max_brightness`` (duty (2 * level + 1)/32 of the segment current set by RSET)."""
+        if not 0 <= level <= self.max_brightness:
+            raise ValueError("max7219 brightness %r outside 0..%d" % (level, self.max_brightness))
         self._write_all(_INTENSITY, level)
 
     def set_power(self, on):

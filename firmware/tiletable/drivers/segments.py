@@ -13,7 +13,8 @@ decimal point (TM1637 wiring; the MAX7219 driver reorders the bits for its chip)
 micropython-lib's ``SSD1306``/``FrameBuffer`` split): a buffer of ``digits`` bytes,
 index 0 the leftmost digit, that callers draw into before ``show()`` sends it, and a blink
 that ``tick(now_ms)`` runs without timers. ``Max7219`` and ``TM1637`` subclass it and add
-``show()``, ``set_brightness(level)`` (0 .. ``BRIGHTNESS_LEVELS - 1``) and ``set_power(on)``.
+``show()``, ``set_brightness(level)`` (0 .. ``max_brightness``, the chip's top step unless a
+power budget caps it lower) and ``set_power(on)``.
 
 ``ScoreDisplay`` is what the runtime uses: one group of ``width`` digits per seat, placed
 anywhere on one or more displays, so a chain of MAX7219 modules and a row of TM1637
@@ -233,15 +234,16 @@ class ScoreDisplay:
         display.set_blink(first, self.width, on)
 
     def brightness(self, percent):
-        """Set every display to ``percent`` of full brightness; 0 switches them off.
+        """Set every display to ``percent`` of its allowed brightness; 0 switches them off.
 
-        Each chip has few steps (MAX7219 16, TM1637 8), so 1..100 % maps onto them evenly.
+        Each chip has few steps (MAX7219 16, TM1637 8, fewer under a power cap), so
+        1..100 % maps evenly onto 0..``max_brightness``; 100 % is the cap.
         """
         if not 0 <= percent <= 100:
             raise ValueError("brightness %r%% outside 0..100" % (percent,))
         for display in self._displays:
             if percent:
-                display.set_brightness((percent - 1) * display.BRIGHTNESS_LEVELS // 100)
+                display.set_brightness((percent - 1) * (display.max_brightness + 1) // 100)
             display.set_power(percent > 0)
 
     def show(self):

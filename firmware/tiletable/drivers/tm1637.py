@@ -9,8 +9,9 @@ address command 0xC0 followed by the digits, then display control 0x88 | brightn
 (0x80 switches the display off).
 
 Both lines are driven open-drain (low, or released to the pull-up) so the chip's ACK
-never fights the Pico. Each module needs its own CLK/DIO pair (there is no addressing);
-several seats use several ``TM1637`` objects. A module that does not acknowledge raises
+never fights the Pico. There is no addressing: several seats use several ``TM1637``
+objects, each with its own DIO; they may share one CLK (the reference board does), since
+a module whose DIO stays released never sees a start condition. A module that does not acknowledge raises
 ``OSError`` naming its pins, at construction and on every later transfer.
 """
 from micropython import const
@@ -41,26 +42,29 @@ class TM1637(SegmentDisplay):
     Example: ``seat0 = TM1637(Pin(2), Pin(3)); seat0.buffer[3] = glyph("7"); seat0.show()``
     """
 
-    BRIGHTNESS_LEVELS = 8
+    BRIGHTNESS_LEVELS = 8  # the chip's pulse-width steps
     bit_delay_us = 5
 
-    def __init__(self, clk, dio, digits=4, brightness=3):
+    def __init__(self, clk, dio, digits=4, max_brightness=7, brightness=None):
         if not 1 <= digits <= _MAX_DIGITS:
             raise ValueError("tm1637 with %r digits; expected 1..6" % (digits,))
+        if not 0 <= max_brightness < self.BRIGHTNESS_LEVELS:
+            raise ValueError("tm1637 brightness cap %r outside 0..7" % (max_brightness,))
         super().__init__(digits)
+        self.max_brightness = max_brightness
         self._clk = clk
         self._dio = dio
         self._brightness = 0
         self._on = True
         dio.init(dio.OPEN_DRAIN, dio.PULL_UP, value=1)
         clk.init(clk.OPEN_DRAIN, clk.PULL_UP, value=1)
-        self.set_brightness(brightness)
+        self.set_brightness(max_brightness if brightness is None else brightness)
         self.show()
 
     def set_brightness(self, level):
-        """Pulse width 0..7 (1/16 .. 14/16 of the time)."""
-        if not 0 <= level < self.BRIGHTNESS_LEVELS:
-            raise ValueError("tm1637 brightness %r outside 0..7" % (level,))
+        """Pulse width 0..``max_brightness`` (1/16 .. 14/16 of the time)."""
+        if not 0 <= level <= self.max_brightness:
+            raise ValueError("tm1637 brightness %r outside 0..%d" % (level, self.max_brightness))
         self._brightness = level
         self._send_control()
 
