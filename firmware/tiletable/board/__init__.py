@@ -1,0 +1,1 @@
+"""The reference board: pin assignment generated from hardware/pinmap.json (see pins.py)."""
