@@ -1,0 +1,164 @@
+"""Frames on the USB serial link: COBS-encoded, CRC-checked, delimited by 0x00.
+
+A frame before encoding (little-endian)::
+
+    offset  size  field
+    0       1     protocol version (PROTOCOL_VERSION)
+    1       1     message type (see messages.py)
+    2       2     sequence number: a request's is echoed by its reply; events count on their own
+    4       n     payload (0..MAX_PAYLOAD bytes, laid out per message type)
+    4+n     4     CRC-32 (binascii.crc32) of bytes 0 .. 4+n
+
+On the wire: ``00 COBS(frame) 00``. COBS (Cheshire & Baker, 1999) removes every 0x00 from the
+frame, so a 0x00 always ends a frame: after garbage, REPL output, half a frame or a stray byte
+the decoder is back in step at the next delimiter. The leading 0x00 ends whatever noise came
+before, so a frame that follows garbage is not lost with it. Empty frames (two delimiters in a
+row) are ignored.
+
+Frames carry arbitrary bytes, 0x03 included, so the device must run the link with
+``micropython.kbd_intr(-1)`` (otherwise 0x03 raises KeyboardInterrupt); the REPL stays
+reachable through the MAINTENANCE request, which tells the main loop to restore Ctrl-C and
+return to the REPL.
+"""
+
+import struct
+from binascii import crc32
+
+PROTOCOL_VERSION = 1
+HEADER_SIZE = 4
+CRC_SIZE = 4
+MAX_PAYLOAD = 1024
+MAX_FRAME = HEADER_SIZE + MAX_PAYLOAD + CRC_SIZE
+MAX_ENCODED = MAX_FRAME + MAX_FRAME // 254 + 1  # COBS adds one byte per 254
+
+
+def cobs_encode(data):
+    """COBS-encode ``data``: the result has no 0x00 byte and is at most len/254 + 1 longer.
+
+    Example: ``cobs_encode(b"\x11\x22\x00\x33") == b"\x03\x11\x22\x02\x33"``
+    """
+    out = bytearray(len(data) + len(data) // 254 + 1)
+    code_pos = 0
+    code = 1
+    w = 1
+    block_full = False  # the last byte completed a block of 254 data bytes
+    for byte in data:
+        block_full = False
+        if byte:
+            out[w] = byte
+            w += 1
+            code += 1
+            if code == 0xFF:  # a full block: no zero implied after it
+                out[code_pos] = code
+                code_pos = w
+                w += 1
+                code = 1
+                block_full = True
+        else:
+            out[code_pos] = code
+            code_pos = w
+            w += 1
+            code = 1
+    if block_full:
+        w -= 1  # the data ended with a full block: no empty block follows
+    else:
+        out[code_pos] = code
+    return bytes(out[:w])
+
+
+def cobs_decode_into(buf, n):
+    """Decode the COBS bytes ``buf[:n]`` in place; return the decoded length, or -1 when the
+    bytes are not valid COBS (a zero code byte, or one pointing past the end)."""
+    r = 0
+    w = 0
+    while r < n:
+        code = buf[r]
+        if code == 0:
+            return -1
+        end = r + code
+        if end > n:
+            return -1
+        buf[w : w + code - 1] = buf[r + 1 : end]
+        w += code - 1
+        r = end
+        if code != 0xFF and r < n:
+            buf[w] = 0
+            w += 1
+    return w
+
+
+def encode_frame(msg_type, seq, payload=b"", version=PROTOCOL_VERSION):
+    """The wire bytes of one frame, delimiters included.
+
+    :raises ValueError: for a payload over MAX_PAYLOAD bytes.
+    """
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError("frame payload of %d bytes is over %d" % (len(payload), MAX_PAYLOAD))
+    frame = bytearray(HEADER_SIZE + len(payload) + CRC_SIZE)
+    struct.pack_into("<BBH", frame, 0, version, msg_type, seq & 0xFFFF)
+    frame[HEADER_SIZE : HEADER_SIZE + len(payload)] = payload
+    end = HEADER_SIZE + len(payload)
+    struct.pack_into("<I", frame, end, crc32(memoryview(frame)[:end]) & 0xFFFFFFFF)
+    return b"\x00" + cobs_encode(frame) + b"\x00"
+
+
+class FrameDecoder:
+    """Turns a byte stream cut into arbitrary chunks back into frames.
+
+    ``feed(chunk)`` yields ``(version, msg_type, seq, payload)`` for each good frame that the
+    chunk completes; ``payload`` is a memoryview into the decoder's buffer, valid until the
+    generator resumes. Bad frames are dropped and counted: ``bad`` (COBS, length or CRC
+    failure: noise, a torn frame) and ``oversized`` (over MAX_ENCODED bytes before a
+    delimiter; the rest up to the next delimiter is skipped). ``good`` counts frames returned.
+    """
+
+    def __init__(self, max_encoded=MAX_ENCODED):
+        self._buf = bytearray(max_encoded)
+        self._used = 0
+        self._skipping = False
+        self.good = 0
+        self.bad = 0
+        self.oversized = 0
+
+    def feed(self, data):
+        pos = 0
+        end = len(data)
+        buf = self._buf
+        while pos < end:
+            stop = data.find(b"\x00", pos)
+            last = stop < 0
+            if last:
+                stop = end
+            count = stop - pos
+            if not self._skipping:
+                if self._used + count > len(buf):
+                    self._skipping = True
+                else:
+                    buf[self._used : self._used + count] = data[pos:stop]
+                    self._used += count
+            if last:
+                return
+            pos = stop + 1
+            if self._skipping:
+                self.oversized += 1
+            elif self._used:
+                frame = self._finish()
+                if frame is not None:
+                    self._used = 0
+                    yield frame
+            self._used = 0
+            self._skipping = False
+
+    def _finish(self):
+        n = cobs_decode_into(self._buf, self._used)
+        if n < HEADER_SIZE + CRC_SIZE:
+            self.bad += 1
+            return None
+        body = n - CRC_SIZE
+        mv = memoryview(self._buf)
+        if crc32(mv[:body]) & 0xFFFFFFFF != struct.unpack_from("<I", self._buf, body)[0]:
+            self.bad += 1
+            return None
+        version, msg_type, seq = struct.unpack_from("<BBH", self._buf, 0)
+        self.good += 1
+        return version, msg_type, seq, mv[HEADER_SIZE:body]

@@ -1,0 +1,336 @@
+"""The link's message catalogue: types, payload layouts, error codes, encode/decode.
+
+A payload is a fixed sequence of fields per message type (no tags: the type byte and the
+protocol version fix the layout). Field kinds, little-endian::
+
+    u8 u16 u32 i32   integers
+    str              u8 length + UTF-8 (names, hashes, short texts)
+    text             u16 length + UTF-8 (JSON snapshots)
+    bytes            u16 length + raw bytes (ruleset chunks, journal records)
+    strs             u8 count + that many ``str``
+    (schema)         a list: u8 count + that many groups laid out by the inner schema
+
+Type numbers: requests 0x01-0x3F (host to device); the reply to request T is T | 0x80;
+events 0x40-0x5F (device to host, unprompted); ERROR (0xFF) answers any request that failed.
+Messages are dicts keyed by field name; lists are lists of dicts.
+
+Requests and their replies (``MESSAGES[T]`` and ``MESSAGES[T | REPLY]``):
+
+=====  ====================  ==================================  ================================
+type   name                  request fields                      reply fields
+=====  ====================  ==================================  ================================
+0x01   HELLO                 proto, host                         proto, firmware, device, boot,
+                                                                 max_payload, capabilities
+0x02   RULESET_LIST          -                                   rulesets [name, version, hash]
+0x03   RULESET_PUT_BEGIN     name, size, hash                    -
+0x04   RULESET_PUT_CHUNK     offset, data                        received
+0x05   RULESET_PUT_COMMIT    -                                   name, version, hash
+0x06   RULESET_REMOVE        name                                -
+0x07   JOURNAL_STATUS        -                                   first, last, acked, boot, bytes,
+                                                                 max_bytes, full, dropped
+0x08   JOURNAL_SESSIONS      after                               sessions [first, last, ruleset,
+                                                                 hash, boot, ended, acked]
+0x09   JOURNAL_PULL          after, max                          last, records (journal records)
+0x0A   JOURNAL_ACK           seq                                 acked
+0x0B   SET_CLOCK             unix                                -
+0x0C   GAME_START            ruleset, players                    session
+0x0D   GAME_STOP             -                                   -
+0x0E   STATE                 -                                   snapshot (JSON text)
+0x0F   MAINTENANCE           -                                   -
+=====  ====================  ==================================  ================================
+
+Events: ZONE (zone, tag, present), PLAY (seat, action, journal_seq), SCORE (seat, points,
+rule), ERROR_EVENT (code, message). ERROR: code (E_*), request (the failed type), message.
+"""
+
+import struct
+
+from tiletable.proto.frame import encode_frame
+
+REPLY = 0x80
+
+HELLO = 0x01
+RULESET_LIST = 0x02
+RULESET_PUT_BEGIN = 0x03
+RULESET_PUT_CHUNK = 0x04
+RULESET_PUT_COMMIT = 0x05
+RULESET_REMOVE = 0x06
+JOURNAL_STATUS = 0x07
+JOURNAL_SESSIONS = 0x08
+JOURNAL_PULL = 0x09
+JOURNAL_ACK = 0x0A
+SET_CLOCK = 0x0B
+GAME_START = 0x0C
+GAME_STOP = 0x0D
+STATE = 0x0E
+MAINTENANCE = 0x0F
+
+EV_ZONE = 0x40
+EV_PLAY = 0x41
+EV_SCORE = 0x42
+EV_ERROR = 0x43
+
+ERROR = 0xFF
+
+# Error codes carried by ERROR replies (and EV_ERROR events for table-side problems).
+E_MALFORMED = 1  # the payload does not match the message's layout
+E_UNKNOWN_TYPE = 2  # no such request type
+E_VERSION = 3  # the frame's protocol version is not ours
+E_UNSUPPORTED = 4  # a known request this device does not handle
+E_BAD_VALUE = 5  # a field out of range or not allowed now
+E_RULESET = 6  # the ruleset document is invalid, or its hash is not the announced one
+E_NOT_FOUND = 7  # no such ruleset
+E_SEQUENCE = 8  # a step out of order (chunk without begin, commit before the last chunk)
+E_STORAGE = 9  # the filesystem failed (full, I/O error)
+E_JOURNAL_FULL = 10  # the journal is full and nothing is acknowledged
+E_INTERNAL = 11  # a bug on the device; the message says where
+
+ERROR_NAMES = {
+    E_MALFORMED: "malformed",
+    E_UNKNOWN_TYPE: "unknown type",
+    E_VERSION: "protocol version",
+    E_UNSUPPORTED: "unsupported",
+    E_BAD_VALUE: "bad value",
+    E_RULESET: "bad ruleset",
+    E_NOT_FOUND: "not found",
+    E_SEQUENCE: "out of sequence",
+    E_STORAGE: "storage",
+    E_JOURNAL_FULL: "journal full",
+    E_INTERNAL: "internal error",
+}
+
+_RULESET_ROW = (("name", "str"), ("version", "u16"), ("hash", "str"))
+_SESSION_ROW = (
+    ("first", "u32"),
+    ("last", "u32"),
+    ("ruleset", "str"),
+    ("hash", "str"),
+    ("boot", "u32"),
+    ("ended", "u8"),
+    ("acked", "u8"),
+)
+
+# type -> (name, schema); a schema is a tuple of (field, kind).
+MESSAGES = {
+    HELLO: ("hello", (("proto", "u8"), ("host", "str"))),
+    HELLO | REPLY: (
+        "hello reply",
+        (
+            ("proto", "u8"),
+            ("firmware", "str"),
+            ("device", "str"),
+            ("boot", "u32"),
+            ("max_payload", "u16"),
+            ("capabilities", "strs"),
+        ),
+    ),
+    RULESET_LIST: ("ruleset list", ()),
+    RULESET_LIST | REPLY: ("ruleset list reply", (("rulesets", _RULESET_ROW),)),
+    RULESET_PUT_BEGIN: ("ruleset put begin", (("name", "str"), ("size", "u16"), ("hash", "str"))),
+    RULESET_PUT_BEGIN | REPLY: ("ruleset put begin reply", ()),
+    RULESET_PUT_CHUNK: ("ruleset put chunk", (("offset", "u16"), ("data", "bytes"))),
+    RULESET_PUT_CHUNK | REPLY: ("ruleset put chunk reply", (("received", "u16"),)),
+    RULESET_PUT_COMMIT: ("ruleset put commit", ()),
+    RULESET_PUT_COMMIT | REPLY: ("ruleset put commit reply", _RULESET_ROW),
+    RULESET_REMOVE: ("ruleset remove", (("name", "str"),)),
+    RULESET_REMOVE | REPLY: ("ruleset remove reply", ()),
+    JOURNAL_STATUS: ("journal status", ()),
+    JOURNAL_STATUS | REPLY: (
+        "journal status reply",
+        (
+            ("first", "u32"),
+            ("last", "u32"),
+            ("acked", "u32"),
+            ("boot", "u32"),
+            ("bytes", "u32"),
+            ("max_bytes", "u32"),
+            ("full", "u8"),
+            ("dropped", "u32"),
+        ),
+    ),
+    JOURNAL_SESSIONS: ("journal sessions", (("after", "u32"),)),
+    JOURNAL_SESSIONS | REPLY: ("journal sessions reply", (("sessions", _SESSION_ROW),)),
+    JOURNAL_PULL: ("journal pull", (("after", "u32"), ("max", "u16"))),
+    JOURNAL_PULL | REPLY: ("journal pull reply", (("last", "u32"), ("records", "bytes"))),
+    JOURNAL_ACK: ("journal ack", (("seq", "u32"),)),
+    JOURNAL_ACK | REPLY: ("journal ack reply", (("acked", "u32"),)),
+    SET_CLOCK: ("set clock", (("unix", "u32"),)),
+    SET_CLOCK | REPLY: ("set clock reply", ()),
+    GAME_START: ("game start", (("ruleset", "str"), ("players", "strs"))),
+    GAME_START | REPLY: ("game start reply", (("session", "u32"),)),
+    GAME_STOP: ("game stop", ()),
+    GAME_STOP | REPLY: ("game stop reply", ()),
+    STATE: ("state", ()),
+    STATE | REPLY: ("state reply", (("snapshot", "text"),)),
+    MAINTENANCE: ("maintenance", ()),
+    MAINTENANCE | REPLY: ("maintenance reply", ()),
+    EV_ZONE: ("zone event", (("zone", "u8"), ("tag", "str"), ("present", "u8"))),
+    EV_PLAY: ("play event", (("seat", "u8"), ("action", "str"), ("journal_seq", "u32"))),
+    EV_SCORE: ("score event", (("seat", "u8"), ("points", "i32"), ("rule", "str"))),
+    EV_ERROR: ("error event", (("code", "u8"), ("message", "str"))),
+    ERROR: ("error", (("code", "u8"), ("request", "u8"), ("message", "str"))),
+}
+
+_INT_FORMATS = {"u8": ("<B", 1, 0, 0xFF), "u16": ("<H", 2, 0, 0xFFFF), "u32": ("<I", 4, 0, 0xFFFFFFFF)}
+_INT_FORMATS["i32"] = ("<i", 4, -0x80000000, 0x7FFFFFFF)
+
+
+def is_request(msg_type):
+    return 0x01 <= msg_type <= 0x3F
+
+
+def is_event(msg_type):
+    return 0x40 <= msg_type <= 0x5F
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be honoured; ``code`` is an E_* constant, the text says why.
+
+    Example: ``ProtocolError(E_MALFORMED, "journal pull: field 'max' is cut short")``.
+    """
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def message_name(msg_type):
+    entry = MESSAGES.get(msg_type)
+    return entry[0] if entry else "type 0x%02x" % msg_type
+
+
+def encode_payload(msg_type, fields):
+    """The payload bytes of message ``msg_type`` with ``fields`` (a dict).
+
+    :raises ValueError: naming the field that is missing, of the wrong kind or out of range.
+    """
+    entry = MESSAGES.get(msg_type)
+    if entry is None:
+        raise ValueError("no message type 0x%02x" % msg_type)
+    out = bytearray()
+    _encode_fields(out, entry[0], entry[1], fields)
+    return bytes(out)
+
+
+def _encode_fields(out, label, schema, fields):
+    for name, kind in schema:
+        if name not in fields:
+            raise ValueError("%s: missing field %r" % (label, name))
+        value = fields[name]
+        where = "%s: field %r" % (label, name)
+        if isinstance(kind, tuple):
+            _check_count(where, len(value), 0xFF)
+            out.append(len(value))
+            for row in value:
+                _encode_fields(out, label, kind, row)
+        elif kind in _INT_FORMATS:
+            fmt, _, lo, hi = _INT_FORMATS[kind]
+            if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+                raise ValueError("%s must be a whole number in %d..%d (got %r)" % (where, lo, hi, value))
+            out.extend(struct.pack(fmt, value))
+        elif kind == "strs":
+            _check_count(where, len(value), 0xFF)
+            out.append(len(value))
+            for item in value:
+                _encode_sized(out, where, _text_bytes(where, item), 1)
+        elif kind == "str":
+            _encode_sized(out, where, _text_bytes(where, value), 1)
+        elif kind == "text":
+            _encode_sized(out, where, _text_bytes(where, value), 2)
+        else:  # bytes
+            if not isinstance(value, (bytes, bytearray, memoryview)):
+                raise ValueError("%s must be bytes (got %r)" % (where, type(value).__name__))
+            _encode_sized(out, where, value, 2)
+
+
+def _text_bytes(where, value):
+    if not isinstance(value, str):
+        raise ValueError("%s must be text (got %r)" % (where, value))
+    return value.encode()
+
+
+def _check_count(where, count, limit):
+    if count > limit:
+        raise ValueError("%s has %d items, over %d" % (where, count, limit))
+
+
+def _encode_sized(out, where, data, width):
+    limit = 0xFF if width == 1 else 0xFFFF
+    if len(data) > limit:
+        raise ValueError("%s is %d bytes, over %d" % (where, len(data), limit))
+    out.extend(struct.pack("<B" if width == 1 else "<H", len(data)))
+    out.extend(data)
+
+
+def decode_payload(msg_type, payload):
+    """The fields of a received payload as a dict.
+
+    :raises ProtocolError: E_UNKNOWN_TYPE for a type not in the catalogue; E_MALFORMED naming
+        the field for a payload that is cut short, too long, or not UTF-8 where text is due.
+    """
+    entry = MESSAGES.get(msg_type)
+    if entry is None:
+        raise ProtocolError(E_UNKNOWN_TYPE, "unknown message type 0x%02x" % msg_type)
+    fields, pos = _decode_fields(entry[0], entry[1], payload, 0)
+    if pos != len(payload):
+        raise ProtocolError(E_MALFORMED, "%s: %d unexpected bytes after the last field" % (entry[0], len(payload) - pos))
+    return fields
+
+
+def _decode_fields(label, schema, data, pos):
+    fields = {}
+    for name, kind in schema:
+        where = "%s: field %r" % (label, name)
+        if isinstance(kind, tuple):
+            count, pos = _take_int(where, data, pos, "u8")
+            rows = []
+            for _ in range(count):
+                row, pos = _decode_fields(label, kind, data, pos)
+                rows.append(row)
+            fields[name] = rows
+        elif kind in _INT_FORMATS:
+            fields[name], pos = _take_int(where, data, pos, kind)
+        elif kind == "strs":
+            count, pos = _take_int(where, data, pos, "u8")
+            items = []
+            for _ in range(count):
+                raw, pos = _take_sized(where, data, pos, "u8")
+                items.append(_text(where, raw))
+            fields[name] = items
+        elif kind == "bytes":
+            raw, pos = _take_sized(where, data, pos, "u16")
+            fields[name] = bytes(raw)
+        else:  # str, text
+            raw, pos = _take_sized(where, data, pos, "u8" if kind == "str" else "u16")
+            fields[name] = _text(where, raw)
+    return fields, pos
+
+
+def _take_int(where, data, pos, kind):
+    fmt, size, _, _ = _INT_FORMATS[kind]
+    if pos + size > len(data):
+        raise ProtocolError(E_MALFORMED, "%s is cut short" % where)
+    return struct.unpack_from(fmt, data, pos)[0], pos + size
+
+
+def _take_sized(where, data, pos, width):
+    size, pos = _take_int(where, data, pos, width)
+    if pos + size > len(data):
+        raise ProtocolError(E_MALFORMED, "%s is cut short (%d of %d bytes)" % (where, len(data) - pos, size))
+    return data[pos : pos + size], pos + size
+
+
+def _text(where, raw):
+    try:
+        return bytes(raw).decode()
+    except UnicodeError:
+        raise ProtocolError(E_MALFORMED, "%s is not UTF-8 text" % where)
+
+
+def encode_message(msg_type, seq, fields=None):
+    """The wire bytes of a whole message: its payload in a frame (see frame.py).
+
+    Example: ``encode_message(JOURNAL_ACK, 7, {"seq": 1200})``
+    """
+    return encode_frame(msg_type, seq, encode_payload(msg_type, fields or {}))
