@@ -1,0 +1,262 @@
+"""The line family's parameters (rule book §4.1), presets (§3) and cross-field checks.
+
+Kept apart from the state so ``rulesets`` can validate a document, and the host can list
+presets, without loading the play code. ``line`` re-exports all of it (the family contract).
+"""
+
+from tiletable.engine.errors import RulesetError
+from tiletable.engine.tiles import high, is_double, low, parse_tile
+
+PARAMS = {
+    "max_pip": ("int", 6, 3, 9),  # D6; Buki 8
+    "doubles": ("bool", True),  # Buki: D8 without doubles
+    "deal": ("counts", {"2": 7, "3": 5, "4": 5}, 1, 20),  # tiles per player, by player count
+    "stock_after_deal": ("choice", "unused", ("boneyard", "unused")),
+    "direction": ("choice", "clockwise", ("clockwise", "counterclockwise")),
+    # §2.2: S1 rotate, S2 lightest_draw, S3 highest_double, FIXED(tile), Bergen's equal draws
+    "setter": ("choice", "highest_double", ("rotate", "lightest_draw", "highest_double", "fixed_tile", "double_draw_equalized")),
+    "fixed_tile": ("tile", None),
+    "set_constraint": ("choice", "any", ("any", "qualifying_tile")),
+    "later_setter": ("choice", "same_rule", ("same_rule", "previous_winner")),  # Buki: the last winner banks
+    "first_drawer": ("choice", "non_dealer", ("non_dealer", "dealer")),  # Bergen; dealer of hand h is seat h
+    "spinner": ("choice", "none", ("none", "fixed_set_tile", "first_double")),
+    "spinner_fill_first": ("bool", False),  # Sebastopol: all four points before any arm
+    "spinner_arm_order": ("choice", "any", ("any", "sides_first")),
+    "first_double_orientation": ("choice", "crosswise", ("crosswise", "inline", "player_choice")),
+    "other_doubles": ("choice", "crosswise", ("crosswise", "inline", "player_choice")),
+    "sniff_mode": ("choice", "us", ("us", "pagat_inline_stub")),
+    "match_rule": ("choice", "equal", ("equal", "sum_to_7")),
+    "matadors": ("tiles", []),
+    "zero_end_only_matadors": ("bool", False),
+    "must_play_if_able": ("bool", True),
+    "may_pass_when_able": ("bool", False),  # Sniff U-000-8; the same switch as must_play_if_able=false
+    "draw_policy": ("choice", "none", ("none", "when_unable", "anytime")),
+    "reserve": ("int", 2, 0, 4),
+    "per_move_scoring": ("choice", "none", ("none", "fives", "headers")),
+    "score_multiple": ("int", 5, 2, 10),
+    "count_mode": ("choice", "line", ("line", "all_fives_spinner", "sniff_us")),
+    "double_header_points": ("int", 2, 0, 100),
+    "triple_header_points": ("int", 3, 0, 100),
+    "triple_mode": ("choice", "strict", ("strict", "state")),
+    "muggins_claims": ("choice", "auto", ("manual", "auto")),
+    "hand_award": ("choice", "others_sum", ("others_sum", "others_sum_minus_own", "rounded5", "fixed", "betting_settlement")),
+    "fixed_award": ("int", 1, 0, 100),
+    "blocked_winner": ("choice", "lowest_pips", ("lowest_pips", "hoyle_no_doubles_first")),
+    "blocked_tie": ("choice", "no_score", ("no_score", "split", "lightest_tile", "draw_carry_over")),
+    "match_end": ("choice", "target", ("target", "num_games")),
+    "target": ("int", 100, 1, 100000),
+    "target_immediate": ("bool", True),  # reaching the target at any score event ends the match
+    "num_games": ("int", 4, 1, 1000),
+    # Buki betting (§3.12)
+    "min_stake": ("int", 10, 1, 4000),
+    "max_stake": ("int", 30, 1, 4000),
+    "banker_sets_stakes": ("bool", False),  # the banker names the minimum; max = stake_ratio x min, capped by max_stake
+    "stake_ratio": ("int", 3, 1, 10),
+    "stakes_reset_on_new_banker": ("bool", True),
+    "bet_deadline": ("int", 3, 1, 8),  # bet before this turn of one's own
+    "bet_deadline_counts": ("choice", "turns", ("turns", "plays")),  # U-004-2: passes count by default
+    "new_banker_bet_deadline": ("int", 1, 1, 8),  # U-004-3: after a change of banker, before the 1st play
+    "payout_numerator": ("int", 5, 1, 100),
+    "payout_denominator": ("int", 2, 1, 100),
+    "payout_rounding": ("choice", "exact", ("exact", "floor", "require_even_stakes")),
+    "spectators": ("int", 0, 0, 4),
+    "spectator_odds_numerator": ("int", 5, 1, 100),  # U-004-5: default 2.5x like the players
+    "spectator_odds_denominator": ("int", 2, 1, 100),
+}
+
+_MATADORS = ["0-0", "1-6", "2-5", "3-4"]
+
+PRESETS = {
+    "block": {
+        "version": 1,
+        "aliases": ["block-game"],
+        "description": "Block game: no drawing, winner scores the others' pips, 100 (§3.1)",
+        "params": {},
+    },
+    "draw": {
+        "version": 1,
+        "aliases": ["draw-game"],
+        "description": "Draw game: Block with drawing when unable, two tiles stay (§3.2)",
+        "params": {"stock_after_deal": "boneyard", "draw_policy": "when_unable", "reserve": 2},
+    },
+    "sebastopol": {
+        "version": 1,
+        "description": "Sebastopol: 4 players, [6|6] spinner, four sixes before anything else, 60 (§3.3)",
+        "params": {
+            "deal": {"4": 7},
+            "setter": "fixed_tile",
+            "fixed_tile": "6-6",
+            "spinner": "fixed_set_tile",
+            "spinner_fill_first": True,
+            "target": 60,
+        },
+    },
+    "bergen": {
+        "version": 1,
+        "description": "Bergen: heavier doublet sets, double-headers 2, triple-headers 3, 1 per hand, 15 (§3.4)",
+        "params": {
+            "deal": {"2": 7},
+            "stock_after_deal": "boneyard",
+            "setter": "double_draw_equalized",
+            "set_constraint": "qualifying_tile",
+            "per_move_scoring": "headers",
+            "hand_award": "fixed",
+            "fixed_award": 1,
+            "target": 15,
+        },
+    },
+    "muggins": {
+        "version": 1,
+        "aliases": ["all-fives", "fives"],
+        "description": "Muggins: ends totalling a multiple of 5 score, claimed or stolen, 200 (§3.5)",
+        "params": {
+            "deal": {"2": 7, "3": 7, "4": 5},
+            "stock_after_deal": "boneyard",
+            "draw_policy": "when_unable",
+            "per_move_scoring": "fives",
+            "muggins_claims": "manual",
+            "target": 200,
+        },
+    },
+    "sniff": {
+        "version": 1,
+        "description": "Sniff: lightest draw sets, the first double spins and keeps counting, draw any time, 200 (§3.6)",
+        "params": {
+            "deal": {"2": 7, "3": 6, "4": 5},
+            "stock_after_deal": "boneyard",
+            "setter": "lightest_draw",
+            "spinner": "first_double",
+            "first_double_orientation": "player_choice",
+            "count_mode": "sniff_us",
+            "draw_policy": "anytime",
+            "per_move_scoring": "fives",
+            "target": 200,
+        },
+    },
+    "matador": {
+        "version": 1,
+        "description": "Matador: touching ends total 7, matadors go anywhere, a blank takes only matadors, 100 (§3.7)",
+        "params": {
+            "deal": {"2": 7, "3": 7, "4": 5},
+            "stock_after_deal": "boneyard",
+            "match_rule": "sum_to_7",
+            "matadors": _MATADORS,
+            "zero_end_only_matadors": True,
+            "first_double_orientation": "inline",
+            "other_doubles": "inline",
+            "draw_policy": "when_unable",
+        },
+    },
+    "buki": {
+        "version": 1,
+        "aliases": ["buki-domino", "bukidomino"],
+        "description": "Buki-Domino: doubleless double-eight, banker, forced play, stakes paid 2.5 to 1 (§3.12)",
+        "params": {
+            "max_pip": 8,
+            "doubles": False,
+            "deal": {"4": 6},
+            "later_setter": "previous_winner",
+            "hand_award": "betting_settlement",
+            "blocked_tie": "draw_carry_over",
+            "match_end": "num_games",
+            "num_games": 4,
+        },
+    },
+}
+
+
+def _set_size(params):
+    n = params["max_pip"] + 1
+    return n * (n + 1) // 2 if params["doubles"] else n * (n - 1) // 2
+
+
+def check_params(name, params):
+    """Rules that span several parameters. :raises RulesetError: naming the field and why."""
+    size = _set_size(params)
+    for count, per in params["deal"].items():
+        players = int(count)
+        if players < 2 or players > 4:
+            raise RulesetError(name, "params.deal." + count, "line games seat 2 to 4 players")
+        if players * per > size:
+            raise RulesetError(name, "params.deal." + count, "%d x %d tiles is more than the %d-tile set" % (players, per, size))
+        if params["setter"] == "lightest_draw" and size - players * per < players:
+            raise RulesetError(name, "params.setter", "lightest_draw needs %d tiles left after the deal for %d players" % (players, players))
+    if not params["deal"]:
+        raise RulesetError(name, "params.deal", "give a deal for at least one player count")
+    for field in ("fixed_tile",):
+        if params[field] is not None and not _in_set(params, parse_tile(params[field])):
+            raise RulesetError(name, "params." + field, "%s is not in the set" % params[field])
+    for text in params["matadors"]:
+        if not _in_set(params, parse_tile(text)):
+            raise RulesetError(name, "params.matadors", "%s is not in the set" % text)
+    if params["setter"] == "fixed_tile" and params["fixed_tile"] is None:
+        raise RulesetError(name, "params.fixed_tile", "setter fixed_tile needs the tile")
+    if params["setter"] in ("double_draw_equalized",) and not params["doubles"]:
+        raise RulesetError(name, "params.setter", "double_draw_equalized needs doubles in the set")
+    if params["setter"] in ("lightest_draw", "double_draw_equalized") and params["stock_after_deal"] != "boneyard":
+        raise RulesetError(name, "params.stock_after_deal", "setter %s draws from the boneyard" % params["setter"])
+    if params["set_constraint"] == "qualifying_tile" and params["setter"] not in ("highest_double", "double_draw_equalized"):
+        raise RulesetError(name, "params.set_constraint", "only a setter chosen by a tile has a qualifying tile")
+    spinner = params["spinner"]
+    if spinner == "none":
+        if params["spinner_fill_first"]:
+            raise RulesetError(name, "params.spinner_fill_first", "needs a spinner")
+        if params["spinner_arm_order"] != "any":
+            raise RulesetError(name, "params.spinner_arm_order", "needs a spinner")
+        if params["count_mode"] != "line":
+            raise RulesetError(name, "params.count_mode", "%s counts a spinner: set spinner" % params["count_mode"])
+        if params["sniff_mode"] != "us":
+            raise RulesetError(name, "params.sniff_mode", "needs spinner first_double")
+    else:
+        if not params["doubles"]:
+            raise RulesetError(name, "params.spinner", "a spinner is a double and the set has none")
+        if params["per_move_scoring"] == "fives" and params["count_mode"] == "line":
+            raise RulesetError(name, "params.count_mode", "a spinner needs all_fives_spinner or sniff_us counting")
+        if params["per_move_scoring"] == "headers":
+            raise RulesetError(name, "params.per_move_scoring", "headers look at two line ends: needs spinner none")
+    if spinner == "fixed_set_tile":
+        tile = params["fixed_tile"]
+        if params["setter"] != "fixed_tile" or tile is None or not is_double(parse_tile(tile)):
+            raise RulesetError(name, "params.spinner", "fixed_set_tile needs setter fixed_tile with a double")
+    if params["sniff_mode"] == "pagat_inline_stub" and params["first_double_orientation"] != "inline":
+        raise RulesetError(name, "params.first_double_orientation", "pagat_inline_stub lays the sniff inline")
+    if params["must_play_if_able"] and params["may_pass_when_able"]:
+        raise RulesetError(name, "params.may_pass_when_able", "contradicts must_play_if_able")
+    if params["draw_policy"] != "none" and params["stock_after_deal"] != "boneyard":
+        raise RulesetError(name, "params.draw_policy", "drawing needs stock_after_deal boneyard")
+    if params["muggins_claims"] == "manual" and params["per_move_scoring"] != "fives":
+        raise RulesetError(name, "params.muggins_claims", "claims need per_move_scoring fives")
+    betting = params["hand_award"] == "betting_settlement"
+    if (params["blocked_tie"] == "draw_carry_over") != betting:
+        raise RulesetError(name, "params.blocked_tie", "draw_carry_over goes with hand_award betting_settlement")
+    if betting:
+        if params["min_stake"] > params["max_stake"]:
+            raise RulesetError(name, "params.min_stake", "above max_stake")
+        for field in ("payout", "spectator_odds"):
+            den = params[field + "_denominator"]
+            if params["payout_rounding"] == "exact" and den > 2:
+                raise RulesetError(name, "params.%s_denominator" % field, "exact payouts are kept in half-chips: use 1 or 2")
+        if params["payout_rounding"] == "require_even_stakes":
+            den = params["payout_denominator"]
+            if params["min_stake"] % den and params["min_stake"] + den - params["min_stake"] % den > params["max_stake"]:
+                raise RulesetError(name, "params.max_stake", "no stake in range is a multiple of %d" % den)
+        if params["match_end"] != "num_games":
+            raise RulesetError(name, "params.match_end", "chips are played for a number of games")
+    elif params["spectators"]:
+        raise RulesetError(name, "params.spectators", "spectators bet only with betting_settlement")
+
+
+def _in_set(params, t):
+    a, b = low(t), high(t)
+    return b <= params["max_pip"] and (params["doubles"] or a != b)
+
+
+def default_players(params):
+    """The smallest player count the deal table allows."""
+    return min(int(k) for k in params["deal"])
+
+
+def check_players(params, players):
+    if str(players) not in params["deal"]:
+        return "%d players: the deal is given for %s" % (players, ", ".join(sorted(params["deal"])))
+    return None
