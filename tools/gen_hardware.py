@@ -199,7 +199,7 @@ def render_pins_md(pinmap):
         "|---|---|---|---|---|",
     ]
     for gpio, name, function, connects in rows:
-        out.append("| GP%d | %d | %s | %s | %s |" % (gpio, HEADER_PIN[gpio], name, function, connects))
+        out.append("| GP%d | %s | %s | %s | %s |" % (gpio, HEADER_PIN.get(gpio, "none"), name, function, connects))
     out += [
         "",
         "Board-internal GPIOs, never used: %s." % ", ".join("GP%d (%s)" % item for item in sorted(BOARD_GPIOS.items())),
@@ -214,7 +214,7 @@ def render_pins_md(pinmap):
         "|---|---|---|---|",
     ]
     for name, gpio, _, connects in alternative_signals(pinmap):
-        out.append("| GP%d | %d | %s | %s |" % (gpio, HEADER_PIN[gpio], name, connects))
+        out.append("| GP%d | %s | %s | %s |" % (gpio, HEADER_PIN.get(gpio, "none"), name, connects))
     out.append("")
     return "\n".join(out)
 
