@@ -85,9 +85,10 @@ class SegmentDisplay:
     def set_blink(self, first, count, on):
         """Blink (or stop blinking) ``count`` digits from ``first``; takes effect at the next tick."""
         self._check_range(first, count)
+        on = 1 if on else 0
         for index in range(first, first + count):
             if self._blinking[index] != on:
-                self._blinking[index] = 1 if on else 0
+                self._blinking[index] = on
                 self._blink_count += 1 if on else -1
         if not self._blink_count:
             self._blink_hidden = False
