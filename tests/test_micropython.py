@@ -1,5 +1,8 @@
 """Prove the firmware on real MicroPython: portable tests under the unix port and the
-WebAssembly port, and every firmware file through ``mpy-cross -march=armv6m``."""
+WebAssembly port, and every firmware file through ``mpy-cross -march=armv6m``.
+
+MicroPython runs the mpy-cross output (tools/build_mpy.py mirrors firmware/, sim/ and
+tests/ into build/mpy), as the Pico does after ``tiletable deploy``."""
 import os
 import shutil
 import subprocess
@@ -40,6 +43,27 @@ def _wasm_port():
 
 RUNTIMES = {"unix": _unix_port(), "wasm": _wasm_port()}
 MODULES = _portable_modules()
+BUILD = os.path.join(ROOT, "build", "mpy")
+
+
+@pytest.fixture(scope="session")
+def compiled_tree():
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    try:
+        import build_mpy
+    finally:
+        sys.path.pop(0)
+    failures = build_mpy.build(BUILD)
+    blocking = [(path, err) for path, err in failures if not _cpython_only(path)]
+    assert not blocking, "mpy-cross rejects: %s" % blocking
+    return BUILD
+
+
+def _cpython_only(path):
+    if not path.startswith("tests" + os.sep) or path in MODULES:
+        return False
+    with open(os.path.join(ROOT, path)) as handle:
+        return "import pytest" in handle.read()
 
 
 def test_a_micropython_runtime_is_installed():
@@ -52,14 +76,16 @@ def test_portable_tests_exist():
 
 @pytest.mark.parametrize("runtime", sorted(RUNTIMES))
 @pytest.mark.parametrize("module", MODULES)
-def test_portable_module_on_micropython(runtime, module):
+def test_portable_module_on_micropython(runtime, module, compiled_tree):
     command = RUNTIMES[runtime]
     if command is None:
         if runtime == "unix" and RUNTIMES["wasm"]:
             pytest.skip("the unix port's wheel is x86_64-only; the WebAssembly port covers this machine")
         pytest.fail("MicroPython %s port is not installed" % runtime)
+    if runtime == "wasm":
+        command = [command[0], os.path.join(ROOT, "tools", "mpy-wasm.mjs")] + command[2:]
     proc = subprocess.run(
-        command + ["tests/mpy_run.py", module], cwd=ROOT, capture_output=True, text=True, timeout=900
+        command + ["tests/mpy_run.py", module], cwd=compiled_tree, capture_output=True, text=True, timeout=900
     )
     lines = proc.stdout.strip().splitlines()
     assert proc.returncode == 0 and lines and lines[-1].endswith(" 0 failed"), proc.stdout[-4000:] + proc.stderr[-2000:]

@@ -28,7 +28,7 @@ function copyTree(rel) {
     if (path.basename(abs) === "__pycache__") return;
     try { mp.FS.mkdir("/" + rel); } catch (e) { /* exists */ }
     for (const name of fs.readdirSync(abs)) copyTree(path.join(rel, name));
-  } else if (/\.(py|json|txt|vec)$/.test(rel)) {
+  } else if (/\.(py|mpy|json|txt|vec|csv)$/.test(rel)) {
     mp.FS.writeFile("/" + rel, fs.readFileSync(abs));
   }
 }

