@@ -343,6 +343,7 @@ class MFRC522:
             cl[i] = 0
         known = self._anticollide(_SEL_CL1, 0)
         if known < 0:
+            self._recover = True
             return known
         sig = self.signature
         for i in range(5):

@@ -1,0 +1,363 @@
+"""The tray scanner: RFID zones in, confirmed zone events out.
+
+Each zone has one MFRC522. ``Tray.poll(now_ms)`` does one short step and returns, so the
+runtime can call it from a loop or an ``async def run()`` without threads:
+
+1. **Power a slot.** A slot is a group of zones whose fields may be on together (by
+   default one zone per slot; zones far apart on the tray may share one). Every other
+   antenna stays off, so neighbouring readers do not disturb each other (miguelbalboa/rfid#536).
+2. **Scan it once the field has settled** (>= 5.1 ms, ISO/IEC 14443-3 §6.1; the scanner waits
+   by returning, never by sleeping), then switch the field off again, which also resets
+   every tag in it (no halted tag left to ignore the next REQA).
+
+The scan of a zone is cheap unless something changed: ``probe()`` sends WUPA and one CL1
+anticollision frame. No answer means an empty pad; the same CL1 signature as last time
+means the same single tag. Only a new signature, a pending change, or a pad with several tags
+(re-checked every ``recheck_polls`` scans, since one more tag may not change the first
+collision) runs the full **inventory**: select a tag through its cascade levels, read its
+record if its UID is new (one NTAG READ of pages 4-7), HLTA, REQA for the next, until no
+tag answers.
+
+**Debounce.** A scan gives an observation: the set of UIDs on the pad, or nothing when the
+inventory hit a radio error (a partial set never counts). A change is committed only after
+``confirm_polls`` identical observations in a row (``removal_polls`` when tags only left),
+and only once every new tag has an identity or a definite reason. A tile flickering in and
+out of the field, or a single read in a burst of noise, never gets that far.
+
+**Events** (``ZoneEvent``) go into a preallocated ring (``events.get()``): PLACED with the
+identities that arrived, REMOVED with those that left, UNKNOWN_TAG with a reason per tag that
+cannot be used, READER_FAULT / READER_OK. Every event carries ``count``, the number of tags on
+the pad after the change, so a consumer expecting exactly one tile can refuse two instead of
+guessing. The steady state (nothing changing) allocates nothing.
+"""
+from micropython import const
+
+from tiletable.drivers.mfrc522 import NAK
+from tiletable.runtime.identity import Resolver
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython: plain integers of milliseconds
+
+    def ticks_add(a, b):
+        return a + b
+
+    def ticks_diff(a, b):
+        return a - b
+
+
+PLACED = "placed"
+REMOVED = "removed"
+UNKNOWN_TAG = "unknown tag"
+READER_FAULT = "reader fault"
+READER_OK = "reader ok"
+UNREADABLE = "unreadable"  # selected every time, but its record never read cleanly
+
+_FIELD_SETTLE_MS = const(7)  # > 5.1 ms even when both ms timestamps are truncated
+_RECORD_PAGE = const(4)
+_CACHE_MAX = const(256)
+_EMPTY = frozenset()
+
+
+class ZoneEvent:
+    """One confirmed change on one zone. The ring reuses these objects: copy what you keep.
+
+    ``items`` are identities ``(kind, set_id, item)``; ``uid`` and ``reason`` are set for
+    UNKNOWN_TAG (``items`` then holds the identity a duplicate claims, if any) and ``reason``
+    for READER_FAULT.
+    """
+
+    def __init__(self):
+        self.set(None, 0, 0, (), 0, None, None)
+
+    def set(self, kind, zone, time_ms, items, count, reason, uid):
+        self.kind = kind
+        self.zone = zone
+        self.time_ms = time_ms
+        self.items = items
+        self.count = count
+        self.reason = reason
+        self.uid = uid
+
+    def __repr__(self):
+        return "ZoneEvent(%r, zone=%d, items=%r, count=%d, reason=%r)" % (
+            self.kind,
+            self.zone,
+            self.items,
+            self.count,
+            self.reason,
+        )
+
+
+class EventQueue:
+    """A fixed ring of ZoneEvents; when full the oldest is overwritten and ``lost`` counts it."""
+
+    def __init__(self, size):
+        self._ring = [ZoneEvent() for _ in range(size)]
+        self._head = 0
+        self._len = 0
+        self.lost = 0
+
+    def __len__(self):
+        return self._len
+
+    def put(self, kind, zone, time_ms, items=(), count=0, reason=None, uid=None):
+        size = len(self._ring)
+        if self._len == size:
+            self._head = (self._head + 1) % size
+            self._len -= 1
+            self.lost += 1
+        self._ring[(self._head + self._len) % size].set(kind, zone, time_ms, items, count, reason, uid)
+        self._len += 1
+
+    def get(self):
+        """The oldest event, or None. Valid until ``size`` more events are put."""
+        if not self._len:
+            return None
+        event = self._ring[self._head]
+        self._head = (self._head + 1) % len(self._ring)
+        self._len -= 1
+        return event
+
+
+class _Zone:
+    def __init__(self, index, open_reader):
+        self.index = index
+        self.open_reader = open_reader
+        self.reader = None
+        self.faulted = False
+        self.retry_at = None
+        self.present = {}  # confirmed: uid -> (identity, reason)
+        self.present_set = _EMPTY
+        self.candidate = None  # the observation being voted on
+        self.votes = 0
+        self.signature = bytearray(5)
+        self.signature_bits = -1
+        self.last_seen = _EMPTY  # the latest full observation, reused while the signature holds
+        self.since_inventory = 0
+
+
+class Tray:
+    """Zones ``0..n-1``, one per entry of ``readers``: callables that open the zone's MFRC522.
+
+    A callable (e.g. ``lambda: MFRC522(spi, Pin(17))``) lets the tray reopen a reader that
+    dropped off the bus; it is retried every ``retry_ms``. ``slots`` lists the zones whose
+    fields may be on at the same time (default: one at a time).
+    """
+
+    def __init__(
+        self,
+        readers,
+        resolver=None,
+        slots=None,
+        queue_size=16,
+        confirm_polls=2,
+        removal_polls=3,
+        recheck_polls=4,
+        unreadable_after=4,
+        max_tags=12,
+        retry_ms=1000,
+    ):
+        self.zones = [_Zone(i, opener) for i, opener in enumerate(readers)]
+        self.resolver = resolver if resolver is not None else Resolver()
+        self.slots = slots if slots is not None else [(i,) for i in range(len(self.zones))]
+        self.events = EventQueue(queue_size)
+        self.confirm_polls = confirm_polls
+        self.removal_polls = removal_polls
+        self.recheck_polls = recheck_polls
+        self.unreadable_after = unreadable_after
+        self.max_tags = max_tags
+        self.retry_ms = retry_ms
+        self._slot = 0
+        self._powered = False
+        self._on_at = 0
+        self._uid = bytearray(10)
+        self._record = bytearray(16)
+        self._known = {}  # uid -> (identity, reason), shared by every zone
+        self._failures = {}  # uid -> reads failed in a row
+
+    def next_poll_ms(self, now_ms):
+        """When ``poll`` next has work to do (``now_ms`` if at once): the async wrapper sleeps till then."""
+        if not self._powered:
+            return now_ms
+        due = ticks_add(self._on_at, _FIELD_SETTLE_MS)
+        return due if ticks_diff(due, now_ms) > 0 else now_ms
+
+    def poll(self, now_ms):
+        """One step: power the next slot, or scan the powered slot once its field has settled."""
+        slot = self.slots[self._slot]
+        if not self._powered:
+            for i in slot:
+                zone = self.zones[i]
+                if zone.reader is None:
+                    self._open(zone, now_ms)
+                if zone.reader is not None:
+                    zone.reader.antenna_on()
+            self._powered = True
+            self._on_at = now_ms
+            return
+        if ticks_diff(now_ms, self._on_at) < _FIELD_SETTLE_MS:
+            return
+        for i in slot:
+            zone = self.zones[i]
+            if zone.reader is not None:
+                try:
+                    self._scan(zone, now_ms)
+                    zone.reader.antenna_off()
+                except OSError as err:
+                    self._fault(zone, now_ms, err)
+        self._powered = False
+        self._slot = (self._slot + 1) % len(self.slots)
+
+    def forget(self, uid):
+        """Re-read ``uid`` next time it is seen (its tag was just written or enrolled)."""
+        uid = bytes(uid)
+        self._known.pop(uid, None)
+        self.resolver.forget(uid)
+
+    # --- readers ---------------------------------------------------------------------------
+    def _open(self, zone, now_ms):
+        if zone.retry_at is not None and ticks_diff(now_ms, zone.retry_at) < 0:
+            return
+        try:
+            reader = zone.open_reader()
+        except OSError as err:
+            self._fault(zone, now_ms, err)
+            return
+        zone.reader = reader
+        zone.retry_at = None
+        zone.signature_bits = -1
+        if reader.is_clone:
+            self.events.put(READER_FAULT, zone.index, now_ms, reason="clone version 0x%02x in use" % reader.version)
+        elif zone.faulted:
+            self.events.put(READER_OK, zone.index, now_ms, count=len(zone.present))
+        zone.faulted = False
+
+    def _fault(self, zone, now_ms, err):
+        if not zone.faulted:
+            self.events.put(READER_FAULT, zone.index, now_ms, count=len(zone.present), reason=str(err))
+        zone.faulted = True
+        zone.reader = None
+        zone.retry_at = ticks_add(now_ms, self.retry_ms)
+        zone.candidate = None
+        zone.votes = 0
+
+    # --- one zone ------------------------------------------------------------------------------
+    def _scan(self, zone, now_ms):
+        reader = zone.reader
+        bits = reader.probe()
+        if bits == 0 and zone.present:
+            bits = reader.probe()  # one more WUPA before believing a tile left: weak tags miss one
+        if bits == 0:
+            zone.signature_bits = 0
+            observed = _EMPTY
+        elif bits > 0 and zone.candidate is None and self._same_signature(zone, reader):
+            zone.since_inventory += 1
+            if len(zone.present) > 1 and zone.since_inventory >= self.recheck_polls:
+                observed = self._inventory(zone, reader)
+            else:
+                observed = zone.last_seen
+        else:
+            self._keep_signature(zone, reader)
+            observed = self._inventory(zone, reader)
+        self._vote(zone, observed, now_ms)
+
+    def _same_signature(self, zone, reader):
+        if reader.signature_bits != zone.signature_bits:
+            return False
+        a = reader.signature
+        b = zone.signature
+        for i in range(5):
+            if a[i] != b[i]:
+                return False
+        return True
+
+    def _keep_signature(self, zone, reader):
+        for i in range(5):
+            zone.signature[i] = reader.signature[i]
+        zone.signature_bits = reader.signature_bits
+
+    def _inventory(self, zone, reader):
+        """Every tag on the pad as a frozenset of UIDs, or None when a radio error made it partial."""
+        zone.since_inventory = 0
+        seen = set()
+        uid = self._uid
+        for _ in range(2 * self.max_tags + 2):  # a tag that NAKs the READ falls back to IDLE and comes round once more
+            n = reader.select_next(uid)
+            if n == 0:
+                break
+            if n < 0:
+                zone.signature_bits = -1  # look again next time
+                return None
+            key = bytes(uid[:n])
+            if key not in seen and key not in self._known:
+                self._identify(reader, key)
+            seen.add(key)
+            reader.halt()
+        else:
+            return None
+        observed = frozenset(seen)
+        zone.last_seen = observed
+        return observed
+
+    def _identify(self, reader, uid):
+        r = reader.read(_RECORD_PAGE, self._record)
+        if r == 16 or r == NAK:
+            if len(self._known) >= _CACHE_MAX:
+                self._known.clear()
+            self._known[uid] = self.resolver.resolve(uid, self._record if r == 16 else None)
+            self._failures.pop(uid, None)
+        else:
+            self._failures[uid] = self._failures.get(uid, 0) + 1
+
+    def _resolution(self, uid):
+        """(identity, reason) of a UID, or None while its record may still be read."""
+        known = self._known.get(uid)
+        if known is not None:
+            return known
+        if self._failures.get(uid, 0) >= self.unreadable_after:
+            return None, UNREADABLE
+        return None
+
+    # --- debounce -------------------------------------------------------------------------------
+    def _vote(self, zone, observed, now_ms):
+        if observed is None:
+            return
+        if observed == zone.present_set:
+            zone.candidate = None
+            zone.votes = 0
+            return
+        if observed == zone.candidate:
+            zone.votes += 1
+        else:
+            zone.candidate = observed
+            zone.votes = 1
+        only_removals = observed.issubset(zone.present_set)
+        if zone.votes < (self.removal_polls if only_removals else self.confirm_polls):
+            return
+        for uid in observed:
+            if uid not in zone.present and self._resolution(uid) is None:
+                return  # a new tag whose record is still being read
+        self._commit(zone, observed, now_ms)
+
+    def _commit(self, zone, observed, now_ms):
+        old = zone.present
+        new = {}
+        for uid in observed:
+            new[uid] = old[uid] if uid in old else self._resolution(uid)
+        count = len(new)
+        left = tuple(old[uid][0] for uid in old if uid not in new and old[uid][1] is None)
+        if any(uid not in new for uid in old):
+            self.events.put(REMOVED, zone.index, now_ms, left, count)
+        arrived = tuple(new[uid][0] for uid in new if uid not in old and new[uid][1] is None)
+        if arrived:
+            self.events.put(PLACED, zone.index, now_ms, arrived, count)
+        for uid in new:
+            if uid not in old and new[uid][1] is not None:
+                identity, reason = new[uid]
+                items = (identity,) if identity is not None else ()
+                self.events.put(UNKNOWN_TAG, zone.index, now_ms, items, count, reason, uid)
+        zone.present = new
+        zone.present_set = observed
+        zone.candidate = None
+        zone.votes = 0

@@ -1,0 +1,246 @@
+# portable
+"""The tray scanner on a virtual tray: confirmed events, no phantom placements, reader faults."""
+from allocation import bytes_allocated
+from ntag213 import Ntag213, XorShift
+from rfid_tray import VirtualTray
+from tiletable import tagrecord
+from tiletable.drivers.mfrc522 import MFRC522
+from tiletable.runtime import identity
+from tiletable.runtime.tray import PLACED, READER_FAULT, READER_OK, REMOVED, UNKNOWN_TAG, Tray
+
+TILE = tagrecord.KIND_TILE
+
+
+def tile(n, set_id=1, item=0x12, uid=None):
+    """A tagged tile: an NTAG213 with a record; ``n`` picks its UID."""
+    rnd = XorShift(n)
+    uid = uid or bytes([0x04] + [rnd.below(256) for _ in range(6)])
+    return Ntag213(uid, user=tagrecord.encode(TILE, set_id, item))
+
+
+def make(zones=1, **kwargs):
+    table = VirtualTray(zones)
+    resolver = kwargs.pop("resolver", None) or identity.Resolver()
+    return table, Tray(table.openers, resolver, **kwargs)
+
+
+def kinds(events):
+    return [e[0] for e in events]
+
+
+def test_placed_tile_is_reported_once_with_its_identity():
+    table, tray = make()
+    table.run(tray, 50)
+    table.models[0].place(tile(1, 7, 0x35))
+    events = table.run(tray, 100)
+    assert events == [(PLACED, 0, ((TILE, 7, 0x35),), 1, None)]
+    assert table.run(tray, 200) == []
+    assert table.early_frames == 0
+
+
+def test_removed_tile_is_reported_after_the_removal_is_confirmed():
+    table, tray = make()
+    a = tile(2, 1, 0x00)
+    table.models[0].place(a)
+    table.run(tray, 100)
+    table.models[0].lift(a)
+    events = table.run(tray, 100)
+    assert events == [(REMOVED, 0, ((TILE, 1, 0x00),), 0, None)]
+
+
+def test_flickering_tile_never_becomes_a_placement():
+    table, tray = make()
+    a = tile(3)
+    events = []
+    for _ in range(30):
+        table.models[0].place(a)
+        events += table.run(tray, 9)  # in the field for one scan
+        table.models[0].lift(a)
+        events += table.run(tray, 9)
+    assert events == []
+
+
+def test_one_read_in_a_burst_of_noise_is_not_a_placement():
+    table, tray = make()
+    table.run(tray, 20)
+    a = tile(4)
+    a.leave_after(9)  # answers one probe and one inventory, then is gone
+    table.models[0].place(a)
+    assert table.run(tray, 300) == []
+
+
+def test_hand_scan_of_seven_tiles_is_one_placement_of_seven():
+    table, tray = make()
+    hand = [tile(10 + i, 2, (i << 4) | 6) for i in range(7)]
+    table.models[0].place(*hand)
+    events = table.run(tray, 150)
+    assert len(events) == 1
+    kind, zone, items, count, reason = events[0]
+    assert kind == PLACED and count == 7 and reason is None
+    assert sorted(items) == sorted((TILE, 2, (i << 4) | 6) for i in range(7))
+
+
+def test_second_tile_on_a_pad_is_reported_with_the_count_of_two():
+    table, tray = make()
+    table.models[0].place(tile(20, 1, 0x11))
+    table.run(tray, 100)
+    table.models[0].place(tile(21, 1, 0x22))
+    events = table.run(tray, 100)
+    assert events == [(PLACED, 0, ((TILE, 1, 0x22),), 2, None)]
+
+
+def test_one_of_two_tiles_lifted_is_reported_by_the_periodic_recheck():
+    table, tray = make()
+    a, b = tile(22, 1, 0x13), tile(23, 1, 0x24)
+    table.models[0].place(a, b)
+    table.run(tray, 100)
+    table.models[0].lift(b)
+    events = table.run(tray, 200)
+    assert events == [(REMOVED, 0, ((TILE, 1, 0x24),), 1, None)]
+
+
+def test_zones_report_independently():
+    table, tray = make(zones=3)
+    table.models[0].place(tile(30, 1, 0x01))
+    table.models[2].place(tile(31, 1, 0x02))
+    events = table.run(tray, 200)
+    assert sorted(events) == [(PLACED, 0, ((TILE, 1, 0x01),), 1, None), (PLACED, 2, ((TILE, 1, 0x02),), 1, None)]
+    assert table.most_fields_on == 1 and table.early_frames == 0
+
+
+def test_slots_let_distant_zones_share_the_field_time():
+    table, tray = make(zones=4, slots=[(0, 2), (1, 3)])
+    for z in range(4):
+        table.models[z].place(tile(40 + z, 1, z))
+    events = table.run(tray, 200)
+    assert sorted(e[1] for e in events) == [0, 1, 2, 3]
+    assert table.most_fields_on == 2 and table.early_frames == 0
+
+
+def test_unusable_tags_are_reported_with_their_reason():
+    table, tray = make(zones=4)
+    table.models[0].place(Ntag213(b"\x04\x01\x02\x03\x04\x05\x06"))
+    table.models[1].place(Ntag213(b"\x04\x01\x02\x03\x04\x05\x07", user=b"\xe1\x10\x12\x00\x99"))
+    damaged = bytearray(tagrecord.encode(TILE, 1, 0x33))
+    damaged[6] ^= 0x01
+    table.models[2].place(Ntag213(b"\x04\x01\x02\x03\x04\x05\x08", user=damaged))
+    table.models[3].place(tile(50, 1, 0x44), tile(51, 1, 0x44))
+    events = sorted(table.run(tray, 200))
+    assert (UNKNOWN_TAG, 0, (), 1, identity.BLANK) in events
+    assert (UNKNOWN_TAG, 1, (), 1, identity.FOREIGN) in events
+    assert (UNKNOWN_TAG, 2, (), 1, identity.DAMAGED) in events
+    assert (PLACED, 3, ((TILE, 1, 0x44),), 2, None) in events
+    assert (UNKNOWN_TAG, 3, ((TILE, 1, 0x44),), 2, identity.DUPLICATE) in events
+    assert len(events) == 5
+
+
+def test_enrolled_uid_names_a_tag_without_a_record():
+    table = identity.UidTable()
+    table.add(b"\x04\x01\x02\x03\x04\x05\x06", (TILE, 4, 0x55))
+    virtual, tray = make(resolver=identity.Resolver(table))
+    virtual.models[0].place(Ntag213(b"\x04\x01\x02\x03\x04\x05\x06"))
+    assert virtual.run(tray, 100) == [(PLACED, 0, ((TILE, 4, 0x55),), 1, None)]
+
+
+def test_weak_tile_is_placed_with_the_right_identity_and_stays_placed():
+    table, tray = make()
+    a = tile(60, 3, 0x45)
+    a.weak = 120
+    table.models[0].place(a)
+    events = table.run(tray, 1500)
+    assert events == [(PLACED, 0, ((TILE, 3, 0x45),), 1, None)]
+
+
+def test_tile_lifted_during_its_first_read_is_placed_only_when_it_comes_back():
+    table, tray = make()
+    a = tile(61, 1, 0x66)
+    a.leave_after(4)  # ATQA, CL1, SAK1... gone before the record is read
+    table.models[0].place(a)
+    assert table.run(tray, 200) == []
+    table.models[0].lift(a)
+    a.leave_after(-1)
+    table.models[0].place(a)
+    assert table.run(tray, 100) == [(PLACED, 0, ((TILE, 1, 0x66),), 1, None)]
+
+
+def test_reader_dropping_off_the_bus_is_a_fault_and_the_others_keep_scanning():
+    table, tray = make(zones=2, retry_ms=300)
+    table.models[0].place(tile(70, 1, 0x01))
+    table.run(tray, 100)
+    table.models[0].drop_off_bus()
+    events = table.run(tray, 100)
+    assert kinds(events) == [READER_FAULT] and events[0][1] == 0 and "stopped answering" in events[0][4]
+    table.models[1].place(tile(71, 1, 0x02))
+    assert table.run(tray, 100) == [(PLACED, 1, ((TILE, 1, 0x02),), 1, None)]
+    table.models[0].reconnect()
+    assert table.run(tray, 400) == [(READER_OK, 0, (), 1, None)]
+
+
+def test_clone_and_absent_readers_are_reported_at_start():
+    table = VirtualTray(2, versions=[0x92, 0x12])
+    table.models[0].drop_off_bus()
+    tray = Tray(table.openers)
+    events = table.run(tray, 50)
+    assert [(e[0], e[1]) for e in events] == [(READER_FAULT, 0), (READER_FAULT, 1)]
+    assert "0xff" in events[0][4] and "0x12" in events[1][4]
+
+
+def test_accepted_clone_is_used_but_reported():
+    table = VirtualTray(1, versions=[0xB2])
+    spi, cs = table.spi, table.cs_pins[0]
+    tray = Tray([lambda: MFRC522(spi, cs, accept_clone=True)])
+    table.models[0].place(tile(80, 1, 0x03))
+    events = table.run(tray, 100)
+    assert kinds(events) == [READER_FAULT, PLACED] and "0xb2" in events[0][4]
+
+
+def test_queue_overflow_keeps_the_newest_events_and_counts_the_lost():
+    table, tray = make(zones=4, queue_size=2)
+    for z in range(4):
+        table.models[z].place(tile(90 + z, 1, z))
+    clock = table.clock
+    end = clock.now_us + 300000
+    while clock.now_us < end:
+        tray.poll(clock.now_ms())
+        clock.advance_us(1000)
+    assert tray.events.lost == 2
+    assert [tray.events.get().zone, tray.events.get().zone, tray.events.get()] == [2, 3, None]
+
+
+def test_idle_scanning_allocates_nothing():
+    class RegisterFile:
+        """Chips with empty fields: every wait ends with TimerIRq."""
+
+        def __init__(self):
+            self.regs = bytearray(64)
+            self.regs[0x37] = 0x92
+            self.regs[0x04] = 0x01
+
+        def write(self, buf):
+            pass
+
+        def write_readinto(self, out, into):
+            into[0] = 0
+            for i in range(1, len(out)):
+                into[i] = self.regs[(out[i - 1] >> 1) & 0x3F]
+
+    class ChipSelect:
+        OUT = 1
+
+        def init(self, mode, value=1):
+            pass
+
+        def __call__(self, level):
+            pass
+
+    bus = RegisterFile()
+    tray = Tray([lambda: MFRC522(bus, ChipSelect()) for _ in range(9)])
+    for t in range(100):
+        tray.poll(t)  # opens the nine readers, one slot every 8 ms
+
+    def loop():
+        for t in range(100, 500):
+            tray.poll(t)
+
+    assert bytes_allocated(loop) in (0, None)
+    assert len(tray.events) == 0
