@@ -1,0 +1,241 @@
+"""The device end of the link, without I/O: bytes in, reply frames out.
+
+``LinkServer`` decodes frames, answers the ruleset and journal requests itself and hands the
+game requests (GAME_START, GAME_STOP, STATE, SET_CLOCK) to handlers the runtime registers,
+so it runs and is tested without the engine, the USB port or a Pico. Every failure becomes
+an ERROR reply carrying an ``E_*`` code and a sentence; nothing a host sends can raise out of
+``receive``. Garbage is dropped by the frame decoder (see frame.py) and counted there.
+"""
+
+from tiletable.engine.errors import RulesetError
+from tiletable.proto.frame import MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder
+from tiletable.proto.messages import (
+    E_BAD_VALUE,
+    E_INTERNAL,
+    E_NOT_FOUND,
+    E_RULESET,
+    E_SEQUENCE,
+    E_STORAGE,
+    E_UNKNOWN_TYPE,
+    E_UNSUPPORTED,
+    E_VERSION,
+    ERROR,
+    HELLO,
+    JOURNAL_ACK,
+    JOURNAL_PULL,
+    JOURNAL_SESSIONS,
+    JOURNAL_STATUS,
+    MAINTENANCE,
+    MESSAGES,
+    REPLY,
+    RULESET_LIST,
+    RULESET_PUT_BEGIN,
+    RULESET_PUT_CHUNK,
+    RULESET_PUT_COMMIT,
+    RULESET_REMOVE,
+    ProtocolError,
+    decode_payload,
+    encode_message,
+    is_request,
+    message_name,
+)
+from tiletable.runtime.journal import MAX_RECORD, JournalError
+
+_PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
+_SESSION_ROW_MAX = 4 + 4 + 25 + 17 + 4 + 1 + 1  # a session row with a 24-character name
+
+
+class LinkServer:
+    """Answers link requests for one device.
+
+    Example::
+
+        server = LinkServer(RuleStore("/rulesets"), Journal("/journal"), "0.3.0", "tiletable")
+        server.register(GAME_START, start_game, "game")
+        for frame in server.receive(usb_bytes):
+            usb.write(frame)
+    """
+
+    def __init__(self, rulestore, journal, firmware, device):
+        self.rulestore = rulestore
+        self.journal = journal
+        self.firmware = firmware
+        self.device = device
+        self.decoder = FrameDecoder()
+        self.maintenance_requested = False
+        self.errors_sent = 0
+        self._upload = None
+        self._event_seq = 0
+        self._pull_buf = bytearray(MAX_PAYLOAD - _PULL_OVERHEAD)
+        self._capabilities = ["journal", "maintenance", "rulesets"]
+        self._handlers = {
+            HELLO: self._hello,
+            RULESET_LIST: self._ruleset_list,
+            RULESET_PUT_BEGIN: self._ruleset_put_begin,
+            RULESET_PUT_CHUNK: self._ruleset_put_chunk,
+            RULESET_PUT_COMMIT: self._ruleset_put_commit,
+            RULESET_REMOVE: self._ruleset_remove,
+            JOURNAL_STATUS: self._journal_status,
+            JOURNAL_SESSIONS: self._journal_sessions,
+            JOURNAL_PULL: self._journal_pull,
+            JOURNAL_ACK: self._journal_ack,
+            MAINTENANCE: self._maintenance,
+        }
+
+    def register(self, msg_type, handler, capability):
+        """Have ``handler(fields) -> reply fields`` answer request ``msg_type``; ``capability``
+        is announced in the HELLO reply. A handler reports refusals by raising ProtocolError."""
+        if not is_request(msg_type) or msg_type not in MESSAGES:
+            raise ValueError("0x%02x is not a request type" % msg_type)
+        self._handlers[msg_type] = handler
+        if capability not in self._capabilities:
+            self._capabilities.append(capability)
+            self._capabilities.sort()
+
+    def receive(self, chunk):
+        """Feed bytes from the host (any cut); return the reply frames to send, in order."""
+        replies = []
+        for version, msg_type, seq, payload in self.decoder.feed(chunk):
+            replies.append(self.handle(version, msg_type, seq, payload))
+        return replies
+
+    def handle(self, version, msg_type, seq, payload):
+        """The reply frame to one decoded request frame (never raises)."""
+        try:
+            if version != PROTOCOL_VERSION:
+                raise ProtocolError(E_VERSION, "protocol version %d, this device speaks %d" % (version, PROTOCOL_VERSION))
+            if not is_request(msg_type) or msg_type not in MESSAGES:
+                raise ProtocolError(E_UNKNOWN_TYPE, "0x%02x is not a request" % msg_type)
+            handler = self._handlers.get(msg_type)
+            if handler is None:
+                raise ProtocolError(E_UNSUPPORTED, "%s is not available on this device" % message_name(msg_type))
+            fields = decode_payload(msg_type, payload)
+            return encode_message(msg_type | REPLY, seq, handler(fields))
+        except ProtocolError as exc:
+            return self._error(exc.code, msg_type, seq, exc.message)
+        except RulesetError as exc:
+            return self._error(E_RULESET, msg_type, seq, str(exc))
+        except OSError as exc:
+            return self._error(E_STORAGE, msg_type, seq, "%s: %r" % (message_name(msg_type), exc))
+        except Exception as exc:  # a bug must not stop the table: report it and carry on
+            return self._error(E_INTERNAL, msg_type, seq, "%s: %r" % (message_name(msg_type), exc))
+
+    def _error(self, code, msg_type, seq, message):
+        self.errors_sent += 1
+        while len(message.encode()) > 255:  # a "str" field holds 255 bytes of UTF-8
+            message = message[:-16]
+        return encode_message(ERROR, seq, {"code": code, "request": msg_type & 0xFF, "message": message})
+
+    def event(self, msg_type, fields):
+        """The frame of an unsolicited event (EV_*), numbered by the server's own counter."""
+        self._event_seq = (self._event_seq + 1) & 0xFFFF
+        return encode_message(msg_type, self._event_seq, fields)
+
+    # ----- requests
+
+    def _hello(self, fields):
+        return {
+            "proto": PROTOCOL_VERSION,
+            "firmware": self.firmware,
+            "device": self.device,
+            "boot": self.journal.boot,
+            "max_payload": MAX_PAYLOAD,
+            "capabilities": self._capabilities,
+        }
+
+    def _ruleset_list(self, fields):
+        rows = []
+        for name, version, content_hash in self.rulestore.list():
+            rows.append({"name": name, "version": version, "hash": content_hash})
+        return {"rulesets": rows}
+
+    def _ruleset_put_begin(self, fields):
+        self._abort_upload()
+        try:
+            self._upload = self.rulestore.begin_put(fields["name"], fields["size"], fields["hash"])
+        except ValueError as exc:
+            raise ProtocolError(E_BAD_VALUE, str(exc))
+        return {}
+
+    def _ruleset_put_chunk(self, fields):
+        if self._upload is None:
+            raise ProtocolError(E_SEQUENCE, "ruleset chunk without a put begin")
+        try:
+            received = self._upload.write(fields["offset"], fields["data"])
+        except ValueError as exc:
+            raise ProtocolError(E_SEQUENCE, str(exc))
+        return {"received": received}
+
+    def _ruleset_put_commit(self, fields):
+        upload = self._upload
+        if upload is None:
+            raise ProtocolError(E_SEQUENCE, "ruleset commit without a put begin")
+        self._upload = None
+        try:
+            ruleset = upload.commit()
+        except RulesetError:  # a ValueError too, but it gets its own code in handle()
+            raise
+        except ValueError as exc:
+            raise ProtocolError(E_SEQUENCE, str(exc))
+        return {"name": ruleset.name, "version": ruleset.version, "hash": ruleset.hash}
+
+    def _abort_upload(self):
+        if self._upload is not None:
+            self._upload.abort()
+            self._upload = None
+
+    def _ruleset_remove(self, fields):
+        try:
+            self.rulestore.remove(fields["name"])
+        except KeyError:
+            raise ProtocolError(E_NOT_FOUND, "no ruleset %r installed" % fields["name"])
+        return {}
+
+    def _journal_status(self, fields):
+        journal = self.journal
+        return {
+            "first": journal.first_seq(),
+            "last": journal.next_seq - 1,
+            "acked": journal.acked,
+            "boot": journal.boot,
+            "bytes": journal.total_bytes(),
+            "max_bytes": journal.max_bytes,
+            "full": 1 if journal.is_full else 0,
+            "dropped": journal.dropped,
+        }
+
+    def _journal_sessions(self, fields):
+        rows = []
+        for session in self.journal.sessions(fields["after"]):
+            if len(rows) == 255 or 1 + (len(rows) + 1) * _SESSION_ROW_MAX > MAX_PAYLOAD:
+                break
+            header = session["header"] or {}
+            rows.append(
+                {
+                    "first": session["first"],
+                    "last": session["last"],
+                    "ruleset": str(header.get("ruleset", "?"))[:24],
+                    "hash": str(header.get("hash", ""))[:16],
+                    "boot": header.get("boot", 0),
+                    "ended": 1 if session["ended"] else 0,
+                    "acked": 1 if session["acked"] else 0,
+                }
+            )
+        return {"sessions": rows}
+
+    def _journal_pull(self, fields):
+        limit = min(fields["max"], len(self._pull_buf))
+        if limit < MAX_RECORD:
+            raise ProtocolError(E_BAD_VALUE, "pull max %d is under one record (%d)" % (fields["max"], MAX_RECORD))
+        used = self.journal.read_since(fields["after"], memoryview(self._pull_buf)[:limit])
+        return {"last": self.journal.next_seq - 1, "records": memoryview(self._pull_buf)[:used]}
+
+    def _journal_ack(self, fields):
+        try:
+            return {"acked": self.journal.acknowledge(fields["seq"])}
+        except JournalError as exc:
+            raise ProtocolError(E_BAD_VALUE, str(exc))
+
+    def _maintenance(self, fields):
+        self.maintenance_requested = True
+        return {}

@@ -1,0 +1,225 @@
+# portable
+"""The link dispatcher: ruleset sync and journal pull over frames, and an error reply for everything else."""
+from runtime import toy_family
+from runtime.scratch import fresh_dir
+
+from tiletable.proto.frame import MAX_PAYLOAD, FrameDecoder, encode_frame
+from tiletable.proto.messages import (
+    E_BAD_VALUE,
+    E_INTERNAL,
+    E_MALFORMED,
+    E_NOT_FOUND,
+    E_RULESET,
+    E_SEQUENCE,
+    E_UNKNOWN_TYPE,
+    E_UNSUPPORTED,
+    E_VERSION,
+    ERROR,
+    EV_SCORE,
+    GAME_START,
+    HELLO,
+    JOURNAL_ACK,
+    JOURNAL_PULL,
+    JOURNAL_SESSIONS,
+    JOURNAL_STATUS,
+    MAINTENANCE,
+    REPLY,
+    RULESET_LIST,
+    RULESET_PUT_BEGIN,
+    RULESET_PUT_CHUNK,
+    RULESET_PUT_COMMIT,
+    RULESET_REMOVE,
+    ProtocolError,
+    decode_payload,
+    encode_message,
+)
+from tiletable.proto.server import LinkServer
+from tiletable.runtime.journal import MAX_RECORD, Journal, iter_records
+from tiletable.runtime.rulestore import RuleStore
+
+toy_family.register()
+HASH = "0123456789abcdef"
+
+
+def _server(name):
+    root = fresh_dir(name)
+    return LinkServer(RuleStore(root + "/rulesets"), Journal(root + "/journal"), "0.3.0", "tiletable-test")
+
+
+def _replies(server, wire):
+    decoder = FrameDecoder()
+    out = []
+    for frame in server.receive(wire):
+        for _, msg_type, seq, payload in decoder.feed(frame):
+            out.append((msg_type, seq, decode_payload(msg_type, payload)))
+    return out
+
+
+def _ask(server, msg_type, fields=None, seq=1):
+    replies = _replies(server, encode_message(msg_type, seq, fields))
+    assert len(replies) == 1 and replies[0][1] == seq, replies
+    return replies[0][0], replies[0][2]
+
+
+def _ok(server, msg_type, fields=None):
+    got_type, reply = _ask(server, msg_type, fields)
+    assert got_type == msg_type | REPLY, reply
+    return reply
+
+
+def _error(server, msg_type, fields=None, code=None):
+    got_type, reply = _ask(server, msg_type, fields)
+    assert got_type == ERROR and reply["request"] == msg_type, reply
+    assert code is None or reply["code"] == code, reply
+    return reply["message"]
+
+
+def test_hello_announces_version_and_capabilities():
+    server = _server("server-hello")
+    reply = _ok(server, HELLO, {"proto": 1, "host": "pytest"})
+    assert reply["proto"] == 1 and reply["firmware"] == "0.3.0" and reply["device"] == "tiletable-test"
+    assert reply["boot"] == 1 and reply["max_payload"] == MAX_PAYLOAD
+    assert reply["capabilities"] == ["journal", "maintenance", "rulesets"]
+
+
+def _sync(server, data, content_hash, name="toy", chunk=20):
+    _ok(server, RULESET_PUT_BEGIN, {"name": name, "size": len(data), "hash": content_hash})
+    for offset in range(0, len(data), chunk):
+        reply = _ok(server, RULESET_PUT_CHUNK, {"offset": offset, "data": data[offset : offset + chunk]})
+        assert reply["received"] == min(offset + chunk, len(data))
+    return _ask(server, RULESET_PUT_COMMIT)
+
+
+def test_ruleset_sync_list_and_remove_over_the_link():
+    server = _server("server-rules")
+    data, content_hash = toy_family.document("toy", 3, 77)
+    got_type, reply = _sync(server, data, content_hash)
+    assert got_type == RULESET_PUT_COMMIT | REPLY and reply == {"name": "toy", "version": 3, "hash": content_hash}
+    assert _ok(server, RULESET_LIST) == {"rulesets": [{"name": "toy", "version": 3, "hash": content_hash}]}
+    _ok(server, RULESET_REMOVE, {"name": "toy"})
+    assert _ok(server, RULESET_LIST) == {"rulesets": []}
+    assert "'toy'" in _error(server, RULESET_REMOVE, {"name": "toy"}, E_NOT_FOUND)
+
+
+def test_ruleset_sync_errors_keep_the_installed_ruleset():
+    server = _server("server-rules-bad")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    _sync(server, data, content_hash)
+    new, _ = toy_family.document("toy", 2, 100)
+    got_type, reply = _sync(server, new, HASH)
+    assert got_type == ERROR and reply["code"] == E_RULESET and "hash" in reply["message"]
+    bad = b'{"family":"toy","name":"toy","params":{"target":-1}}'
+    got_type, reply = _sync(server, bad, content_hash)
+    assert reply["code"] == E_RULESET and "params.target" in reply["message"]
+    assert "without a put begin" in _error(server, RULESET_PUT_CHUNK, {"offset": 0, "data": b"x"}, E_SEQUENCE)
+    assert "without a put begin" in _error(server, RULESET_PUT_COMMIT, None, E_SEQUENCE)
+    _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(new), "hash": HASH})
+    assert "expected 0" in _error(server, RULESET_PUT_CHUNK, {"offset": 5, "data": b"x"}, E_SEQUENCE)
+    assert "0 of" in _error(server, RULESET_PUT_COMMIT, None, E_SEQUENCE)
+    assert "Bad" in _error(server, RULESET_PUT_BEGIN, {"name": "Bad", "size": 5, "hash": HASH}, E_BAD_VALUE)
+    assert _ok(server, RULESET_LIST)["rulesets"] == [{"name": "toy", "version": 1, "hash": content_hash}]
+
+
+def _journal_with_sessions(server, sessions, events):
+    journal = server.journal
+    for s in range(sessions):
+        journal.start_session("muggins", HASH, ["ann", "bob"], "0.3.0")
+        for i in range(events):
+            journal.log_action("%d-%d>L" % (s % 7, i % 7))
+        journal.end_session({"reason": "over"})
+
+
+def test_journal_pull_in_chunks_then_acknowledge():
+    server = _server("server-journal")
+    _journal_with_sessions(server, 3, 150)
+    status = _ok(server, JOURNAL_STATUS)
+    assert (status["first"], status["last"], status["acked"], status["full"]) == (1, 456, 0, 0)
+    seqs = []
+    after = 0
+    while True:
+        reply = _ok(server, JOURNAL_PULL, {"after": after, "max": 600})
+        records = list(iter_records(reply["records"]))
+        if not records:
+            break
+        assert len(reply["records"]) <= 600 and reply["last"] == 456
+        seqs.extend(r[0] for r in records)
+        after = records[-1][0]
+    assert seqs == list(range(1, 457))
+    assert _ok(server, JOURNAL_ACK, {"seq": 200}) == {"acked": 200}
+    assert "457" in _error(server, JOURNAL_ACK, {"seq": 457}, E_BAD_VALUE)
+    assert str(MAX_RECORD) in _error(server, JOURNAL_PULL, {"after": 0, "max": 100}, E_BAD_VALUE)
+    sessions = _ok(server, JOURNAL_SESSIONS, {"after": 0})["sessions"]
+    assert [(s["first"], s["last"], s["acked"], s["ended"]) for s in sessions] == [
+        (1, 152, 1, 1),
+        (153, 304, 0, 1),
+        (305, 456, 0, 1),
+    ]
+    assert sessions[0]["ruleset"] == "muggins" and sessions[0]["hash"] == HASH and sessions[0]["boot"] == 1
+    assert _ok(server, JOURNAL_SESSIONS, {"after": 153})["sessions"][0]["first"] == 305
+
+
+def test_session_list_is_paged_to_fit_a_frame():
+    server = _server("server-sessions")
+    _journal_with_sessions(server, 30, 1)
+    first_page = _ok(server, JOURNAL_SESSIONS, {"after": 0})["sessions"]
+    assert 0 < len(first_page) < 30
+    rest = _ok(server, JOURNAL_SESSIONS, {"after": first_page[-1]["first"]})["sessions"]
+    assert len(first_page) + len(rest) == 30
+
+
+def test_every_failure_is_an_error_reply():
+    server = _server("server-errors")
+    assert "not a request" in _error(server, EV_SCORE, {"seat": 1, "points": 2, "rule": "x"}, E_UNKNOWN_TYPE)
+    assert "not available" in _error(server, GAME_START, {"ruleset": "toy", "players": []}, E_UNSUPPORTED)
+    replies = _replies(server, encode_frame(JOURNAL_PULL, 9, b"\x01"))
+    assert replies[0][0] == ERROR and replies[0][2]["code"] == E_MALFORMED and "'after'" in replies[0][2]["message"]
+    replies = _replies(server, encode_frame(0x3E, 10, b""))
+    assert replies[0][2]["code"] == E_UNKNOWN_TYPE
+    replies = _replies(server, encode_frame(HELLO, 11, b"", version=2))
+    assert replies[0][2]["code"] == E_VERSION and "speaks 1" in replies[0][2]["message"]
+    assert server.errors_sent == 5
+
+
+def test_registered_handlers_answer_game_requests_and_their_failures_are_contained():
+    server = _server("server-handlers")
+    started = []
+
+    def start_game(fields):
+        if fields["ruleset"] == "boom":
+            raise KeyError("no tray")
+        if not fields["players"]:
+            raise ProtocolError(E_BAD_VALUE, "no players")
+        started.append(fields)
+        return {"session": 42}
+
+    server.register(GAME_START, start_game, "game")
+    assert _ok(server, HELLO, {"proto": 1, "host": "t"})["capabilities"] == ["game", "journal", "maintenance", "rulesets"]
+    assert _ok(server, GAME_START, {"ruleset": "toy", "players": ["ann", "bob"]}) == {"session": 42}
+    assert started == [{"ruleset": "toy", "players": ["ann", "bob"]}]
+    assert _error(server, GAME_START, {"ruleset": "toy", "players": []}, E_BAD_VALUE) == "no players"
+    assert "no tray" in _error(server, GAME_START, {"ruleset": "boom", "players": ["a"]}, E_INTERNAL)
+
+
+def test_maintenance_request_sets_the_flag_for_the_main_loop():
+    server = _server("server-maintenance")
+    assert not server.maintenance_requested
+    _ok(server, MAINTENANCE)
+    assert server.maintenance_requested
+
+
+def test_events_are_numbered_by_the_server():
+    server = _server("server-events")
+    decoder = FrameDecoder()
+    frames = [server.event(EV_SCORE, {"seat": 2, "points": -10, "rule": "fives"}) for _ in range(3)]
+    got = [(t, s, decode_payload(t, p)) for f in frames for _, t, s, p in decoder.feed(f)]
+    assert got == [(EV_SCORE, n, {"seat": 2, "points": -10, "rule": "fives"}) for n in (1, 2, 3)]
+
+
+def test_requests_split_across_chunks_and_batched_together():
+    server = _server("server-chunks")
+    wire = encode_message(JOURNAL_STATUS, 1) + b"\x03garbage" + encode_message(HELLO, 2, {"proto": 1, "host": "h"})
+    replies = []
+    for i in range(len(wire)):
+        replies.extend(_replies(server, wire[i : i + 1]))
+    assert [(t, s) for t, s, _ in replies] == [(JOURNAL_STATUS | REPLY, 1), (HELLO | REPLY, 2)]
+    assert server.decoder.bad == 1
