@@ -268,6 +268,8 @@ def canonical_json(value):
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
+        if _is_plain(value):  # the common case: one allocation, not one per character
+            return '"' + value + '"'
         out = '"'
         for ch in value:
             if ch == '"':
@@ -284,6 +286,13 @@ def canonical_json(value):
     if isinstance(value, dict):
         return "{" + ",".join(canonical_json(str(k)) + ":" + canonical_json(value[k]) for k in sorted(value)) + "}"
     raise TypeError("not canonical JSON: %r (use whole numbers, text, lists, objects)" % (value,))
+
+
+def _is_plain(text):
+    for ch in text:
+        if ch == '"' or ch == "\\" or ord(ch) < 0x20:
+            return False
+    return True
 
 
 def content_hash(family, name, version, params):
