@@ -501,8 +501,8 @@ def render_tray_svg(trays, profile_name):
         body.append(_text(margin + zone["x"], top - 3, "zone %d" % zone["id"], 9, anchor="middle",
                           fill="#000" if used else "#999"))
         if used:
-            body.append(_text(margin + zone["x"], margin + zone["y"] + zone["h"] / 2 - 5, zone_label(roles[zone["id"]]),
-                              8, anchor="middle", weight="bold"))
+            body.append(_text(margin + zone["x"], margin + zone["y"] + zone["h"] / 2 + 11, zone_label(roles[zone["id"]]),
+                              9, anchor="middle", weight="bold", fill="#14508c"))
     edge = {"S": (tray["width"] / 2, tray["depth"] + 18), "W": (-30, tray["depth"] / 2),
             "N": (tray["width"] / 2, -8), "E": (tray["width"] + 30, tray["depth"] / 2)}
     for seat, place in enumerate(profile["seats"]):
