@@ -404,8 +404,9 @@ class LineMoves:
             v = lay.val[point]
             if v == 0 and self.p["zero_end_only_matadors"]:
                 return (E_NO_MATCH, "a blank end takes only matadors")
-            rule = "a half making 7 with" if self.sum7 else "a half matching"
-            return (E_NO_MATCH, "%s has no %s end %s (%d)" % (tile_str(t), rule, SLOT_NAMES[point], v))
+            if self.sum7:
+                return (E_NO_MATCH, "%s has no half making 7 with end %s (%d)" % (tile_str(t), SLOT_NAMES[point], v))
+            return (E_NO_MATCH, "%s does not match end %s (%d)" % (tile_str(t), SLOT_NAMES[point], v))
         if action not in found:
             if matador and out not in (low(t), high(t)):
                 return (E_TILE, "%s has no half %d" % (tile_str(t), out))
