@@ -276,6 +276,24 @@ def test_bom_quantities_follow_the_pin_map():
             assert int(row["quantity"]) == _pinmap_count(row["count_from"]), row
 
 
+# --- the hand-written guide quotes figures from the data; keep them current ---
+
+README = _read("hardware/README.md")
+
+
 def test_readme_states_the_bom_total():
     total = sum(int(row["quantity"]) * float(row["unit_cost_usd"]) for row in _bom())
-    assert "%.2f" % total in _read("hardware/README.md"), "hardware/README.md should state the BOM total %.2f" % total
+    assert "%.2f" % total in README, "hardware/README.md should state the BOM total %.2f" % total
+
+
+def test_readme_states_the_power_total():
+    rows, _ = gen.power_budget(PINMAP)
+    total = sum(current for _, _, current in rows)
+    assert "**%.1f mA**" % total in README, "hardware/README.md should state the worst case %.1f mA" % total
+
+
+def test_readme_names_the_current_single_pins():
+    readers = PINMAP["readers"]
+    for gpio in (readers["sck"], readers["mosi"], readers["miso"], PINMAP["display"]["load"],
+                 PINMAP["leds"]["data"], PINMAP["buzzer"]["pwm"]):
+        assert "GP%d " % gpio in README or "GP%d," % gpio in README or "GP%d)" % gpio in README, gpio
