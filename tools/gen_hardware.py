@@ -79,7 +79,7 @@ def signals(pinmap):
 
     ``function`` is what the RP2040 must do on that pin: ``spi<n>_sck``, ``spi<n>_tx``,
     ``spi<n>_rx``, ``out``, ``in_pullup``, ``pwm`` or ``bitstream`` (any GPIO; WS2812 timing
-    by the CPU). Spare pins and the TM1637 alternative are listed by ``spare_pins`` and
+    by the CPU). The spare pins are ``pinmap["spare"]``; the TM1637 build's pins come from
     ``alternative_signals``.
     """
     readers, display, leds = pinmap["readers"], pinmap["display"], pinmap["leds"]
@@ -109,10 +109,6 @@ def alternative_signals(pinmap):
     for seat, gpio in enumerate(alt["dio"]):
         out.append(("TM1637_DIO%d" % seat, gpio, "open_drain", "DIO of seat %d's TM1637 module" % seat))
     return out
-
-
-def spare_pins(pinmap):
-    return list(pinmap["spare"])
 
 
 # --- firmware/tiletable/board/pins.py ---
@@ -184,7 +180,7 @@ def render_pins_md(pinmap):
     rows = []
     for name, gpio, function, connects in signals(pinmap):
         rows.append((gpio, name, function, connects))
-    for gpio in spare_pins(pinmap):
+    for gpio in pinmap["spare"]:
         extra = " (ADC%d)" % ADC_CHANNEL[gpio] if gpio in ADC_CHANNEL else ""
         rows.append((gpio, "SPARE", "-", "not wired in the MAX7219 build" + extra))
     rows.sort()
@@ -354,7 +350,7 @@ def render_wiring_svg(pinmap):
     """Connection diagram: the Pico's header with a net label on every used pin, and one box
     per part listing its pins and the nets they join. Same net name = same wire."""
     by_gpio = {gpio: (name, function) for name, gpio, function, _ in signals(pinmap)}
-    for gpio in spare_pins(pinmap):
+    for gpio in pinmap["spare"]:
         by_gpio[gpio] = ("SPARE", "spare")
     alt = {gpio: name for name, gpio, _, _ in alternative_signals(pinmap)}
     body = [
@@ -452,7 +448,7 @@ def render_wiring_svg(pinmap):
     legend_y = max(y, pico_y + 20 * pitch + 20) + 30
     body.append(_text(20, legend_y, "Reader chip-selects (zone = index in hardware/trays.json): " + cs_list, 12))
     body.append(_text(20, legend_y + 20, "Spare (not wired in the MAX7219 build): %s"
-                      % ", ".join("GP%d" % g for g in spare_pins(pinmap)), 12))
+                      % ", ".join("GP%d" % g for g in pinmap["spare"]), 12))
     body.append(_text(20, legend_y + 40, "Never use GP23, GP24, GP25, GP29: the Pico board uses them (%s)."
                       % "; ".join("GP%d %s" % item for item in sorted(BOARD_GPIOS.items())), 12))
     return _svg(1210, int(legend_y + 60), body, "tiletable wiring")

@@ -87,7 +87,7 @@ def test_spi_table_gives_every_gpio_exactly_one_spi_function():
 
 
 def test_no_gpio_is_used_twice():
-    gpios = [gpio for _, gpio, _, _ in ASSIGNED] + gen.spare_pins(PINMAP)
+    gpios = [gpio for _, gpio, _, _ in ASSIGNED] + PINMAP["spare"]
     duplicates = sorted({gpio for gpio in gpios if gpios.count(gpio) > 1})
     assert not duplicates, "GPIOs used twice: %r" % duplicates
 
@@ -96,7 +96,7 @@ def test_every_pin_is_on_the_pico_header_and_not_board_internal():
     for name, gpio, _, _ in ASSIGNED + gen.alternative_signals(PINMAP):
         assert gpio not in gen.BOARD_GPIOS, "%s on GP%d, which the Pico uses for %s" % (name, gpio, gen.BOARD_GPIOS[gpio])
         assert gpio in gen.HEADER_GPIOS, "%s on GP%d, not a Pico header pin" % (name, gpio)
-    for gpio in gen.spare_pins(PINMAP):
+    for gpio in PINMAP["spare"]:
         assert gpio in gen.HEADER_GPIOS and gpio not in gen.BOARD_GPIOS
 
 
@@ -222,7 +222,7 @@ def test_wiring_diagram_is_svg_naming_every_pin_and_signal():
     for name, gpio, _, _ in ASSIGNED + gen.alternative_signals(PINMAP):
         assert "GP%d" % gpio in text, gpio
         assert name in text, name
-    for gpio in gen.spare_pins(PINMAP):
+    for gpio in PINMAP["spare"]:
         assert "GP%d" % gpio in text
     for part in ("74AHCT125", "AMS1117-3.3", "3V3_READERS", "100 nF", "10 uF", "470 uF", "MAX7219", "WS2812B", "TM1637"):
         assert part in text, part
