@@ -1,0 +1,638 @@
+"""The climbing family: Da San, "Big Three" (rule book §3.11, §4.4).
+
+Three players, 52 cards, play counter-clockwise: the next player is the seat to the
+right, ``(seat - 1) % 3``. A cut picks the first dealer; cards are taken one at a time
+from the dealer round to the right, 16 each and a kitty of 4. The holder of the four of
+hearts (else the lowest heart) must open the auction with 1, 2 or 3; the high bidder
+takes the kitty and plays alone against the other two; the opener leads. A
+combination beats only one of the same type and size with a higher (top) rank. The
+first player out ends the hand and chips change hands; the winner deals next.
+
+Ranks, low to high: 4 5 6 7 8 9 10 J Q K A 2 3. Sequences use 4..K only.
+
+Canonical action text::
+
+    C0:H4              seat 0 cuts the four of hearts (choosing the first dealer)
+    D2:SA   D2:?       a card taken by seat 2 (``?``: not scanned)
+    K:S3    K:?        a kitty card
+    O1:H6              seat 1 shows the lowest heart it holds to open (needed only when
+                       the table cannot tell the opener from scanned cards)
+    B1:2    B1:PASS    seat 1's call in the auction
+    H4+S4   C9+D10+SJ  a combination: its cards by rank then suit, joined by ``+``
+    PASS               pass in the card play
+
+A combination action is the sorted tuple of its card ids (hashable); PASS is ``()``.
+Hands are never fully scanned at a table, so live checks are the combination, that it
+beats the last one, and hand sizes; cards shown before must not reappear.
+
+Settled ambiguities (parameters): the forced-bid house rule of the seed (a win by a
+forced 1 collects 2 from each, a loss pays 1 each) is ``forced_bid_house_rule``; a
+match ends after ``hands`` hands or when a player's stack (``chips`` plus winnings)
+reaches 0 (U-003-4); the kitty is not shown (U-003-3); cut ties redraw among the tied
+players, with cards not drawn before in the cut.
+"""
+
+from tiletable.engine.cards import HEARTS, card, card_str, parse_card, rank_of
+from tiletable.engine.errors import (
+    E_BID,
+    E_CHANCE,
+    E_COMBO,
+    E_MUST_PLAY,
+    E_NOT_HELD,
+    E_OVER,
+    E_PHASE,
+    E_TILE,
+    E_TURN,
+    IllegalAction,
+    RulesetError,
+)
+from tiletable.engine.holdings import UNKNOWN, Holding
+from tiletable.engine.state import CHANCE, TERMINAL, GameState, Outcome
+
+PARAMS = {
+    "forced_bid_house_rule": ("bool", False),
+    "chips": ("int", 20, 0, 1000),
+    "hands": ("int", 0, 0, 1000),
+}
+
+PRESETS = {
+    "dasan": {
+        "version": 1,
+        "aliases": ["da-san", "big-three", "dig-a-hole"],
+        "description": "Da San (seed 003): 3 players, bid 1-3 for the kitty, climb with combinations",
+        "params": {},
+    },
+}
+
+HAND = 16
+KITTY = 4
+PASS = ()
+TOP_SEQUENCE_RANK = 9  # K: A, 2 and 3 never appear in a sequence
+_RANK_NAMES = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "3")
+_TYPE_NAMES = ("single", "pair", "triple", "four")
+
+# Action kinds for the non-play actions: action = kind << 9 | seat << 7 | card.
+_CUT = 1
+_DEAL = 2
+_KITTY = 3
+_SHOW = 4
+_BID = 5  # card field holds the call: 0 pass, 1..3
+
+# Phases.
+_CUTTING = 0
+_DEALING = 1
+_SHOWING = 2
+_AUCTION = 3
+_PLAY = 4
+_OVER = 5
+
+
+def _act(kind, seat, item):
+    return kind << 9 | seat << 7 | item
+
+
+def check_params(name, params):
+    """A match must be able to end: by a number of hands, or by a player running out of chips."""
+    if params["chips"] == 0 and params["hands"] == 0:
+        raise RulesetError(name, "params.hands", "the match needs an end: a number of hands, or chips to lose")
+
+
+def default_players(params):
+    return 3
+
+
+def check_players(params, players):
+    if players != 3:
+        return "da san is played by exactly 3 players (got %d)" % players
+    return None
+
+
+def game_rank(c):
+    """0 for a 4 .. 9 for a K, 10 for an A, 11 for a 2, 12 for a 3 (the highest)."""
+    return (c % 13 - 3) % 13
+
+
+def cut_value(c):
+    """A card's value in the cut for the first dealer: A 1, pictures 0, others their number."""
+    rank = rank_of(c)
+    return 0 if rank > 10 else rank
+
+
+def classify(cards):
+    """``(width, length, top)`` of a combination, or None when the cards are none.
+
+    width: cards per rank (1 single .. 4 four of a kind); length: how many consecutive
+    ranks (1, or 3 and more for a sequence, which may not use A, 2 or 3); top: the
+    game rank of the highest rank.
+
+    >>> classify((card(0, 4), card(1, 5), card(2, 6)))
+    (1, 3, 2)
+    """
+    if not cards:
+        return None
+    counts = [0] * 13
+    for c in cards:
+        counts[game_rank(c)] += 1
+    ranks = [r for r in range(13) if counts[r]]
+    width = counts[ranks[0]]
+    for r in ranks:
+        if counts[r] != width:
+            return None
+    length = len(ranks)
+    if length == 1:
+        return (width, 1, ranks[0])
+    if length < 3 or ranks[-1] > TOP_SEQUENCE_RANK or ranks[-1] - ranks[0] != length - 1:
+        return None
+    return (width, length, ranks[-1])
+
+
+def combo_name(kind):
+    width, length, top = kind
+    if length == 1:
+        return "%s of %s" % (_TYPE_NAMES[width - 1], _RANK_NAMES[top])
+    name = "sequence" if width == 1 else _TYPE_NAMES[width - 1] + " sequence"
+    return "%s %s-%s" % (name, _RANK_NAMES[top - length + 1], _RANK_NAMES[top])
+
+
+def beat_problem(kind, last):
+    """None when combination ``kind`` beats ``last`` (both from ``classify``), else the reason."""
+    if kind[0] != last[0] or (kind[1] == 1) != (last[1] == 1):
+        return "%s is not the same type as %s (no bombs)" % (combo_name(kind), combo_name(last))
+    if kind[1] != last[1]:
+        return "%s is not the same length as %s" % (combo_name(kind), combo_name(last))
+    if kind[2] <= last[2]:
+        return "%s is not higher than %s" % (combo_name(kind), combo_name(last))
+    return None
+
+
+def combo_str(cards):
+    """Canonical text: the cards by game rank then suit, joined by ``+``; ``PASS`` for ()."""
+    if not cards:
+        return "PASS"
+    order = sorted(cards, key=lambda c: game_rank(c) * 4 + c // 13)
+    return "+".join(card_str(c) for c in order)
+
+
+def _choose(items, k, start=0):
+    if k == 0:
+        yield ()
+        return
+    for i in range(start, len(items) - k + 1):
+        for rest in _choose(items, k - 1, i + 1):
+            yield (items[i],) + rest
+
+
+def _product(groups, width, index=0):
+    """Every way of taking ``width`` cards from each rank group in turn."""
+    if index == len(groups):
+        yield ()
+        return
+    for part in _choose(groups[index], width):
+        for rest in _product(groups, width, index + 1):
+            yield part + rest
+
+
+def generate_combinations(pool, last=None):
+    """Every combination from the cards of ``pool`` that beats ``last`` (any when None), as sorted tuples."""
+    by_rank = [[] for _ in range(13)]
+    for c in sorted(pool):
+        by_rank[game_rank(c)].append(c)
+    for width in range(1, 5):
+        if last is not None and last[0] != width:
+            continue
+        if last is None or last[1] == 1:
+            floor = -1 if last is None else last[2]
+            for r in range(floor + 1, 13):
+                for cards in _choose(by_rank[r], width):
+                    yield tuple(sorted(cards))
+        if last is not None and last[1] == 1:
+            continue
+        for length in range(3, TOP_SEQUENCE_RANK + 2):
+            if last is not None and last[1] != length:
+                continue
+            lowest_top = length - 1 if last is None else max(length - 1, last[2] + 1)
+            for top in range(lowest_top, TOP_SEQUENCE_RANK + 1):
+                groups = by_rank[top - length + 1 : top + 1]
+                if all(len(g) >= width for g in groups):
+                    for cards in _product(groups, width):
+                        yield tuple(sorted(cards))
+
+
+class State(GameState):
+    family = "climb"
+
+    def __init__(self, ruleset, players, options=None):
+        super().__init__(ruleset, players, options)
+        self.dealer = None
+        self.phase = _CUTTING
+        self._contenders = [0, 1, 2]
+        self._cut = {}  # seat -> card in this round of the cut
+        self._cut_seen = bytearray(52)
+        self._outcome = None
+        self._start_hand()
+
+    def _start_hand(self):
+        self.hands = [Holding() for _ in range(3)]
+        self.kitty = []
+        self._seen = bytearray(128)
+        self.opener = None
+        self.bidder = None
+        self.bid = 0
+        self._speaker = None
+        self._passes = 0
+        self._opened = False
+        self.turn = None
+        self.last = None  # classify() of the combination to beat, None when leading
+        self.last_cards = PASS
+        self.last_player = None
+        if self.dealer is not None:
+            self.phase = _DEALING
+
+    @staticmethod
+    def next_seat(seat):
+        """Counter-clockwise: the player on the right."""
+        return (seat + 2) % 3
+
+    # --- queries -------------------------------------------------------------------------
+    def current_player(self):
+        phase = self.phase
+        if phase == _OVER:
+            return TERMINAL
+        if phase in (_CUTTING, _DEALING, _SHOWING):
+            return CHANCE
+        if phase == _AUCTION:
+            return self._speaker
+        return self.turn
+
+    def outcome(self):
+        return self._outcome
+
+    def chance_outcomes(self):
+        phase = self.phase
+        if phase == _CUTTING:
+            seat = [s for s in self._contenders if s not in self._cut][0]
+            return [_act(_CUT, seat, c) for c in range(52) if not self._cut_seen[c]]
+        if phase == _DEALING:
+            unseen = [c for c in range(52) if not self._seen[c]]
+            seat = self._next_deal_seat()
+            if seat is None:
+                return [_act(_KITTY, 0, c) for c in unseen]
+            return [_act(_DEAL, seat, c) for c in unseen]
+        if phase == _SHOWING:
+            return list(self.generate_legal_actions())
+        return []
+
+    def _next_deal_seat(self):
+        """The sequential deal: the dealer first, then round to the right; None: the kitty."""
+        best, seat = None, self.dealer
+        for _ in range(3):
+            size = self.hands[seat].size()
+            if size < HAND and (best is None or size < self.hands[best].size()):
+                best = seat
+            seat = self.next_seat(seat)
+        return best
+
+    def _hearts_by_rank(self):
+        return [card(HEARTS, rank) for rank in (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 3)]
+
+    def _find_opener(self):
+        """The seat known to open, or None when an unscanned heart leaves it open."""
+        for heart in self._hearts_by_rank():
+            for seat in range(3):
+                if self.hands[seat].holds(heart):
+                    return seat
+            if heart not in self.kitty:
+                return None
+        return None
+
+    # --- legal actions ---------------------------------------------------------------------
+    def generate_legal_actions(self):
+        if self._outcome is not None:
+            return
+        phase = self.phase
+        if phase == _CUTTING:
+            for seat in self._contenders:
+                if seat not in self._cut:
+                    for c in range(52):
+                        if not self._cut_seen[c]:
+                            yield _act(_CUT, seat, c)
+        elif phase == _DEALING:
+            unseen = [c for c in range(52) if not self._seen[c]] + [UNKNOWN]
+            for seat in range(3):
+                if self.hands[seat].size() < HAND:
+                    for c in unseen:
+                        yield _act(_DEAL, seat, c)
+            if len(self.kitty) < KITTY:
+                for c in unseen:
+                    yield _act(_KITTY, 0, c)
+        elif phase == _SHOWING:
+            for seat in range(3):
+                for heart in self._hearts_by_rank():
+                    if self._show_problem(seat, heart) is None:
+                        yield _act(_SHOW, seat, heart)
+        elif phase == _AUCTION:
+            for call in range(4):
+                action = _act(_BID, self._speaker, call)
+                if self._call_problem(self._speaker, call) is None:
+                    yield action
+        else:
+            if self.last is not None:
+                yield PASS
+            hand = self.hands[self.turn]
+            pool = [c for c in range(52) if hand.holds(c) or (hand.unknown and not self._seen[c])]
+            for cards in generate_combinations(pool, self.last):
+                if self._held_problem(self.turn, cards) is None:
+                    yield cards
+
+    def why_illegal(self, action):
+        if self._outcome is not None:
+            return (E_OVER, "the match is over")
+        if isinstance(action, tuple):
+            return self._play_problem(action)
+        if not isinstance(action, int) or action < 0:
+            return (E_TILE, "not a da san action: %r" % (action,))
+        kind = action >> 9
+        seat = (action >> 7) & 3
+        item = action & 127
+        if seat > 2:
+            return (E_TURN, "no seat %d at a 3-player table" % seat)
+        if item != UNKNOWN and item >= 52 and kind != _BID:
+            return (E_TILE, "not a card: %d" % item)
+        if kind == _CUT:
+            if self.phase != _CUTTING:
+                return (E_PHASE, "the first dealer is already chosen")
+            if seat not in self._contenders or seat in self._cut:
+                return (E_TURN, "seat %d does not cut now" % seat)
+            if item == UNKNOWN or self._cut_seen[item]:
+                return (E_CHANCE, "cut cards are shown and not drawn twice")
+            return None
+        if kind in (_DEAL, _KITTY):
+            if self.phase != _DEALING:
+                return (E_PHASE, "no deal now")
+            if kind == _DEAL and self.hands[seat].size() >= HAND:
+                return (E_CHANCE, "seat %d already holds %d cards" % (seat, HAND))
+            if kind == _KITTY and len(self.kitty) >= KITTY:
+                return (E_CHANCE, "the kitty already holds %d cards" % KITTY)
+            if item != UNKNOWN and self._seen[item]:
+                return (E_CHANCE, "%s is already dealt" % card_str(item))
+            return None
+        if kind == _SHOW:
+            if self.phase != _SHOWING:
+                return (E_PHASE, "the opener is known: nothing to show")
+            return self._show_problem(seat, item)
+        if kind == _BID:
+            if self.phase != _AUCTION:
+                return (E_PHASE, "no auction now")
+            return self._call_problem(seat, item)
+        return (E_TILE, "not a da san action: %r" % action)
+
+    def _show_problem(self, seat, heart):
+        if heart == UNKNOWN or heart // 13 != HEARTS:
+            return (E_TILE, "the opener shows a heart")
+        hand = self.hands[seat]
+        if not hand.holds(heart) and (self._seen[heart] or not hand.unknown):
+            return (E_NOT_HELD, "%s is not in P%d's hand" % (card_str(heart), seat))
+        for lower in self._hearts_by_rank():
+            if lower == heart:
+                return None
+            for other in range(3):
+                if self.hands[other].holds(lower):
+                    return (E_BID, "P%d holds the lower %s and opens" % (other, card_str(lower)))
+        return None
+
+    def _call_problem(self, seat, call):
+        if seat != self._speaker:
+            return (E_TURN, "seat %d speaks now, not seat %d" % (self._speaker, seat))
+        if call == 0:
+            if not self._opened:
+                return (E_BID, "the opener must bid 1, 2 or 3")
+            return None
+        if not 1 <= call <= 3:
+            return (E_BID, "a bid is 1, 2 or 3 (got %d)" % call)
+        if call <= self.bid:
+            return (E_BID, "bid %d is not above the high bid %d" % (call, self.bid))
+        return None
+
+    def _held_problem(self, seat, cards):
+        hand = self.hands[seat]
+        if len(cards) > hand.size():
+            return (E_NOT_HELD, "P%d holds only %d cards" % (seat, hand.size()))
+        unseen_used = 0
+        for c in cards:
+            if not hand.holds(c):
+                if self._seen[c]:
+                    return (E_NOT_HELD, "%s is not in P%d's hand" % (card_str(c), seat))
+                unseen_used += 1
+        if unseen_used > hand.unknown:
+            return (E_NOT_HELD, "P%d does not hold %s" % (seat, combo_str(cards)))
+        return None
+
+    def _play_problem(self, cards):
+        if self.phase != _PLAY:
+            return (E_PHASE, "no card play now")
+        if not cards:
+            if self.last is None:
+                return (E_MUST_PLAY, "the leader must play a combination")
+            return None
+        for i in range(len(cards)):
+            c = cards[i]
+            if not isinstance(c, int) or not 0 <= c < 52:
+                return (E_TILE, "not a card: %r" % (c,))
+            if i and c <= cards[i - 1]:
+                return (E_TILE, "a combination lists distinct cards in order")
+        kind = classify(cards)
+        if kind is None:
+            return (E_COMBO, "%s is not a combination" % combo_str(cards))
+        if self.last is not None:
+            problem = beat_problem(kind, self.last)
+            if problem:
+                return (E_COMBO, problem)
+        return self._held_problem(self.turn, cards)
+
+    # --- applying --------------------------------------------------------------------------
+    def _apply(self, action):
+        if isinstance(action, tuple):
+            self._apply_play(action)
+            return
+        kind = action >> 9
+        seat = (action >> 7) & 3
+        item = action & 127
+        if kind == _CUT:
+            self._apply_cut(seat, item)
+        elif kind == _DEAL or kind == _KITTY:
+            if item != UNKNOWN:
+                self._seen[item] = 1
+            if kind == _DEAL:
+                self.hands[seat].add(item)
+            else:
+                self.kitty.append(item)
+            if len(self.kitty) == KITTY and all(h.size() == HAND for h in self.hands):
+                self.opener = self._find_opener()
+                self.phase = _SHOWING if self.opener is None else _AUCTION
+                self._open_auction()
+        elif kind == _SHOW:
+            hand = self.hands[seat]
+            if not hand.holds(item):
+                hand.unknown -= 1
+                hand.known.append(item)
+                self._seen[item] = 1
+            self.opener = seat
+            self.phase = _AUCTION
+            self._open_auction()
+        else:
+            self._apply_call(seat, item)
+
+    def _apply_cut(self, seat, c):
+        self._cut[seat] = c
+        self._cut_seen[c] = 1
+        if len(self._cut) < len(self._contenders):
+            return
+        best = max(cut_value(x) for x in self._cut.values())
+        self._contenders = [s for s in self._contenders if cut_value(self._cut[s]) == best]
+        self._cut = {}
+        if len(self._contenders) == 1:
+            self.dealer = self._contenders[0]
+            self.phase = _DEALING
+
+    def _open_auction(self):
+        self._speaker = self.opener
+
+    def _apply_call(self, seat, call):
+        if call:
+            self.bid = call
+            self.bidder = seat
+            self._passes = 0
+        else:
+            self._passes += 1
+        self._opened = True
+        if call == 3 or self._passes == 2:
+            for c in self.kitty:
+                self.hands[self.bidder].add(c)
+            self.phase = _PLAY
+            self.turn = self.opener
+            self._passes = 0
+        else:
+            self._speaker = self.next_seat(seat)
+
+    def _apply_play(self, cards):
+        seat = self.turn
+        if not cards:
+            self._passes += 1
+            if self._passes == 2:  # everyone else passed: the last player takes the trick and leads
+                self.turn = self.last_player
+                self.last = None
+                self.last_cards = PASS
+                self._passes = 0
+            else:
+                self.turn = self.next_seat(seat)
+            return
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+            self._seen[c] = 1
+        self.last = classify(cards)
+        self.last_cards = cards
+        self.last_player = seat
+        self._passes = 0
+        if hand.size():
+            self.turn = self.next_seat(seat)
+        else:
+            self._end_hand(seat)
+
+    def _end_hand(self, winner):
+        bidder = self.bidder
+        forced = self.ruleset.params["forced_bid_house_rule"] and self.bid == 1
+        for seat in range(3):
+            if seat == bidder:
+                continue
+            if winner == bidder:
+                amount = 2 if forced else self.bid
+                why = "bidder P%d out first: P%d pays %s" % (bidder, seat, "2 (forced bid won)" if forced else "the bid %d" % amount)
+                self.award(seat, -amount, "settle", why)
+                self.award(bidder, amount, "settle", why)
+            else:
+                amount = 1 if forced else self.bid
+                why = "P%d out first: bidder P%d pays P%d %s" % (winner, bidder, seat, "1 (forced bid lost)" if forced else "the bid %d" % amount)
+                self.award(bidder, -amount, "settle", why)
+                self.award(seat, amount, "settle", why)
+        params = self.ruleset.params
+        if params["hands"] and self.hand_number + 1 >= params["hands"]:
+            self._finish("hands")
+        elif params["chips"] and min(self.scores) + params["chips"] <= 0:
+            self._finish("chips")
+        else:
+            self.dealer = winner
+            self.hand_number += 1
+            self._start_hand()
+
+    def _finish(self, termination):
+        best = max(self.scores)
+        self.phase = _OVER
+        self._outcome = Outcome(termination, [s for s in range(3) if self.scores[s] == best], self.scores)
+
+    # --- text ------------------------------------------------------------------------------
+    def action_str(self, action):
+        if isinstance(action, tuple):
+            return combo_str(action)
+        kind = action >> 9
+        seat = (action >> 7) & 3
+        item = action & 127
+        text = "?" if item == UNKNOWN else (card_str(item) if item < 52 else str(item))
+        if kind == _CUT:
+            return "C%d:%s" % (seat, text)
+        if kind == _DEAL:
+            return "D%d:%s" % (seat, text)
+        if kind == _KITTY:
+            return "K:" + text
+        if kind == _SHOW:
+            return "O%d:%s" % (seat, text)
+        return "B%d:%s" % (seat, "PASS" if item == 0 else str(item))
+
+    def parse_action(self, text):
+        """Inverse of ``action_str``. :raises IllegalAction: ``E_TILE`` for text that is no Da San action."""
+        s = text.strip().upper()
+        if s == "PASS":
+            return PASS
+        if len(s) > 3 and s[0] in "CDOB" and s[1].isdigit() and s[2] == ":":
+            seat = int(s[1])
+            if seat > 2:
+                raise IllegalAction(text, E_TURN, "no seat %d at a 3-player table" % seat)
+            body = s[3:]
+            if s[0] == "B":
+                if body == "PASS":
+                    return _act(_BID, seat, 0)
+                if len(body) == 1 and body.isdigit():
+                    return _act(_BID, seat, int(body))
+                raise IllegalAction(text, E_BID, "a call is PASS, 1, 2 or 3 (got %r)" % body)
+            kind = {"C": _CUT, "D": _DEAL, "O": _SHOW}[s[0]]
+            return _act(kind, seat, _parse_one(text, body, kind == _DEAL))
+        if s.startswith("K:"):
+            return _act(_KITTY, 0, _parse_one(text, s[2:], True))
+        cards = sorted(_parse_one(text, part, False) for part in s.split("+"))
+        for i in range(1, len(cards)):
+            if cards[i] == cards[i - 1]:
+                raise IllegalAction(text, E_TILE, "%s twice" % card_str(cards[i]))
+        return tuple(cards)
+
+    def describe(self, action):
+        if isinstance(action, tuple):
+            if not action:
+                return "P%d passes" % self.turn
+            kind = classify(action)
+            name = combo_name(kind) if kind else "no combination"
+            return "P%d plays %s (%s)" % (self.turn, combo_str(action), name)
+        text = self.action_str(action)
+        if action >> 9 == _BID:
+            call = action & 127
+            seat = (action >> 7) & 3
+            return "P%d passes" % seat if call == 0 else "P%d bids %d" % (seat, call)
+        return text
+
+
+def _parse_one(text, body, unknown_ok):
+    if unknown_ok and body == "?":
+        return UNKNOWN
+    try:
+        return parse_card(body)
+    except ValueError:
+        raise IllegalAction(text, E_TILE, "not a card: %r" % body)

@@ -1,0 +1,630 @@
+"""The trick family: Moon (rule book §3.10, §4.2).
+
+Three players, the 22-tile set (no [0|x] but [0|0]), 7 tiles each and a widow. One
+round of bidding (4-7, or MOON for all seven tricks), the high bidder may swap a tile
+with the widow, leads, and each trick's leader names the suit of a non-double. A
+match runs hand by hand to 21 points; the deal passes clockwise.
+
+Canonical action text (what journals store)::
+
+    D1:4-5  D1:?       deal a tile to seat 1 (``?``: dealt face down, identity unknown)
+    W:4-5   W:?        the widow
+    B0:PASS B0:5 B0:MOON   seat 0's call in the auction
+    X:3-4   X:?  KEEP  the bidder discards 3-4 for the widow (``X:?`` a face-down
+                       discard, variant ``widow=mandatory_facedown``), or keeps the hand
+    TRUMP4  NOTRUMP    the bidder names trumps (variant ``trumps=bidder_declares``)
+    4-5/4              lead 4-5 declaring suit 4
+    4-5                play 4-5, or lead it when its suit needs no declaring (a double,
+                       a trump, or any tile under ``lead_suit_rule=higher_end``)
+
+Hidden hands: with ``D1:?`` deals the table knows only hand sizes. A play off the led
+suit from such a hand is recorded as a void; when the last trick closes every tile of
+the hand has been shown, and a void contradicted by a later play is reported in
+``reneges`` with its hand and trick. With known hands every rule is checked at once.
+
+Settled ambiguities (parameters): failure costs ``bid - taken`` (seed) or the full bid
+(``fail``); an exact tie at the target plays another hand (``exact_tie``); after an
+all-pass the next player deals (``redeal_dealer``); with ``trumps=bidder_declares`` a
+trump tile belongs to the trump suit only, and a [0|0] trump (blanks named) wins when
+played, like any trump. The first dealer is seat 0, so seat 1 speaks first.
+"""
+
+from tiletable.engine.errors import (
+    E_BID,
+    E_CHANCE,
+    E_FOLLOW,
+    E_NOT_HELD,
+    E_OVER,
+    E_PHASE,
+    E_TILE,
+    E_TURN,
+    IllegalAction,
+)
+from tiletable.engine.holdings import UNKNOWN, Holding
+from tiletable.engine.state import CHANCE, TERMINAL, GameState, Outcome
+from tiletable.engine.tiles import is_double, named_set, parse_tile, tile_str
+
+PARAMS = {
+    "target": ("int", 21, 1, 999),
+    "widow": ("choice", "optional_faceup", ("optional_faceup", "mandatory_facedown")),
+    "trumps": ("choice", "none", ("none", "bidder_declares")),
+    "lead_suit_rule": ("choice", "leader_declares", ("leader_declares", "higher_end")),
+    "fail": ("choice", "bid_minus_taken", ("bid_minus_taken", "full_bid")),
+    "exact_tie": ("choice", "replay", ("replay", "bidder_out")),
+    "all_pass": ("choice", "redeal", ("redeal", "dealer_forced")),
+    "redeal_dealer": ("choice", "next", ("next", "same")),
+}
+
+PRESETS = {
+    "moon": {
+        "version": 1,
+        "aliases": ["moon-dominoes"],
+        "description": "Moon (seed 002): 3 players, no trumps, the leader names the suit, game 21",
+        "params": {},
+    },
+}
+
+HAND = 7
+MOON = 21  # the MOON call: all seven tricks, worth 21
+NO_TRUMP = 7
+_PASS = 0
+TILES = named_set("d6-moon")
+_IN_SET = bytearray(128)
+for _t in TILES:
+    _IN_SET[_t] = 1
+
+# Action kinds: action = kind << 10 | arg << 7 | tile (arg: a seat or a suit; tile 0..127).
+_DEAL = 1
+_WIDOW = 2
+_BID = 3  # tile field holds the call: 0 pass, 4..7, 21 moon
+_DISCARD = 4
+_KEEP = 5
+_TRUMP = 6  # arg: suit 0..6 or NO_TRUMP
+_PLAY = 7
+_LEAD = 8  # arg: the declared suit
+
+# Phases of a hand.
+_DEALING = 0
+_AUCTION = 1
+_EXCHANGE = 2
+_TRUMPS = 3
+_TRICKS = 4
+_OVER = 5
+
+
+def _act(kind, arg, tile):
+    return kind << 10 | arg << 7 | tile
+
+
+def check_params(name, params):
+    """Every combination of Moon's parameters is playable; nothing spans fields."""
+    return None
+
+
+def default_players(params):
+    return 3
+
+
+def check_players(params, players):
+    if players != 3:
+        return "moon is played by exactly 3 players (got %d)" % players
+    return None
+
+
+def match_result(scores, target, exact_tie, bidder, made):
+    """The winning seat when a hand ends, or None to play another hand.
+
+    The highest total at or above the target wins; an exact tie for it plays on,
+    unless ``exact_tie == "bidder_out"`` and the tied bidder made the bid.
+
+    >>> match_result([22, 22, 3], 21, "replay", 2, False) is None
+    True
+    """
+    best = max(scores)
+    if best < target:
+        return None
+    leaders = [seat for seat in range(len(scores)) if scores[seat] == best]
+    if len(leaders) == 1:
+        return leaders[0]
+    if exact_tie == "bidder_out" and made and bidder in leaders:
+        return bidder
+    return None
+
+
+class Renege:
+    """A void shown in a trick, contradicted by a later play of the same hand."""
+
+    def __init__(self, hand, trick, seat, suit, tile):
+        self.hand = hand
+        self.trick = trick
+        self.seat = seat
+        self.suit = suit
+        self.tile = tile
+
+    def __repr__(self):
+        return "Renege(%d, %d, %d, %d, %r)" % (self.hand, self.trick, self.seat, self.suit, tile_str(self.tile))
+
+    def text(self):
+        return "hand %d trick %d: P%d did not follow suit %d but held %s" % (
+            self.hand,
+            self.trick,
+            self.seat,
+            self.suit,
+            tile_str(self.tile),
+        )
+
+
+def _bid_text(call):
+    if call == _PASS:
+        return "PASS"
+    if call == MOON:
+        return "MOON"
+    return str(call)
+
+
+class State(GameState):
+    family = "trick"
+
+    def __init__(self, ruleset, players, options=None):
+        super().__init__(ruleset, players, options)
+        params = ruleset.params
+        self._facedown = params["widow"] == "mandatory_facedown"
+        self._with_trumps = params["trumps"] == "bidder_declares"
+        self._higher_end = params["lead_suit_rule"] == "higher_end"
+        self.dealer = 0
+        self.reneges = []
+        self._outcome = None
+        self._start_hand()
+
+    def _start_hand(self):
+        self.hands = [Holding() for _ in range(3)]
+        self.widow = None
+        self.discard = None
+        self._seen = bytearray(128)  # 1 for a tile whose place the table knows
+        self.phase = _DEALING
+        self._spoken = 0
+        self.high_call = _PASS
+        self.bidder = None
+        self.trump = None
+        self.tricks = [0, 0, 0]
+        self.trick_number = 0
+        self.leader = None
+        self.suit = None
+        self.trick = []  # (seat, tile) in play order
+        self._plays = []  # (trick number, seat, tile) for the renege check
+        self._voids = []  # (trick number, seat, suit) shown by unscanned hands
+
+    # --- queries -------------------------------------------------------------------------
+    def current_player(self):
+        phase = self.phase
+        if phase == _OVER:
+            return TERMINAL
+        if phase == _DEALING:
+            return CHANCE
+        if phase == _AUCTION:
+            return (self.dealer + 1 + self._spoken) % 3
+        if phase == _TRICKS:
+            return (self.leader + len(self.trick)) % 3
+        return self.bidder
+
+    def outcome(self):
+        return self._outcome
+
+    def follows(self, tile, suit):
+        """True when the tile belongs to the suit (a trump belongs to the trump suit only)."""
+        trump = self.trump
+        hi = tile & 15
+        lo = tile >> 4
+        if trump is not None and trump != NO_TRUMP and (lo == trump or hi == trump):
+            return suit == trump
+        return lo == suit or hi == suit
+
+    def _lead_suit(self, tile):
+        """The suit a lead of this tile makes without a declaration, or None."""
+        lo = tile >> 4
+        hi = tile & 15
+        trump = self.trump
+        if lo == hi:
+            return lo
+        if trump is not None and trump != NO_TRUMP and (lo == trump or hi == trump):
+            return trump
+        if self._higher_end:
+            return hi
+        return None
+
+    def _strength(self, tile):
+        """How strongly a tile bids for the current trick: higher wins, 0 cannot win."""
+        trump = self.trump
+        if trump is not None and trump != NO_TRUMP and self.follows(tile, trump):
+            return 16 + _rank_in(tile, trump)
+        if self.follows(tile, self.suit):
+            return 8 + _rank_in(tile, self.suit)
+        return 0
+
+    def trick_winner(self):
+        """The seat winning the trick so far (the led [0|0] wins: nothing else has a 0)."""
+        best_seat, best = None, -1
+        for seat, tile in self.trick:
+            strength = self._strength(tile)
+            if strength > best:
+                best_seat, best = seat, strength
+        return best_seat
+
+    def chance_outcomes(self):
+        if self.phase != _DEALING:
+            return []
+        seat = self._next_deal_seat()
+        unseen = [t for t in TILES if not self._seen[t]]
+        if seat is None:
+            return [_act(_WIDOW, 0, t) for t in unseen]
+        return [_act(_DEAL, seat, t) for t in unseen]
+
+    def _next_deal_seat(self):
+        """Round the table from the dealer's left, one tile at a time; None: the widow."""
+        best = None
+        for step in range(1, 4):
+            seat = (self.dealer + step) % 3
+            size = self.hands[seat].size()
+            if size < HAND and (best is None or size < self.hands[best].size()):
+                best = seat
+        return best
+
+    # --- legal actions ---------------------------------------------------------------------
+    def generate_legal_actions(self):
+        if self._outcome is not None:
+            return []
+        candidates = []
+        phase = self.phase
+        if phase == _DEALING:
+            unseen = [t for t in TILES if not self._seen[t]] + [UNKNOWN]
+            for seat in range(3):
+                if self.hands[seat].size() < HAND:
+                    candidates.extend(_act(_DEAL, seat, t) for t in unseen)
+            if self.widow is None:
+                candidates.extend(_act(_WIDOW, 0, t) for t in unseen)
+        elif phase == _AUCTION:
+            seat = self.current_player()
+            for call in (_PASS, 4, 5, 6, 7, MOON):
+                candidates.append(_act(_BID, seat, call))
+        elif phase == _EXCHANGE:
+            candidates = [_act(_DISCARD, 0, t) for t in self._playable(self.bidder)]
+            candidates.append(_act(_DISCARD, 0, UNKNOWN))
+            candidates.append(_act(_KEEP, 0, 0))
+        elif phase == _TRUMPS:
+            candidates = [_act(_TRUMP, suit, 0) for suit in range(8)]
+        else:
+            for t in self._playable(self.current_player()):
+                candidates.append(_act(_PLAY, 0, t))
+                if not self.trick and not is_double(t):
+                    candidates.append(_act(_LEAD, t >> 4, t))
+                    candidates.append(_act(_LEAD, t & 15, t))
+        return sorted(a for a in candidates if self.why_illegal(a) is None)
+
+    def _playable(self, seat):
+        """Tiles the seat could put down: its known tiles, or any unseen one if it has unseen tiles."""
+        hand = self.hands[seat]
+        if hand.unknown:
+            return [t for t in TILES if hand.holds(t) or not self._seen[t]]
+        return sorted(hand.known)
+
+    def why_illegal(self, action):
+        if self._outcome is not None:
+            return (E_OVER, "the match is over")
+        if not isinstance(action, int) or action < 0:
+            return (E_TILE, "not a moon action: %r" % (action,))
+        kind = action >> 10
+        arg = (action >> 7) & 7
+        tile = action & 127
+        if tile != UNKNOWN and not _IN_SET[tile] and kind in (_DEAL, _WIDOW, _DISCARD, _PLAY, _LEAD):
+            return (E_TILE, "%s is not in the moon set" % tile_str(tile))
+        if kind in (_DEAL, _WIDOW):
+            return self._deal_problem(kind, arg, tile)
+        if kind == _BID:
+            return self._call_problem(arg, tile)
+        if kind in (_DISCARD, _KEEP):
+            return self._exchange_problem(kind, tile)
+        if kind == _TRUMP:
+            if self.phase != _TRUMPS:
+                return (E_PHASE, "trumps are named only after the widow exchange, under trumps=bidder_declares")
+            return None
+        if kind in (_PLAY, _LEAD):
+            return self._play_problem(kind, arg, tile)
+        return (E_TILE, "not a moon action: %r" % action)
+
+    def _deal_problem(self, kind, seat, tile):
+        if self.phase != _DEALING:
+            return (E_PHASE, "the deal is over")
+        if kind == _DEAL:
+            if seat > 2:
+                return (E_CHANCE, "no seat %d at a 3-player table" % seat)
+            if self.hands[seat].size() >= HAND:
+                return (E_CHANCE, "seat %d already holds %d tiles" % (seat, HAND))
+        elif self.widow is not None:
+            return (E_CHANCE, "the widow is already dealt")
+        if tile != UNKNOWN and self._seen[tile]:
+            return (E_CHANCE, "%s is already dealt" % tile_str(tile))
+        return None
+
+    def _call_problem(self, seat, call):
+        if self.phase != _AUCTION:
+            return (E_PHASE, "no auction now")
+        speaker = self.current_player()
+        if seat != speaker:
+            return (E_TURN, "seat %d speaks now, not seat %d (each player speaks once)" % (speaker, seat))
+        if call == _PASS:
+            if self._spoken == 2 and self.high_call == _PASS and self.ruleset.params["all_pass"] == "dealer_forced":
+                return (E_BID, "the dealer must bid when both others have passed")
+            return None
+        if call != MOON and not 4 <= call <= 7:
+            return (E_BID, "a bid is 4 to 7 or MOON (got %d)" % call)
+        if call <= self.high_call:
+            return (E_BID, "bid %s is not above the high bid %s" % (_bid_text(call), _bid_text(self.high_call)))
+        return None
+
+    def _exchange_problem(self, kind, tile):
+        if self.phase != _EXCHANGE:
+            return (E_PHASE, "no widow exchange now")
+        if kind == _KEEP:
+            if self._facedown:
+                return (E_PHASE, "the bidder has taken the widow and must discard a tile")
+            return None
+        if tile == UNKNOWN:
+            if not self._facedown:
+                return (E_TILE, "the discard is shown face up: name the tile")
+            return None
+        if not self.hands[self.bidder].holds(tile):
+            if tile == self.widow:
+                return (E_NOT_HELD, "%s is the widow: KEEP keeps the hand as it is" % tile_str(tile))
+            if self._seen[tile] or not self.hands[self.bidder].unknown:
+                return (E_NOT_HELD, "%s is not in the bidder's hand" % tile_str(tile))
+        return None
+
+    def _play_problem(self, kind, declared, tile):
+        if self.phase != _TRICKS:
+            return (E_PHASE, "no trick is being played now")
+        seat = self.current_player()
+        hand = self.hands[seat]
+        if not hand.holds(tile) and (self._seen[tile] or not hand.unknown):
+            return (E_NOT_HELD, "%s is not in P%d's hand" % (tile_str(tile), seat))
+        if not self.trick:
+            auto = self._lead_suit(tile)
+            if kind == _PLAY and auto is None:
+                return (E_PHASE, "leading %s needs a suit: %s/%d or %s/%d" % (
+                    tile_str(tile), tile_str(tile), tile >> 4, tile_str(tile), tile & 15))
+            if kind == _LEAD:
+                if auto is not None:
+                    return (E_PHASE, "%s leads suit %d by itself: play it as %s" % (tile_str(tile), auto, tile_str(tile)))
+                if declared != tile >> 4 and declared != tile & 15:
+                    return (E_TILE, "suit %d is not a half of %s" % (declared, tile_str(tile)))
+            return None
+        if kind == _LEAD:
+            return (E_PHASE, "only the leader declares a suit")
+        if not self.follows(tile, self.suit):
+            for held in hand.known:
+                if self.follows(held, self.suit):
+                    return (E_FOLLOW, "must follow suit %d (P%d holds %s)" % (self.suit, seat, tile_str(held)))
+        return None
+
+    # --- applying --------------------------------------------------------------------------
+    def _apply(self, action):
+        kind = action >> 10
+        arg = (action >> 7) & 7
+        tile = action & 127
+        if tile != UNKNOWN and kind in (_DEAL, _WIDOW, _DISCARD, _PLAY, _LEAD):
+            self._seen[tile] = 1
+        if kind == _DEAL:
+            self.hands[arg].add(tile)
+            self._check_dealt()
+        elif kind == _WIDOW:
+            self.widow = tile
+            self._check_dealt()
+        elif kind == _BID:
+            self._apply_call(arg, tile)
+        elif kind == _DISCARD:
+            self._apply_discard(tile)
+        elif kind == _KEEP:
+            self._after_exchange()
+        elif kind == _TRUMP:
+            self.trump = arg
+            self._start_tricks()
+        else:
+            self._apply_play(kind, arg, tile)
+
+    def _check_dealt(self):
+        if self.widow is not None and all(h.size() == HAND for h in self.hands):
+            self.phase = _AUCTION
+
+    def _apply_call(self, seat, call):
+        self._spoken += 1
+        if call != _PASS:
+            self.high_call = call
+            self.bidder = seat
+        if call == MOON or self._spoken == 3:
+            self._end_auction()
+
+    def _end_auction(self):
+        if self.bidder is None:  # everybody passed: reshuffle and deal again
+            if self.ruleset.params["redeal_dealer"] == "next":
+                self.dealer = (self.dealer + 1) % 3
+            self.hand_number += 1
+            self._start_hand()
+            return
+        self.phase = _EXCHANGE
+        if self._facedown:
+            self.hands[self.bidder].add(self.widow)
+            self.widow = None
+
+    def _apply_discard(self, tile):
+        hand = self.hands[self.bidder]
+        if tile == UNKNOWN:
+            if not hand.unknown:
+                for forgotten in hand.forget():
+                    self._seen[forgotten] = 0
+            hand.unknown -= 1
+        else:
+            hand.remove(tile)
+            self.discard = tile
+        if not self._facedown:
+            hand.add(self.widow)
+            self.widow = None
+        self._after_exchange()
+
+    def _after_exchange(self):
+        if self._with_trumps:
+            self.phase = _TRUMPS
+        else:
+            self._start_tricks()
+
+    def _start_tricks(self):
+        self.phase = _TRICKS
+        self.leader = self.bidder
+
+    def _apply_play(self, kind, declared, tile):
+        seat = self.current_player()
+        hand = self.hands[seat]
+        if not self.trick:
+            self.suit = declared if kind == _LEAD else self._lead_suit(tile)
+        elif hand.unknown and not self.follows(tile, self.suit):
+            self._voids.append((self.trick_number, seat, self.suit))
+        hand.remove(tile)
+        self._plays.append((self.trick_number, seat, tile))
+        self.trick.append((seat, tile))
+        if len(self.trick) == 3:
+            winner = self.trick_winner()
+            self.tricks[winner] += 1
+            self.trick_number += 1
+            self.leader = winner
+            self.trick = []
+            if self.trick_number == HAND:
+                self._end_hand()
+
+    def _end_hand(self):
+        for trick, seat, suit in self._voids:
+            for later, player, tile in self._plays:
+                if player == seat and later > trick and self.follows(tile, suit):
+                    self.reneges.append(Renege(self.hand_number, trick + 1, seat, suit, tile))
+                    break
+        made = self._score_hand()
+        params = self.ruleset.params
+        winner = match_result(self.scores, params["target"], params["exact_tie"], self.bidder, made)
+        if winner is not None:
+            self.phase = _OVER
+            self._outcome = Outcome("target", (winner,), self.scores)
+            return
+        self.dealer = (self.dealer + 1) % 3
+        self.hand_number += 1
+        self._start_hand()
+
+    def _score_hand(self):
+        """Award the hand's points; True when the bidder made the bid."""
+        bidder, call = self.bidder, self.high_call
+        for seat in range(3):
+            if seat != bidder and self.tricks[seat]:
+                self.award(seat, self.tricks[seat], "tricks", "%d tricks x 1" % self.tricks[seat])
+        taken = self.tricks[bidder]
+        need = HAND if call == MOON else call
+        name = _bid_text(call).lower()
+        if taken >= need:
+            self.award(bidder, call, "made", "bid %s, took %d: +%d" % (name, taken, call))
+            return True
+        if self.ruleset.params["fail"] == "full_bid":
+            self.award(bidder, -call, "set", "bid %s, took %d: -%d" % (name, taken, call))
+        else:
+            self.award(bidder, taken - call, "set", "bid %s, took %d: -(%d - %d) = %d" % (
+                name, taken, call, taken, taken - call))
+        return False
+
+    # --- text ------------------------------------------------------------------------------
+    def action_str(self, action):
+        if not isinstance(action, int):
+            return repr(action)
+        kind = action >> 10
+        arg = (action >> 7) & 7
+        tile = action & 127
+        text = "?" if tile == UNKNOWN else tile_str(tile)
+        if kind == _DEAL:
+            return "D%d:%s" % (arg, text)
+        if kind == _WIDOW:
+            return "W:" + text
+        if kind == _BID:
+            return "B%d:%s" % (arg, _bid_text(tile))
+        if kind == _DISCARD:
+            return "X:" + text
+        if kind == _KEEP:
+            return "KEEP"
+        if kind == _TRUMP:
+            return "NOTRUMP" if arg == NO_TRUMP else "TRUMP%d" % arg
+        if kind == _LEAD:
+            return "%s/%d" % (text, arg)
+        return text
+
+    def parse_action(self, text):
+        """Inverse of ``action_str``. :raises IllegalAction: ``E_TILE`` for text that is no Moon action."""
+        s = text.strip().upper()
+        if s == "KEEP":
+            return _act(_KEEP, 0, 0)
+        if s == "NOTRUMP":
+            return _act(_TRUMP, NO_TRUMP, 0)
+        if s.startswith("TRUMP") and s[5:].isdigit() and int(s[5:]) <= 6:
+            return _act(_TRUMP, int(s[5:]), 0)
+        if len(s) > 3 and s[0] in "BD" and s[1].isdigit() and s[2] == ":" and int(s[1]) > 2:
+            raise IllegalAction(text, E_TURN, "no seat %s at a 3-player table" % s[1])
+        if len(s) > 3 and s[0] == "B" and s[1].isdigit() and s[2] == ":":
+            call = s[3:]
+            if call == "PASS":
+                return _act(_BID, int(s[1]), _PASS)
+            if call == "MOON":
+                return _act(_BID, int(s[1]), MOON)
+            if call.isdigit() and len(call) == 1:
+                return _act(_BID, int(s[1]), int(call))
+            raise IllegalAction(text, E_BID, "a call is PASS, 4 to 7 or MOON (got %r)" % call)
+        if len(s) > 3 and s[0] == "D" and s[1].isdigit() and s[2] == ":":
+            return _act(_DEAL, int(s[1]), _parse_tile(text, s[3:]))
+        if s.startswith("W:"):
+            return _act(_WIDOW, 0, _parse_tile(text, s[2:]))
+        if s.startswith("X:"):
+            return _act(_DISCARD, 0, _parse_tile(text, s[2:]))
+        if "/" in s:
+            body, suit = s.split("/", 1)
+            if not (len(suit) == 1 and suit.isdigit()):
+                raise IllegalAction(text, E_TILE, "a declared suit is one digit 0-6 (got %r)" % suit)
+            return _act(_LEAD, int(suit) & 7, _parse_tile(text, body, False))
+        return _act(_PLAY, 0, _parse_tile(text, s, False))
+
+    def describe(self, action):
+        text = self.action_str(action)
+        kind = action >> 10
+        if kind == _BID:
+            call = action & 127
+            seat = (action >> 7) & 7
+            return "P%d passes" % seat if call == _PASS else "P%d bids %s" % (seat, _bid_text(call))
+        if kind == _LEAD:
+            return "P%d leads %s as a %d" % (self.current_player(), text.split("/")[0], (action >> 7) & 7)
+        if kind == _PLAY:
+            return "P%d plays %s" % (self.current_player(), text)
+        if kind == _DISCARD:
+            return "the bidder discards %s" % ("a tile face down" if text == "X:?" else text[2:])
+        if kind == _KEEP:
+            return "the bidder keeps the hand"
+        return text
+
+
+def _rank_in(tile, suit):
+    """Rank within a suit: the double is highest (7), then the other end, high to low."""
+    lo = tile >> 4
+    hi = tile & 15
+    if lo == hi:
+        return 7
+    return hi if lo == suit else lo
+
+
+def _parse_tile(text, body, unknown_ok=True):
+    if unknown_ok and body == "?":
+        return UNKNOWN
+    try:
+        tile = parse_tile(body)
+    except ValueError:
+        raise IllegalAction(text, E_TILE, "not a tile: %r" % body)
+    if tile > 0x66 or not _IN_SET[tile]:
+        raise IllegalAction(text, E_TILE, "%s is not in the moon set" % tile_str(tile))
+    return tile
