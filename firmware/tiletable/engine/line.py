@@ -168,12 +168,12 @@ class State(LineMoves, GameState):
                 self.phase = P_BERGEN
                 dealer = self.hand_number % self.players
                 self.bergen_next = dealer if self.p["first_drawer"] == "dealer" else self._next(dealer)
-        elif rule == "fixed_tile" and not self._all_known():
-            self.must_set = self.fixed
-            self.phase = P_DECLARE
         elif rule == "fixed_tile" and self.loc[self.fixed] != LOC_FREE:
             self.must_set = self.fixed
             self._start_play(self.loc[self.fixed] - 1)
+        elif rule == "fixed_tile" and not self._all_known():
+            self.must_set = self.fixed  # an unseen hand holds it: its owner declares
+            self.phase = P_DECLARE
         else:  # highest_double, and fixed_tile when the tile was not dealt
             best = self._best_holder(False)
             if best is None:

@@ -93,11 +93,15 @@ class LineMoves:
             if self.stock:
                 out = [chance_action(K_DEAL, self.bergen_next, t) for t in self._free_tiles()]
             if self._may_declare():
-                out.extend(seat_action(K_SETTER, s) for s in range(self.players))
+                out.extend(seat_action(K_SETTER, s) for s in range(self.players) if self._may_set(s))
             return out
         if phase == P_DECLARE:
-            return [seat_action(K_SETTER, s) for s in range(self.players)]
+            return [seat_action(K_SETTER, s) for s in range(self.players) if self._may_set(s)]
         return []
+
+    def _may_set(self, seat):
+        """Whether seat may declare it sets: for a fixed tile, only a hand with unseen tiles could hold it."""
+        return seat < self.players and (self.p["setter"] != "fixed_tile" or self.hidden[seat] > 0)
 
     def _may_declare(self):
         """Bergen with unseen hands: after each equal round of draws a seat may declare it sets."""
@@ -324,7 +328,9 @@ class LineMoves:
         t = action & 0xFF
         if kind == K_SETTER:
             if phase == P_DECLARE or (phase == P_BERGEN and self._may_declare()):
-                return None if seat < self.players else (E_TURN, "there is no seat %d" % seat)
+                if seat >= self.players or not self._may_set(seat):
+                    return (E_TURN, "P%d cannot hold %s: its hand is seen" % (seat, tile_str(self.fixed)))
+                return None
             return (E_PHASE, "no setter declaration is due")
         want = {K_DEAL: (P_DEAL, P_DRAWN, P_BERGEN), K_LOT: (P_LOT,), K_REVEAL: (P_REVEAL,)}[kind]
         if phase not in want:
