@@ -106,13 +106,13 @@ def _sebastopol(p0, p1):
 
 def test_TV_SEB_1_only_sixes_on_the_spinner():
     state = _sebastopol(["6-6"] + ["?"] * 6, ["2-6", "3-4", "2-2", "0-0", "0-1", "1-1", "1-2"])
-    run(state, "setter0 6-6")
+    run(state, "6-6")
     assert legal(state) == ["2-6>L"]
 
 
 def test_TV_SEB_2_fourth_point_before_any_arm():
     state = _sebastopol(["6-6", "1-5", "2-2", "4-6", "0-0", "0-1", "0-2"], ["?"] * 7)
-    run(state, "setter0 6-6 1-6>L 2-6>R 3-6>S1")
+    run(state, "6-6 1-6>L 2-6>R 3-6>S1")
     assert legal(state) == ["4-6>S2"]
     for text in ("1-5>L", "2-2>R"):
         raises(IllegalAction, state.play, text)
@@ -120,7 +120,7 @@ def test_TV_SEB_2_fourth_point_before_any_arm():
 
 def test_TV_SEB_3_arms_after_the_four_points():
     state = _sebastopol(["6-6", "0-6", "1-5", "2-2", "4-4", "5-5", "5-6"], ["?"] * 7)
-    run(state, "setter0 6-6 1-6>L 2-6>R 3-6>S1 0-6>S2 pass pass pass")
+    run(state, "6-6 1-6>L 2-6>R 3-6>S1 0-6>S2 pass pass pass")
     assert legal(state) == ["1-5>L", "2-2>R"]
 
 
@@ -244,7 +244,7 @@ def test_TV_MUG_5_hand_score():
 
 def test_TV_MUG_6_reserve_leaves_only_pass():
     state = start("muggins", [["6-6", "0-1", "0-2", "0-3", "0-4", "1-3", "1-2"], ["?"] * 7])
-    run(state, "setter0 6-6")  # P1's hand is unseen, so P0 declares it holds the highest double
+    run(state, "6-6")  # P1's hand is unseen, so P0 declares it holds the highest double
     _drain(state, 12)  # 14 -> 2
     run(state, "5-6>L")
     assert state.stock == 2 and legal(state) == ["pass"]
