@@ -244,7 +244,7 @@ def test_TV_MUG_5_hand_score():
 
 def test_TV_MUG_6_reserve_leaves_only_pass():
     state = start("muggins", [["6-6", "0-1", "0-2", "0-3", "0-4", "1-3", "1-2"], ["?"] * 7])
-    run(state, "6-6")  # P1's hand is unseen, so P0 declares it holds the highest double
+    run(state, "setter0 6-6")  # P1's hand is unseen, so P0 declares it holds the highest double
     _drain(state, 12)  # 14 -> 2
     run(state, "5-6>L")
     assert state.stock == 2 and legal(state) == ["pass"]
