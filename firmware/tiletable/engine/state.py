@@ -203,7 +203,9 @@ class GameState:
         for action in self.history[:-1]:
             copy.apply(action)
         last = self.history[-1]
-        self.__dict__.update(copy.__dict__)
+        rebuilt = copy.__dict__
+        for key in rebuilt:  # not __dict__.update(): MicroPython's instance dict is read-only
+            setattr(self, key, rebuilt[key])
         return last
 
     def record(self):
