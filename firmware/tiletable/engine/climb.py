@@ -245,6 +245,7 @@ class State(GameState):
         self.last = None  # classify() of the combination to beat, None when leading
         self.last_cards = PASS
         self.last_player = None
+        self.cards_played = 0
         if self.dealer is not None:
             self.phase = _DEALING
 
@@ -530,6 +531,7 @@ class State(GameState):
         for c in cards:
             hand.remove(c)
             self._seen[c] = 1
+        self.cards_played += len(cards)
         self.last = classify(cards)
         self.last_cards = cards
         self.last_player = seat

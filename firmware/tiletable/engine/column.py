@@ -152,6 +152,8 @@ class State(GameState):
         self.columns = [None, None, None]  # each a score pile (list of tiles) or None
         self.pending = None  # the first ASSIGN of the round, held face down
         self.last_battle = []  # (slot, card of seat 0, card of seat 1, result for seat 0)
+        self.won = [[], []]  # score cards taken by each seat
+        self.discards = []  # battle cards out of the game
         self._seen = bytearray(128)
         self._outcome = None
         self._refilling = True  # steps II and V: dealing until the field and hands are full
@@ -347,6 +349,9 @@ class State(GameState):
                 continue
             winner = 0 if result == WIN else 1
             value = self.pile_value(slot)
+            self.won[winner].extend(pile)
+            self.discards.append(me)
+            self.discards.append(opp)
             best, worst = (me, opp) if winner == 0 else (opp, me)
             self.award(winner, value, "column", "%s: %s beats %s (%s), pile %s = %d" % (
                 SLOT_NAMES[slot], tile_str(best), tile_str(worst), rule,

@@ -131,6 +131,24 @@ def match_result(scores, target, exact_tie, bidder, made):
     return None
 
 
+def bidder_points(call, taken, fail):
+    """``(points, arithmetic)`` for the bidder: the bid if made (21 for MOON, all 7 tricks).
+
+    A failure costs ``bid - taken`` (seed; 21 - taken for MOON) or, with
+    ``fail == "full_bid"``, the whole bid.
+
+    >>> bidder_points(5, 4, "bid_minus_taken")
+    (-1, 'bid 5, took 4: -(5 - 4) = -1')
+    """
+    need = HAND if call == MOON else call
+    name = _bid_text(call).lower()
+    if taken >= need:
+        return call, "bid %s, took %d: +%d" % (name, taken, call)
+    if fail == "full_bid":
+        return -call, "bid %s, took %d: -%d" % (name, taken, call)
+    return taken - call, "bid %s, took %d: -(%d - %d) = %d" % (name, taken, call, taken, taken - call)
+
+
 class Renege:
     """A void shown in a trick, contradicted by a later play of the same hand."""
 
@@ -173,6 +191,7 @@ class State(GameState):
         self._higher_end = params["lead_suit_rule"] == "higher_end"
         self.dealer = 0
         self.reneges = []
+        self.last_tricks = None  # tricks per seat in the last hand played out
         self._outcome = None
         self._start_hand()
 
@@ -191,7 +210,7 @@ class State(GameState):
         self.leader = None
         self.suit = None
         self.trick = []  # (seat, tile) in play order
-        self._plays = []  # (trick number, seat, tile) for the renege check
+        self.plays = []  # (trick number, seat, tile) of this hand, in order
         self._voids = []  # (trick number, seat, suit) shown by unscanned hands
 
     # --- queries -------------------------------------------------------------------------
@@ -487,7 +506,7 @@ class State(GameState):
         elif hand.unknown and not self.follows(tile, self.suit):
             self._voids.append((self.trick_number, seat, self.suit))
         hand.remove(tile)
-        self._plays.append((self.trick_number, seat, tile))
+        self.plays.append((self.trick_number, seat, tile))
         self.trick.append((seat, tile))
         if len(self.trick) == 3:
             winner = self.trick_winner()
@@ -499,8 +518,9 @@ class State(GameState):
                 self._end_hand()
 
     def _end_hand(self):
+        self.last_tricks = self.tricks
         for trick, seat, suit in self._voids:
-            for later, player, tile in self._plays:
+            for later, player, tile in self.plays:
                 if player == seat and later > trick and self.follows(tile, suit):
                     self.reneges.append(Renege(self.hand_number, trick + 1, seat, suit, tile))
                     break
@@ -522,17 +542,9 @@ class State(GameState):
             if seat != bidder and self.tricks[seat]:
                 self.award(seat, self.tricks[seat], "tricks", "%d tricks x 1" % self.tricks[seat])
         taken = self.tricks[bidder]
-        need = HAND if call == MOON else call
-        name = _bid_text(call).lower()
-        if taken >= need:
-            self.award(bidder, call, "made", "bid %s, took %d: +%d" % (name, taken, call))
-            return True
-        if self.ruleset.params["fail"] == "full_bid":
-            self.award(bidder, -call, "set", "bid %s, took %d: -%d" % (name, taken, call))
-        else:
-            self.award(bidder, taken - call, "set", "bid %s, took %d: -(%d - %d) = %d" % (
-                name, taken, call, taken, taken - call))
-        return False
+        points, detail = bidder_points(call, taken, self.ruleset.params["fail"])
+        self.award(bidder, points, "made" if points > 0 else "set", detail)
+        return points > 0
 
     # --- text ------------------------------------------------------------------------------
     def action_str(self, action):
