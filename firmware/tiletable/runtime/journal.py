@@ -108,10 +108,13 @@ def decode_record(data, pos, end):
     n, rtype, seq = struct.unpack_from("<HBI", data, pos)
     if n > MAX_PAYLOAD or rtype not in RECORD_NAMES or end - pos < OVERHEAD + n:
         return None
-    body_end = pos + HEAD_SIZE + n
-    if crc32(memoryview(data)[pos:body_end]) & 0xFFFFFFFF != struct.unpack_from("<I", data, body_end)[0]:
+    if not _crc_matches(data, pos, pos + HEAD_SIZE + n):
         return None
     return seq, rtype, n
+
+
+def _crc_matches(data, start, body_end):
+    return crc32(memoryview(data)[start:body_end]) & 0xFFFFFFFF == struct.unpack_from("<I", data, body_end)[0]
 
 
 def iter_records(data):
@@ -281,11 +284,13 @@ class Journal:
                 if f.readinto(mv[:HEAD_SIZE]) != HEAD_SIZE:
                     break
                 n, rtype, seq = struct.unpack_from("<HBI", record, 0)
-                if n > MAX_PAYLOAD or seq != expected or (rtype == REC_HEADER) != (seq == first):
+                if n > MAX_PAYLOAD or seq != expected or rtype not in RECORD_NAMES:
+                    break
+                if (rtype == REC_HEADER) != (seq == first):
                     break
                 if f.readinto(mv[HEAD_SIZE : OVERHEAD + n]) != n + CRC_SIZE:
                     break
-                if decode_record(record, 0, OVERHEAD + n) is None:
+                if not _crc_matches(record, 0, HEAD_SIZE + n):
                     break
                 if rtype == REC_HEADER:
                     boot = parse_json_payload(mv[HEAD_SIZE : HEAD_SIZE + n]).get("boot", 0)
