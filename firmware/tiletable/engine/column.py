@@ -242,6 +242,8 @@ class State(GameState):
         seat = (action >> 21) & 7
         tile = action & 127
         refilling = self._needs_refill()
+        if kind in (_DRAW, _FIELD) and not refilling:
+            return (E_PHASE, "cards are dealt only before a round, until the field and hands are full")
         if kind == _DRAW:
             if seat > 1:
                 return (E_CHANCE, "no seat %d in a 2-player game" % seat)
