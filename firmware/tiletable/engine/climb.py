@@ -218,6 +218,35 @@ def generate_combinations(pool, last=None):
                         yield tuple(sorted(cards))
 
 
+def settlement(bidder, bid, winner, forced_house=False):
+    """The chip moves of a hand, ``[(seat, points, detail)]``, zero-sum.
+
+    The bidder out first collects the bid from each opponent; an opponent out first
+    makes the bidder pay the bid to each. With the seed's house rule for a forced 1
+    nobody overcalled (``forced_house``), a win collects 2 from each, a loss pays 1 each.
+
+    >>> settlement(0, 2, 1)[:2]
+    [(0, -2, 'P1 out first: bidder P0 pays P1 the bid 2'), (1, 2, 'P1 out first: bidder P0 pays P1 the bid 2')]
+    """
+    moves = []
+    for seat in range(3):
+        if seat == bidder:
+            continue
+        if winner == bidder:
+            amount = 2 if forced_house else bid
+            why = "bidder P%d out first: P%d pays %s" % (
+                bidder, seat, "2 (forced bid won)" if forced_house else "the bid %d" % amount)
+            moves.append((seat, -amount, why))
+            moves.append((bidder, amount, why))
+        else:
+            amount = 1 if forced_house else bid
+            why = "P%d out first: bidder P%d pays P%d %s" % (
+                winner, bidder, seat, "1 (forced bid lost)" if forced_house else "the bid %d" % amount)
+            moves.append((bidder, -amount, why))
+            moves.append((seat, amount, why))
+    return moves
+
+
 class State(GameState):
     family = "climb"
 
@@ -542,21 +571,9 @@ class State(GameState):
             self._end_hand(seat)
 
     def _end_hand(self, winner):
-        bidder = self.bidder
         forced = self.ruleset.params["forced_bid_house_rule"] and self.bid == 1
-        for seat in range(3):
-            if seat == bidder:
-                continue
-            if winner == bidder:
-                amount = 2 if forced else self.bid
-                why = "bidder P%d out first: P%d pays %s" % (bidder, seat, "2 (forced bid won)" if forced else "the bid %d" % amount)
-                self.award(seat, -amount, "settle", why)
-                self.award(bidder, amount, "settle", why)
-            else:
-                amount = 1 if forced else self.bid
-                why = "P%d out first: bidder P%d pays P%d %s" % (winner, bidder, seat, "1 (forced bid lost)" if forced else "the bid %d" % amount)
-                self.award(bidder, -amount, "settle", why)
-                self.award(seat, amount, "settle", why)
+        for seat, points, detail in settlement(self.bidder, self.bid, winner, forced):
+            self.award(seat, points, "settle", detail)
         params = self.ruleset.params
         if params["hands"] and self.hand_number + 1 >= params["hands"]:
             self._finish("hands")
