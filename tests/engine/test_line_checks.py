@@ -166,7 +166,6 @@ def test_a_setter_who_did_not_hold_the_best_tile_is_reported():
 
 def test_an_unseen_draw_can_excuse_one_tile_but_not_two():
     k = Knowledge()
-    k.start()
     k.add_fact(3, 1, 1 << 0x35 | 1 << 0x36, "must play", "passed on 3")
     k.log_draw(4, 1, UNSEEN)
     assert k.check(0, [[], [0x35, 0x11]], None) == []  # 3-5 may be the unseen draw

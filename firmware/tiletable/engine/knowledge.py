@@ -8,14 +8,14 @@ rebuilt: its final tiles plus what it played since, minus what it drew since. A 
 the table did not see (``D2:?``) leaves one tile of that rebuilt hand in doubt, so a
 fact is broken only when more offending tiles turn up than unseen draws could explain.
 
->>> k = Knowledge(); k.start(); k.add_fact(5, 1, 1 << 0x34, "renege", "passed on ends 3 and 4")
+>>> k = Knowledge(); k.add_fact(5, 1, 1 << 0x34, "renege", "passed on ends 3 and 4")
 >>> [v.text() for v in k.check(0, [[], [0x34]], None)]
 ['hand 0, action 5, P1: renege: passed on ends 3 and 4, but held 3-4']
 """
 
 from tiletable.engine.tiles import tile_str
 
-UNSEEN = -1  # a draw whose tile the table did not see
+UNSEEN = 0xFF  # a draw whose tile the table did not see (the unseen-tile code of line actions)
 
 
 class Violation:
@@ -36,21 +36,11 @@ class Violation:
 
 
 class Knowledge:
-    """Facts and the event log of one hand (only kept while some tile is unseen)."""
+    """Facts and the event log of one hand; made at the hand's first unseen tile (``?``)."""
 
     def __init__(self):
         self.facts = []
         self.log = []
-        self.active = False
-
-    def start(self):
-        """Begin a hand in which some tile is not seen (called at the first ``?``)."""
-        self.active = True
-
-    def reset(self):
-        self.facts = []
-        self.log = []
-        self.active = False
 
     def add_fact(self, index, seat, mask, rule, text):
         """Seat held none of the tiles in ``mask`` just before action ``index``."""
@@ -61,12 +51,11 @@ class Knowledge:
         self.facts.append((index, seat, None, "setter", text))
 
     def log_play(self, index, seat, t):
-        if self.active:
-            self.log.append((index, seat, t, 0))
+        self.log.append((index, seat, t, 0))
 
     def log_draw(self, index, seat, t):
-        if self.active:
-            self.log.append((index, seat, t, 1))
+        """``t`` is ``UNSEEN`` for a draw the table did not see."""
+        self.log.append((index, seat, t, 1))
 
     def held_at(self, seat, index, final):
         """The tiles seat may have held just before action ``index``, and how many of them are in doubt."""

@@ -28,9 +28,7 @@ Scores are points, or for Buki half-chips (``score_scale`` 2; see ``betting``).
 Settled readings of the rule book are listed next to the parameters in ``PARAMS``.
 """
 
-from tiletable.engine.betting import HALF, Betting, chips_text
 from tiletable.engine.errors import E_TILE, IllegalAction
-from tiletable.engine.knowledge import UNSEEN, Knowledge, mask_of
 from tiletable.engine.line_actions import (
     K_ACCEPT,
     K_BET,
@@ -48,16 +46,11 @@ from tiletable.engine.line_actions import (
     K_WAIVE,
     LOC_FREE,
     LOC_LOT,
-    LOC_NONE,
     LOC_PLAYED,
-    P_BERGEN,
     P_DEAL,
-    P_DECLARE,
     P_DRAWN,
-    P_LOT,
     P_OVER,
     P_PLAY,
-    P_REVEAL,
     SET_POINT,
     UNKNOWN_TILE,
     action_text,
@@ -65,15 +58,17 @@ from tiletable.engine.line_actions import (
     parse_action_text,
     setter_rank,
 )
-from tiletable.engine.line_layout import COUNT_ALL_FIVES, COUNT_LINE, COUNT_SNIFF_US, SLOT_NAMES, Layout
+from tiletable.engine.line_layout import COUNT_ALL_FIVES, COUNT_LINE, COUNT_SNIFF_US, Layout, SLOT_NAMES
+from tiletable.engine.line_checks import LineChecks
+from tiletable.engine.line_hand import LineHand
 from tiletable.engine.line_moves import LineMoves
 # the family contract (see rulesets.py): re-exported from line_params
 from tiletable.engine.line_params import PARAMS, PRESETS, check_params, check_players, default_players  # noqa: F401
-from tiletable.engine.state import CHANCE, TERMINAL, GameState, Outcome
+from tiletable.engine.state import CHANCE, GameState, TERMINAL
 from tiletable.engine.tiles import high, is_double, low, parse_tile, pips, tile_set, tile_str
 
 
-class State(LineMoves, GameState):
+class State(LineHand, LineMoves, LineChecks, GameState):
     """A match of one line game. See the module docstring for actions and the hand flow."""
 
     family = "line"
@@ -82,6 +77,7 @@ class State(LineMoves, GameState):
         GameState.__init__(self, ruleset, players, options)
         p = ruleset.params
         self.p = p
+        self.score_scale = 1  # Buki: 2, scores in half-chips
         self.tiles = tile_set(p["max_pip"], p["doubles"])
         self.per_hand = p["deal"][str(players)]
         self.step = 1 if p["direction"] == "clockwise" else players - 1
@@ -92,10 +88,14 @@ class State(LineMoves, GameState):
         self.fixed = parse_tile(p["fixed_tile"]) if p["fixed_tile"] else -1
         self.sum7 = p["match_rule"] == "sum_to_7"
         self.may_pass = p["may_pass_when_able"] or not p["must_play_if_able"]
-        self.betting = Betting(p, players) if p["hand_award"] == "betting_settlement" else None
-        self.score_scale = HALF if self.betting else 1
+        self.betting = None
+        if p["hand_award"] == "betting_settlement":  # imported only for Buki: RAM on the Pico
+            from tiletable.engine.betting import HALF, Betting
+
+            self.betting = Betting(p, players)
+            self.score_scale = HALF
         self.layout = Layout()
-        self.knowledge = Knowledge()
+        self.knowledge = None  # a Knowledge once a tile goes unseen in this hand
         self.loc = bytearray(160)
         self.violations = []
         self.setter = -1
@@ -104,200 +104,6 @@ class State(LineMoves, GameState):
         self.stakes_set = False
         self._outcome = None
         self._new_hand()
-
-    # --- hand lifecycle --------------------------------------------------------------
-    def _new_hand(self):
-        n = self.players
-        for i in range(160):
-            self.loc[i] = LOC_NONE
-        for t in self.tiles:
-            self.loc[t] = LOC_FREE
-        self.hands = [[] for _ in range(n)]
-        self.hidden = [0] * n
-        self.stock = len(self.tiles)
-        self.layout.reset()
-        self.knowledge.reset()
-        self.hand_scores = [0] * n
-        self.phase = P_DEAL
-        self.dealt = 0
-        self.turn = -1
-        self.passes = 0
-        self.claim_points = 0
-        self.claim_mover = -1
-        self.claim_waived = False
-        self.claim_terms = ""
-        self.lots = [-1] * n
-        self.lot_seats = []
-        self.bergen_next = 0
-        self.bergen_draws = 0
-        self.drawer = -1
-        self.turns_taken = [0] * n
-        self.must_set = -1
-        if self.betting:
-            self.betting.new_game()
-
-    def _next(self, seat):
-        return (seat + self.step) % self.players
-
-    def _all_known(self):
-        for h in self.hidden:
-            if h:
-                return False
-        return True
-
-    def _held(self, seat):
-        return len(self.hands[seat]) + self.hidden[seat]
-
-    def _deal_done(self):
-        p = self.p
-        self.phase = P_PLAY
-        rule = p["setter"]
-        if self.hand_number > 0 and p["later_setter"] == "previous_winner":
-            self._start_play(self.setter if self.last_winner is None else self.last_winner)
-        elif rule == "rotate":
-            self._start_play(0 if self.hand_number == 0 else self._next(self.setter))
-        elif rule == "lightest_draw":
-            self.phase = P_LOT
-            self.lot_seats = list(range(self.players))
-            self.lots = [-1] * self.players
-        elif rule == "double_draw_equalized":
-            best = self._best_holder(True)
-            if best is not None:
-                self._start_play(best)
-            else:
-                self.phase = P_BERGEN
-                dealer = self.hand_number % self.players
-                self.bergen_next = dealer if self.p["first_drawer"] == "dealer" else self._next(dealer)
-        elif rule == "fixed_tile" and self.loc[self.fixed] != LOC_FREE:
-            self.must_set = self.fixed
-            self._start_play(self.loc[self.fixed] - 1)
-        elif rule == "fixed_tile" and not self._all_known():
-            self.must_set = self.fixed  # an unseen hand holds it: its owner declares
-            self.phase = P_DECLARE
-        else:  # highest_double, and fixed_tile when the tile was not dealt
-            best = self._best_holder(False)
-            if best is None:
-                self.phase = P_DECLARE
-            else:
-                self._start_play(best)
-
-    def _best_holder(self, doubles_only):
-        """The seat holding the best-ranked tile when every hand is seen, else None."""
-        if not self._all_known():
-            return None
-        best_seat, best_tile = None, -1
-        for seat in range(self.players):
-            for t in self.hands[seat]:
-                if doubles_only and not is_double(t):
-                    continue
-                if best_tile < 0 or setter_rank(t) > setter_rank(best_tile):
-                    best_seat, best_tile = seat, t
-        if best_seat is not None and self.p["set_constraint"] == "qualifying_tile":
-            self.must_set = best_tile
-        return best_seat
-
-    def _start_play(self, setter):
-        if self.betting:
-            self.banker_changed = self.hand_number > 0 and setter != self.setter
-            if self.hand_number == 0 or (self.banker_changed and self.p["stakes_reset_on_new_banker"]):
-                self.stakes_set = not self.p["banker_sets_stakes"]
-        self.setter = setter
-        self.turn = setter
-        self.phase = P_PLAY
-
-    def _hand_over(self):
-        """Domino or blocked: reveal what is unseen, then award."""
-        if self._all_known():
-            self._finish_hand()
-        else:
-            self.phase = P_REVEAL
-
-    def _finish_hand(self):
-        if self.knowledge.active:
-            self.violations.extend(self.knowledge.check(self.hand_number, self.hands, setter_rank))
-        winner = self._award_hand()
-        if self._outcome is not None:
-            return
-        if self.p["match_end"] == "num_games" and self.hand_number + 1 >= self.p["num_games"]:
-            self._end_match("games")
-            return
-        if self.p["match_end"] == "target" and not self.p["target_immediate"] and self._target_reached():
-            self._end_match("target")
-            return
-        self.last_winner = winner
-        self.hand_number += 1
-        self._new_hand()
-
-    def _award_hand(self):
-        """Score the hand; the winning seat, or None when nobody won it."""
-        n = self.players
-        totals = [sum(pips(t) for t in self.hands[s]) for s in range(n)]
-        domino = -1
-        for s in range(n):
-            if not self.hands[s]:
-                domino = s
-        if domino >= 0:
-            winners = [domino]
-            how = "domino"
-        else:
-            how = "blocked"
-            if self.p["blocked_winner"] == "hoyle_no_doubles_first":
-                keys = [(1 if any(is_double(t) for t in self.hands[s]) else 0, totals[s]) for s in range(n)]
-            else:
-                keys = [(0, totals[s]) for s in range(n)]
-            least = min(keys)
-            winners = [s for s in range(n) if keys[s] == least]
-            if len(winners) > 1 and self.p["blocked_tie"] == "lightest_tile":
-                winners = [min(winners, key=lambda s: min((pips(t), t) for t in self.hands[s]))]
-        if self.betting:
-            winner = winners[0] if len(winners) == 1 else None
-            for seat, points, rule, detail in self.betting.settle(winner, self.setter):
-                self._award(seat, points, rule, detail)
-            return winner
-        if len(winners) > 1 and self.p["blocked_tie"] != "split":
-            return None
-        others = [s for s in range(n) if s not in winners]
-        summed = sum(totals[s] for s in others)
-        terms = " + ".join(str(totals[s]) for s in others)
-        award = self.p["hand_award"]
-        for w in winners:
-            if award == "fixed":
-                points, detail = self.p["fixed_award"], "hand won (%s)" % how
-            elif award == "others_sum_minus_own":
-                points = summed - totals[w]
-                detail = "opponents' pips %s = %d minus own %d = %d" % (terms, summed, totals[w], points)
-            elif award == "rounded5":
-                points = (summed + 2) // 5 * 5
-                detail = "opponents' pips %s = %d, to the nearest 5 = %d" % (terms, summed, points)
-            else:
-                points, detail = summed, "opponents' pips %s = %d" % (terms, summed)
-            if len(winners) > 1:
-                points //= len(winners)
-                detail += ", split %d ways = %d" % (len(winners), points)
-            if points:
-                self._award(w, points, how, detail)
-            if self._outcome is not None:
-                break
-        return winners[0] if len(winners) == 1 else None
-
-    def _award(self, seat, points, rule, detail):
-        self.award(seat, points, rule, detail)
-        self.hand_scores[seat] += points
-        if self.p["match_end"] == "target" and self.p["target_immediate"] and self._outcome is None:
-            if self.scores[seat] >= self.p["target"]:
-                self._end_match("target")
-
-    def _target_reached(self):
-        for score in self.scores:
-            if score >= self.p["target"]:
-                return True
-        return False
-
-    def _end_match(self, how):
-        top = max(self.scores)
-        winners = [s for s in range(self.players) if self.scores[s] == top]
-        self._outcome = Outcome(how, winners, self.scores)
-        self.phase = P_OVER
 
     # --- hooks -----------------------------------------------------------------------
     def outcome(self):
@@ -353,7 +159,10 @@ class State(LineMoves, GameState):
     def _receive(self, seat, t, index):
         if t == UNKNOWN_TILE:
             self.hidden[seat] += 1
-            self.knowledge.start()
+            if not self.knowledge:
+                from tiletable.engine.knowledge import Knowledge
+
+                self.knowledge = Knowledge()
         else:
             self.hands[seat].append(t)
             self.loc[t] = seat + 1
@@ -364,7 +173,8 @@ class State(LineMoves, GameState):
             if self.dealt == self.per_hand * self.players:
                 self._deal_done()
         elif phase == P_DRAWN:
-            self.knowledge.log_draw(index, seat, UNSEEN if t == UNKNOWN_TILE else t)
+            if self.knowledge:
+                self.knowledge.log_draw(index, seat, t)
             self.phase = P_PLAY
         else:  # Bergen's equal draws
             self.bergen_draws += 1
@@ -391,7 +201,7 @@ class State(LineMoves, GameState):
         out = ((action >> 13) & 15) - 1
         lay = self.layout
         first_double = lay.doubles == 0
-        if self.knowledge.active:
+        if self.knowledge:
             if point == SET_POINT and self.hidden[seat] and self.p["setter"] != "rotate":
                 self._note_set_claim(seat, t, index)
             self.knowledge.log_play(index, seat, t)
@@ -432,6 +242,8 @@ class State(LineMoves, GameState):
         """A setter whose hand is unseen claims to hold the best tile; checked at the reveal."""
         self.knowledge.add_setter_claim(index, seat, "set %s as holder of the best setting tile" % tile_str(t))
         if self.p["set_constraint"] == "qualifying_tile":
+            from tiletable.engine.knowledge import mask_of
+
             better = [u for u in self.tiles if setter_rank(u) > setter_rank(t)]
             self.knowledge.add_fact(
                 index, seat, mask_of(better), "setter", "set %s as its best setting tile" % tile_str(t)
@@ -480,7 +292,7 @@ class State(LineMoves, GameState):
 
     def _pass(self, index):
         seat = self.turn
-        if self.knowledge.active and self.hidden[seat] and not self.may_pass:
+        if self.knowledge and self.hidden[seat] and not self.may_pass:
             self._note_lacks(seat, index, "passed")
         if self.betting and self.setter != seat and self.p["bet_deadline_counts"] == "turns":
             self.turns_taken[seat] += 1
@@ -492,7 +304,7 @@ class State(LineMoves, GameState):
 
     def _draw(self, index):
         seat = self.turn
-        if self.knowledge.active and self.hidden[seat] and self.p["draw_policy"] == "when_unable":
+        if self.knowledge and self.hidden[seat] and self.p["draw_policy"] == "when_unable":
             self._note_lacks(seat, index, "drew")
         self.drawer = seat
         self.phase = P_DRAWN
@@ -509,6 +321,8 @@ class State(LineMoves, GameState):
                 if found:
                     fitting.append(t)
         if fitting:
+            from tiletable.engine.knowledge import mask_of
+
             self.knowledge.add_fact(
                 index, seat, mask_of(fitting), "must play", "%s on %s: held nothing that fits" % (verb, self.layout.text())
             )
@@ -577,6 +391,8 @@ class State(LineMoves, GameState):
 
     def chips(self, seat):
         """Buki: a seat's chips as text (``"-37.5"``)."""
+        from tiletable.engine.betting import chips_text
+
         return chips_text(self.scores[seat])
 
     def __repr__(self):
