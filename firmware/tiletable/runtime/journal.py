@@ -32,7 +32,9 @@ records still in the buffer (at most ``flush_records``, or ``flush_ms`` of play)
 record being written; every record flushed before is intact. At open every file is read and
 each record verified (length, CRC, sequence); a torn or garbage tail is dropped by rewriting
 the good prefix to a temporary file and renaming it over the original (atomic on littlefs and
-POSIX), so later appends never follow garbage.
+POSIX), so later appends never follow garbage. If the flash has no room for that copy, the
+file is sealed instead: read up to its last good record, never appended to, repaired at a
+later open.
 
 Budget: the files may hold ``max_bytes``. To make room, whole sessions are deleted oldest
 first, but only sessions the host has acknowledged and never the newest one. When nothing can
@@ -187,8 +189,8 @@ class Journal:
             pass
         self._remove_temporaries()
         self.boot, self.acked = self._read_state()
-        self.durable_seq = self._scan()  # the last record known to be on flash
-        self.next_seq = max(self.durable_seq, self.acked) + 1
+        self.next_seq = max(self._scan(), self.acked) + 1
+        self.durable_seq = self.next_seq - 1  # the last record known to be on flash
         self.boot += 1
         self._write_state()
         self.in_session = bool(self._firsts) and not self._ended[-1]
@@ -257,15 +259,18 @@ class Journal:
                 os.remove(path)
                 continue
             size = os.stat(path)[6]
+            sealed = False
             if size > valid:
-                self._truncate(path, valid)
-                self.repaired_bytes += size - valid
+                if self._truncate(path, valid):
+                    self.repaired_bytes += size - valid
+                else:  # no room to repair: read up to the last good record, never append
+                    sealed = True
             if boot > highest_boot:
                 highest_boot = boot
             self._firsts.append(first)
             self._sizes.append(valid)
             self._stored += valid
-            self._ended.append(last_type == REC_END)
+            self._ended.append(last_type == REC_END or sealed)
             last_seq = first + count - 1
         self.boot = highest_boot
         return last_seq
@@ -303,18 +308,27 @@ class Journal:
 
     def _truncate(self, path, length):
         """Keep the first ``length`` bytes of ``path``: copy them to a temporary file and rename
-        it over the original, so a power cut during the repair leaves the old file."""
+        it over the original, so a power cut during the repair leaves the old file. Returns
+        False (the file unchanged) when the copy does not fit on the flash."""
         tmp = path + ".tmp"
         mv = memoryview(self._buf)
-        with open(path, "rb") as src:
-            with open(tmp, "wb") as dst:
-                left = length
-                while left:
-                    got = src.readinto(mv[: min(left, len(mv))])
-                    dst.write(mv[:got])
-                    left -= got
-                _sync(dst)
-        os.rename(tmp, path)
+        try:
+            with open(path, "rb") as src:
+                with open(tmp, "wb") as dst:
+                    left = length
+                    while left:
+                        got = src.readinto(mv[: min(left, len(mv))])
+                        dst.write(mv[:got])
+                        left -= got
+                    _sync(dst)
+            os.rename(tmp, path)
+            return True
+        except OSError:
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+            return False
 
     # ----- writing
 
@@ -460,17 +474,33 @@ class Journal:
         except OSError:
             pass
         self._file = None
+        self._flash_full = True
+        self.is_full = True
         first = self._firsts[-1]
         path = self._path(first)
         valid, count, _, _ = self._verify(path, first)
-        if os.stat(path)[6] > valid:
-            self._truncate(path, valid)
         self._stored += valid - self._sizes[-1]
         self._sizes[-1] = valid
         self.next_seq = first + count
         self.durable_seq = self.next_seq - 1
-        self._flash_full = True
-        self.is_full = True
+        if count == 0:  # even the header is lost: the session goes unlogged
+            self._session_logged = False
+            self._forget_newest(path)
+        elif os.stat(path)[6] > valid and not self._truncate(path, valid):
+            # no room even to repair: seal the file at its last good record (reads stop there,
+            # the next open repairs it) and log no more of this session
+            self._session_logged = False
+            self._ended[-1] = True
+
+    def _forget_newest(self, path):
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        self._stored -= self._sizes.pop()
+        self._firsts.pop()
+        self._ended.pop()
+        self._cursor = None
 
     def close(self):
         self.flush()
@@ -513,11 +543,10 @@ class Journal:
     def acknowledge(self, seq):
         """Record that the host has stored every record up to ``seq`` (persists at once).
 
-        :raises JournalError: for a sequence number not yet written.
+        :raises JournalError: for a sequence number not yet on flash (so never read by the host).
         """
-        last = self.next_seq - 1
-        if seq > last:
-            raise JournalError("cannot acknowledge %d: the last record is %d" % (seq, last))
+        if seq > self.durable_seq:
+            raise JournalError("cannot acknowledge %d: the last record on flash is %d" % (seq, self.durable_seq))
         if seq > self.acked:
             self.acked = seq
             self._write_state()
