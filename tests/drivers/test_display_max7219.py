@@ -98,6 +98,8 @@ def test_words_that_do_not_fit_or_cannot_be_drawn_are_refused():
     assert "'#'" in str(err)
     raises(ValueError, scores.draw_number, 2, 5)
     raises(ValueError, ScoreDisplay, [(chain, 6)])
+    raises(ValueError, ScoreDisplay, [(chain, 0)], 2)
+    assert seats_on(chain, 2).seats == 2
 
 
 def test_every_glyph_reads_as_its_character():
@@ -165,9 +167,9 @@ def test_blinking_group_goes_dark_in_the_off_phase_only():
     assert len(dark) + len(lit) == len(seen)
     assert dark[0] == 500 and 750 not in dark and 1250 in dark
     assert 13 <= len(lit) and 10 <= len(dark)
+    assert model.text(1) == "       4"  # dark from 2000 ms to 2250 ms
     scores.blink(2, on=False)
     scores.tick(2050)
-    scores.show()
     assert model.text(1) == "   3   4"
 
 

@@ -81,6 +81,7 @@ class SegmentDisplay:
         self._blink_count = 0
         self._blink_hidden = False
         self._blink_due = None
+        self._unblinked_while_hidden = False
 
     def set_blink(self, first, count, on):
         """Blink (or stop blinking) ``count`` digits from ``first``; takes effect at the next tick."""
@@ -90,12 +91,17 @@ class SegmentDisplay:
             if self._blinking[index] != on:
                 self._blinking[index] = on
                 self._blink_count += 1 if on else -1
+                if not on and self._blink_hidden:
+                    self._unblinked_while_hidden = True  # blank on the display until sent again
         if not self._blink_count:
             self._blink_hidden = False
             self._blink_due = None
 
     def tick(self, now_ms):
         """Advance the blink; sends the buffer when the visible phase changes."""
+        if self._unblinked_while_hidden:
+            self._unblinked_while_hidden = False
+            self.show()
         if not self._blink_count:
             return
         if self._blink_due is None:
@@ -135,6 +141,8 @@ class ScoreDisplay:
     """
 
     def __init__(self, groups, width=4):
+        if width < 3:
+            raise ValueError("a %r-digit group cannot show -OL; seats need at least 3 digits" % (width,))
         self.width = width
         self._groups = groups
         self._displays = []
