@@ -46,3 +46,45 @@ def do_ports(args):
     for port in picos:
         print("%s  serial=%s  %s" % (port.device, port.serial_number or "?", port.description or ""))
     return 0
+
+
+def add_link_options(parser):
+    """The options of every command that talks to a table."""
+    parser.add_argument("--port", help="serial port or pyserial URL (default: the one Pico found)")
+    parser.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for each reply (default: %(default)s)")
+
+
+def open_link(args, on_event=None):
+    """A connected transport for a command: ``args.link`` when the caller already holds one
+    (tests, ``tiletable run``), else a SerialTransport on ``--port`` or the one Pico found,
+    introduced with HELLO.
+
+    :raises CommandError: when no port is found or the port does not answer as a table.
+    """
+    link = getattr(args, "link", None)
+    if link is not None:
+        if on_event is not None:
+            link.on_event = on_event
+        if link.device_info is None:
+            link.hello()
+        return link
+    from tiletable_host.transport import TransportError
+    from tiletable_host.transport_serial import SerialTransport
+
+    port = resolve_port(args.port)
+    try:
+        link = SerialTransport(port, timeout=args.timeout, on_event=on_event)
+    except TransportError as exc:
+        raise CommandError(str(exc))
+    try:
+        link.hello()
+    except TransportError as exc:
+        link.close()
+        raise CommandError("%s does not answer as a tiletable (%s); is the firmware running?" % (port, exc))
+    return link
+
+
+def close_link(args, link):
+    """Close a link this command opened (one passed in ``args.link`` stays open for its owner)."""
+    if getattr(args, "link", None) is not link:
+        link.close()

@@ -5,18 +5,13 @@ command expects are raised as ``CommandError`` and printed as
 ``tiletable: <command>: <reason>`` with exit status 1.
 """
 import argparse
+import importlib
+import logging
 import sys
 
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable_host.errors import CommandError
-
-
-def _add_demo(sub):
-    from tiletable_host import demo
-
-    parser = sub.add_parser("demo", help="play and print a fully explained simulated match")
-    demo.configure(parser)
-    parser.set_defaults(handler=demo.do_demo)
+from tiletable_host.transport import TransportError
 
 
 def _add_ports(sub):
@@ -34,12 +29,37 @@ def _add_deploy(sub):
     parser.set_defaults(handler=deploy.do_deploy)
 
 
+def _command(name, module_name, help_text):
+    """A parser factory for the command ``name`` whose module has ``configure`` and ``do_<name>``."""
+
+    def add(sub):
+        module = importlib.import_module("tiletable_host." + module_name)
+        parser = sub.add_parser(name, help=help_text, description=(module.__doc__ or help_text).strip())
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        module.configure(parser)
+        parser.set_defaults(handler=getattr(module, "do_" + name))
+
+    return add
+
+
 # Functions adding each command's parser; each sets ``handler``.
-COMMANDS = [_add_demo, _add_ports, _add_deploy]
+COMMANDS = [
+    _add_ports,
+    _add_deploy,
+    _command("sync", "sync", "validate ruleset files and install the changed ones on the table"),
+    _command("pull", "pull", "copy the table's journal into the PC's database, then acknowledge it"),
+    _command("sessions", "sessions", "list the sessions in the PC's database"),
+    _command("show", "show", "print a readable record of every hand of a session"),
+    _command("export", "export", "write stored records as JSON Lines or CSV"),
+    _command("replay", "replay", "re-run a session through the engine and compare with the table's scores"),
+    _command("plot", "plot", "draw each seat's score over a session as SVG"),
+    _command("simulate", "simulate", "play many hands with computer players (engine only) and report statistics"),
+]
 
 
 def build_parser():
     parser = argparse.ArgumentParser(prog="tiletable", description="PC tool for the tiletable domino table")
+    parser.add_argument("--debug", action="store_true", help="log every frame on the link (>> sent, << received) to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in COMMANDS:
         add(sub)
@@ -52,9 +72,21 @@ def main(argv=None):
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
+    if args.debug:
+        logging.basicConfig(level=logging.DEBUG, format="%(message)s", stream=sys.stderr)
+    return run(args)
+
+
+def run(args):
+    """Run a parsed command; its errors become ``tiletable: <command>: <reason>`` and status 1.
+
+    ``args.link``, when set, is an open transport the command uses instead of opening a port
+    (tests pass an in-process device; ``tiletable run`` passes its simulated table).
+    """
     try:
         return args.handler(args) or 0
-    except CommandError as exc:
+    except (CommandError, TransportError) as exc:
+        sys.stdout.flush()
         print("tiletable: %s: %s" % (args.command, exc), file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -1,0 +1,68 @@
+"""``tiletable pull``: copy the table's journal into the PC's SQLite database, then acknowledge it.
+
+Incremental: the pull starts after the highest sequence number the database holds for this
+table. Idempotent: records are keyed by (device, sequence number), so a record received twice
+is stored once. Safe: each reply's records are committed in one transaction before the next
+request, and the table is told (JOURNAL_ACK) only what is committed, so it never deletes a
+record the PC does not have. A reset in the middle just makes the next request wait for the
+table and ask again from the last committed record.
+"""
+from tiletable_host import db as dbmod
+from tiletable_host.connect import add_link_options, close_link, open_link
+from tiletable_host.errors import CommandError
+from tiletable_host.progress import Progress
+
+
+def configure(parser):
+    parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+    parser.add_argument("--no-ack", action="store_true", help="store the records but leave the table's copy unacknowledged")
+    add_link_options(parser)
+
+
+def pull_journal(link, db, acknowledge=True, progress_stream=None):
+    """Import every record the table has beyond what ``db`` holds; returns
+    ``(records added, sessions started, last sequence number stored)``.
+
+    :raises CommandError: when the table's journal ends before the database's copy (another
+        table under the same name, or a wiped journal).
+    """
+    device = link.device_info["device"]
+    after = db.last_seq(device)
+    status = link.journal_status()
+    if status["last"] < after:
+        raise CommandError(
+            "the journal of %s ends at record %d but %s already holds up to %d: another table with this name, or a wiped journal"
+            % (device, status["last"], db.path, after)
+        )
+    added = 0
+    sessions_before = db.session_count()
+    start = after
+    with Progress("pull", status["last"] - start, "records", stream=progress_stream) as bar:
+        while True:
+            records, last = link.journal_pull(after)
+            if not records:
+                break
+            added += db.import_records(device, records)
+            after = records[-1][0]
+            bar.update(after - start, max(last - start, after - start))
+    if acknowledge and after > status["acked"]:
+        link.journal_ack(after)
+    return added, db.session_count() - sessions_before, after
+
+
+def do_pull(args):
+    db = dbmod.Database.open(args.db or dbmod.default_path())
+    try:
+        link = open_link(args)
+        try:
+            added, sessions, last = pull_journal(link, db, acknowledge=not args.no_ack)
+            device = link.device_info["device"]
+        finally:
+            close_link(args, link)
+    finally:
+        db.close()
+    if added:
+        print("pulled %d records (%d new sessions) from %s into %s; stored up to record %d" % (added, sessions, device, db.path, last))
+    else:
+        print("nothing new on %s; %s holds up to record %d" % (device, db.path, last))
+    return 0

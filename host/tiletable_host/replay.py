@@ -1,0 +1,30 @@
+"""``tiletable replay SESSION``: re-run a stored session through the PC's engine and compare
+every score with what the table recorded; exit status 1 when they diverge (usable in scripts)."""
+from tiletable_host import db as dbmod
+from tiletable_host.errors import CommandError
+from tiletable_host.sessionlog import replay_session
+
+
+def configure(parser):
+    parser.add_argument("session", type=int, metavar="SESSION", help="session id (see `tiletable sessions`)")
+    parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+
+
+def do_replay(args):
+    db = dbmod.Database.open(args.db or dbmod.default_path(), create=False)
+    try:
+        replay = replay_session(db, args.session)
+    finally:
+        db.close()
+    actions = replay.actions()
+    scored = sum(len(e.table_scores) for e in actions)
+    print(
+        "session %d: %d actions and %d table scores replayed with %s (hash %s)"
+        % (args.session, len(actions), scored, replay.ruleset.name, replay.ruleset.hash)
+    )
+    for divergence in replay.divergences:
+        print("  " + divergence)
+    if replay.divergences:
+        raise CommandError("session %d: %d divergences from the table's record" % (args.session, len(replay.divergences)))
+    print("no divergence: final scores %s" % " ".join(str(s) for s in replay.state.scores))
+    return 0

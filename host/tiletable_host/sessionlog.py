@@ -1,0 +1,209 @@
+"""A stored session replayed through the PC's engine: the basis of ``show``, ``replay``, ``plot`` and ``export``.
+
+The journal holds actions as canonical text plus the scores the table awarded (REC_SCORE,
+written after the action that caused them) and amendments (REC_UNDO). Replaying the actions
+through the same engine explains every score (the rule and its arithmetic), finds the rule
+violations the engine detects at the reveal, and shows where the PC disagrees with what the
+table recorded (a different score, an action the engine refuses, an undo of something that
+was not the last action).
+"""
+from collections import Counter
+
+import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
+from tiletable.engine.errors import IllegalAction
+from tiletable.engine.rulesets import find_ruleset, load_ruleset, preset_names
+from tiletable.engine.state import CHANCE, SIMULTANEOUS
+from tiletable.runtime.journal import (
+    RECORD_NAMES,
+    REC_ACTION,
+    REC_CLOCK,
+    REC_END,
+    REC_GAP,
+    REC_HEADER,
+    REC_RESUME,
+    REC_SCORE,
+    REC_UNDO,
+)
+from tiletable_host.errors import CommandError
+
+
+class Entry:
+    """One journal record as read back: ``kind`` (header, action, score, ...), the record's
+    ``text``, and for an action the hand, the actor, a sentence for people, the scores the
+    engine awards for it (``engine_scores``) and those the table recorded (``table_scores``)."""
+
+    def __init__(self, seq, kind, text, hand=0, actor=None, description=""):
+        self.seq = seq
+        self.kind = kind
+        self.text = text
+        self.hand = hand
+        self.actor = actor
+        self.description = description
+        self.engine_scores = []
+        self.table_scores = []
+        self.undone = False
+        self.scores_after = None
+
+
+class SessionReplay:
+    """The result of ``replay_session``: entries, final state, divergences and violations."""
+
+    def __init__(self, session, ruleset):
+        self.session = session
+        self.ruleset = ruleset
+        self.state = None
+        self.entries = []
+        self.divergences = []
+        self.violations = []
+        self.table_totals = [0] * len(session["players"])
+
+    def actions(self):
+        return [e for e in self.entries if e.kind == "action"]
+
+
+def resolve_ruleset(db, name, content_hash):
+    """The ruleset a session was played with, found by content hash among the engine's presets
+    and the rulesets this PC has synced.
+
+    :raises CommandError: when neither has it.
+    """
+    try:
+        preset = find_ruleset(name)
+        if preset.hash == content_hash:
+            return preset
+    except (ValueError, ImportError):
+        pass
+    document = db.ruleset_document(content_hash)
+    if document is not None:
+        return load_ruleset(document)
+    for other in preset_names():
+        ruleset = find_ruleset(other)
+        if ruleset.hash == content_hash:
+            return ruleset
+    raise CommandError(
+        "ruleset %r with hash %s is neither a preset of this engine nor one synced from this PC" % (name, content_hash)
+    )
+
+
+def replay_session(db, session_id):
+    """Replay stored session ``session_id`` through the engine.
+
+    :raises CommandError: for an unknown session or ruleset.
+    """
+    session = db.session(session_id)
+    ruleset = resolve_ruleset(db, session["ruleset"], session["hash"])
+    replay = SessionReplay(session, ruleset)
+    state = ruleset.new_state(len(session["players"]))
+    replay.state = state
+    applied = []  # entries of the actions in effect, for undo
+    last_action = None
+    lost = False  # the engine could not follow: later actions are listed but not replayed
+    for seq, rtype, payload in db.session_records(session_id):
+        text = payload.decode("utf-8", "replace")
+        if rtype == REC_ACTION:
+            entry = _replay_action(replay, state, seq, text, lost)
+            lost = lost or entry is None
+            if entry is None:
+                entry = Entry(seq, "action", text, state.hand_number, None, text)
+            else:
+                applied.append(entry)
+            replay.entries.append(entry)
+            last_action = entry
+        elif rtype == REC_SCORE:
+            seat, points, rule = _parse_score(text)
+            replay.table_totals[seat] += points
+            if last_action is not None:
+                last_action.table_scores.append((seat, points, rule))
+            replay.entries.append(Entry(seq, "score", text))
+        elif rtype == REC_UNDO:
+            target = int(text)
+            entry = Entry(seq, "undo", text)
+            if not lost and applied and applied[-1].seq == target:
+                state.undo()
+                undone = applied.pop()
+                undone.undone = True
+                entry.description = "undo of #%d (%s)" % (target, undone.description)
+            else:
+                entry.description = "undo of #%d" % target
+                replay.divergences.append("#%d: undo of record %d, which is not the last action in effect" % (seq, target))
+            replay.entries.append(entry)
+        elif rtype != REC_HEADER:
+            replay.entries.append(Entry(seq, RECORD_NAMES.get(rtype, "?"), text, description=_other_text(rtype, text)))
+    _compare_scores(replay)
+    replay.violations = list(getattr(state, "violations", []))
+    return replay
+
+
+def _replay_action(replay, state, seq, text, lost):
+    """Apply one journalled action; the entry, or None when the engine cannot follow."""
+    if lost:
+        return None
+    hand = state.hand_number
+    actor = state.current_player()
+    try:
+        action = state.parse_action(text)
+    except IllegalAction as exc:
+        replay.divergences.append("#%d: %r is not an action of %s (%s); replay stops here" % (seq, text, replay.ruleset.name, exc.reason))
+        return None
+    problem = state.why_illegal(action)
+    description = state.describe(action)
+    if problem is not None:
+        replay.divergences.append("#%d: %s is illegal here (%s), but the table accepted it" % (seq, text, problem[1]))
+    before = len(state.score_events)
+    try:
+        state.apply(action)
+    except Exception as exc:  # an illegal action the engine cannot even apply
+        replay.divergences.append("#%d: %s cannot be applied (%r); replay stops here" % (seq, text, exc))
+        return None
+    entry = Entry(seq, "action", text, hand, None if actor in (CHANCE, SIMULTANEOUS) else actor, description)
+    entry.engine_scores = state.score_events[before:]
+    entry.scores_after = list(state.scores)
+    return entry
+
+
+def _parse_score(text):
+    seat, points, rule = text.split(" ", 2)
+    return int(seat), int(points), rule
+
+
+def _other_text(rtype, text):
+    if rtype == REC_END:
+        return "end: %s" % text
+    if rtype == REC_RESUME:
+        return "the table restarted (boot %s) and resumed the session" % text
+    if rtype == REC_GAP:
+        return "%s records lost while the journal was full" % text
+    if rtype == REC_CLOCK:
+        return "clock set to %s" % text
+    return text
+
+
+def _compare_scores(replay):
+    for entry in replay.actions():
+        if entry.undone or entry.scores_after is None:
+            continue
+        engine = Counter((e.seat, e.points, e.rule) for e in entry.engine_scores)
+        table = Counter(entry.table_scores)
+        if engine != table:
+            replay.divergences.append(
+                "#%d %s: the table scored %s, the engine %s"
+                % (entry.seq, entry.text, _score_list(table) or "nothing", _score_list(engine) or "nothing")
+            )
+    engine_totals = list(replay.state.scores)
+    if engine_totals != replay.table_totals:
+        replay.divergences.append("final scores: the table has %s, the engine %s" % (replay.table_totals, engine_totals))
+
+
+def _score_list(counter):
+    return ", ".join("P%d %+d %s" % key for key in sorted(counter.elements()))
+
+
+def result_of(session):
+    """A short text for a session's end record (``over 61-40``), or ``in progress``."""
+    result = session["result"]
+    if result is None:
+        return "in progress"
+    text = str(result.get("reason", "ended"))
+    if "scores" in result:
+        text += " " + "-".join(str(s) for s in result["scores"])
+    return text

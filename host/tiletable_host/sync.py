@@ -1,0 +1,196 @@
+"""``tiletable sync``: validate ruleset documents on the PC and install the changed ones on the table.
+
+Every document is checked before anything is sent: JSON syntax, the ruleset JSON Schema
+(ruleset.schema.json), then the engine's own ``load_ruleset`` (the family's parameters), so
+a mistake is reported with its file and field instead of as a device error. What is sent is
+the ruleset's canonical document (every parameter spelled out), so the table runs exactly the
+game the PC validated, whatever its firmware's defaults. Rulesets whose content hash the table
+already has are skipped; each upload is checked by the hash the table reports, and once more
+by listing the table's rulesets at the end. An upload cut by a device reset is started again.
+"""
+import glob
+import json
+import os
+
+import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
+from tiletable.engine.errors import RulesetError
+from tiletable.engine.rulesets import find_ruleset, load_ruleset, preset_names
+from tiletable.proto.messages import E_SEQUENCE
+from tiletable.runtime.rulestore import MAX_DOCUMENT
+from tiletable_host import db as dbmod
+from tiletable_host.connect import add_link_options, close_link, open_link
+from tiletable_host.errors import CommandError
+from tiletable_host.progress import Progress
+from tiletable_host.schema import RULESET_SCHEMA_PATH, load_schema, validate
+from tiletable_host.transport import DeviceError, TransportError
+
+UPLOAD_ATTEMPTS = 3  # an upload cut by a reset is started again this many times in all
+
+
+def configure(parser):
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="ruleset .json files or directories of them (default: every preset)")
+    parser.add_argument("--presets", action="store_true", help="also sync every preset of the engine (the default without PATH)")
+    parser.add_argument("--prune", action="store_true", help="remove rulesets on the table that are not among the sources")
+    parser.add_argument("--dry-run", action="store_true", help="validate and compare, but change nothing on the table")
+    parser.add_argument("--db", default=None, help="database that remembers synced rulesets for replays (default: %s)" % dbmod.default_path())
+    add_link_options(parser)
+
+
+class Document:
+    """A validated ruleset and where it came from; ``data`` is what the table receives."""
+
+    def __init__(self, source, ruleset):
+        self.source = source
+        self.ruleset = ruleset
+        self.data = ruleset.to_json().encode()
+
+
+def document_from_file(path, schema):
+    """Validate the ruleset file at ``path``.
+
+    :raises CommandError: ``<path>: <field>: <reason>`` for the first problem found.
+    """
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as exc:
+        raise CommandError("%s: cannot read (%s)" % (path, exc.strerror or exc))
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except UnicodeError:
+        raise CommandError("%s: not UTF-8 text" % path)
+    except json.JSONDecodeError as exc:
+        raise CommandError("%s: not valid JSON: %s (line %d, column %d)" % (path, exc.msg, exc.lineno, exc.colno))
+    problems = validate(doc, schema)
+    if problems:
+        field, reason = problems[0]
+        raise CommandError("%s: %s: %s" % (path, field, reason))
+    try:
+        ruleset = load_ruleset(doc)
+    except RulesetError as exc:
+        raise CommandError("%s: %s: %s" % (path, exc.field, exc.reason))
+    except ImportError as exc:
+        raise CommandError("%s: family %r is not available on this PC (%s)" % (path, doc["family"], exc))
+    document = Document(path, ruleset)
+    if len(document.data) > MAX_DOCUMENT:
+        raise CommandError("%s: document is %d bytes, over the table's limit of %d" % (path, len(document.data), MAX_DOCUMENT))
+    return document
+
+
+def collect_documents(paths, presets):
+    """The validated documents of ``paths`` (files and directories of .json files) and, with
+    ``presets``, of every engine preset.
+
+    :raises CommandError: for an invalid document, a missing path, or two sources of one name.
+    """
+    schema = load_schema(RULESET_SCHEMA_PATH)
+    documents = []
+    if presets:
+        for name in preset_names():
+            documents.append(Document("preset %s" % name, find_ruleset(name)))
+    for path in paths:
+        if os.path.isdir(path):
+            files = sorted(glob.glob(os.path.join(path, "*.json")))
+            if not files:
+                raise CommandError("%s: no .json files in this directory" % path)
+        elif os.path.exists(path):
+            files = [path]
+        else:
+            raise CommandError("%s: no such file or directory" % path)
+        documents.extend(document_from_file(f, schema) for f in files)
+    seen = {}
+    for document in documents:
+        name = document.ruleset.name
+        if name in seen:
+            raise CommandError("%s and %s both define ruleset %r" % (seen[name], document.source, name))
+        seen[name] = document.source
+    return documents
+
+
+def push(link, document, on_chunk=None):
+    """Install one document, starting the upload again if the device resets during it;
+    returns the hash the device reports.
+
+    :raises DeviceError: when the device rejects the document; :raises CommandError: when the
+        device's hash is not the PC's.
+    """
+    ruleset = document.ruleset
+    for attempt in range(UPLOAD_ATTEMPTS):
+        try:
+            reply = link.ruleset_put(ruleset.name, document.data, ruleset.hash, on_chunk)
+            break
+        except DeviceError as exc:
+            # E_SEQUENCE: the device forgot the upload (it reset between chunks)
+            if exc.code != E_SEQUENCE or attempt + 1 == UPLOAD_ATTEMPTS:
+                raise
+        except TransportError:
+            if attempt + 1 == UPLOAD_ATTEMPTS:
+                raise
+        link.reconnect()
+        link.hello()
+        installed = link.ruleset_list().get(ruleset.name)
+        if installed is not None and installed[1] == ruleset.hash:
+            return installed[1]  # the commit went through; only its reply was lost
+    if reply["hash"] != ruleset.hash:
+        raise CommandError("%s: the table reports hash %s, the PC computed %s" % (document.source, reply["hash"], ruleset.hash))
+    return reply["hash"]
+
+
+def do_sync(args):
+    documents = collect_documents(args.paths, args.presets or not args.paths)
+    link = open_link(args)
+    try:
+        return _sync(args, link, documents)
+    finally:
+        close_link(args, link)
+
+
+def _sync(args, link, documents):
+    installed = link.ruleset_list()
+    changed = [d for d in documents if installed.get(d.ruleset.name, (None, None))[1] != d.ruleset.hash]
+    wanted = {d.ruleset.name for d in documents}
+    extra = sorted(name for name in installed if name not in wanted) if args.prune else []
+    device = link.device_info["device"]
+    for document in documents:
+        if document not in changed:
+            print("%-12s unchanged  %s" % (document.ruleset.name, document.ruleset.hash))
+    if args.dry_run:
+        for document in changed:
+            print("%-12s would push %s (%s)" % (document.ruleset.name, document.ruleset.hash, _was(installed, document)))
+        for name in extra:
+            print("%-12s would remove" % name)
+        return 0
+    total = sum(len(d.data) for d in changed)
+    done = 0
+    with Progress("sync", total, "bytes") as bar:
+        for document in changed:
+            try:
+                push(link, document, lambda sent, size: bar.update(done + sent))
+            except DeviceError as exc:
+                raise CommandError("%s: the table refused it: %s" % (document.source, exc.message))
+            done += len(document.data)
+            print("%-12s pushed     %s (%s)" % (document.ruleset.name, document.ruleset.hash, _was(installed, document)))
+    for name in extra:
+        link.ruleset_remove(name)
+        print("%-12s removed" % name)
+    now = link.ruleset_list()
+    for document in documents:
+        got = now.get(document.ruleset.name, (None, None))[1]
+        if got != document.ruleset.hash:
+            raise CommandError("%s: after sync the table has hash %s, expected %s" % (document.source, got, document.ruleset.hash))
+    db = dbmod.Database.open(args.db or dbmod.default_path())
+    try:
+        for document in documents:
+            db.remember_ruleset(document.ruleset.hash, document.ruleset.name, document.data.decode())
+    finally:
+        db.close()
+    print(
+        "sync: %d pushed, %d unchanged, %d removed on %s (verified by hash)"
+        % (len(changed), len(documents) - len(changed), len(extra), device)
+    )
+    return 0
+
+
+def _was(installed, document):
+    old = installed.get(document.ruleset.name)
+    return "new" if old is None else "was %s" % old[1]

@@ -1,0 +1,29 @@
+"""Sessions written into a real Journal the way the table runtime writes them: every action
+(chance included) as canonical text, then the score events it caused, then an end record.
+Games are played by random players from a seed, so each test knows exactly what was logged."""
+import random
+
+from tiletable.engine.rulesets import find_ruleset
+from tiletable.engine.state import CHANCE, TERMINAL
+
+
+def play_into_journal(journal, ruleset_name="muggins", players=("ann", "bob"), seed=1, max_actions=None):
+    """Play one match (or its first ``max_actions`` actions) into ``journal``; returns the final state."""
+    ruleset = find_ruleset(ruleset_name)
+    state = ruleset.new_state(len(players))
+    rng = random.Random(seed)
+    journal.start_session(ruleset.name, ruleset.hash, list(players), "test", 1700000000 + seed)
+    count = 0
+    while state.current_player() != TERMINAL and (max_actions is None or count < max_actions):
+        player = state.current_player()
+        action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions))
+        events = state.play(action)
+        journal.log_action(state.action_str(action))
+        for event in events:
+            journal.log_score(event.seat, event.points, event.rule)
+        count += 1
+    if state.is_over():
+        journal.end_session({"reason": state.outcome().termination, "scores": list(state.scores)})
+    else:
+        journal.flush()
+    return state

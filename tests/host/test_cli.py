@@ -1,0 +1,68 @@
+"""The command line: help for every command, and the one-line errors (golden messages)."""
+import subprocess
+import sys
+
+import pytest
+
+from cli import tiletable
+from tiletable_host import connect
+from tiletable_host.main import build_parser
+
+
+def _command_names():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return sorted(sub.choices)
+
+
+def test_top_level_help_lists_every_command():
+    out = subprocess.run([sys.executable, "-m", "tiletable_host.main", "--help"], capture_output=True, text=True).stdout
+    for name in _command_names():
+        assert "    %s " % name in out
+
+
+@pytest.mark.parametrize("name", _command_names())
+def test_every_command_has_help(capsys, name):
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args([name, "--help"])
+    out = capsys.readouterr().out
+    assert exit_.value.code == 0 and out.startswith("usage: tiletable %s" % name)
+
+
+class _Port:
+    def __init__(self, device, serial_number):
+        self.device, self.serial_number, self.vid, self.pid = device, serial_number, 0x2E8A, 0x0005
+
+
+def test_no_table_found(capsys, monkeypatch):
+    monkeypatch.setattr(connect, "find_picos", lambda: [])
+    status, _, err = tiletable(capsys, ["sync", "--dry-run"])
+    assert status == 1
+    assert err == (
+        "tiletable: sync: no Pico running the firmware found (USB 2E8A:0005); plug it in, or pass --port "
+        "(e.g. the pty printed by `tiletable sim`)\n"
+    )
+
+
+def test_several_tables_found(capsys, monkeypatch):
+    monkeypatch.setattr(connect, "find_picos", lambda: [_Port("/dev/ttyACM0", "E661"), _Port("/dev/ttyACM1", None)])
+    status, _, err = tiletable(capsys, ["sync", "--dry-run"])
+    assert status == 1
+    assert err == "tiletable: sync: several Picos found: /dev/ttyACM0 (serial E661), /dev/ttyACM1 (serial ?); choose one with --port\n"
+
+
+def test_a_port_that_cannot_be_opened(capsys, tmp_path):
+    missing = str(tmp_path / "ttyACM9")
+    status, _, err = tiletable(capsys, ["sync", "--port", missing])
+    assert status == 1
+    assert err.startswith("tiletable: sync: cannot open %s: " % missing)
+    assert err.endswith(" (it may be in use by another program)\n") and err.count("\n") == 1
+
+
+def test_a_port_that_does_not_answer(capsys):
+    status, _, err = tiletable(capsys, ["sync", "--port", "loop://", "--timeout", "0.05"])
+    assert status == 1
+    assert err == (
+        "tiletable: sync: loop:// does not answer as a tiletable (no reply to hello after 3 attempts of 0.1 s); "
+        "is the firmware running?\n"
+    )

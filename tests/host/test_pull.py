@@ -1,0 +1,177 @@
+"""``tiletable pull`` into SQLite: incremental, idempotent, acknowledged only when committed,
+whole across device resets; and clear errors for a damaged or foreign database file."""
+import sqlite3
+
+import pytest
+
+from cli import tiletable
+from journal_games import play_into_journal
+from tiletable.proto.messages import JOURNAL_ACK, JOURNAL_PULL
+from tiletable.runtime.journal import Journal, iter_records
+from tiletable_host.db import ConflictError, Database
+from tiletable_host.errors import CommandError
+from tiletable_host.transport_local import LocalTransport
+
+
+@pytest.fixture
+def device(tmp_path):
+    return LocalTransport(str(tmp_path / "device"))
+
+
+def _journal_records(root):
+    """Every record in a journal directory, read with the firmware's own reader."""
+    journal = Journal(root)
+    buf = bytearray(64 * 1024)
+    return list(iter_records(memoryview(buf)[: journal.read_since(0, buf)]))
+
+
+def _stored(db_path):
+    db = Database.open(db_path)
+    rows = db.conn.execute("SELECT seq, type, payload FROM records ORDER BY seq").fetchall()
+    db.close()
+    return [(seq, rtype, bytes(payload)) for seq, rtype, payload in rows]
+
+
+def test_pull_stores_every_record_and_acknowledges_them(capsys, tmp_path, device):
+    play_into_journal(device.journal, seed=1)
+    play_into_journal(device.journal, seed=2)
+    db_path = str(tmp_path / "t.db")
+    status, out, _ = tiletable(capsys, ["pull", "--db", db_path], device)
+    assert status == 0, out
+    expected = _journal_records(str(tmp_path / "device" / "journal"))
+    assert _stored(db_path) == expected
+    assert "pulled %d records (2 new sessions) from tiletable-local" % len(expected) in out
+    assert device.journal.acked == expected[-1][0]
+
+
+def test_pull_is_incremental_and_a_second_pull_adds_nothing(capsys, tmp_path, device):
+    db_path = str(tmp_path / "t.db")
+    play_into_journal(device.journal, seed=1)
+    tiletable(capsys, ["pull", "--db", db_path], device)
+    first = _stored(db_path)
+    pulls = []
+    device.before_request = lambda msg_type: pulls.append(msg_type == JOURNAL_PULL and True) and False
+    status, out, _ = tiletable(capsys, ["pull", "--db", db_path], device)
+    assert status == 0 and out.startswith("nothing new on tiletable-local")
+    assert _stored(db_path) == first
+    play_into_journal(device.journal, seed=3)
+    tiletable(capsys, ["pull", "--db", db_path], device)
+    assert _stored(db_path) == _journal_records(str(tmp_path / "device" / "journal"))
+
+
+def test_no_ack_leaves_the_table_copy_unacknowledged(capsys, tmp_path, device):
+    play_into_journal(device.journal, seed=1)
+    assert tiletable(capsys, ["pull", "--no-ack", "--db", str(tmp_path / "t.db")], device)[0] == 0
+    assert device.journal.acked == 0
+
+
+@pytest.mark.parametrize("at_pull", [1, 2, 5])
+def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(capsys, tmp_path, device, at_pull):
+    for seed in range(1, 4):
+        play_into_journal(device.journal, seed=seed)
+    play_into_journal(device.journal, seed=9, max_actions=40)  # a session in progress at the reset
+    pulls = []
+
+    def reset_at_pull(msg_type):
+        if msg_type == JOURNAL_PULL:
+            pulls.append(msg_type)
+            if len(pulls) == at_pull:
+                device.reset()
+                return True
+        return False
+
+    device.before_request = reset_at_pull
+    db_path = str(tmp_path / "t.db")
+    status, out, _ = tiletable(capsys, ["pull", "--db", db_path], device)
+    assert status == 0, out
+    assert device.resets == 1
+    stored = _stored(db_path)
+    assert stored == _journal_records(str(tmp_path / "device" / "journal"))
+    assert [r[0] for r in stored] == list(range(1, len(stored) + 1))
+
+
+def test_only_committed_records_are_acknowledged(capsys, tmp_path, device, monkeypatch):
+    for seed in range(1, 4):
+        play_into_journal(device.journal, seed=seed)
+    original = Database.import_records
+    calls = []
+
+    def fail_on_second_batch(self, name, records):
+        calls.append(len(records))
+        if len(calls) == 2:
+            raise CommandError("cannot write to %s: disk I/O error" % self.path)
+        return original(self, name, records)
+
+    monkeypatch.setattr(Database, "import_records", fail_on_second_batch)
+    db_path = str(tmp_path / "t.db")
+    status, _, err = tiletable(capsys, ["pull", "--db", db_path], device)
+    assert status == 1 and err == "tiletable: pull: cannot write to %s: disk I/O error\n" % db_path
+    assert len(_stored(db_path)) == calls[0]
+    assert device.journal.acked == 0
+
+
+def test_a_record_stored_twice_is_kept_once_and_a_different_one_is_refused(tmp_path):
+    db = Database.open(str(tmp_path / "t.db"))
+    header = b'{"boot":1,"firmware":"t","hash":"0123456789abcdef","players":["a","b"],"ruleset":"muggins","time":null}'
+    records = [(1, 1, header), (2, 2, b"D0:5-5")]
+    assert db.import_records("table", records) == 2
+    assert db.import_records("table", records) == 0
+    with pytest.raises(ConflictError, match="record 2 of table differs from the copy in .*; is this another table with the same name"):
+        db.import_records("table", [(2, 2, b"D0:6-6")])
+    assert db.session_records(1) == records
+
+
+def test_a_journal_behind_the_database_is_reported(capsys, tmp_path, device):
+    play_into_journal(device.journal, seed=1)
+    db_path = str(tmp_path / "t.db")
+    tiletable(capsys, ["pull", "--db", db_path], device)
+    wiped = LocalTransport(str(tmp_path / "wiped"))
+    status, _, err = tiletable(capsys, ["pull", "--db", db_path], wiped)
+    last = _stored(db_path)[-1][0]
+    assert status == 1
+    assert err == (
+        "tiletable: pull: the journal of tiletable-local ends at record 0 but %s already holds up to %d: "
+        "another table with this name, or a wiped journal\n" % (db_path, last)
+    )
+
+
+def test_a_file_that_is_not_sqlite_gives_a_clear_error(capsys, tmp_path, device):
+    path = tmp_path / "t.db"
+    path.write_bytes(b"this is a text file, not a database\n" * 200)
+    status, _, err = tiletable(capsys, ["pull", "--db", str(path)], device)
+    assert status == 1
+    assert err == "tiletable: pull: %s is not a tiletable database (file is not a database)\n" % path
+
+
+def test_a_foreign_sqlite_database_is_refused_and_left_alone(capsys, tmp_path, device):
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(str(path))
+    conn.execute("CREATE TABLE songs (title TEXT)")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    status, _, err = tiletable(capsys, ["pull", "--db", str(path)], device)
+    assert status == 1
+    assert err == "tiletable: pull: %s is not a tiletable database (it belongs to another program); pass another --db\n" % path
+    assert path.read_bytes() == before
+
+
+def test_a_damaged_database_is_reported(capsys, tmp_path, device):
+    play_into_journal(device.journal, seed=1)
+    path = tmp_path / "t.db"
+    tiletable(capsys, ["pull", "--db", str(path)], device)
+    data = bytearray(path.read_bytes())
+    page = 4096
+    for i in range(page * 2 + 8, min(len(data), page * 3)):  # scribble over a b-tree page
+        data[i] = 0x5A
+    path.write_bytes(bytes(data))
+    status, _, err = tiletable(capsys, ["sessions", "--db", str(path)], device)
+    assert status == 1
+    assert err.startswith("tiletable: sessions: database %s is damaged (" % path)
+
+
+def test_sessions_without_a_database_says_how_to_get_one(capsys, tmp_path):
+    path = tmp_path / "none.db"
+    status, _, err = tiletable(capsys, ["sessions", "--db", str(path)])
+    assert status == 1
+    assert err == "tiletable: sessions: no database at %s (run `tiletable pull` first, or pass --db)\n" % path

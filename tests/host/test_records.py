@@ -1,0 +1,121 @@
+"""sessions, show, export, replay and plot on sessions pulled from a real journal."""
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from cli import tiletable
+from journal_games import play_into_journal
+from tiletable.runtime.journal import REC_SCORE
+from tiletable_host.db import Database
+from tiletable_host.transport_local import LocalTransport
+
+
+@pytest.fixture
+def pulled(capsys, tmp_path):
+    """A database holding two finished Muggins matches and one unfinished, and their final states."""
+    device = LocalTransport(str(tmp_path / "device"))
+    states = [play_into_journal(device.journal, seed=seed) for seed in (1, 2)]
+    states.append(play_into_journal(device.journal, "block", ("cy", "di"), seed=3, max_actions=30))
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    return db_path, states
+
+
+def test_sessions_lists_each_session_with_its_result(capsys, pulled):
+    db_path, states = pulled
+    status, out, _ = tiletable(capsys, ["sessions", "--db", db_path])
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == 4
+    assert "muggins" in lines[1] and "ann, bob / %s %s" % (states[0].outcome().termination, "-".join(map(str, states[0].scores))) in lines[1]
+    assert "2023-11-14 22:13 UTC" in lines[1]
+    assert lines[3].endswith("cy, di / in progress")
+
+
+def test_show_explains_every_score_and_ends_with_the_final_scores(capsys, pulled):
+    db_path, states = pulled
+    status, out, _ = tiletable(capsys, ["show", "1", "--db", db_path])
+    assert status == 0
+    events = states[0].score_events
+    for event in events:
+        assert "%s %+d %s: %s" % (("ann", "bob")[event.seat], event.points, event.rule, event.detail) in out
+    assert "\nhand %d\n" % (states[0].hand_number + 1) in out and "\nhand %d\n" % (states[0].hand_number + 2) not in out
+    assert "final scores: ann %d, bob %d" % tuple(states[0].scores) in out
+    assert "P0 sets" in out or "P1 sets" in out
+    assert "disagree" not in out
+
+
+def test_show_of_an_unknown_session_names_it(capsys, pulled):
+    status, _, err = tiletable(capsys, ["show", "99", "--db", pulled[0]])
+    assert status == 1 and err == "tiletable: show: no session 99 in %s (see `tiletable sessions`)\n" % pulled[0]
+
+
+def test_replay_agrees_with_the_table(capsys, pulled):
+    db_path, states = pulled
+    status, out, _ = tiletable(capsys, ["replay", "2", "--db", db_path])
+    assert status == 0
+    assert out.splitlines()[-1] == "no divergence: final scores %d %d" % tuple(states[1].scores)
+
+
+def test_replay_reports_a_score_the_engine_does_not_give(capsys, pulled):
+    db_path, _ = pulled
+    db = Database.open(db_path)
+    seq, payload = db.conn.execute("SELECT seq, payload FROM records WHERE session = 1 AND type = ? ORDER BY seq LIMIT 1", (REC_SCORE,)).fetchone()
+    seat, points, rule = bytes(payload).decode().split(" ", 2)
+    db.conn.execute("UPDATE records SET payload = ? WHERE seq = ?", (("%s %d %s" % (seat, int(points) + 5, rule)).encode(), seq))
+    db.conn.commit()
+    db.close()
+    status, out, err = tiletable(capsys, ["replay", "1", "--db", db_path])
+    assert status == 1
+    assert err == "tiletable: replay: session 1: 2 divergences from the table's record\n"
+    assert "the table scored P%s %+d %s, the engine P%s %+d %s" % (seat, int(points) + 5, rule, seat, int(points), rule) in out
+    assert "final scores: the table has" in out
+
+
+def test_replay_reports_an_illegal_action_the_table_accepted(capsys, pulled):
+    db_path, _ = pulled
+    db = Database.open(db_path)
+    seq = db.conn.execute("SELECT seq FROM records WHERE session = 1 AND payload = CAST('draw' AS BLOB) ORDER BY seq LIMIT 1").fetchone()[0]
+    db.conn.execute("UPDATE records SET payload = CAST('pass' AS BLOB) WHERE seq = ?", (seq,))
+    db.conn.commit()
+    db.close()
+    status, out, _ = tiletable(capsys, ["replay", "1", "--db", db_path])
+    assert status == 1
+    assert "#%d: pass is illegal here" % seq in out
+
+
+def test_export_jsonl_has_one_object_per_record_with_scores_split(capsys, pulled):
+    db_path, states = pulled
+    status, out, _ = tiletable(capsys, ["export", "1", "--db", db_path])
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and rows[0]["type"] == "header" and rows[-1]["type"] == "end"
+    scores = [r for r in rows if r["type"] == "score"]
+    assert [(r["seat"], r["points"], r["rule"]) for r in scores] == [(e.seat, e.points, e.rule) for e in states[0].score_events]
+
+
+def test_export_csv_to_a_file(capsys, pulled, tmp_path):
+    db_path, _ = pulled
+    target = tmp_path / "all.csv"
+    status, out, _ = tiletable(capsys, ["export", "--format", "csv", "-o", str(target), "--db", db_path])
+    rows = list(csv.DictReader(io.StringIO(target.read_text())))
+    db = Database.open(db_path)
+    assert status == 0 and len(rows) == db.record_count()
+    assert out == "wrote %d records to %s\n" % (len(rows), target)
+    assert {r["session"] for r in rows} == {"1", "2", "3"}
+
+
+def test_plot_writes_an_svg_with_one_line_per_seat(capsys, pulled, tmp_path):
+    db_path, states = pulled
+    target = tmp_path / "s1.svg"
+    status, out, _ = tiletable(capsys, ["plot", "1", "-o", str(target), "--db", db_path])
+    assert status == 0 and out == "wrote %s\n" % target
+    root = ET.fromstring(target.read_text())
+    ns = "{http://www.w3.org/2000/svg}"
+    lines = root.findall(ns + "polyline")
+    assert len(lines) == 2
+    legend = [t.text for t in root.findall(ns + "text") if t.text and ":" in t.text and t.text.split(":")[0] in ("ann", "bob")]
+    assert legend == ["ann: %d" % states[0].scores[0], "bob: %d" % states[0].scores[1]]
+    hands = [t for t in root.findall(ns + "text") if t.text and t.text.startswith("hand ")]
+    assert len(hands) == states[0].hand_number  # hands are numbered from 0; the last one ends the match

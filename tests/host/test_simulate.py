@@ -1,0 +1,56 @@
+"""``tiletable simulate``: every preset plays to the end of its hands with random and greedy players."""
+import pytest
+
+from cli import tiletable
+from tiletable.engine.rulesets import find_ruleset, preset_names
+from tiletable_host.simulate import simulate
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_every_preset_simulates_with_random_and_greedy_players(name):
+    stats = simulate(find_ruleset(name), 3, seed=7)
+    assert len(stats.hand_lengths) == 3
+    assert all(len(points) == stats.players for points in stats.hand_points)
+    report = "\n".join(stats.report())
+    assert "hand length:" in report and "score distribution" in report and "first player advantage" in report
+
+
+def test_greedy_beats_random_at_muggins():
+    stats = simulate(find_ruleset("muggins"), 40, strategies=("greedy", "random"), seed=3)
+    greedy = sum(p[0] for p in stats.hand_points)
+    random_ = sum(p[1] for p in stats.hand_points)
+    assert greedy > random_
+
+
+def test_the_same_seed_gives_the_same_statistics():
+    a = simulate(find_ruleset("draw"), 5, seed=11)
+    b = simulate(find_ruleset("draw"), 5, seed=11)
+    assert a.hand_points == b.hand_points and a.hand_lengths == b.hand_lengths
+
+
+def test_the_column_game_has_no_first_player(capsys):
+    status, out, _ = tiletable(capsys, ["simulate", "columns", "-n", "2", "--seed", "1"])
+    assert status == 0
+    assert "first player advantage: no hand has a first player (every decision is simultaneous)" in out
+
+
+def test_a_ruleset_file_can_be_simulated(capsys, tmp_path):
+    path = tmp_path / "quick.json"
+    path.write_text('{"family": "line", "name": "quick", "params": {"target": 20}}')
+    status, out, _ = tiletable(capsys, ["simulate", str(path), "-n", "4", "--seed", "2"])
+    assert status == 0 and out.startswith("quick (hash ")
+    assert "match wins by seat" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["simulate", "chess"], "unknown ruleset: 'chess'"),
+        (["simulate", "muggins", "-n", "0"], "-n must be at least 1 (got 0)"),
+        (["simulate", "muggins", "--strategies", "clever"], "unknown strategy 'clever' (known: random, greedy)"),
+        (["simulate", "columns", "--players", "3"], "columns: the column game is played by exactly 2 players (got 3)"),
+    ],
+)
+def test_simulate_errors_are_one_line(capsys, argv, message):
+    status, _, err = tiletable(capsys, argv)
+    assert status == 1 and err == "tiletable: simulate: %s\n" % message

@@ -1,0 +1,135 @@
+"""``tiletable sync`` against the firmware's LinkServer and RuleStore (in-process device)."""
+import json
+
+import pytest
+
+from cli import tiletable
+from tiletable.engine.rulesets import find_ruleset, preset_names
+from tiletable.proto.messages import RULESET_PUT_CHUNK, RULESET_PUT_COMMIT
+from tiletable_host.db import Database
+from tiletable_host.transport_local import LocalTransport
+
+
+@pytest.fixture
+def device(tmp_path):
+    return LocalTransport(str(tmp_path / "device"))
+
+
+def _sync(capsys, tmp_path, device, *argv):
+    return tiletable(capsys, ["sync", "--db", str(tmp_path / "t.db")] + list(argv), device)
+
+
+def _write(tmp_path, name, doc):
+    path = tmp_path / name
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    return str(path)
+
+
+def test_every_preset_is_pushed_then_found_unchanged(capsys, tmp_path, device):
+    status, out, _ = _sync(capsys, tmp_path, device)
+    assert status == 0
+    assert "sync: %d pushed, 0 unchanged, 0 removed on tiletable-local (verified by hash)" % len(preset_names()) in out
+    assert device.rulestore.list() == sorted((n, 1, find_ruleset(n).hash) for n in preset_names())
+    status, out, _ = _sync(capsys, tmp_path, device)
+    assert status == 0 and "sync: 0 pushed, %d unchanged" % len(preset_names()) in out
+
+
+def test_synced_rulesets_are_remembered_for_replays(capsys, tmp_path, device):
+    path = _write(tmp_path, "m61.json", {"family": "line", "name": "m61", "params": {"target": 61}})
+    assert _sync(capsys, tmp_path, device, path)[0] == 0
+    db = Database.open(str(tmp_path / "t.db"))
+    expected = find_ruleset("muggins").hash  # a different game: only the file was synced
+    assert db.ruleset_document(expected) is None
+    stored = [h for (n, v, h) in device.rulestore.list() if n == "m61"]
+    assert json.loads(db.ruleset_document(stored[0]))["params"]["target"] == 61
+
+
+def test_a_changed_file_is_pushed_and_the_report_says_what_it_replaced(capsys, tmp_path, device):
+    path = _write(tmp_path, "house.json", {"family": "line", "name": "house", "params": {"target": 100}})
+    _sync(capsys, tmp_path, device, path)
+    old = device.rulestore.list()[0][2]
+    _write(tmp_path, "house.json", {"family": "line", "name": "house", "params": {"target": 150}})
+    status, out, _ = _sync(capsys, tmp_path, device, path)
+    assert status == 0
+    assert "pushed" in out and "(was %s)" % old in out
+    assert device.rulestore.get("house").params["target"] == 150
+
+
+def test_dry_run_changes_nothing(capsys, tmp_path, device):
+    status, out, _ = _sync(capsys, tmp_path, device, "--dry-run")
+    assert status == 0 and "muggins      would push" in out
+    assert device.rulestore.list() == []
+
+
+def test_prune_removes_rulesets_that_are_not_sources(capsys, tmp_path, device):
+    _sync(capsys, tmp_path, device)
+    path = _write(tmp_path, "house.json", {"family": "line", "name": "house"})
+    status, out, _ = _sync(capsys, tmp_path, device, "--prune", path)
+    assert status == 0
+    assert [n for n, _, _ in device.rulestore.list()] == ["house"]
+    assert "muggins      removed" in out
+
+
+@pytest.mark.parametrize(
+    "doc, message",
+    [
+        ("{nope", "bad.json: not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)"),
+        ({"family": "line"}, "bad.json: name: is required"),
+        ({"family": "line", "name": "x", "version": "2"}, "bad.json: version: must be integer (got '2')"),
+        ({"family": "chess", "name": "x"}, "bad.json: family: must be one of line, trick, column, climb (got 'chess')"),
+        ({"family": "line", "name": "x", "colour": 1}, "bad.json: colour: unknown field (allowed: family, name, version, params, aliases, description)"),
+        ({"family": "line", "name": "x", "params": {"target": 0}}, "bad.json: params.target: must be at least 1 (got 0)"),
+        ({"family": "line", "name": "x", "params": {"speed": 3}}, "bad.json: params.speed: unknown parameter"),
+    ],
+)
+def test_invalid_documents_are_refused_before_anything_is_sent(capsys, tmp_path, device, doc, message):
+    path = _write(tmp_path, "bad.json", doc)
+    status, out, err = _sync(capsys, tmp_path, device, path)
+    assert status == 1
+    assert err == "tiletable: sync: %s/%s\n" % (tmp_path, message)
+    assert device.rulestore.list() == []
+
+
+def test_two_files_for_one_ruleset_are_refused(capsys, tmp_path, device):
+    a = _write(tmp_path, "a.json", {"family": "line", "name": "same"})
+    b = _write(tmp_path, "b.json", {"family": "line", "name": "same"})
+    status, _, err = _sync(capsys, tmp_path, device, a, b)
+    assert status == 1 and err == "tiletable: sync: %s and %s both define ruleset 'same'\n" % (a, b)
+
+
+def test_a_device_reset_in_the_middle_of_an_upload_restarts_it(capsys, tmp_path, device):
+    chunks = []
+
+    def reset_at_third_chunk(msg_type):
+        if msg_type == RULESET_PUT_CHUNK:
+            chunks.append(msg_type)
+            if len(chunks) == 3:
+                device.reset()
+                return True
+        return False
+
+    device.before_request = reset_at_third_chunk
+    status, out, _ = _sync(capsys, tmp_path, device)
+    assert status == 0, out
+    assert device.resets == 1
+    assert device.rulestore.list() == sorted((n, 1, find_ruleset(n).hash) for n in preset_names())
+    assert sorted(f.name for f in (tmp_path / "device" / "rulesets").iterdir()) == sorted(n + ".json" for n in preset_names())
+
+
+def test_a_reset_that_loses_the_commit_reply_is_verified_not_repeated(capsys, tmp_path, device):
+    commits = []
+
+    def reset_after_first_commit(msg_type):
+        if msg_type == RULESET_PUT_COMMIT:
+            commits.append(msg_type)
+            if len(commits) == 1:
+                reply = device.server.handle(1, msg_type, 0, b"")  # the commit happens...
+                assert reply
+                device.reset()  # ...and the reply is lost
+                return True
+        return False
+
+    device.before_request = reset_after_first_commit
+    status, out, _ = _sync(capsys, tmp_path, device)
+    assert status == 0, out
+    assert len(commits) == len(preset_names())  # the first ruleset was not uploaded twice
