@@ -538,6 +538,7 @@ class State(GameState):
         if call == 3 or self._passes == 2:
             for c in self.kitty:
                 self.hands[self.bidder].add(c)
+            self.kitty = []
             self.phase = _PLAY
             self.turn = self.opener
             self._passes = 0

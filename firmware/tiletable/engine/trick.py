@@ -198,7 +198,7 @@ class State(GameState):
     def _start_hand(self):
         self.hands = [Holding() for _ in range(3)]
         self.widow = None
-        self.discard = None
+        self.discard = None  # the bidder's discard (UNKNOWN when face down and not read)
         self._seen = bytearray(128)  # 1 for a tile whose place the table knows
         self.phase = _DEALING
         self._spoken = 0
@@ -482,7 +482,7 @@ class State(GameState):
             hand.unknown -= 1
         else:
             hand.remove(tile)
-            self.discard = tile
+        self.discard = tile
         if not self._facedown:
             hand.add(self.widow)
             self.widow = None
