@@ -225,18 +225,20 @@ class Journal:
         return boot, acked
 
     def _write_state(self):
+        """Save the boot counter and acknowledgement: to a temporary file, then renamed over
+        ``state`` (atomic). A full flash keeps the old state, which is safe: the boot counter
+        is recovered from the session headers, and a lost acknowledgement only delays rotation."""
         data = bytearray(_STATE_SIZE + CRC_SIZE)
         struct.pack_into(_STATE_FORMAT, data, 0, _STATE_MAGIC, self.boot, self.acked)
         struct.pack_into("<I", data, _STATE_SIZE, crc32(memoryview(data)[:_STATE_SIZE]) & 0xFFFFFFFF)
-        self._replace(self.root + "/state", data)
-
-    def _replace(self, path, data):
-        """Write ``data`` to a temporary file, then rename it over ``path`` (atomic)."""
-        tmp = path + ".tmp"
-        with open(tmp, "wb") as f:
-            f.write(data)
-            _sync(f)
-        os.rename(tmp, path)
+        path = self.root + "/state"
+        try:
+            with open(path + ".tmp", "wb") as f:
+                f.write(data)
+                _sync(f)
+            os.rename(path + ".tmp", path)
+        except OSError:
+            self._flash_full = True
 
     def _scan(self):
         """Verify every session file, repair a torn tail, build the index; return the last
@@ -255,9 +257,9 @@ class Journal:
             path = self._path(first)
             valid, count, last_type, boot = self._verify(path, first)
             if valid == 0:
-                # not even a complete header: nothing of value (a session cut while starting)
-                os.remove(path)
-                continue
+                if first == firsts[-1]:  # a session cut while starting: not even its header
+                    os.remove(path)
+                continue  # an older file cannot be torn by a power cut: left for inspection
             size = os.stat(path)[6]
             sealed = False
             if size > valid:
@@ -347,21 +349,37 @@ class Journal:
             "time": start_time,
         }
         payload = canonical_json(header).encode()
+        if len(payload) > MAX_PAYLOAD:
+            raise ValueError("session header of %d bytes is over %d" % (len(payload), MAX_PAYLOAD))
         self.in_session = True
         self._dropped_in_session = 0
         self._session_logged = self._room_for(OVERHEAD + len(payload), new_session=True)
+        if self._session_logged:
+            self._close_file()
+            seq = self.next_seq
+            self._firsts.append(seq)
+            self._sizes.append(0)
+            self._ended.append(False)
+            if self._open_newest("wb"):
+                self._add(REC_HEADER, payload)
+                self.flush()  # a failure here forgets the file: see _write_failed
+            else:
+                self._session_logged = False
+                self._forget_newest(self._path(seq))
         if not self._session_logged:
             self.dropped += 1
             return 0
-        self._close_file()
-        seq = self.next_seq
-        self._firsts.append(seq)
-        self._sizes.append(0)
-        self._ended.append(False)
-        self._file = open(self._path(seq), "wb")
-        self._add(REC_HEADER, payload)
-        self.flush()
         return seq
+
+    def _open_newest(self, mode):
+        """Open the newest session file for writing; False when the flash refuses."""
+        try:
+            self._file = open(self._path(self._firsts[-1]), mode)
+            return True
+        except OSError:
+            self._flash_full = True
+            self.is_full = True
+            return False
 
     def resume(self):
         """Continue the session found in progress at open (after a restart); logs REC_RESUME."""
@@ -404,12 +422,14 @@ class Journal:
             payload = payload.encode()
         if len(payload) > MAX_PAYLOAD:
             raise ValueError("journal payload of %d bytes is over %d" % (len(payload), MAX_PAYLOAD))
-        if not self._session_logged or not self._room_for(OVERHEAD + len(payload)):
+        if (
+            not self._session_logged
+            or not self._room_for(OVERHEAD + len(payload))
+            or (self._file is None and not self._open_newest("ab"))
+        ):
             self.dropped += 1
             self._dropped_in_session += 1
             return 0
-        if self._file is None:
-            self._file = open(self._path(self._firsts[-1]), "ab")
         if self._dropped_in_session:
             lost = str(self._dropped_in_session).encode()
             self._dropped_in_session = 0
