@@ -201,20 +201,22 @@ def generate_combinations(pool, last=None):
         if last is not None and last[0] != width:
             continue
         if last is None or last[1] == 1:
-            floor = -1 if last is None else last[2]
-            for r in range(floor + 1, 13):
-                for cards in _choose(by_rank[r], width):
-                    yield tuple(sorted(cards))
-        if last is not None and last[1] == 1:
-            continue
-        for length in range(3, TOP_SEQUENCE_RANK + 2):
-            if last is not None and last[1] != length:
+            for r in range(0 if last is None else last[2] + 1, 13):
+                if len(by_rank[r]) >= width:
+                    for cards in _choose(by_rank[r], width):  # in card order already
+                        yield cards
+            if last is not None:
                 continue
+        runs = []  # runs[r]: how many consecutive ranks up to r hold ``width`` cards each
+        run = 0
+        for r in range(TOP_SEQUENCE_RANK + 1):
+            run = run + 1 if len(by_rank[r]) >= width else 0
+            runs.append(run)
+        for length in range(3, TOP_SEQUENCE_RANK + 2) if last is None else (last[1],):
             lowest_top = length - 1 if last is None else max(length - 1, last[2] + 1)
             for top in range(lowest_top, TOP_SEQUENCE_RANK + 1):
-                groups = by_rank[top - length + 1 : top + 1]
-                if all(len(g) >= width for g in groups):
-                    for cards in _product(groups, width):
+                if runs[top] >= length:
+                    for cards in _product(by_rank[top - length + 1 : top + 1], width):
                         yield tuple(sorted(cards))
 
 
@@ -369,7 +371,11 @@ class State(GameState):
             if self.last is not None:
                 yield PASS
             hand = self.hands[self.turn]
-            pool = [c for c in range(52) if hand.holds(c) or (hand.unknown and not self._seen[c])]
+            if not hand.unknown:
+                for cards in generate_combinations(hand.known, self.last):
+                    yield cards
+                return
+            pool = [c for c in range(52) if hand.holds(c) or not self._seen[c]]
             for cards in generate_combinations(pool, self.last):
                 if self._held_problem(self.turn, cards) is None:
                     yield cards
