@@ -96,20 +96,19 @@ def test_TV_MOON_5_scoring():
     assert bidder_points(5, 4, "bid_minus_taken")[1] == "bid 5, took 4: -(5 - 4) = -1"
 
 
+# A hand of the TV-MOON-1 deal with P1 bidding 5: P1 takes 4 tricks, P2 2 and P3 1.
+HAND_4_2_1 = "3-4/4 4-6 3-6 1-2/1 1-6 1-4 5-6/5 3-5 5-5 1-3/1 2-3 1-5 2-4/4 2-2 6-6 2-5/5 0-0 3-3 4-5/5 1-1 2-6"
+
+
 def test_TV_MOON_5_scoring_through_a_played_hand():
-    # P1 bids 5 and plays out the TV-MOON-1 deal by always leading and following low.
-    state = find_ruleset("moon").new_state()
-    deal(state, HANDS_1, WIDOW_1)
-    play_texts(state, "B1:5 B2:PASS B0:PASS KEEP")
-    while state.hand_number == 0:
-        state.play(list(state.legal_actions)[0])
-    taken = state.last_tricks
-    assert sum(taken) == 7
-    events = [e for e in state.score_events if e.hand == 0]
-    by_seat = dict((e.seat, e.points) for e in events)
-    assert by_seat[P1] == bidder_points(5, taken[P1], "bid_minus_taken")[0]
-    for seat in (P2, P3):
-        assert by_seat.get(seat, 0) == taken[seat]
+    for fail, bidder_points_expected in (("bid_minus_taken", -1), ("full_bid", -5)):
+        state = find_ruleset("moon", fail=fail).new_state()
+        deal(state, HANDS_1, WIDOW_1)
+        events = play_texts(state, "B1:5 B2:PASS B0:PASS KEEP " + HAND_4_2_1)
+        assert state.last_tricks == [1, 4, 2]
+        assert sorted((e.seat, e.points, e.rule) for e in events) == [
+            (P3, 1, "tricks"), (P1, bidder_points_expected, "set"), (P2, 2, "tricks")]
+    assert events[-1].text() == "P1 -5 set: bid 5, took 4: -5"
 
 
 def test_TV_MOON_6_auction():
@@ -133,6 +132,25 @@ def test_TV_MOON_7_match_end():
     assert match_result([22, 22, 5], 21, "bidder_out", 1, True) == 1
     assert match_result([22, 22, 5], 21, "bidder_out", 1, False) is None
     assert match_result([20, 19, 5], 21, "replay", 0, True) is None
+
+
+# A hand of the TV-MOON-1 deal (P1 bids 4) in which A (seat 0) takes 3 tricks, B (seat 2) 2, the bidder 2.
+HAND_3_2_2 = "1-4/1 1-3 1-6 6-6 2-5 4-6 3-6/3 3-5 1-1 2-3/3 3-4 2-2 4-5/4 0-0 2-6 1-5/5 5-5 5-6 1-2/1 3-3 2-4"
+
+
+def test_TV_MOON_7_match_end_in_a_played_hand():
+    for before, over, winners in (([19, 0, 20], False, None), ([20, 0, 20], True, (0,))):
+        state = find_ruleset("moon").new_state()
+        state.scores = list(before)  # the totals the vector starts from
+        deal(state, HANDS_1, WIDOW_1)
+        play_texts(state, "B1:4 B2:PASS B0:PASS KEEP " + HAND_3_2_2)
+        assert state.last_tricks == [3, 2, 2]
+        assert state.scores == [before[0] + 3, -2, before[2] + 2]
+        assert state.is_over() == over
+        if over:
+            assert state.outcome().winners == winners
+        else:
+            assert state.hand_number == 1  # A 22, B 22: another hand
 
 
 def test_TV_MOON_8_pagat_trumps_and_higher_end():
