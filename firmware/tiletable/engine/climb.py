@@ -70,6 +70,7 @@ PASS = ()
 TOP_SEQUENCE_RANK = 9  # K: A, 2 and 3 never appear in a sequence
 _RANK_NAMES = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "3")
 _TYPE_NAMES = ("single", "pair", "triple", "four")
+HEARTS_BY_RANK = tuple(card(HEARTS, rank) for rank in (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 3))  # who opens
 
 # Action kinds for the non-play actions: action = kind << 9 | seat << 7 | card.
 _CUT = 1
@@ -324,12 +325,9 @@ class State(GameState):
             seat = self.next_seat(seat)
         return best
 
-    def _hearts_by_rank(self):
-        return [card(HEARTS, rank) for rank in (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 3)]
-
     def _find_opener(self):
         """The seat known to open, or None when an unscanned heart leaves it open."""
-        for heart in self._hearts_by_rank():
+        for heart in HEARTS_BY_RANK:
             for seat in range(3):
                 if self.hands[seat].holds(heart):
                     return seat
@@ -359,7 +357,7 @@ class State(GameState):
                     yield _act(_KITTY, 0, c)
         elif phase == _SHOWING:
             for seat in range(3):
-                for heart in self._hearts_by_rank():
+                for heart in HEARTS_BY_RANK:
                     if self._show_problem(seat, heart) is None:
                         yield _act(_SHOW, seat, heart)
         elif phase == _AUCTION:
@@ -428,7 +426,7 @@ class State(GameState):
         hand = self.hands[seat]
         if not hand.holds(heart) and (self._seen[heart] or not hand.unknown):
             return (E_NOT_HELD, "%s is not in P%d's hand" % (card_str(heart), seat))
-        for lower in self._hearts_by_rank():
+        for lower in HEARTS_BY_RANK:
             if lower == heart:
                 return None
             for other in range(3):
@@ -505,7 +503,7 @@ class State(GameState):
             if len(self.kitty) == KITTY and all(h.size() == HAND for h in self.hands):
                 self.opener = self._find_opener()
                 self.phase = _SHOWING if self.opener is None else _AUCTION
-                self._open_auction()
+                self._speaker = self.opener
         elif kind == _SHOW:
             hand = self.hands[seat]
             if not hand.holds(item):
@@ -514,7 +512,7 @@ class State(GameState):
                 self._seen[item] = 1
             self.opener = seat
             self.phase = _AUCTION
-            self._open_auction()
+            self._speaker = self.opener
         else:
             self._apply_call(seat, item)
 
@@ -529,9 +527,6 @@ class State(GameState):
         if len(self._contenders) == 1:
             self.dealer = self._contenders[0]
             self.phase = _DEALING
-
-    def _open_auction(self):
-        self._speaker = self.opener
 
     def _apply_call(self, seat, call):
         if call:

@@ -26,7 +26,8 @@ Settled ambiguities (parameters): failure costs ``bid - taken`` (seed) or the fu
 (``fail``); an exact tie at the target plays another hand (``exact_tie``); after an
 all-pass the next player deals (``redeal_dealer``); with ``trumps=bidder_declares`` a
 trump tile belongs to the trump suit only, and a [0|0] trump (blanks named) wins when
-played, like any trump. The first dealer is seat 0, so seat 1 speaks first.
+played, like any trump. The first dealer is seat 0, so seat 1 speaks first;
+``hand_number`` counts deals, an all-pass redeal included.
 """
 
 from tiletable.engine.errors import (
