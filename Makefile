@@ -29,7 +29,7 @@ test: setup
 	$(PY) -m pytest -q tests
 
 bench: setup
-	$(PY) bench/engine.py
+	$(PY) bench/engine
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache

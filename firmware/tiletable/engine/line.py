@@ -46,6 +46,7 @@ from tiletable.engine.line_actions import (
     K_WAIVE,
     LOC_FREE,
     LOC_LOT,
+    LOC_NONE,
     LOC_PLAYED,
     P_DEAL,
     P_DRAWN,
@@ -65,7 +66,10 @@ from tiletable.engine.line_moves import LineMoves
 # the family contract (see rulesets.py): re-exported from line_params
 from tiletable.engine.line_params import PARAMS, PRESETS, check_params, check_players, default_players  # noqa: F401
 from tiletable.engine.state import CHANCE, GameState, TERMINAL
-from tiletable.engine.tiles import high, is_double, low, parse_tile, pips, tile_set, tile_str
+from tiletable.engine.tiles import is_double, low, parse_tile, pips, tile_set, tile_str
+
+
+_SETS = {}  # (max_pip, doubles) -> (tiles, location table of a fresh hand)
 
 
 class State(LineHand, LineMoves, LineChecks, GameState):
@@ -78,7 +82,16 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         p = ruleset.params
         self.p = p
         self.score_scale = 1  # Buki: 2, scores in half-chips
-        self.tiles = tile_set(p["max_pip"], p["doubles"])
+        key = (p["max_pip"], p["doubles"])
+        if key not in _SETS:  # the set and the location table of a fresh hand, shared by states
+            tiles = tile_set(p["max_pip"], p["doubles"])
+            loc = bytearray(160)
+            for i in range(160):
+                loc[i] = LOC_NONE
+            for t in tiles:
+                loc[t] = LOC_FREE
+            _SETS[key] = (tiles, loc)
+        self.tiles, self.unused_loc = _SETS[key]
         self.per_hand = p["deal"][str(players)]
         self.step = 1 if p["direction"] == "clockwise" else players - 1
         self.count_mode = (COUNT_LINE, COUNT_ALL_FIVES, COUNT_SNIFF_US)[
@@ -88,6 +101,16 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         self.fixed = parse_tile(p["fixed_tile"]) if p["fixed_tile"] else -1
         self.sum7 = p["match_rule"] == "sum_to_7"
         self.may_pass = p["may_pass_when_able"] or not p["must_play_if_able"]
+        # parameters the move generator reads on every call, as attributes
+        self.draw_policy = p["draw_policy"]
+        self.reserve = p["reserve"]
+        self.fill_first = p["spinner_fill_first"]
+        self.sides_first = p["spinner_arm_order"] == "sides_first"
+        self.zero_only_matadors = p["zero_end_only_matadors"]
+        self.first_orients = (1, 2) if p["first_double_orientation"] == "player_choice" else (0,)  # see _orients
+        self.other_orients = (1, 2) if p["other_doubles"] == "player_choice" else (0,)
+        self.stub = p["sniff_mode"] == "pagat_inline_stub"
+        self.scoring = p["per_move_scoring"] != "none"
         self.betting = None
         if p["hand_award"] == "betting_settlement":  # imported only for Buki: RAM on the Pico
             from tiletable.engine.betting import HALF, Betting
@@ -120,19 +143,33 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         return CHANCE
 
     # --- applying ----------------------------------------------------------------------
+    def apply(self, action):
+        """Apply an action without checking it (``GameState.apply`` with the dispatch inlined:
+        simulation spends its time here)."""
+        history = self.history
+        history.append(action)
+        kind = action >> 24  # kind_of
+        if kind == K_DEAL:
+            self._receive((action >> 8) & 7, action & 0xFF, len(history) - 1)
+        elif kind == K_PLAY:
+            self.claim_points = 0
+            self._lay(action, len(history) - 1)
+        else:
+            self._apply(action)
+
     def _apply(self, action):
-        kind = kind_of(action)
+        kind = action >> 24
         index = len(self.history) - 1
         if kind == K_DEAL:
             self._receive((action >> 8) & 7, action & 0xFF, index)
         elif kind == K_PLAY:
-            self._close_claim()
+            self.claim_points = 0  # any play, pass or draw closes the claim window
             self._lay(action, index)
         elif kind == K_PASS:
-            self._close_claim()
+            self.claim_points = 0
             self._pass(index)
         elif kind == K_DRAW:
-            self._close_claim()
+            self.claim_points = 0
             self._draw(index)
         elif kind == K_CLAIM:
             self._claim((action >> 8) & 7)
@@ -166,6 +203,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         else:
             self.hands[seat].append(t)
             self.loc[t] = seat + 1
+            self.free.remove(t)
         self.stock -= 1
         phase = self.phase
         if phase == P_DEAL:
@@ -186,13 +224,6 @@ class State(LineHand, LineMoves, LineChecks, GameState):
                 if best is not None:
                     self._start_play(best)
 
-    def _take(self, seat, t):
-        if t in self.hands[seat]:
-            self.hands[seat].remove(t)
-        else:
-            self.hidden[seat] -= 1
-        self.loc[t] = LOC_PLAYED
-
     def _lay(self, action, index):
         seat = self.turn
         t = action & 0xFF
@@ -205,38 +236,46 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             if point == SET_POINT and self.hidden[seat] and self.p["setter"] != "rotate":
                 self._note_set_claim(seat, t, index)
             self.knowledge.log_play(index, seat, t)
-        self._take(seat, t)
-        double = low(t) == high(t)
-        rule = self.p["first_double_orientation"] if first_double else self.p["other_doubles"]
-        crosswise = orient == 1 or (orient == 0 and rule == "crosswise")
-        spinner = double and (
-            (self.p["spinner"] == "first_double" and first_double)
-            or (self.p["spinner"] == "fixed_set_tile" and point == SET_POINT)
-        )
+        hand = self.hands[seat]
+        if t in hand:
+            hand.remove(t)
+        else:  # one of the seat's unseen tiles
+            self.hidden[seat] -= 1
+            self.free.remove(t)
+        self.loc[t] = LOC_PLAYED
+        spinner = crosswise = False
+        if t >> 4 == t & 15:
+            p = self.p
+            rule = p["first_double_orientation"] if first_double else p["other_doubles"]
+            crosswise = orient == 1 or (orient == 0 and rule == "crosswise")
+            spinner = (p["spinner"] == "first_double" and first_double) or (
+                p["spinner"] == "fixed_set_tile" and point == SET_POINT
+            )
         if point == SET_POINT:
             lay.set(t, crosswise or (spinner and self.p["spinner"] == "fixed_set_tile"), spinner)
         else:
             v = lay.val[point]
             if out < 0:
                 if self.sum7:
-                    out = high(t) if low(t) + v == 7 else low(t)
+                    out = t & 15 if (t >> 4) + v == 7 else t >> 4
                 else:
-                    out = high(t) if low(t) == v else low(t)
-            lay.attach(point, t, out, crosswise, spinner, self.p["sniff_mode"] == "pagat_inline_stub")
+                    out = t & 15 if t >> 4 == v else t >> 4
+            lay.attach(point, t, out, crosswise, spinner, self.stub)
         self.passes = 0
         if self.betting and self.setter != seat:
             self.turns_taken[seat] += 1
-        self._score_move(seat, t, point)
+        if self.scoring:
+            self._score_move(seat, t, point)
         if self._outcome is not None:
             return
-        if self._held(seat) == 0:
+        if not hand and not self.hidden[seat]:
             if self.claim_points:  # a domino ends the hand at once: nobody is left to act before the award
                 self._claim(seat)
                 if self._outcome is not None:
                     return
             self._hand_over()
             return
-        self.turn = self._next(seat)
+        self.turn = (seat + self.step) % self.players
 
     def _note_set_claim(self, seat, t, index):
         """A setter whose hand is unseen claims to hold the best tile; checked at the reveal."""
@@ -287,9 +326,6 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         else:
             self._award(seat, points, "muggins", "%s, missed by P%d" % (self.claim_terms, mover))
 
-    def _close_claim(self):
-        self.claim_points = 0
-
     def _pass(self, index):
         seat = self.turn
         if self.knowledge and self.hidden[seat] and not self.may_pass:
@@ -331,12 +367,14 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         self.hidden[seat] -= 1
         self.hands[seat].append(t)
         self.loc[t] = seat + 1
+        self.free.remove(t)
         if self._all_known():
             self._finish_hand()
 
     def _lot(self, seat, t):
         self.lots[seat] = t
         self.loc[t] = LOC_LOT
+        self.free.remove(t)
         self.lot_seats.pop(0)
         if self.lot_seats:
             return
@@ -355,6 +393,8 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         for t in self.tiles:  # the lot tiles go back into the boneyard
             if self.loc[t] == LOC_LOT:
                 self.loc[t] = LOC_FREE
+                self.free.append(t)
+        self.free.sort()
         self._start_play(tied[0])
 
     def _declare(self, seat):

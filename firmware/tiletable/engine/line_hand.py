@@ -7,7 +7,6 @@ are settled by ``betting``.
 
 from tiletable.engine.line_actions import (
     LOC_FREE,
-    LOC_NONE,
     P_BERGEN,
     P_DEAL,
     P_DECLARE,
@@ -26,10 +25,8 @@ class LineHand:
 
     def _new_hand(self):
         n = self.players
-        for i in range(160):
-            self.loc[i] = LOC_NONE
-        for t in self.tiles:
-            self.loc[t] = LOC_FREE
+        self.loc[:] = self.unused_loc
+        self.free = list(self.tiles)  # the unseen tiles, sorted: the stock and the unseen hands
         self.hands = [[] for _ in range(n)]
         self.hidden = [0] * n
         self.stock = len(self.tiles)

@@ -114,7 +114,7 @@ class Layout:
         if stub and self.role[slot] == SIDE and slot >= S1:
             self._slot(slot, out, STUB, 0)
             return
-        if low(t) == high(t):
+        if t >> 4 == t & 15:
             self.doubles += 1
             if spinner:
                 self.spinner = out
@@ -129,7 +129,9 @@ class Layout:
                 return
             self._slot(slot, out, END, CROSS if crosswise else INLINE)
             return
-        self._slot(slot, out, END, 0)
+        self.val[slot] = out  # _slot(slot, out, END, 0), inlined for the common case
+        self.role[slot] = END
+        self.xd[slot] = 0
 
     def _slot(self, i, value, role, xd):
         self.val[i] = value

@@ -19,7 +19,6 @@ from tiletable.engine.line_actions import (
     K_SETTER,
     K_SPEC,
     K_STAKES,
-    LOC_FREE,
     PASS,
     P_BERGEN,
     P_DEAL,
@@ -38,7 +37,11 @@ from tiletable.engine.line_actions import (
     seat_action,
 )
 from tiletable.engine.line_layout import SIDE, TIP
-from tiletable.engine.tiles import high, low, tile_str
+from tiletable.engine.tiles import tile_str
+
+
+_RULED = (0,)  # the rules decide how a tile lies (a choice is (1, 2): crosswise, inline)
+_LINE_ENDS = (0, 1)
 
 
 class LineMoves:
@@ -54,14 +57,13 @@ class LineMoves:
         return -1
 
     def _free_tiles(self):
-        return [t for t in self.tiles if self.loc[t] == LOC_FREE]
+        return self.free
 
     def chance_outcomes(self):
         phase = self.phase
-        if phase == P_DEAL:
-            return [chance_action(K_DEAL, self._deal_seat(), t) for t in self._free_tiles()]
-        if phase == P_DRAWN:
-            return [chance_action(K_DEAL, self.drawer, t) for t in self._free_tiles()]
+        if phase == P_DEAL or phase == P_DRAWN:  # the hot path of simulation: one list, no calls
+            base = K_DEAL << _KIND | (self.dealt // self.per_hand if phase == P_DEAL else self.drawer) << 8
+            return [base | t for t in self.free]
         if phase == P_LOT:
             return [chance_action(K_LOT, self.lot_seats[0], t) for t in self._free_tiles()]
         if phase == P_REVEAL:
@@ -115,20 +117,43 @@ class LineMoves:
                     out.append(seat_action(K_CLAIM, s))
             if not self.claim_waived:
                 out.append(WAIVE)
-        if self.layout.is_empty():
+        lay = self.layout
+        if not lay.tiles:
             self._gen_sets(seat, out)
             if b:
                 self._gen_spectator_bets(out)
         else:
-            self._gen_plays(seat, out)
-            known_play = self._has_known_play(seat)
-            if self._can_draw() and not (known_play and self.p["draw_policy"] == "when_unable"):
+            points = _LINE_ENDS if lay.spinner < 0 else self._points()
+            first_double = lay.doubles == 0
+            before = len(out)
+            if self.matadors or self.sum7:
+                for t in self.hands[seat]:
+                    self._tile_plays(t, points, first_double, out)
+            else:  # _tile_plays inlined for equal matching: the hot loop of simulation
+                val = lay.val
+                zero_only = self.zero_only_matadors
+                doubles = self.first_orients if first_double else self.other_orients
+                for t in self.hands[seat]:
+                    lo = t >> 4
+                    hi = t & 15
+                    for slot in points:
+                        v = val[slot]
+                        if (lo == v or hi == v) and not (v == 0 and zero_only):
+                            for o in _RULED if lo != hi else doubles:
+                                out.append(t | slot << 8 | o << 11)
+            known_play = len(out) > before
+            if self.hidden[seat]:
+                for t in self._free_tiles():
+                    self._tile_plays(t, points, first_double, out)
+            can_draw = self.draw_policy != "none" and self.stock > self.reserve
+            if can_draw and not (known_play and self.draw_policy == "when_unable"):
                 out.append(DRAW)
-            if self._pass_problem(seat, known_play) is None:
-                out.append(PASS)
+            if not (can_draw and not known_play) and not (known_play and not self.may_pass):
+                out.append(PASS)  # the same rule as _pass_problem, without building its reasons
         if b and seat != self.setter and not b.placed[seat]:
             out.extend(self._bet_choices())
-        out.sort()
+        if len(out) > 1:
+            out.sort()
         return out
 
     # --- generation helpers ------------------------------------------------------------
@@ -140,10 +165,9 @@ class LineMoves:
 
     def _orients(self, t, first_double):
         """Orientation codes for laying t: (0,) when the rules decide, (1, 2) for the player's choice."""
-        if low(t) != high(t):
-            return (0,)
-        rule = self.p["first_double_orientation"] if first_double else self.p["other_doubles"]
-        return (1, 2) if rule == "player_choice" else (0,)
+        if t >> 4 != t & 15:
+            return _RULED
+        return self.first_orients if first_double else self.other_orients
 
     def _gen_sets(self, seat, out):
         if seat != self.setter:
@@ -162,44 +186,48 @@ class LineMoves:
     def _points(self):
         """The attach slots open now, in order (Sebastopol: only the first free spinner point)."""
         lay = self.layout
-        if self.p["spinner_fill_first"] and lay.has_empty_point():
+        role = lay.role
+        if lay.spinner < 0:  # a plain line: L and R
+            return _LINE_ENDS
+        if self.fill_first and lay.has_empty_point():
             for i in range(4):
-                if lay.role[i] == SIDE or lay.role[i] == TIP:
+                if role[i] == SIDE or role[i] == TIP:
                     return (i,)
         slots = []
-        tips_closed = self.p["spinner_arm_order"] == "sides_first" and not lay.sides_covered()
+        tips_closed = self.sides_first and not lay.sides_covered()
         for i in range(4):
-            if lay.is_open(i) and not (tips_closed and lay.role[i] == TIP):
+            if lay.is_open(i) and not (tips_closed and role[i] == TIP):
                 slots.append(i)
         return slots
 
-    def _gen_plays(self, seat, out):
-        points = self._points()
-        first_double = self.layout.doubles == 0
-        for t in self._candidates(seat):
-            self._tile_plays(t, points, first_double, out)
-
     def _tile_plays(self, t, points, first_double, out):
-        lay = self.layout
-        a, b = low(t), high(t)
-        matador = t in self.matadors
-        for slot in points:
-            v = lay.val[slot]
-            if matador:
-                for o in self._orients(t, first_double):
+        """Append every way to lay t at one of ``points`` (the hot loop of move generation)."""
+        val = self.layout.val
+        a = t >> 4
+        b = t & 15
+        if a != b:
+            orients = _RULED
+        else:
+            orients = self.first_orients if first_double else self.other_orients
+        if self.matadors and t in self.matadors:
+            for slot in points:
+                for o in orients:
                     out.append(play_action(t, slot, o, a))
                     if a != b:
                         out.append(play_action(t, slot, o, b))
-                continue
-            if v == 0 and self.p["zero_end_only_matadors"]:
-                continue
-            if self.sum7:
+            return
+        sum7 = self.sum7
+        for slot in points:
+            v = val[slot]
+            if sum7:
                 if a + v != 7 and b + v != 7:
                     continue
             elif a != v and b != v:
                 continue
-            for o in self._orients(t, first_double):
-                out.append(play_action(t, slot, o))
+            if v == 0 and self.zero_only_matadors:
+                continue
+            for o in orients:
+                out.append(t | slot << 8 | o << 11)
 
     def _has_known_play(self, seat):
         points = self._points()
@@ -212,7 +240,7 @@ class LineMoves:
         return False
 
     def _can_draw(self):
-        return self.p["draw_policy"] != "none" and self.stock > self.p["reserve"]
+        return self.draw_policy != "none" and self.stock > self.reserve
 
     def _pass_problem(self, seat, known_play):
         if self._can_draw() and not known_play:

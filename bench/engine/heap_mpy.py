@@ -1,0 +1,42 @@
+"""Heap the line engine needs on MicroPython: every line preset loaded, a 4-player Muggins hand in play.
+
+    .venv/bin/micropython -X heapsize=192K bench/engine/heap_mpy.py [engine-dir]
+
+Prints ``name bytes`` lines of ``gc.mem_alloc()`` after ``gc.collect()``: ``baseline``
+(before importing anything), then, above the baseline, ``engine`` (after importing the
+line family), ``presets`` (the eight line rulesets loaded) and ``in_play`` (a 4-player
+Muggins hand with 8 tiles down). ``engine-dir`` may point at ``.mpy`` files instead of
+``firmware/``. ``bench/engine/__main__.py`` runs it.
+"""
+import gc
+import sys
+
+gc.collect()
+BASELINE = gc.mem_alloc()
+sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else "firmware")
+
+import random  # noqa: E402
+
+import tiletable.engine.line  # noqa: E402,F401
+from tiletable.engine.rulesets import find_ruleset  # noqa: E402
+from tiletable.engine.state import CHANCE  # noqa: E402
+
+gc.collect()
+ENGINE = gc.mem_alloc()
+NAMES = ("block", "draw", "sebastopol", "bergen", "muggins", "sniff", "matador", "buki")
+rulesets = [find_ruleset(name) for name in NAMES]
+gc.collect()
+PRESETS = gc.mem_alloc()
+
+random.seed(7)
+state = rulesets[NAMES.index("muggins")].new_state(4)
+while state.layout.tiles < 8:
+    options = state.chance_outcomes() if state.current_player() == CHANCE else state.generate_legal_actions()
+    state.apply(options[random.randrange(len(options))])
+gc.collect()
+IN_PLAY = gc.mem_alloc()
+print("baseline %d" % BASELINE)
+print("engine %d" % (ENGINE - BASELINE))
+print("presets %d" % (PRESETS - BASELINE))
+print("in_play %d" % (IN_PLAY - BASELINE))
+print("actions %d" % len(state.history))

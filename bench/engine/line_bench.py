@@ -1,0 +1,165 @@
+"""Line-family figures: random Block hands per second against OpenSpiel, and MicroPython heap.
+
+``run()`` prints:
+
+* random full hands per second of 2-player double-six Block (deal, set, plays and passes
+  to the end of the hand, random legal choices) for our engine and for OpenSpiel's
+  ``python_block_dominoes``, measured side by side in this process, and their ratio;
+* the MicroPython heap (``heap_mpy.py`` under the unix port, ``-X heapsize=192K``) from
+  the sources and from ``mpy-cross`` output, which is what the Pico loads.
+"""
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE = os.path.join(ROOT, "firmware")
+BIN = os.path.dirname(sys.executable)
+if FIRMWARE not in sys.path:
+    sys.path.insert(0, FIRMWARE)
+
+ROUNDS = 12  # interleaved slices, so a busy machine slows both engines alike
+SLICE = 0.25  # seconds per engine per round
+
+
+def _our_player(seed):
+    """A function playing one random Block hand with our engine."""
+    from tiletable.engine.rulesets import find_ruleset
+    from tiletable.engine.state import CHANCE
+
+    ruleset = find_ruleset("block", setter="rotate")
+    rng = random.Random(seed)
+
+    def hand():
+        state = ruleset.new_state(2)
+        while state.hand_number == 0:
+            options = state.chance_outcomes() if state.current_player() == CHANCE else state.generate_legal_actions()
+            state.apply(options[rng.randrange(len(options))])
+
+    return hand
+
+
+def _openspiel_player(seed):
+    """A function playing one random hand of OpenSpiel's python_block_dominoes."""
+    import pyspiel
+    from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the game)
+
+    game = pyspiel.load_game("python_block_dominoes")
+    rng = random.Random(seed)
+
+    def hand():
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                options = [outcome for outcome, _ in state.chance_outcomes()]
+            else:
+                options = state.legal_actions()
+            state.apply_action(options[rng.randrange(len(options))])
+
+    return hand
+
+
+def _timed(hand, seconds):
+    count = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        hand()
+        count += 1
+    return count, time.perf_counter() - start
+
+
+def speed():
+    ours = _our_player(1)
+    try:
+        theirs = _openspiel_player(1)
+    except ImportError as exc:
+        count, spent = _timed(ours, ROUNDS * SLICE)
+        print("block 2p random hands/s: tiletable %.0f; OpenSpiel not importable (%s)" % (count / spent, exc))
+        return
+    totals = [0, 0.0, 0, 0.0]
+    for _ in range(ROUNDS):
+        count, spent = _timed(ours, SLICE)
+        totals[0] += count
+        totals[1] += spent
+        count, spent = _timed(theirs, SLICE)
+        totals[2] += count
+        totals[3] += spent
+    ours_rate, theirs_rate = totals[0] / totals[1], totals[2] / totals[3]
+    print("block 2p random hands/s (%d interleaved rounds of %.2f s each):" % (ROUNDS, SLICE))
+    print("  tiletable                         %6.0f" % ours_rate)
+    print("  OpenSpiel python_block_dominoes   %6.0f" % theirs_rate)
+    print("  ratio tiletable/OpenSpiel         %6.1fx (target >= 5x)" % (ours_rate / theirs_rate))
+
+
+def _heap_figures(engine_dir):
+    micropython = os.path.join(BIN, "micropython")
+    if not os.path.exists(micropython):
+        micropython = shutil.which("micropython")
+    if not micropython:
+        return None
+    proc = subprocess.run(
+        [micropython, "-X", "heapsize=192K", os.path.join("bench", "engine", "heap_mpy.py"), engine_dir],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    figures = {}
+    for line in proc.stdout.split("\n"):
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit():
+            figures[parts[0]] = int(parts[1])
+    if "in_play" not in figures:
+        return "failed: " + (proc.stdout + proc.stderr)[-300:]
+    return figures
+
+
+def _mpy_tree(out):
+    """The engine compiled with mpy-cross into ``out`` (as the Pico would load it), or None."""
+    compiler = os.path.join(BIN, "mpy-cross")
+    if not os.path.exists(compiler):
+        return None
+    engine = os.path.join(FIRMWARE, "tiletable", "engine")
+    target = os.path.join(out, "tiletable", "engine")
+    os.makedirs(target)
+    for folder, names in ((os.path.join(FIRMWARE, "tiletable"), ["__init__.py"]), (engine, sorted(os.listdir(engine)))):
+        for name in names:
+            if name.endswith(".py"):
+                dest = os.path.join(out if folder != engine else target, "tiletable" if folder != engine else "", name[:-3] + ".mpy")
+                dest = os.path.normpath(dest)
+                subprocess.run([compiler, "-o", dest, os.path.join(folder, name)], check=True)
+    return out
+
+
+def heap():
+    print("micropython heap (unix port, 64-bit objects, -X heapsize=192K; gc.mem_alloc after gc.collect):")
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, engine_dir in (("sources", "firmware"), (".mpy", _mpy_tree(tmp))):
+            if engine_dir is None:
+                print("  %-8s mpy-cross not installed" % label)
+                continue
+            figures = _heap_figures(engine_dir)
+            if figures is None:
+                print("  MicroPython unix port not installed")
+                return
+            if isinstance(figures, str):
+                print("  %-8s %s" % (label, figures))
+                continue
+            print(
+                "  %-8s baseline %d B; above it: engine imported %d B, + 8 line presets %d B, "
+                "+ 4p Muggins hand in play %d B (target <= 32768)"
+                % (label, figures["baseline"], figures["engine"], figures["presets"], figures["in_play"])
+            )
+
+
+def run():
+    speed()
+    heap()
+
+
+if __name__ == "__main__":
+    run()
