@@ -261,3 +261,13 @@ def test_action_text_round_trips():
     assert state.parse_action("S4+H4") == state.parse_action("H4+S4") == (parse_card("H4"), parse_card("S4"))
     assert state.parse_action("PASS") == PASS
     assert state.describe(state.parse_action("C9+D10+SJ")) == "P2 plays C9+D10+SJ (sequence 9-J)"
+
+
+def test_ruleset_checks():
+    from tiletable.engine.errors import RulesetError
+
+    assert find_ruleset("DASAN").name == "dasan"  # aliases: test_families_presets.py (CPython)
+    err = raises(RulesetError, find_ruleset, "dasan", chips=0, hands=0)
+    assert err.field == "params.hands" and "needs an end" in err.reason
+    err = raises(RulesetError, find_ruleset("dasan").new_state, 4)
+    assert err.field == "players" and "exactly 3" in err.reason

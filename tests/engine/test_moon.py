@@ -272,3 +272,11 @@ def test_action_text_round_trips():
                  "NOTRUMP", "4-5/4", "6-6"):
         assert state.action_str(state.parse_action(text)) == text, text
     assert state.describe(state.parse_action("4-5/4")) == "P1 leads 4-5 as a 4"
+
+
+def test_player_count_and_parameters():
+    from tiletable.engine.errors import RulesetError
+
+    assert find_ruleset("moon").new_state().players == 3
+    assert "exactly 3" in raises(RulesetError, find_ruleset("moon").new_state, 4).reason
+    assert raises(RulesetError, find_ruleset, "moon", widow="open").field == "params.widow"
