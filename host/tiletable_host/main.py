@@ -54,6 +54,7 @@ COMMANDS = [
     _command("replay", "replay", "re-run a session through the engine and compare with the table's scores"),
     _command("plot", "plot", "draw each seat's score over a session as SVG"),
     _command("simulate", "simulate", "play many hands with computer players (engine only) and report statistics"),
+    _command("demo", "demo", "play and print a fully explained simulated match (Muggins, 4 players)"),
 ]
 
 
