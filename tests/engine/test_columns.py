@@ -209,6 +209,7 @@ def test_action_text_round_trips():
     for text in ("D0:1-2", "D1:?", "F:0-0", "A0:1-1,6-6,0-2", "A1:-,3-4,5-5"):
         assert state.action_str(state.parse_action(text)) == text
     assert state.describe(state.parse_action("A1:-,3-4,5-5")) == "P1 assigns -,3-4,5-5"
+    assert state.describe(state.parse_action("D1:?")) == "P1 draws a card unseen"
 
 
 def test_player_count():

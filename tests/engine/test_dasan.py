@@ -261,6 +261,8 @@ def test_action_text_round_trips():
     assert state.parse_action("S4+H4") == state.parse_action("H4+S4") == (parse_card("H4"), parse_card("S4"))
     assert state.parse_action("PASS") == PASS
     assert state.describe(state.parse_action("C9+D10+SJ")) == "P2 plays C9+D10+SJ (sequence 9-J)"
+    assert state.describe(state.parse_action("O1:H6")) == "P1 shows H6 and opens the auction"
+    assert state.describe(state.parse_action("K:?")) == "the kitty gets a card face down"
 
 
 def test_ruleset_checks():

@@ -272,6 +272,8 @@ def test_action_text_round_trips():
                  "NOTRUMP", "4-5/4", "6-6"):
         assert state.action_str(state.parse_action(text)) == text, text
     assert state.describe(state.parse_action("4-5/4")) == "P1 leads 4-5 as a 4"
+    assert state.describe(state.parse_action("D2:?")) == "P2 is dealt a tile face down"
+    assert state.describe(state.parse_action("NOTRUMP")) == "the bidder plays without trumps"
 
 
 def test_player_count_and_parameters():

@@ -643,11 +643,19 @@ class State(GameState):
             name = combo_name(kind) if kind else "no combination"
             return "P%d plays %s (%s)" % (self.turn, combo_str(action), name)
         text = self.action_str(action)
-        if action >> 9 == _BID:
-            call = action & 127
-            seat = (action >> 7) & 3
-            return "P%d passes" % seat if call == 0 else "P%d bids %d" % (seat, call)
-        return text
+        kind = action >> 9
+        seat = (action >> 7) & 3
+        item = text.split(":")[1]
+        if kind == _BID:
+            return "P%d passes" % seat if item == "PASS" else "P%d bids %s" % (seat, item)
+        if kind == _CUT:
+            return "P%d cuts %s" % (seat, item)
+        if kind == _SHOW:
+            return "P%d shows %s and opens the auction" % (seat, item)
+        unseen = "a card face down" if item == "?" else item
+        if kind == _KITTY:
+            return "the kitty gets " + unseen
+        return "P%d is dealt %s" % (seat, unseen)
 
 
 def _parse_one(text, body, unknown_ok):

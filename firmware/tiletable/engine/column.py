@@ -426,7 +426,7 @@ class State(GameState):
             return "P%d assigns %s" % ((action >> 21) & 1, text[3:])
         if kind == _FIELD:
             return "the field turns up %s" % text[2:]
-        return "P%d draws %s" % ((action >> 21) & 1, text[3:])
+        return "P%d draws %s" % ((action >> 21) & 1, "a card unseen" if text[3:] == "?" else text[3:])
 
 
 def _parse_card(text, body, unknown_ok):

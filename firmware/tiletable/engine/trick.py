@@ -619,6 +619,14 @@ class State(GameState):
             return "the bidder discards %s" % ("a tile face down" if text == "X:?" else text[2:])
         if kind == _KEEP:
             return "the bidder keeps the hand"
+        if kind == _DEAL:
+            seat, tile = (action >> 7) & 7, text[3:]
+            return "P%d is dealt %s" % (seat, "a tile face down" if tile == "?" else tile)
+        if kind == _WIDOW:
+            return "the widow is dealt" + ("" if text == "W:?" else " (%s)" % text[2:])
+        if kind == _TRUMP:
+            arg = (action >> 7) & 7
+            return "the bidder plays without trumps" if arg == NO_TRUMP else "the bidder names %ds trumps" % arg
         return text
 
 
