@@ -25,7 +25,24 @@ Actions are small ints; their canonical text (``action_str``/``parse_action``):
 =================  ===========================================================
 
 Scores are points, or for Buki half-chips (``score_scale`` 2; see ``betting``).
-Settled readings of the rule book are listed next to the parameters in ``PARAMS``.
+
+Readings this engine settles where the rule book is open (each is a parameter or noted):
+
+* deals go seat by seat (``D0`` first); the plain set ``a-b`` lies with L = a, R = b;
+* S2 lightest draw: the lot tiles stay out while tied seats redraw, then all go back; if
+  the boneyard runs short, the first tied seat sets; Bergen's draws stop at the first
+  equal round holding a double (or when the boneyard is empty: then the heaviest tile);
+* a fixed set tile that was not dealt falls back to S3; Bergen's setter sets its heaviest
+  doublet (``set_constraint=qualifying_tile`` in the preset);
+* Sebastopol's four free points are one action per tile, at the first free point (L, R, S1, S2);
+* Muggins claims: any non-mover may steal until the next player's action; a play that ends
+  the hand credits its count to the mover at once (nobody is left to act);
+* ``may_pass_when_able`` and ``must_play_if_able=false`` are the same switch; setting
+  both to say opposite things is rejected;
+* Buki spectators bet before the lead, against the banker, on a non-banker seat; on a
+  drawn game their stakes are returned; a seat that never bet has a stake of 0;
+* hands the table cannot see: a seat with unseen tiles may pass, draw or play any unseen
+  tile; the implied facts are checked at the reveal (``knowledge``).
 """
 
 from tiletable.engine.errors import E_TILE, IllegalAction

@@ -7,6 +7,8 @@ presets, without loading the play code. ``line`` re-exports all of it (the famil
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.tiles import high, is_double, low, parse_tile
 
+# The schema (see rulesets.py). Defaults are the Block game; comments name the rule-book
+# section or the open question (U-...) a default settles.
 PARAMS = {
     "max_pip": ("int", 6, 3, 9),  # D6; Buki 8
     "doubles": ("bool", True),  # Buki: D8 without doubles
