@@ -54,7 +54,10 @@ COMMANDS = [
     _command("replay", "replay", "re-run a session through the engine and compare with the table's scores"),
     _command("plot", "plot", "draw each seat's score over a session as SVG"),
     _command("simulate", "simulate", "play many hands with computer players (engine only) and report statistics"),
+    _command("watch", "watch", "a live view of the table: scores, turn, the line or trick, the last play"),
+    _command("sim", "sim", "run the simulated table on a pseudo-terminal until Ctrl-C"),
     _command("demo", "demo", "play and print a fully explained simulated match (Muggins, 4 players)"),
+    _command("run", "run", "a whole session: sync, play Muggins on the simulated table (or watch a real one), pull, show"),
 ]
 
 

@@ -63,7 +63,7 @@ class SessionReplay:
 
 def resolve_ruleset(db, name, content_hash):
     """The ruleset a session was played with, found by content hash among the engine's presets
-    and the rulesets this PC has synced.
+    and the rulesets this PC has synced (``db`` may be None: presets only).
 
     :raises CommandError: when neither has it.
     """
@@ -73,7 +73,7 @@ def resolve_ruleset(db, name, content_hash):
             return preset
     except (ValueError, ImportError):
         pass
-    document = db.ruleset_document(content_hash)
+    document = db.ruleset_document(content_hash) if db is not None else None
     if document is not None:
         return load_ruleset(document)
     for other in preset_names():
@@ -92,13 +92,19 @@ def replay_session(db, session_id):
     """
     session = db.session(session_id)
     ruleset = resolve_ruleset(db, session["ruleset"], session["hash"])
+    return replay_records(session, ruleset, db.session_records(session_id))
+
+
+def replay_records(session, ruleset, records):
+    """Replay a session's journal records ``(seq, rtype, payload)`` with ``ruleset``;
+    ``session`` needs at least ``players`` (the names)."""
     replay = SessionReplay(session, ruleset)
     state = ruleset.new_state(len(session["players"]))
     replay.state = state
     applied = []  # entries of the actions in effect, for undo
     last_action = None
     lost = False  # the engine could not follow: later actions are listed but not replayed
-    for seq, rtype, payload in db.session_records(session_id):
+    for seq, rtype, payload in records:
         text = payload.decode("utf-8", "replace")
         if rtype == REC_ACTION:
             entry = _replay_action(replay, state, seq, text, lost)

@@ -140,26 +140,29 @@ def do_sync(args):
     documents = collect_documents(args.paths, args.presets or not args.paths)
     link = open_link(args)
     try:
-        return _sync(args, link, documents)
+        sync_documents(link, documents, args.db or dbmod.default_path(), args.prune, args.dry_run)
     finally:
         close_link(args, link)
+    return 0
 
 
-def _sync(args, link, documents):
+def sync_documents(link, documents, db_path, prune=False, dry_run=False):
+    """Install the changed ``documents`` on the table (and with ``prune`` remove the others),
+    verify by hash, remember them in the database at ``db_path``; prints what changed."""
     installed = link.ruleset_list()
     changed = [d for d in documents if installed.get(d.ruleset.name, (None, None))[1] != d.ruleset.hash]
     wanted = {d.ruleset.name for d in documents}
-    extra = sorted(name for name in installed if name not in wanted) if args.prune else []
+    extra = sorted(name for name in installed if name not in wanted) if prune else []
     device = link.device_info["device"]
     for document in documents:
         if document not in changed:
             print("%-12s unchanged  %s" % (document.ruleset.name, document.ruleset.hash))
-    if args.dry_run:
+    if dry_run:
         for document in changed:
             print("%-12s would push %s (%s)" % (document.ruleset.name, document.ruleset.hash, _was(installed, document)))
         for name in extra:
             print("%-12s would remove" % name)
-        return 0
+        return
     total = sum(len(d.data) for d in changed)
     done = 0
     with Progress("sync", total, "bytes") as bar:
@@ -178,7 +181,7 @@ def _sync(args, link, documents):
         got = now.get(document.ruleset.name, (None, None))[1]
         if got != document.ruleset.hash:
             raise CommandError("%s: after sync the table has hash %s, expected %s" % (document.source, got, document.ruleset.hash))
-    db = dbmod.Database.open(args.db or dbmod.default_path())
+    db = dbmod.Database.open(db_path)
     try:
         for document in documents:
             db.remember_ruleset(document.ruleset.hash, document.ruleset.name, document.data.decode())
@@ -188,7 +191,6 @@ def _sync(args, link, documents):
         "sync: %d pushed, %d unchanged, %d removed on %s (verified by hash)"
         % (len(changed), len(documents) - len(changed), len(extra), device)
     )
-    return 0
 
 
 def _was(installed, document):

@@ -1,0 +1,238 @@
+"""``tiletable run``: a whole session end to end, on the simulated table or a real one.
+
+On the simulated table (the default): start it, sync every preset, start a Muggins game, and
+play it the way people would: hands are laid on the seat pads (a hand scan) and OK pressed,
+tiles are laid on the pad of the seat to act (a choice of ends is stepped with the seat
+button and confirmed with a long press), a press draws or passes, a double press claims.
+The moves come from a simple greedy player; a copy of the engine on the PC follows along and
+each step is checked against the table's STATE. The watch view is printed after every play.
+Then the journal is pulled into SQLite and the session's record printed.
+
+With ``--port`` (a Pico): the same, except that the people at the table play; the view is
+redrawn until the game is over (or Ctrl-C), then the session is pulled and printed.
+"""
+import os
+import random
+import tempfile
+import time
+
+import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
+from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, P_DEAL, PASS, kind_of
+from tiletable.engine.rulesets import find_ruleset
+from tiletable.engine.state import CHANCE, TERMINAL
+from tiletable.engine.tiles import tile_str
+from tiletable.proto.messages import E_UNSUPPORTED
+from tiletable.runtime.profiles import profile_for
+from tiletable_host import db as dbmod
+from tiletable_host import sync as syncmod
+from tiletable_host.connect import add_link_options, close_link, open_link
+from tiletable_host.errors import CommandError
+from tiletable_host.pull import pull_journal
+from tiletable_host.sessionlog import replay_session
+from tiletable_host.show import render_session
+from tiletable_host.transport import DeviceError
+from tiletable_host.watch import TableView
+
+RULESET = "muggins"
+_CATCH_UP_MS = 700  # table time for a deferred press (a claim window waits for a double press)
+
+
+def configure(parser):
+    parser.add_argument("--players", default="ann,bob", help="player names, comma-separated (default: %(default)s)")
+    parser.add_argument("--hands", type=int, default=2, help="hands to play on the simulated table (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=5, help="seed of the deals and the players' choices (default: %(default)s)")
+    parser.add_argument("--db", default=None, help="database to pull into (default: a new one in a temporary directory)")
+    parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython", help="interpreter of the simulated device")
+    parser.add_argument("--quiet", action="store_true", help="print the view only at the end of each hand")
+    add_link_options(parser)
+
+
+class ScriptedGame:
+    """Plays a line game on the simulated table through its control side, with a PC-side
+    engine (``state``) that makes the choices and must agree with the table at every step."""
+
+    def __init__(self, control, link, ruleset, players, seed, on_play):
+        self.control = control
+        self.link = link
+        self.state = ruleset.new_state(players)
+        self.rng = random.Random(seed)
+        self.zone = profile_for(ruleset.name, players, ruleset.family).seat_zone
+        self.on_play = on_play
+
+    def play(self, hands):
+        """Play until ``hands`` hands are over or the match ends."""
+        state = self.state
+        while state.current_player() != TERMINAL and state.hand_number < hands:
+            if state.phase == P_DEAL:
+                self._deal()
+            elif state.current_player() == CHANCE:
+                raise CommandError("the script cannot act for the table at %r" % state)
+            else:
+                hand = state.hand_number
+                self._turn(state.current_player())
+                if state.hand_number != hand or state.is_over():
+                    if self.link.state().get("prompt", "").startswith("hand over"):
+                        self.control.press("ok")  # close the hand's summary
+                    self.on_play(hand_over=True)
+
+    def _apply(self, text):
+        self.state.apply(self.state.parse_action(text))
+
+    def _deal(self):
+        prompt = self.link.state().get("prompt", "")
+        if not prompt.startswith("deal"):
+            raise CommandError("the script would deal, but the table says %r" % prompt)
+        state = self.state
+        tiles = list(state.tiles)
+        self.rng.shuffle(tiles)
+        for seat in range(state.players):
+            hand = [tile_str(t) for t in tiles[seat * state.per_hand : (seat + 1) * state.per_hand]]
+            self.control.place(self.zone[seat], *hand)
+            self.control.remove(self.zone[seat])
+            for tile in hand:
+                self._apply("D%d:%s" % (seat, tile))
+        self.control.press("ok")
+        self._check("the deal")
+
+    def _choose(self, seat):
+        """The greedy choice: the most points for ``seat`` now (a waive has no button)."""
+        state = self.state
+        best, best_gain = [], None
+        for action in state.legal_actions:
+            kind = kind_of(action)
+            if action not in (DRAW, PASS) and kind not in (K_PLAY, K_CLAIM):
+                continue
+            if kind == K_CLAIM and state.action_str(action) != "claim%d" % seat:
+                continue
+            trial = state.clone()
+            trial.apply(action)
+            gain = trial.scores[seat] - state.scores[seat]
+            if best_gain is None or gain > best_gain:
+                best, best_gain = [action], gain
+            elif gain == best_gain:
+                best.append(action)
+        return self.rng.choice(best)
+
+    def _turn(self, seat):
+        state = self.state
+        action = self._choose(seat)
+        text = state.action_str(action)
+        claim_open = bool(state.claim_points)
+        if kind_of(action) == K_CLAIM:
+            self.control.press(seat, "double")
+            self._apply(text)
+        elif kind_of(action) == K_PLAY:
+            tile = action & 0xFF
+            options = [a for a in state.legal_actions if kind_of(a) == K_PLAY and a & 0xFF == tile]
+            self.control.place(self.zone[seat], tile_str(tile))
+            if len(options) > 1:
+                for _ in range(options.index(action)):
+                    self.control.press(seat)
+                self.control.press(seat, "long")
+            self.control.remove(self.zone[seat])
+            self._apply(text)
+        else:  # draw, or pass when drawing is not allowed: the seat button
+            self.control.press(seat)
+            if claim_open:
+                self.control.wait(_CATCH_UP_MS)
+            self._apply(text)
+            if action == DRAW:
+                drawn = self.rng.choice([a for a in state.chance_outcomes() if not state.action_str(a).endswith("?")])
+                tile = state.action_str(drawn).split(":")[1]
+                self.control.place(self.zone[seat], tile)
+                self.control.remove(self.zone[seat])
+                state.apply(drawn)
+        self._check(text)
+        self.on_play(hand_over=False)
+
+    def _check(self, step):
+        """The table must have taken exactly the actions the script made."""
+        snap = self.link.state()
+        if snap.get("actions") != len(self.state.history) or snap.get("scores") != self.state.scores:
+            raise CommandError(
+                "after %s the table has %s actions and scores %s, the script %d and %s"
+                % (step, snap.get("actions"), snap.get("scores"), len(self.state.history), self.state.scores)
+            )
+
+
+def _print_view(view):
+    view.refresh()
+    print("\n".join("  | " + line for line in view.render()), flush=True)
+
+
+def do_run(args):
+    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    db_path = args.db or os.path.join(tempfile.mkdtemp(prefix="tiletable-run-"), "tiletable.db")
+    table = None
+    if not args.port and getattr(args, "link", None) is None:
+        from tiletable_host.sim import start_table
+
+        table = start_table(args.runtime)
+        args.port = table.port
+        print("simulated table started on %s" % table.port, flush=True)
+    try:
+        link = open_link(args)
+        try:
+            session_id = _session(args, link, table, names, db_path)
+        finally:
+            close_link(args, link)
+    finally:
+        if table is not None:
+            table.stop()
+    db = dbmod.Database.open(db_path, create=False)
+    try:
+        print("\n".join(render_session(replay_session(db, session_id))))
+    finally:
+        db.close()
+    return 0
+
+
+def _session(args, link, table, names, db_path):
+    """Sync, play (or watch people play), pull; returns the session's id in the database."""
+    print("== sync: every preset", flush=True)
+    syncmod.sync_documents(link, syncmod.collect_documents([], True), db_path)
+    try:
+        link.set_clock(time.time())
+    except DeviceError as exc:  # firmware without a clock: sessions then carry no start time
+        if exc.code != E_UNSUPPORTED:
+            raise
+    link.game_start(RULESET, names)
+    print("== %s for %s" % (RULESET, ", ".join(names)), flush=True)
+    view = TableView(link)
+    link.on_event = view.on_event
+    if table is not None:
+
+        def on_play(hand_over):
+            if hand_over or not args.quiet:
+                _print_view(view)
+
+        game = ScriptedGame(table.control, link, find_ruleset(RULESET), len(names), args.seed, on_play)
+        game.play(args.hands)
+        _print_view(view)
+        if not game.state.is_over():
+            link.game_stop()
+    else:
+        _watch_until_over(link, view)
+    print("== pull", flush=True)
+    db = dbmod.Database.open(db_path)
+    try:
+        added, _, _ = pull_journal(link, db)
+        print("pulled %d records into %s" % (added, db_path), flush=True)
+        return db.sessions()[-1]["id"]
+    finally:
+        db.close()
+
+
+def _watch_until_over(link, view):
+    """People play at a real table: redraw the view until the game is over or Ctrl-C."""
+    try:
+        while True:
+            view.refresh()
+            print("\n".join(view.render()) + "\n", flush=True)
+            if view.snapshot.get("mode") != "game":
+                return
+            link.poll_events(1.0)
+    except KeyboardInterrupt:
+        link.game_stop()
+        print("stopped the game", flush=True)
+

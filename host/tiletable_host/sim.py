@@ -1,0 +1,42 @@
+"""``tiletable sim``: run the simulated table and print its serial port, until Ctrl-C.
+
+The firmware runs unchanged in a child process (sim/device.py, on CPython or the MicroPython
+unix port) with wire-level models of the readers, displays and buttons; its USB serial is a
+pseudo-terminal, so every other command works against it with ``--port``, exactly as with a
+Pico. Tiles are laid and buttons pressed through the control port (one text command per
+line: ``place 0 5-5``, ``press 1 double``, ``display``; see sim/device.py), e.g. with
+``nc 127.0.0.1 PORT``.
+"""
+import os
+import time
+
+from tiletable_host.errors import CommandError
+
+
+def configure(parser):
+    parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython", help="interpreter of the device (default: %(default)s)")
+    parser.add_argument("--root", default=None, help="directory for the device's journal and rulesets (default: a new temporary one)")
+
+
+def start_table(runtime="cpython", root=None):
+    """A running SimulatedTable. :raises CommandError: when it does not start."""
+    from tiletable_host.simtable import ControlError, SimulatedTable
+
+    try:
+        return SimulatedTable.start(runtime=runtime, root=root)
+    except (ControlError, OSError) as exc:
+        raise CommandError("the simulated table did not start: %s" % exc)
+
+
+def do_sim(args):
+    if args.root:
+        os.makedirs(args.root, exist_ok=True)
+    table = start_table(args.runtime, args.root)
+    try:
+        print("simulated table on %s (control: 127.0.0.1:%d, storage: %s)" % (table.port, table.control_port, table.root), flush=True)
+        print("try: tiletable watch --port %s    (Ctrl-C stops the table)" % table.port, flush=True)
+        while table.bridge.alive():
+            time.sleep(0.2)
+        raise CommandError("the simulated device stopped (exit status %s)" % table.bridge.process.returncode)
+    finally:
+        table.stop()

@@ -1,0 +1,160 @@
+"""``tiletable watch``: a live view of the table, redrawn as the game goes.
+
+The STATE snapshot says what the table is doing (mode, scores, whose turn, its prompt, its
+last error). The rest (the open ends of the line, the trick, the columns, the last play and
+the arithmetic of its score) comes from replaying the session in progress: the view reads
+the session's journal records (JOURNAL_PULL, never acknowledged: watching changes nothing)
+and runs them through the PC's engine. PLAY, SCORE and ERROR events trigger a redraw.
+"""
+import os
+import sys
+
+import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
+from tiletable.engine.tiles import tile_str
+from tiletable.runtime.journal import REC_HEADER, parse_json_payload
+from tiletable_host import db as dbmod
+from tiletable_host.connect import add_link_options, close_link, open_link
+from tiletable_host.sessionlog import replay_records, resolve_ruleset
+
+CLEAR = "\x1b[H\x1b[2J"
+
+
+def configure(parser):
+    parser.add_argument("--once", action="store_true", help="print the view once and exit")
+    parser.add_argument("--interval", type=float, default=0.5, help="seconds between redraws (default: %(default)s)")
+    parser.add_argument("--db", default=None, help="database of synced rulesets, to explain custom games (default: %s)" % dbmod.default_path())
+    add_link_options(parser)
+
+
+class TableView:
+    """What ``watch`` shows about one table, refreshed by ``refresh()``, drawn by ``render()``."""
+
+    def __init__(self, link, db=None):
+        self.link = link
+        self.db = db
+        self.snapshot = {}
+        self.session = None  # the journal's current session: first, names, ruleset
+        self.records = []  # its records so far
+        self.replay = None
+        self.event_error = None
+
+    def on_event(self, name, fields):
+        if name == "error event":
+            self.event_error = fields["message"]
+
+    def refresh(self):
+        """Ask the table for its state and read the journal records written since the last refresh."""
+        self.snapshot = self.link.state()
+        if "ruleset" not in self.snapshot:
+            return
+        after = self.records[-1][0] if self.records else self._session_start() - 1
+        while True:
+            records, _last = self.link.journal_pull(after)
+            if not records:
+                break
+            for record in records:
+                if record[1] == REC_HEADER:
+                    self._start_session(record)
+                else:
+                    self.records.append(record)
+            after = records[-1][0]
+        if self.session is not None:
+            ruleset = resolve_ruleset(self.db, self.session["ruleset"], self.session["hash"])
+            self.replay = replay_records(self.session, ruleset, self.records)
+
+    def _session_start(self):
+        """The first sequence number of the table's newest session (where the view starts reading)."""
+        sessions = self.link.journal_sessions(0)
+        return sessions[-1]["first"] if sessions else 1
+
+    def _start_session(self, record):
+        header = parse_json_payload(record[2])
+        self.session = {"players": header["players"], "ruleset": header["ruleset"], "hash": header["hash"]}
+        self.records = [record]
+        self.event_error = None
+
+    def render(self):
+        """The view as lines of text."""
+        snap = self.snapshot
+        if "ruleset" not in snap:
+            menu = snap.get("menu", ["?", 0])
+            return ["table in %s mode: %s for %s players chosen, no game in progress" % (snap.get("mode", "?"), menu[0], menu[1])]
+        names = self.session["players"] if self.session else ["P%d" % i for i in range(snap["players"])]
+        to_act = snap["to_act"]
+        lines = ["%s, hand %d, %s" % (snap["ruleset"], snap["hand"] + 1, _turn_text(to_act, names, snap["mode"]))]
+        for seat, score in enumerate(snap["scores"]):
+            marker = "  <- to act" if to_act == seat else ""
+            lines.append("  P%d %-10s %5d%s" % (seat, names[seat] if seat < len(names) else "?", score, marker))
+        if self.replay is not None:
+            lines.extend(_table_lines(self.replay.state))
+            lines.extend(_last_play(self.replay, names))
+        if snap.get("prompt"):
+            lines.append("table says: %s" % snap["prompt"])
+        error = snap.get("last_error")
+        if error:
+            lines.append("last error: Err%d %s" % (error[0], error[1]))
+        elif self.event_error:
+            lines.append("last error: %s" % self.event_error)
+        return lines
+
+
+def _turn_text(to_act, names, mode):
+    if mode != "game":
+        return mode
+    if isinstance(to_act, int):
+        return "%s to act" % (names[to_act] if to_act < len(names) else "P%d" % to_act)
+    return {"chance": "dealing or drawing", "all": "everyone chooses", "over": "over"}.get(to_act, str(to_act))
+
+
+def _table_lines(state):
+    """The family's view of the table: open ends, the trick, the columns, the play to beat."""
+    if state.family == "line":
+        return ["line: %s   boneyard %d" % (state.layout.text(), state.stock)]
+    if state.family == "trick":
+        trick = " ".join("P%d %s" % (seat, tile_str(tile)) for seat, tile in state.trick) or "empty"
+        return ["trick %d: %s   tricks won %s" % (state.trick_number + 1, trick, " ".join(map(str, state.tricks)))]
+    if state.family == "column":
+        cells = []
+        for slot, pile in enumerate(state.columns):
+            cells.append("%s %s" % ("LCR"[slot], "-" if pile is None else "%d pips" % state.pile_value(slot)))
+        return ["columns: " + "   ".join(cells)]
+    if state.family == "climb" and state.last_player is not None:
+        return ["to beat: P%d's play" % state.last_player]
+    return []
+
+
+def _last_play(replay, names):
+    actions = [e for e in replay.actions() if not e.undone and e.actor is not None]
+    if not actions:
+        return []
+    last = actions[-1]
+    lines = ["last play: #%d %s" % (last.seq, last.description)]
+    for event in last.engine_scores:
+        lines.append("  %s %+d %s: %s" % (names[event.seat] if event.seat < len(names) else "P%d" % event.seat, event.points, event.rule, event.detail))
+    return lines
+
+
+def _open_db(path):
+    """The ruleset memory, if this PC has a database (watching never creates one)."""
+    path = path or dbmod.default_path()
+    return dbmod.Database.open(path, create=False) if os.path.exists(path) else None
+
+
+def do_watch(args):
+    db = _open_db(args.db)
+    link = open_link(args)
+    try:
+        view = TableView(link, db)
+        link.on_event = view.on_event
+        while True:
+            view.refresh()
+            if not args.once and sys.stdout.isatty():
+                sys.stdout.write(CLEAR)
+            print("\n".join(view.render()), flush=True)
+            if args.once:
+                return 0
+            link.poll_events(args.interval)
+    finally:
+        close_link(args, link)
+        if db is not None:
+            db.close()
