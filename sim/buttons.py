@@ -38,6 +38,8 @@ class BouncyContact:
     def _schedule(self, at_ms, pressed):
         if self._last_at is not None and at_ms < self._last_at:
             raise ValueError("contact changes must be scheduled in time order: %r after %r" % (at_ms, self._last_at))
+        del self._edges[: self._next]  # applied already: a long simulated session keeps only what is due
+        self._next = 0
         # Chatter: the contact flips at random 0..3 ms intervals while the bounce lasts,
         # and always ends in the new state no later than at_ms + bounce_ms.
         now = at_ms
