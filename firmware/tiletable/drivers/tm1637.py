@@ -11,8 +11,8 @@ address command 0xC0 followed by the digits, then display control 0x88 | brightn
 Both lines are driven open-drain (low, or released to the pull-up) so the chip's ACK
 never fights the Pico. There is no addressing: several seats use several ``TM1637``
 objects, each with its own DIO; they may share one CLK (the reference board does), since
-a module whose DIO stays released never sees a start condition. A module that does not acknowledge raises
-``OSError`` naming its pins, at construction and on every later transfer.
+a module whose DIO stays released never sees a start condition. A module that does not
+acknowledge raises ``OSError`` naming its pins, at construction and on every transfer.
 """
 from micropython import const
 
