@@ -2,15 +2,17 @@
 
 Incremental: the pull starts after the highest sequence number the database holds for this
 table. Idempotent: records are keyed by (device, sequence number), so a record received twice
-is stored once. Safe: each reply's records are committed in one transaction before the next
-request, and the table is told (JOURNAL_ACK) only what is committed, so it never deletes a
-record the PC does not have. A reset in the middle just makes the next request wait for the
-table and ask again from the last committed record.
+is stored once. Safe: the table is told (JOURNAL_ACK) only what is committed, so it never
+deletes a record the PC does not have; records are committed in batches of COMMIT_RECORDS (a
+commit waits for the disk), and what arrived is committed even when the link fails. A reset
+in the middle just makes the next request wait for the table and ask again.
 """
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.progress import Progress
+
+COMMIT_RECORDS = 1000  # records per transaction: each commit waits for the disk (fsync)
 
 
 def configure(parser):
@@ -37,14 +39,22 @@ def pull_journal(link, db, acknowledge=True, progress_stream=None):
     added = 0
     sessions_before = db.session_count()
     start = after
+    pending = []  # received, not yet committed: written in one transaction per COMMIT_RECORDS
     with Progress("pull", status["last"] - start, "records", stream=progress_stream) as bar:
-        while True:
-            records, last = link.journal_pull(after)
-            if not records:
-                break
-            added += db.import_records(device, records)
-            after = records[-1][0]
-            bar.update(after - start, max(last - start, after - start))
+        try:
+            while True:
+                records, last = link.journal_pull(after)
+                if not records:
+                    break
+                pending.extend(records)
+                after = records[-1][0]
+                if len(pending) >= COMMIT_RECORDS:
+                    added += db.import_records(device, pending)
+                    pending = []
+                bar.update(after - start, max(last - start, after - start))
+        finally:
+            # what arrived is kept even when the link fails: the next pull starts after it
+            added += db.import_records(device, pending)
     if acknowledge and after > status["acked"]:
         link.journal_ack(after)
     return added, db.session_count() - sessions_before, after

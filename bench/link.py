@@ -1,0 +1,105 @@
+"""Link throughput: ruleset sync and journal pull, over the simulated table's pty and in-process.
+
+    .venv/bin/python bench/link.py [--runtime cpython|micropython] [--sessions N]
+
+The device's journal is filled beforehand with N sessions of random Muggins (written by the
+firmware's own Journal, as the table writes them), then the simulated table starts on that
+directory and the host pulls it all through pyserial on the pty, exactly as from a Pico
+(whose USB CDC is faster than a pty is slow, so read the pty figures as a lower bound of the
+protocol, not of USB). The same operations against the in-process LinkServer (no pty, no
+child process) show what the protocol and the storage cost by themselves. One figure a line.
+"""
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]
+
+import tiletable_host  # noqa: E402,F401  (puts firmware/ on sys.path)
+from tiletable.engine.rulesets import find_ruleset  # noqa: E402
+from tiletable.engine.state import CHANCE, TERMINAL  # noqa: E402
+from tiletable.runtime.journal import Journal  # noqa: E402
+from tiletable_host.db import Database  # noqa: E402
+from tiletable_host.pull import pull_journal  # noqa: E402
+from tiletable_host.sync import collect_documents, push  # noqa: E402
+from tiletable_host.transport_local import LocalTransport  # noqa: E402
+
+
+def fill_journal(path, sessions, seed=1):
+    """Write ``sessions`` random Muggins matches into the journal at ``path``; returns (records, bytes)."""
+    journal = Journal(path)
+    ruleset = find_ruleset("muggins")
+    rng = random.Random(seed)
+    for number in range(sessions):
+        state = ruleset.new_state(2)
+        journal.start_session(ruleset.name, ruleset.hash, ["ann", "bob"], "bench", 1700000000 + number)
+        while state.current_player() != TERMINAL:
+            player = state.current_player()
+            action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions))
+            before = len(state.score_events)
+            state.apply(action)
+            journal.log_action(state.action_str(action))
+            for event in state.score_events[before:]:
+                journal.log_score(event.seat, event.points, event.rule)
+        journal.end_session({"reason": "over", "scores": list(state.scores)})
+    journal.close()
+    return journal.next_seq - 1, journal.total_bytes()
+
+
+def measure(label, link, db_path, journal_bytes):
+    """Sync every preset (after removing them), sync again unchanged, then pull everything."""
+    link.hello()
+    for name in link.ruleset_list():
+        link.ruleset_remove(name)
+    documents = collect_documents([], True)
+    size = sum(len(d.data) for d in documents)
+    started = time.perf_counter()
+    for document in documents:
+        push(link, document)
+    pushed = time.perf_counter() - started
+    started = time.perf_counter()
+    installed = link.ruleset_list()
+    unchanged = [d for d in documents if installed[d.ruleset.name][1] == d.ruleset.hash]
+    compared = time.perf_counter() - started
+    db = Database.open(db_path)
+    started = time.perf_counter()
+    added, sessions, last = pull_journal(link, db)
+    pulled = time.perf_counter() - started
+    stored = os.path.getsize(db_path)
+    db.close()
+    print("%s: sync of %d presets (%d bytes): %.3f s, %.0f bytes/s, %.1f ms per ruleset" % (
+        label, len(documents), size, pushed, size / pushed, 1000 * pushed / len(documents)))
+    print("%s: sync with all %d unchanged (one list request): %.1f ms" % (label, len(unchanged), 1000 * compared))
+    print("%s: pull of %d records (%d sessions) into SQLite: %.3f s, %.0f records/s, %.0f journal bytes/s (db %d bytes)" % (
+        label, added, sessions, pulled, added / pulled, journal_bytes / pulled, stored))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython")
+    parser.add_argument("--sessions", type=int, default=12, help="sessions in the journal (default: %(default)s)")
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="bench-link-")
+    for place in ("local", "sim"):
+        os.makedirs(os.path.join(work, place))
+        records, journal_bytes = fill_journal(os.path.join(work, place, "journal"), args.sessions)
+    print("journal: %d sessions, %d records, %d bytes" % (args.sessions, records, journal_bytes))
+    measure("in-process", LocalTransport(os.path.join(work, "local"), timeout=2.0), os.path.join(work, "local.db"), journal_bytes)
+    from tiletable_host.simtable import SimulatedTable
+    from tiletable_host.transport_serial import SerialTransport
+
+    table = SimulatedTable.start(runtime=args.runtime, root=os.path.join(work, "sim"))
+    try:
+        link = SerialTransport(table.port)
+        measure("pty (%s device)" % args.runtime, link, os.path.join(work, "sim.db"), journal_bytes)
+        link.close()
+    finally:
+        table.stop()
+
+
+if __name__ == "__main__":
+    main()
