@@ -69,9 +69,10 @@ class TableView:
 
     def _start_session(self, record):
         header = parse_json_payload(record[2])
+        if self.session is not None:
+            self.event_error = None  # a new game: the last one's error is history
         self.session = {"players": header["players"], "ruleset": header["ruleset"], "hash": header["hash"]}
         self.records = [record]
-        self.event_error = None
 
     def render(self):
         """The view as lines of text."""
@@ -142,10 +143,10 @@ def _open_db(path):
 
 def do_watch(args):
     db = _open_db(args.db)
-    link = open_link(args)
+    view = TableView(None, db)
+    link = open_link(args, on_event=view.on_event)
     try:
-        view = TableView(link, db)
-        link.on_event = view.on_event
+        view.link = link
         while True:
             view.refresh()
             if not args.once and sys.stdout.isatty():

@@ -6,7 +6,7 @@ import pytest
 
 from cli import tiletable
 from journal_games import play_into_journal
-from tiletable.proto.messages import JOURNAL_ACK, JOURNAL_PULL
+from tiletable.proto.messages import JOURNAL_PULL
 from tiletable.runtime.journal import Journal, iter_records
 from tiletable_host.db import ConflictError, Database
 from tiletable_host.errors import CommandError
@@ -49,8 +49,6 @@ def test_pull_is_incremental_and_a_second_pull_adds_nothing(capsys, tmp_path, de
     play_into_journal(device.journal, seed=1)
     tiletable(capsys, ["pull", "--db", db_path], device)
     first = _stored(db_path)
-    pulls = []
-    device.before_request = lambda msg_type: pulls.append(msg_type == JOURNAL_PULL and True) and False
     status, out, _ = tiletable(capsys, ["pull", "--db", db_path], device)
     assert status == 0 and out.startswith("nothing new on tiletable-local")
     assert _stored(db_path) == first

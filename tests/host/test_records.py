@@ -119,3 +119,20 @@ def test_plot_writes_an_svg_with_one_line_per_seat(capsys, pulled, tmp_path):
     assert legend == ["ann: %d" % states[0].scores[0], "bob: %d" % states[0].scores[1]]
     hands = [t for t in root.findall(ns + "text") if t.text and t.text.startswith("hand ")]
     assert len(hands) == states[0].hand_number  # hands are numbered from 0; the last one ends the match
+
+
+@pytest.mark.parametrize("name", ["bergen", "block", "buki", "columns", "dasan", "draw", "matador", "moon", "sebastopol", "sniff"])
+def test_show_and_replay_follow_every_family(capsys, tmp_path, name):
+    from tiletable.engine.rulesets import find_ruleset
+
+    device = LocalTransport(str(tmp_path / "device"))
+    players = ("ann", "bob", "cy", "di")[: find_ruleset(name).new_state().players]
+    state = play_into_journal(device.journal, name, players, seed=2, max_actions=150)
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    status, out, err = tiletable(capsys, ["show", "1", "--db", db_path])
+    assert status == 0, err
+    assert "final scores: " + ", ".join("%s %d" % (n, s) for n, s in zip(players, state.scores)) in out
+    assert "disagree" not in out
+    status, out, _ = tiletable(capsys, ["replay", "1", "--db", db_path])
+    assert status == 0 and out.splitlines()[-1] == "no divergence: final scores " + " ".join(map(str, state.scores))

@@ -1,0 +1,81 @@
+"""The watch view of every game family, drawn from a STATE snapshot and the journal of the
+session in progress (an in-process device whose STATE answers like the table runtime's)."""
+import json
+
+import pytest
+
+from cli import tiletable
+from journal_games import play_into_journal
+from tiletable.engine.rulesets import preset_names
+from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
+from tiletable.proto.messages import EV_ERROR, STATE
+from tiletable_host.transport_local import LocalTransport
+
+FAMILY_LINE = {"line": "line: ", "trick": "trick ", "column": "columns: ", "climb": "to beat: "}
+
+
+def _device(tmp_path, name, players, actions):
+    device = LocalTransport(str(tmp_path / "device"))
+    state = play_into_journal(device.journal, name, players, seed=5, max_actions=actions)
+    actor = state.current_player()
+    snapshot = {
+        "mode": "game",
+        "menu": [name, len(players)],
+        "ruleset": name,
+        "players": len(players),
+        "scores": list(state.scores),
+        "hand": state.hand_number,
+        "actions": len(state.history),
+        "to_act": {CHANCE: "chance", SIMULTANEOUS: "all", TERMINAL: "over"}.get(actor, actor),
+        "prompt": "P0 to play",
+    }
+    device.server.register(STATE, lambda fields: {"snapshot": json.dumps(snapshot)}, "game")
+    return device, state
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_watch_once_shows_scores_turn_table_and_last_play_for_every_preset(capsys, tmp_path, name):
+    names = ("ann", "bob", "cy", "di")
+    device, state = _device(tmp_path, name, names[: find_players(name)], 80)
+    status, out, err = tiletable(capsys, ["watch", "--once", "--db", str(tmp_path / "none.db")], device)
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("%s, hand %d, " % (name, state.hand_number + 1))
+    for seat in range(state.players):
+        assert lines[1 + seat].startswith("  P%d %-10s %5d" % (seat, names[seat], state.scores[seat]))
+    family = state.ruleset.family
+    if family != "climb" or state.last_player is not None:
+        assert any(line.startswith(FAMILY_LINE[family]) for line in lines), out
+    assert lines[-1] == "table says: P0 to play"
+
+
+def find_players(name):
+    from tiletable.engine.rulesets import find_ruleset
+
+    return find_ruleset(name).new_state().players
+
+
+def test_watch_shows_the_last_error_event(capsys, tmp_path):
+    device, _ = _device(tmp_path, "muggins", ("ann", "bob"), 20)
+    device.send_event(EV_ERROR, {"code": 4, "message": "5-6 does not match either end"})
+    status, out, _ = tiletable(capsys, ["watch", "--once"], device)
+    assert status == 0 and out.splitlines()[-1] == "last error: 5-6 does not match either end"
+
+
+def test_watch_names_the_last_play_and_explains_its_score(capsys, tmp_path):
+    device, state = _device(tmp_path, "muggins", ("ann", "bob"), 400)
+    replay = state.fresh()
+    description, events = None, []
+    for action in state.history:
+        by_a_seat = replay.current_player() >= 0
+        text = replay.describe(action)
+        before = len(replay.score_events)
+        replay.apply(action)
+        if by_a_seat:
+            description, events = text, replay.score_events[before:]
+    status, out, _ = tiletable(capsys, ["watch", "--once"], device)
+    lines = out.splitlines()
+    index = next(i for i, line in enumerate(lines) if line.startswith("last play: #"))
+    assert status == 0 and lines[index].endswith(" " + description)
+    explained = ["  %s %+d %s: %s" % (("ann", "bob")[e.seat], e.points, e.rule, e.detail) for e in events]
+    assert lines[index + 1 : index + 1 + len(explained)] == explained
