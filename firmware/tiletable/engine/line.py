@@ -86,7 +86,36 @@ from tiletable.engine.state import CHANCE, GameState, TERMINAL
 from tiletable.engine.tiles import is_double, low, parse_tile, pips, tile_set, tile_str
 
 
-_SETS = {}  # (max_pip, doubles) -> (tiles, location table of a fresh hand)
+_DERIVED = [None, None]  # the last ruleset's hash and what _derive gave it (shared by its states, never changed)
+
+
+def _derive(p):
+    """What a state reads from its parameters on every move, worked out once per ruleset."""
+    tiles = tile_set(p["max_pip"], p["doubles"])
+    unused_loc = bytearray(160)  # the location table of a fresh hand: LOC_NONE except the set
+    for i in range(160):
+        unused_loc[i] = LOC_NONE
+    for t in tiles:
+        unused_loc[t] = LOC_FREE
+    modes = ("line", "all_fives_spinner", "sniff_us")
+    return {
+        "tiles": tiles,
+        "unused_loc": unused_loc,
+        "count_mode": (COUNT_LINE, COUNT_ALL_FIVES, COUNT_SNIFF_US)[modes.index(p["count_mode"])],
+        "matadors": [parse_tile(t) for t in p["matadors"]],
+        "fixed": parse_tile(p["fixed_tile"]) if p["fixed_tile"] else -1,
+        "sum7": p["match_rule"] == "sum_to_7",
+        "may_pass": p["may_pass_when_able"] or not p["must_play_if_able"],
+        "draw_policy": p["draw_policy"],
+        "reserve": p["reserve"],
+        "fill_first": p["spinner_fill_first"],
+        "sides_first": p["spinner_arm_order"] == "sides_first",
+        "zero_only_matadors": p["zero_end_only_matadors"],
+        "first_orients": (1, 2) if p["first_double_orientation"] == "player_choice" else (0,),  # see _orients
+        "other_orients": (1, 2) if p["other_doubles"] == "player_choice" else (0,),
+        "stub": p["sniff_mode"] == "pagat_inline_stub",
+        "scoring": p["per_move_scoring"] != "none",
+    }
 
 
 class State(LineHand, LineMoves, LineChecks, GameState):
@@ -99,35 +128,13 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         p = ruleset.params
         self.p = p
         self.score_scale = 1  # Buki: 2, scores in half-chips
-        key = (p["max_pip"], p["doubles"])
-        if key not in _SETS:  # the set and the location table of a fresh hand, shared by states
-            tiles = tile_set(p["max_pip"], p["doubles"])
-            loc = bytearray(160)
-            for i in range(160):
-                loc[i] = LOC_NONE
-            for t in tiles:
-                loc[t] = LOC_FREE
-            _SETS[key] = (tiles, loc)
-        self.tiles, self.unused_loc = _SETS[key]
+        if _DERIVED[0] != ruleset.hash:
+            _DERIVED[0], _DERIVED[1] = ruleset.hash, _derive(p)
+        derived = _DERIVED[1]
+        for name in derived:  # (MicroPython's instance __dict__ has no update)
+            setattr(self, name, derived[name])
         self.per_hand = p["deal"][str(players)]
         self.step = 1 if p["direction"] == "clockwise" else players - 1
-        self.count_mode = (COUNT_LINE, COUNT_ALL_FIVES, COUNT_SNIFF_US)[
-            ("line", "all_fives_spinner", "sniff_us").index(p["count_mode"])
-        ]
-        self.matadors = [parse_tile(t) for t in p["matadors"]]
-        self.fixed = parse_tile(p["fixed_tile"]) if p["fixed_tile"] else -1
-        self.sum7 = p["match_rule"] == "sum_to_7"
-        self.may_pass = p["may_pass_when_able"] or not p["must_play_if_able"]
-        # parameters the move generator reads on every call, as attributes
-        self.draw_policy = p["draw_policy"]
-        self.reserve = p["reserve"]
-        self.fill_first = p["spinner_fill_first"]
-        self.sides_first = p["spinner_arm_order"] == "sides_first"
-        self.zero_only_matadors = p["zero_end_only_matadors"]
-        self.first_orients = (1, 2) if p["first_double_orientation"] == "player_choice" else (0,)  # see _orients
-        self.other_orients = (1, 2) if p["other_doubles"] == "player_choice" else (0,)
-        self.stub = p["sniff_mode"] == "pagat_inline_stub"
-        self.scoring = p["per_move_scoring"] != "none"
         self.betting = None
         if p["hand_award"] == "betting_settlement":  # imported only for Buki: RAM on the Pico
             from tiletable.engine.betting import HALF, Betting
