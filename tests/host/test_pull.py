@@ -1,5 +1,6 @@
 """``tiletable pull`` into SQLite: incremental, idempotent, acknowledged only when committed,
 whole across device resets; and clear errors for a damaged or foreign database file."""
+import io
 import sqlite3
 
 import pytest
@@ -10,6 +11,7 @@ from tiletable.proto.messages import JOURNAL_PULL
 from tiletable.runtime.journal import Journal, iter_records
 from tiletable_host.db import ConflictError, Database
 from tiletable_host.errors import CommandError
+from tiletable_host.pull import pull_journal
 from tiletable_host.transport_local import LocalTransport
 
 
@@ -173,3 +175,20 @@ def test_sessions_without_a_database_says_how_to_get_one(capsys, tmp_path):
     status, _, err = tiletable(capsys, ["sessions", "--db", str(path)])
     assert status == 1
     assert err == "tiletable: sessions: no database at %s (run `tiletable pull` first, or pass --db)\n" % path
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_long_pull_draws_a_progress_bar_on_a_terminal(tmp_path, device):
+    for seed in range(1, 4):
+        play_into_journal(device.journal, seed=seed)
+    device.hello()
+    db = Database.open(str(tmp_path / "t.db"))
+    screen = _Terminal()
+    added, sessions, last = pull_journal(device, db, progress_stream=screen)
+    final = screen.getvalue().split("\r")[-1]
+    assert final == "pull [%s] 100%%  %d/%d records\n" % ("#" * 30, last, last)
+    assert (added, sessions) == (last, 3)
