@@ -1,0 +1,60 @@
+"""tiletable firmware entry point (micropython-async's "typical firmware app", TUTORIAL §2.2.4).
+
+Maintenance (mpremote at the REPL): hold MENU while the board powers up, send the link's
+MAINTENANCE request, or long-press MENU. The rp2 watchdog cannot be stopped once started,
+so the last two leave a flag file and reset: the next boot finds the flag, removes it and
+returns before the watchdog starts, leaving the Pico at the REPL until the next reset.
+"""
+import os
+import sys
+
+import asyncio
+import machine
+import time
+
+from tiletable.board.setup import build
+from tiletable.runtime.app import App
+
+_WATCHDOG_MS = 8000  # the rp2 port allows up to 8388 ms; the housekeeping task feeds it every 100 ms
+_MAINTENANCE_FLAG = "/maintenance"
+
+
+def set_global_exception():
+    """A task that dies stops the firmware (the watchdog then resets it) instead of vanishing."""
+
+    def handle_exception(loop, context):
+        sys.print_exception(context["exception"])
+        sys.exit()
+
+    asyncio.get_event_loop().set_exception_handler(handle_exception)
+
+
+def maintenance_flagged():
+    try:
+        os.remove(_MAINTENANCE_FLAG)
+        return True
+    except OSError:
+        return False
+
+
+async def main(app):
+    set_global_exception()
+    await app.run()
+
+
+def start():
+    board = build(machine)
+    if maintenance_flagged() or board.menu_held():
+        return  # stay at the REPL, no watchdog
+    app = App(board, sys.stdin.buffer, sys.stdout.buffer, time.ticks_ms, wdt=machine.WDT(timeout=_WATCHDOG_MS))
+    try:
+        asyncio.run(main(app))
+    finally:
+        app.close()
+        asyncio.new_event_loop()
+    with open(_MAINTENANCE_FLAG, "w") as flag:
+        flag.write("1")
+    machine.reset()
+
+
+start()

@@ -1,0 +1,98 @@
+"""Build the reference board's peripherals from the pin map and a ``machine`` module.
+
+The drivers never import ``machine``; this is the one place that does, and it takes the
+module as an argument: ``build(machine)`` on the Pico gets the real one, the simulated
+device passes ``sim/machine.py`` (with models already attached to the pins), and the same
+code wires both. ``neopixel`` is imported here for the same reason: the rp2 firmware
+freezes it, ``sim/neopixel.py`` stands in for it in simulation.
+
+Example::
+
+    import machine
+    from tiletable.board.setup import build
+    board = build(machine)
+    board.display.draw_text(0, "MUGG"); board.display.show()
+"""
+from tiletable.board import pins
+from tiletable.drivers.buttons import Buttons
+from tiletable.drivers.buzzer import Buzzer
+from tiletable.drivers.max7219 import Max7219
+from tiletable.drivers.mfrc522 import MFRC522
+from tiletable.drivers.segments import ScoreDisplay
+from tiletable.drivers.status_leds import StatusLeds
+
+SEATS = len(pins.BUTTON_SEAT)
+# Index of each table button in ``Board.buttons`` (the seat buttons come first, 0..SEATS-1).
+BUTTON_MENU = SEATS
+BUTTON_OK = SEATS + 1
+BUTTON_UNDO = SEATS + 2
+TABLE_STATUS_LED = pins.LED_COUNT - 1
+LED_BUDGET_MA = 150  # hardware/POWER.md: what the strip may draw from the USB budget
+
+
+class Board:
+    """The peripherals, built once at boot. ``readers[zone]`` opens that zone's MFRC522 (the
+    tray reopens a reader that dropped off the bus, so it gets openers, not chips)."""
+
+    def __init__(self, machine, spi, readers, chain, display, strip, buzzer, buttons, button_pins):
+        self.machine = machine
+        self.spi = spi
+        self.readers = readers
+        self.chain = chain
+        self.display = display
+        self.strip = strip
+        self.buzzer = buzzer
+        self.buttons = buttons
+        self.button_pins = button_pins
+
+    def menu_held(self):
+        """Whether MENU is held down right now (at boot: stay in the REPL for maintenance)."""
+        return self.button_pins[BUTTON_MENU].value() == 0
+
+
+def _opener(machine, spi, cs_gpio):
+    def open_reader():
+        return MFRC522(spi, machine.Pin(cs_gpio))
+
+    return open_reader
+
+
+def build(machine):
+    """Every peripheral of the MAX7219 build, from ``pins``. :raises OSError: from a driver
+    whose chip does not answer (the readers are only opened later, by the tray)."""
+    from neopixel import NeoPixel
+
+    spi = machine.SPI(
+        pins.READER_SPI,
+        baudrate=pins.READER_BAUDRATE,
+        sck=machine.Pin(pins.READER_SCK),
+        mosi=machine.Pin(pins.READER_MOSI),
+        miso=machine.Pin(pins.READER_MISO),
+    )
+    # Every chip-select high before the first transaction: a reader left selected would
+    # answer on top of the next one.
+    for cs in pins.READER_CS:
+        machine.Pin(cs, machine.Pin.OUT, value=1)
+    readers = [_opener(machine, spi, cs) for cs in pins.READER_CS]
+    chain = Max7219(spi, machine.Pin(pins.DISPLAY_LOAD), pins.DISPLAY_MODULES, max_brightness=pins.DISPLAY_MAX_INTENSITY)
+    width = pins.DISPLAY_DIGITS_PER_SEAT
+    display = ScoreDisplay([(chain, seat * width) for seat in range(SEATS)], width)
+    strip = NeoPixel(machine.Pin(pins.LED_DATA), pins.LED_COUNT)
+    buzzer = Buzzer(machine.PWM(machine.Pin(pins.BUZZER), freq=440, duty_u16=0))
+    gpios = tuple(pins.BUTTON_SEAT) + (pins.BUTTON_MENU, pins.BUTTON_OK, pins.BUTTON_UNDO)
+    button_pins = [machine.Pin(gpio) for gpio in gpios]
+    buttons = Buttons(button_pins)
+    return Board(machine, spi, readers, chain, display, strip, buzzer, buttons, button_pins)
+
+
+def status_leds(board, seat_zones, end_zones):
+    """The status LEDs of a table profile: LED n sits beside zone n (hardware/pinmap.json), so
+    a seat's LED is its pad's and an end's LED is its end zone's; the table LED shows flashes too."""
+    leds = StatusLeds(
+        board.strip,
+        seat_leds=tuple(seat_zones),
+        end_leds=tuple((zone,) for zone in end_zones),
+        budget_ma=LED_BUDGET_MA,
+    )
+    leds.set_brightness(pins.LED_MAX_LEVEL)  # 255 * LED_MAX_LEVEL / 255: the brightest channel
+    return leds

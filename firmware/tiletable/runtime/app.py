@@ -1,0 +1,166 @@
+"""The firmware's services wired together: tray scan, buttons, table, display, link, journal.
+
+``App`` builds the runtime objects from a ``Board`` (board/setup.py) and offers one
+synchronous ``step(now_ms)`` per service, so the same code runs as asyncio tasks on the
+Pico (``run()``, gathered by main.py) and step by step in a simulation that wants to skip
+time. Nothing here imports ``machine``.
+
+Services (``run()``): the tray scan (as fast as the readers' field settling allows), the
+buttons and the table's timers (every 10 ms), the USB link (every 5 ms), and the journal
+flush plus the watchdog (every 100 ms: a task that hangs stops the feeding and the
+watchdog resets the board; the table then resumes from the journal).
+"""
+try:
+    import asyncio
+except ImportError:  # older MicroPython builds
+    import uasyncio as asyncio
+
+from tiletable.drivers.clock import ticks_diff
+from tiletable.engine.errors import RulesetError
+from tiletable.proto.messages import E_BAD_VALUE, GAME_START, GAME_STOP, STATE, ProtocolError
+from tiletable.proto.server import LinkServer
+from tiletable.runtime.journal import Journal
+from tiletable.runtime.rulestore import RuleStore
+from tiletable.runtime.table import FIRMWARE, Table
+from tiletable.runtime.tray import Tray
+from tiletable.runtime.ui import TableUi
+from tiletable.runtime.usblink import UsbLink
+
+DEVICE = "tiletable"
+_BUTTON_MS = 10
+_LINK_MS = 5
+_HOUSEKEEPING_MS = 100
+
+
+def _sleep_ms(ms):
+    sleep_ms = getattr(asyncio, "sleep_ms", None)
+    return sleep_ms(ms) if sleep_ms is not None else asyncio.sleep(ms / 1000)
+
+
+class App:
+    """Everything but the hardware. ``ticks_ms`` is the clock (``time.ticks_ms`` on the Pico);
+    ``clock_s`` gives Unix seconds for journal headers, or None when the time is unknown."""
+
+    def __init__(self, board, instream, outstream, ticks_ms, root="", clock_s=None, wdt=None):
+        self.board = board
+        self.ticks_ms = ticks_ms
+        self.wdt = wdt
+        self.tray = Tray(board.readers)
+        self.journal = Journal(root + "/journal")
+        self.rulestore = RuleStore(root + "/rulesets")
+        self.ui = TableUi(board.display, board.buzzer)
+        self.table = Table(board, self.ui, self.journal, self.rulestore, clock_s)
+        self.server = LinkServer(self.rulestore, self.journal, FIRMWARE, DEVICE)
+        self.server.register(GAME_START, self._game_start, "game")
+        self.server.register(GAME_STOP, self._game_stop, "game")
+        self.server.register(STATE, self._state, "game")
+        self.link = UsbLink(self.server, instream, outstream)
+        self.running = True
+        self.table.boot(ticks_ms())
+
+    # ----- link handlers
+
+    def _game_start(self, fields):
+        players = fields["players"]
+        if not 2 <= len(players) <= self.ui.seats:
+            raise ProtocolError(E_BAD_VALUE, "%d players; the table seats 2 to %d" % (len(players), self.ui.seats))
+        try:
+            session = self.table.start(fields["ruleset"], players, self.ticks_ms())
+        except KeyError:
+            raise ProtocolError(E_BAD_VALUE, "no game %r on this table" % fields["ruleset"])
+        except RulesetError:
+            raise  # the server answers it with E_RULESET
+        except ValueError as exc:
+            raise ProtocolError(E_BAD_VALUE, str(exc))
+        return {"session": session}
+
+    def _game_stop(self, fields):
+        self.table.stop()
+        return {}
+
+    def _state(self, fields):
+        return {"snapshot": self.table.snapshot()}
+
+    # ----- one step of each service
+
+    def scan(self, now_ms):
+        """Poll the tray once and hand its confirmed events to the table."""
+        tray = self.tray
+        tray.poll(now_ms)
+        event = tray.events.get()
+        while event is not None:
+            self.table.zone_event(event, now_ms)
+            event = tray.events.get()
+
+    def buttons(self, now_ms):
+        """Buttons, the table's timers and the display; queued link events go out."""
+        buttons = self.board.buttons
+        buttons.poll(now_ms)
+        event = buttons.get()
+        while event is not None:
+            self.table.button_event(event, now_ms)
+            event = buttons.get()
+        self.table.tick(now_ms)
+        self.send_events()
+
+    def send_events(self):
+        outbox = self.table.outbox
+        while outbox:
+            msg_type, fields = outbox.pop(0)
+            self.link.send_event(msg_type, fields)
+
+    def serve(self):
+        """Answer the PC; leave protocol mode when maintenance was asked for."""
+        self.link.poll()
+        self.send_events()
+        if self.server.maintenance_requested or self.table.maintenance_requested or self.link.closed:
+            self.running = False
+
+    def housekeeping(self, now_ms):
+        self.journal.poll(now_ms)
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    def step(self, now_ms):
+        """Every service once (the simulation's fast-forward uses this)."""
+        self.scan(now_ms)
+        self.buttons(now_ms)
+        self.serve()
+        self.housekeeping(now_ms)
+
+    def close(self):
+        """Flush the journal and give the USB port back to the REPL."""
+        self.journal.flush()
+        self.link.close()
+
+    # ----- asyncio services
+
+    async def _scan_service(self):
+        while self.running:
+            now = self.ticks_ms()
+            self.scan(now)
+            wait = ticks_diff(self.tray.next_poll_ms(now), now)
+            await _sleep_ms(wait if wait > 0 else 0)
+
+    async def _button_service(self):
+        while self.running:
+            self.buttons(self.ticks_ms())
+            await _sleep_ms(_BUTTON_MS)
+
+    async def _link_service(self):
+        while self.running:
+            self.serve()
+            await _sleep_ms(_LINK_MS)
+
+    async def _housekeeping_service(self):
+        while self.running:
+            self.housekeeping(self.ticks_ms())
+            await _sleep_ms(_HOUSEKEEPING_MS)
+
+    def services(self):
+        """The coroutines to gather (a simulation adds its own control service)."""
+        return [self._scan_service(), self._button_service(), self._link_service(), self._housekeeping_service()]
+
+    async def run(self, *extra):
+        """Run until maintenance is requested (or the simulated host goes away)."""
+        await asyncio.gather(*(self.services() + list(extra)))

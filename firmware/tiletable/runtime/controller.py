@@ -1,0 +1,247 @@
+"""What the family controllers share: the table they act through, choices made with a seat
+button (press = next option, long press = confirm), and the steady score view.
+
+A controller turns one family's zone and button events into engine actions (docs/TABLE.md).
+The interface the table calls: ``on_zone(role, a, b, event, now_ms)``, ``on_button(seat,
+kind, now_ms)``, ``on_ok(now_ms)``, ``tick(now_ms) -> redraw?``, ``draw()``, ``draw_score(seat,
+winner)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back) and ``reset()``
+(forget half-made choices after an undo).
+"""
+from tiletable import tagrecord
+from tiletable.drivers.buttons import Buttons
+from tiletable.engine.errors import E_TILE, E_TURN
+from tiletable.runtime.tray import PLACED
+
+
+class Choice:
+    """A decision one seat makes with its button: ``options`` (engine actions) and their labels."""
+
+    def __init__(self, seat, options, labels, purpose):
+        self.seat = seat
+        self.options = options
+        self.labels = labels
+        self.purpose = purpose
+        self.index = 0
+
+    @property
+    def action(self):
+        return self.options[self.index]
+
+    @property
+    def label(self):
+        return self.labels[self.index]
+
+    def step(self):
+        self.index = (self.index + 1) % len(self.options)
+
+
+class Controller:
+    def __init__(self, table):
+        self.table = table
+        self.state = table.state
+        self.ui = table.ui
+        self.choice = None
+
+    # ----- helpers for the families
+
+    def act(self, action, seat, now_ms, quiet=False):
+        return self.table.act(action, seat, now_ms, quiet)
+
+    def reject(self, seat, code, reason, now_ms):
+        self.table.reject(seat, code, reason, now_ms)
+
+    def items(self, event, kind, seat, now_ms):
+        """The items of ``kind`` (tagrecord.KIND_TILE or KIND_CARD) a PLACED event brought; a
+        piece of the other kind is refused (``E_TILE``) and yields nothing."""
+        out = []
+        for identity in event.items:
+            if identity[0] != kind:
+                self.reject(seat, E_TILE, "a %s is not part of this game" % ("card" if identity[0] == tagrecord.KIND_CARD else "tile"), now_ms)
+                return []
+            out.append(identity[2])
+        return out
+
+    def choose(self, seat, kind, now_ms):
+        """Handle a seat button while ``seat`` has a choice open; True when it was used."""
+        choice = self.choice
+        if choice is None or choice.seat != seat:
+            return False
+        if kind == Buttons.PRESS:
+            choice.step()
+        elif kind == Buttons.LONG:
+            self.choice = None
+            if not self.act(choice.action, seat, now_ms):
+                self.choice = choice
+            else:
+                self.after_act(now_ms)
+        return True
+
+    def not_your_turn(self, seat, now_ms):
+        self.reject(seat, E_TURN, "P%d acted out of turn" % seat, now_ms)
+
+    @staticmethod
+    def is_placed(event):
+        return event.kind == PLACED
+
+    # ----- defaults
+
+    def after_act(self, now_ms):
+        """Automatic follow-ups once an action was accepted (families override)."""
+
+    def on_ok(self, now_ms):
+        pass
+
+    def tick(self, now_ms):
+        return False
+
+    def has_timers(self):
+        return False
+
+    def reset(self):
+        self.choice = None
+
+    def joins_previous(self, before, last):
+        return False
+
+    def draw_score(self, seat, highlight=False):
+        self.ui.number(seat, self.state.scores[seat], highlight)
+
+    def draw_choice(self):
+        """The open choice's option on its seat's display; True when one is open."""
+        if self.choice is None:
+            return False
+        self.ui.text(self.choice.seat, self.choice.label, True)
+        return True
+
+    def blank_unused(self):
+        for seat in range(self.state.players, self.ui.seats):
+            self.ui.blank(seat)
+
+    def prompt(self):
+        if self.choice is not None:
+            return "P%d chooses %s: %s" % (self.choice.seat, self.choice.purpose, self.choice.label)
+        return ""
+
+
+class TextController(Controller):
+    """A controller that works with the engine's canonical action texts (trick, column, climb):
+    chance actions are ``<who>:<piece>`` with ``<who>:?`` for a piece nobody saw, so the table
+    deals unseen pieces itself and names the ones laid on a zone.
+
+    * **Deal**: pieces laid on a seat pad before OK are that seat's hand scan; OK (or any
+      deal the engine asks for later, e.g. a refill) deals them as seen and the rest unseen.
+    * **Calls** (bids, trumps): the seat's display shows the option, press = next, long press
+      = confirm (``call_prefixes``).
+    * **Summary**: when a hand ends the scores stay up until OK.
+    """
+
+    call_prefixes = ()  # texts a seat chooses with its button, e.g. ("B",) for "B1:PASS"
+
+    def __init__(self, table):
+        Controller.__init__(self, table)
+        self.scanned = {}  # chance prefix ("D1") -> piece texts laid on that seat's pad
+        self.dealing = True  # waiting for OK after the deal (hand scans allowed)
+        self.summary = False
+        self.hand = self.state.hand_number
+
+    def legal_texts(self):
+        st = self.state
+        return [st.action_str(a) for a in st.legal_actions]
+
+    def piece_text(self, identity):
+        """The engine's text of a piece (families override: cards are ``H4``)."""
+        from tiletable.engine.tiles import tile_str
+
+        return tile_str(identity[2])
+
+    def after_act(self, now_ms):
+        """Deal unseen pieces (after OK), open a call, and show the summary of a finished hand."""
+        st = self.state
+        while not self.dealing and not st.is_over() and self.deal_unseen(now_ms):
+            pass
+        if st.hand_number != self.hand or st.is_over():
+            self.hand = st.hand_number
+            self.summary = True
+            self.dealing = True
+            self.scanned = {}
+        if self.choice is None and not self.summary:
+            self.open_call()
+
+    def deal_unseen(self, now_ms):
+        """Apply one chance action the table can name itself; True when one was applied."""
+        texts = self.legal_texts()
+        for text in texts:
+            if text.endswith(":?"):
+                prefix = text[:-2]
+                known = self.scanned.get(prefix)
+                while known:
+                    named = prefix + ":" + known.pop(0)
+                    if named in texts:
+                        return self.act(named, 0, now_ms, quiet=True)
+                return self.act(text, 0, now_ms, quiet=True)
+        return False
+
+    def open_call(self):
+        seat = self.state.current_player()
+        if seat < 0:
+            return
+        options = []
+        for text in self.legal_texts():
+            for prefix in self.call_prefixes:
+                if text.startswith(prefix):
+                    options.append(text)
+        if options:
+            self.choice = Choice(seat, options, [self.call_label(t) for t in options], "call")
+
+    def call_label(self, text):
+        return text.split(":")[-1]
+
+    def scan(self, seat, event, now_ms):
+        """A hand scan during the deal: remember the pieces for the seat's ``D<seat>:`` deals."""
+        known = self.scanned.setdefault("D%d" % seat, [])
+        for identity in event.items:
+            text = self.piece_text(identity)
+            if text not in known:
+                known.append(text)
+
+    def on_ok(self, now_ms):
+        if self.summary:
+            self.summary = False
+            return
+        if self.dealing:
+            self.dealing = False
+            self.after_act(now_ms)
+
+    def on_button(self, seat, kind, now_ms):
+        self.choose(seat, kind, now_ms)
+
+    def reset(self):
+        self.choice = None
+        self.summary = False
+        self.hand = self.state.hand_number
+        self.open_call()
+
+    def draw_scores(self):
+        for seat in range(self.state.players):
+            if self.dealing and not self.summary:
+                count = len(self.scanned.get("D%d" % seat, ()))
+                self.ui.text(seat, "h%3d" % count if count else "dEAL")
+            else:
+                self.draw_score(seat, self.summary)
+        self.blank_unused()
+        self.draw_choice()
+        actor = self.state.current_player()
+        self.ui.turn(actor if actor >= 0 and not self.summary and not self.dealing else None)
+
+    def draw(self):
+        self.draw_scores()
+
+    def prompt(self):
+        if self.choice is not None:
+            return Controller.prompt(self)
+        if self.summary:
+            return "hand over: OK for the next hand"
+        if self.dealing:
+            return "deal: scan hands on the pads, then OK"
+        actor = self.state.current_player()
+        return "P%d to play" % actor if actor >= 0 else "waiting for the pieces"

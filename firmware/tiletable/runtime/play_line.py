@@ -1,0 +1,403 @@
+"""The line games on the table (docs/TABLE.md "Line games"): Block, Draw, Sebastopol, Bergen,
+Muggins, Sniff, Matador and Buki.
+
+* **Deal** (``dEAL``): tiles laid on a seat pad now are that seat's hand scan; OK deals: the
+  scanned tiles as seen (``D0:5-6``), the rest unseen (``D0:?``).
+* **Setter**: lightest draw lays one tile per seat (``lot``); with unseen hands the holder of
+  the setting tile lays it (``setter2`` then the set).
+* **Play**: a tile on the pad of the seat to act. One legal placement is played at once;
+  several open a choice (candidate end LEDs, press = next, long press = confirm, or lay it on
+  an end zone). Seat press = draw, or go when drawing is not allowed; double press = claim.
+* **Reveal** (``rEVL``): each seat lays its remaining tiles; the engine counts and checks
+  every fact the hand implied, and each broken rule is reported (``FOUL`` + EV_ERROR).
+* **Buki**: the banker picks the minimum stake, a seat whose bet is due picks its stake
+  (press steps, long press places); a long press on your turn opens an early bet.
+"""
+from tiletable import tagrecord
+from tiletable.drivers.buttons import Buttons
+from tiletable.drivers.clock import ticks_add, ticks_diff
+from tiletable.engine.errors import E_CLAIM, E_MUST_PLAY, E_NOT_HELD, E_NO_MATCH, E_PHASE, E_SET, E_TILE
+from tiletable.engine.line_actions import (
+    DRAW,
+    K_BET,
+    K_CLAIM,
+    K_DEAL,
+    K_LOT,
+    K_PLAY,
+    K_REVEAL,
+    K_SETTER,
+    K_STAKES,
+    P_BERGEN,
+    P_DEAL,
+    P_DECLARE,
+    P_DRAWN,
+    P_LOT,
+    P_PLAY,
+    P_REVEAL,
+    PASS,
+    SET_POINT,
+    UNKNOWN_TILE,
+    action_text,
+    chance_action,
+    kind_of,
+    play_action,
+    seat_action,
+)
+from tiletable.engine.tiles import tile_str
+from tiletable.runtime.controller import Choice, Controller
+from tiletable.runtime.profiles import ARM, END, SEAT
+
+# Which broken rule (knowledge.Violation.rule) is reported with which reason code.
+_VIOLATION_CODES = {"must play": E_MUST_PLAY, "setter": E_SET}
+
+
+def _point(action):
+    return (action >> 8) & 7
+
+
+def option_label(action):
+    """At most four digits naming a choice: an end ``L``, ``S1x``, a matador's ``L 5``, a set
+    ``SEtx``, or a stake."""
+    kind = kind_of(action)
+    if kind in (K_BET, K_STAKES):
+        return str(action & 0xFFFFFF)
+    text = action_text(action)
+    if _point(action) == SET_POINT:
+        return "SEt" + text[-1]
+    return text.split(">")[1].replace("^", " ")
+
+
+class LineController(Controller):
+    def __init__(self, table):
+        Controller.__init__(self, table)
+        st = self.state
+        self.per_hand = st.per_hand
+        self.scanned = [[] for _ in range(st.players)]
+        self.queued = [[] for _ in range(st.players)]  # lots and reveals laid before their turn
+        self.summary = False
+        self.violations_seen = len(st.violations)
+        self.foul = [False] * st.players
+        self.deferred_press = None  # (seat, due_ms): a press that may become a double press
+        self.after_act(0)
+
+    # ----- zones
+
+    def on_zone(self, role, a, b, event, now_ms):
+        st = self.state
+        if not self.is_placed(event):
+            if role == SEAT and event.count == 0 and self.choice is not None and self.choice.purpose == "end":
+                self.choice = None  # the tile was lifted before its end was confirmed
+            return
+        if role == SEAT:
+            seat = a
+        elif role in (END, ARM):
+            seat = st.turn
+        else:
+            return
+        tiles = self.items(event, tagrecord.KIND_TILE, seat, now_ms)
+        if not tiles:
+            return
+        phase = st.phase
+        if phase == P_DEAL:
+            if role == SEAT:
+                self._scan(seat, tiles, now_ms)
+            return
+        if phase in (P_REVEAL, P_LOT):
+            if role == SEAT:
+                self.queued[seat].extend(tiles)
+                self.after_act(now_ms)
+            return
+        if event.count > 1:
+            self.table.report(seat, 0, "%d tiles on the pad of P%d, one expected" % (event.count, seat), now_ms, "%dtLS" % event.count)
+            return
+        t = tiles[0]
+        if role in (END, ARM):
+            self._on_end(a, t, now_ms)
+        elif phase == P_DRAWN:
+            if seat != st.drawer:
+                self.not_your_turn(seat, now_ms)
+            elif self.act(chance_action(K_DEAL, seat, t), seat, now_ms):
+                self.after_act(now_ms)
+        elif phase in (P_DECLARE, P_BERGEN):
+            self._declare_and_set(seat, t, now_ms)
+        elif phase == P_PLAY:
+            if seat != st.current_player():
+                self.not_your_turn(seat, now_ms)
+            else:
+                self._lay(seat, t, None, now_ms)
+
+    def _scan(self, seat, tiles, now_ms):
+        """A hand scan: the tiles on the pad become the seat's known hand at the deal."""
+        known = self.scanned[seat]
+        for t in tiles:
+            if t not in self.state.tiles:
+                self.reject(seat, E_TILE, "%s is not in this game's set" % tile_str(t), now_ms)
+                return
+            for other in self.scanned:
+                if t in other and other is not known:
+                    self.reject(seat, E_NOT_HELD, "scanned in another hand", now_ms)
+                    return
+        for t in tiles:
+            if t not in known and len(known) < self.per_hand:
+                known.append(t)
+
+    def _on_end(self, slot, t, now_ms):
+        """A tile on an end zone: plays it on that end (or picks that end of an open choice)."""
+        choice = self.choice
+        if choice is not None and choice.purpose == "end":
+            options = [a for a in choice.options if _point(a) == slot]
+            if not options:
+                self.reject(choice.seat, E_NO_MATCH, "the tile does not fit that end", now_ms)
+            elif len(options) == 1:
+                self.choice = None
+                if self.act(options[0], choice.seat, now_ms):
+                    self.after_act(now_ms)
+            else:
+                self.choice = Choice(choice.seat, options, [option_label(a) for a in options], "end")
+            return
+        self._lay(self.state.turn, t, slot, now_ms)
+
+    def _lay(self, seat, t, slot, now_ms):
+        st = self.state
+        options = []
+        for a in st.legal_actions:
+            if kind_of(a) == K_PLAY and a & 0xFF == t and (slot is None or _point(a) == slot):
+                options.append(a)
+        if not options:
+            probe = play_action(t, SET_POINT if st.layout.is_empty() else (slot or 0))
+            problem = st.why_illegal(probe) or (E_NO_MATCH, "%s fits nowhere" % action_text(probe))
+            self.reject(seat, problem[0], problem[1], now_ms)
+        elif len(options) == 1:
+            if self.act(options[0], seat, now_ms):
+                self.after_act(now_ms)
+        else:
+            self.choice = Choice(seat, options, [option_label(a) for a in options], "end")
+
+    def _declare_and_set(self, seat, t, now_ms):
+        """Unseen hands: laying the setting tile says "I hold it" (``setter<seat>``) and sets it."""
+        st = self.state
+        declare = seat_action(K_SETTER, seat)
+        if declare not in st.legal_actions:
+            self.reject(seat, E_PHASE, "P%d cannot declare now" % seat, now_ms)
+            return
+        st.apply(declare)
+        sets = [a for a in st.legal_actions if kind_of(a) == K_PLAY and a & 0xFF == t]
+        problem = None if sets else st.why_illegal(play_action(t, SET_POINT)) or (E_SET, "cannot set that tile")
+        st.undo()
+        if problem is not None:
+            self.reject(seat, problem[0], problem[1], now_ms)
+        elif self.act(declare, seat, now_ms, quiet=True):
+            self._lay(seat, t, None, now_ms)
+
+    # ----- buttons
+
+    def on_button(self, seat, kind, now_ms):
+        if self.choose(seat, kind, now_ms):
+            return
+        st = self.state
+        if kind == Buttons.DOUBLE:
+            self.deferred_press = None
+            claim = seat_action(K_CLAIM, seat)
+            if claim in st.legal_actions:
+                self.act(claim, seat, now_ms)
+            else:
+                self.reject(seat, E_CLAIM, "P%d has nothing to claim" % seat, now_ms)
+        elif kind == Buttons.PRESS:
+            if st.phase == P_PLAY and st.claim_points:
+                # a claim is open: this press may be the first of a double press
+                self.deferred_press = (seat, ticks_add(now_ms, Buttons.double_press_ms + 50))
+            else:
+                self._press(seat, now_ms)
+        elif kind == Buttons.LONG:
+            self._open_bet(seat, now_ms)
+
+    def _press(self, seat, now_ms):
+        """The seat's "no-tile" action: draw, or go when drawing is not allowed."""
+        st = self.state
+        if st.phase == P_BERGEN:
+            draw = chance_action(K_DEAL, seat, UNKNOWN_TILE)
+            if draw in st.legal_actions:
+                self.act(draw, seat, now_ms)
+            else:
+                self.not_your_turn(seat, now_ms)
+            return
+        if st.phase != P_PLAY or seat != st.current_player():
+            self.not_your_turn(seat, now_ms)
+            return
+        for action in (DRAW, PASS):
+            if action in st.legal_actions:
+                if self.act(action, seat, now_ms):
+                    self.after_act(now_ms)
+                return
+        problem = st.why_illegal(PASS) or (E_MUST_PLAY, "must play")
+        self.reject(seat, problem[0], problem[1], now_ms)
+
+    def _open_bet(self, seat, now_ms):
+        st = self.state
+        if st.betting is None or st.phase != P_PLAY or seat != st.turn:
+            return
+        bets = [a for a in st.legal_actions if kind_of(a) == K_BET]
+        if bets:
+            self.choice = Choice(seat, bets, [option_label(a) for a in bets], "bet")
+
+    def tick(self, now_ms):
+        if self.deferred_press is not None and ticks_diff(now_ms, self.deferred_press[1]) >= 0:
+            seat = self.deferred_press[0]
+            self.deferred_press = None
+            self._press(seat, now_ms)
+            return True
+        return False
+
+    def has_timers(self):
+        return self.deferred_press is not None
+
+    def on_ok(self, now_ms):
+        st = self.state
+        if self.summary:
+            self.summary = False
+            self.foul = [False] * st.players
+        elif st.phase == P_DEAL:
+            self._deal(now_ms)
+
+    def _deal(self, now_ms):
+        """Deal every hand: scanned tiles as seen, the rest unseen, seat by seat."""
+        st = self.state
+        first = True
+        for seat in range(st.players):
+            known = self.scanned[seat]
+            for i in range(self.per_hand):
+                t = known[i] if i < len(known) else UNKNOWN_TILE
+                if not self.act(chance_action(K_DEAL, seat, t), seat, now_ms, quiet=not first):
+                    return
+                first = False
+        self.scanned = [[] for _ in range(st.players)]
+        self.after_act(now_ms)
+
+    # ----- automatic steps
+
+    def after_act(self, now_ms):
+        """Follow-ups the table makes itself: the unseen tile of a draw, queued lots and reveals
+        in the engine's order, Buki's stake choices, and the summary when a hand ended."""
+        st = self.state
+        hand = st.hand_number
+        while not st.is_over():
+            phase = st.phase
+            if phase == P_DRAWN and st.hidden[st.drawer]:
+                if not self.act(chance_action(K_DEAL, st.drawer, UNKNOWN_TILE), st.drawer, now_ms, quiet=True):
+                    break
+            elif phase == P_REVEAL or phase == P_LOT:
+                seat = st.lot_seats[0] if phase == P_LOT else self._first_hidden()
+                if not self.queued[seat]:
+                    break
+                t = self.queued[seat].pop(0)
+                self.act(chance_action(K_LOT if phase == P_LOT else K_REVEAL, seat, t), seat, now_ms)
+            else:
+                break
+        if st.hand_number != hand or st.is_over():
+            self._hand_ended(now_ms)
+        self._open_forced_choice()
+
+    def _first_hidden(self):
+        for seat in range(self.state.players):
+            if self.state.hidden[seat]:
+                return seat
+        return 0
+
+    def _open_forced_choice(self):
+        st = self.state
+        if self.choice is not None or st.betting is None or st.phase != P_PLAY:
+            return
+        legal = list(st.legal_actions)
+        if legal and kind_of(legal[0]) in (K_STAKES, K_BET) and kind_of(legal[-1]) == kind_of(legal[0]):
+            seat = st.setter if kind_of(legal[0]) == K_STAKES else st.turn
+            self.choice = Choice(seat, legal, [option_label(a) for a in legal], "stake")
+
+    def _hand_ended(self, now_ms):
+        """Show the hand's result until OK; report every rule the reveal found broken."""
+        st = self.state
+        self.summary = True
+        self.queued = [[] for _ in range(st.players)]
+        for violation in st.violations[self.violations_seen :]:
+            self.foul[violation.seat] = True
+            code = _VIOLATION_CODES.get(violation.rule, E_PHASE)
+            self.table.report(violation.seat, code, violation.text(), now_ms, "FOUL")
+        self.violations_seen = len(st.violations)
+
+    def reset(self):
+        self.choice = None
+        self.deferred_press = None
+        self.queued = [[] for _ in range(self.state.players)]
+        self.summary = False
+        self.violations_seen = len(self.state.violations)
+
+    def joins_previous(self, before, last):
+        """A draw's tile and the deal's tiles go with what started them; a set with its declaration."""
+        if last.startswith("D") and (before.startswith("D") or before == "draw"):
+            return True
+        return before.startswith("setter")
+
+    # ----- display
+
+    def draw_score(self, seat, highlight=False):
+        st = self.state
+        if st.betting is None:
+            self.ui.number(seat, st.scores[seat], highlight)
+            return
+        text = st.chips(seat)
+        if len(text.replace(".", "")) > 4:
+            self.ui.number(seat, st.scores[seat] // 2, highlight)
+        else:
+            self.ui.text(seat, text, highlight)
+
+    def draw(self):
+        st = self.state
+        ui = self.ui
+        phase = st.phase
+        for seat in range(st.players):
+            if self.summary:
+                if self.foul[seat]:
+                    ui.text(seat, "FOUL", True)
+                else:
+                    self.draw_score(seat, True)
+            elif phase == P_DEAL:
+                count = len(self.scanned[seat])
+                ui.text(seat, "h%3d" % count if count else "dEAL")
+            elif phase == P_LOT:
+                ui.text(seat, "Lot") if seat in st.lot_seats else self.draw_score(seat)
+            elif phase in (P_DECLARE, P_BERGEN):
+                ui.text(seat, "drAW" if phase == P_BERGEN and seat == st.bergen_next and st.stock else "SEt?")
+            elif phase == P_REVEAL:
+                ui.text(seat, "rEVL") if st.hidden[seat] else self.draw_score(seat)
+            elif st.claim_points and seat == st.claim_mover:
+                ui.text(seat, "C%3d" % st.claim_points, True)
+            else:
+                self.draw_score(seat)
+        self.blank_unused()
+        self.draw_choice()
+        playing = phase in (P_PLAY, P_DRAWN) and not self.summary
+        ui.turn(st.current_player() if playing and st.current_player() >= 0 else None)
+        mask = 0
+        if self.choice is not None and self.choice.purpose == "end":
+            for a in self.choice.options:
+                if _point(a) < SET_POINT:
+                    mask |= 1 << _point(a)
+        ui.candidate_ends(mask)
+
+    def prompt(self):
+        st = self.state
+        if self.choice is not None:
+            return Controller.prompt(self)
+        if self.summary:
+            return "hand over: OK for the next hand"
+        phase = st.phase
+        if phase == P_DEAL:
+            return "deal: scan hands on the pads, then OK"
+        if phase == P_LOT:
+            return "lot: P%d lays one tile" % st.lot_seats[0]
+        if phase in (P_DECLARE, P_BERGEN):
+            return "the holder of the setting tile lays it"
+        if phase == P_REVEAL:
+            return "reveal: P%d lays its tiles" % self._first_hidden()
+        if phase == P_DRAWN:
+            return "P%d lays the drawn tile" % st.drawer
+        return "P%d to play" % st.current_player()

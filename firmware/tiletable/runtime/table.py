@@ -1,0 +1,467 @@
+"""The table: zone and button events in, engine actions, journal records, display and link events out.
+
+``Table`` owns what every game shares: the menu (game and player count, e.g. ``MUGG 4P``),
+starting and stopping a match, the checked ``act`` that journals each accepted action and
+reports each rejected one (red flash, buzz, ``Err<code>``, nothing changed), undo as a
+journal amendment (``REC_UNDO``), resuming the match in progress from the journal after a
+restart, and the events for the PC link. What a zone or a seat button *means* depends on the
+game family and lives in one controller per family (``play_line``, ...; see docs/TABLE.md).
+
+Inputs are ``zone_event(event, now_ms)`` (tray ``ZoneEvent``), ``button_event(event, now_ms)``
+(``Buttons`` events) and ``tick(now_ms)``; outputs go to ``ui`` (display, LEDs, buzzer), the
+journal, and ``outbox``: link events ``(msg_type, fields)`` the link service sends.
+"""
+from tiletable import tagrecord
+from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, status_leds
+from tiletable.drivers.buttons import Buttons
+from tiletable.drivers.clock import ticks_add, ticks_diff
+from tiletable.engine.errors import E_OVER, IllegalAction, RulesetError
+from tiletable.engine.rulesets import canonical_json, find_ruleset, preset_names
+from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
+from tiletable.engine.tiles import tile_str
+from tiletable.proto.messages import EV_ERROR, EV_PLAY, EV_SCORE, EV_ZONE
+from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_UNDO, parse_json_payload
+from tiletable.runtime.profiles import profile_for
+from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, UNKNOWN_TAG
+
+FIRMWARE = "0.4.0"
+OUTBOX_SIZE = 32
+BOOT_SETTLE_MS = 1500  # after a resume, tiles already lying on the pads are not new plays
+
+# Four characters per game for the menu (what a 4-digit group can draw).
+GAME_LABELS = {
+    "block": "bLOC",
+    "draw": "drAW",
+    "sebastopol": "SEbA",
+    "bergen": "bErG",
+    "muggins": "MUGG",
+    "sniff": "SNIF",
+    "matador": "MAtA",
+    "buki": "bUKI",
+    "moon": "MOON",
+    "columns": "COLS",
+    "dasan": "dASA",
+}
+
+MODE_MENU = "menu"
+MODE_GAME = "game"
+MODE_OVER = "over"
+
+
+def item_text(identity):
+    """A tag identity as the engine's text: a tile ``3-5``, a card ``c12`` (its id)."""
+    kind, _, item = identity
+    if kind == tagrecord.KIND_TILE:
+        return tile_str(item)
+    return "c%d" % item
+
+
+class Menu:
+    """Choose a game and a player count: seat button press = next game, long press = next count."""
+
+    def __init__(self, names):
+        self.names = names
+        self.index = names.index("muggins") if "muggins" in names else 0
+        self.players = 4
+
+    @property
+    def name(self):
+        return self.names[self.index]
+
+    def select(self, name, players):
+        """Show the game being played when the menu opens (a preset; others keep the choice)."""
+        if name in self.names:
+            self.index = self.names.index(name)
+            self.players = players
+
+    def next_game(self):
+        self.index = (self.index + 1) % len(self.names)
+        self._fit_players()
+
+    def next_players(self):
+        counts = self.player_counts()
+        self.players = counts[(counts.index(self.players) + 1) % len(counts)] if self.players in counts else counts[0]
+
+    def player_counts(self):
+        ruleset = find_ruleset(self.name)
+        module = ruleset.module
+        return [n for n in range(2, SEATS + 1) if not module.check_players(ruleset.params, n)]
+
+    def _fit_players(self):
+        counts = self.player_counts()
+        if self.players not in counts:
+            self.players = counts[-1]
+
+
+class Table:
+    def __init__(self, board, ui, journal, rulestore=None, clock=None):
+        self.board = board
+        self.ui = ui
+        self.journal = journal
+        self.rulestore = rulestore
+        self.clock = clock  # seconds since 1970 for journal headers, or None
+        self.menu = Menu(preset_names())
+        self.mode = MODE_MENU
+        self.state = None
+        self.ruleset = None
+        self.profile = None
+        self.controller = None
+        self.seqs = []  # journal sequence number of each action in state.history
+        self.outbox = []
+        self.events_lost = 0
+        self.last_error = None
+        self.maintenance_requested = False  # MENU held: leave protocol mode for the REPL
+        self._held_long = bytearray(BUTTON_UNDO + 1)  # the press became long or double: no short press
+        self._quiet_until = None
+
+    # ----- lifecycle
+
+    def boot(self, now_ms):
+        """Resume the match the journal has in progress, else open the menu."""
+        if self.journal.in_session:
+            try:
+                if self.resume(now_ms):
+                    return
+            except (RulesetError, ValueError, KeyError) as exc:
+                self.report(0, E_OVER, "cannot resume: %s" % exc, now_ms)
+                self.journal.end_session({"reason": "unresumable"})
+        self.open_menu()
+
+    def open_menu(self):
+        self.mode = MODE_MENU
+        self.ui.turn(None)
+        self.redraw()
+
+    def find_ruleset(self, name):
+        """An installed ruleset of that name first (the PC may have tuned it), else a preset."""
+        if self.rulestore is not None and name in self.rulestore.names():
+            return self.rulestore.get(name)
+        return find_ruleset(name)
+
+    def start(self, name, player_names, now_ms):
+        """Start a match of ruleset ``name``; returns the journal session's first sequence number.
+
+        :raises RulesetError: unknown game or a player count the ruleset does not allow.
+        :raises ValueError: no tray profile for it.
+        """
+        ruleset = self.find_ruleset(name)
+        players = len(player_names)
+        state = ruleset.new_state(players)
+        profile = profile_for(ruleset.name, players, ruleset.family)
+        if self.journal.in_session:
+            self._end_session("abandoned")
+        session = self.journal.start_session(ruleset.name, ruleset.hash, player_names, FIRMWARE, self._now_s())
+        self._begin(ruleset, state, profile, [])
+        self.redraw()
+        return session
+
+    def _begin(self, ruleset, state, profile, seqs):
+        self.menu.select(ruleset.name, state.players)
+        self.ruleset = ruleset
+        self.state = state
+        self.profile = profile
+        self.seqs = seqs
+        self.ui.leds = status_leds(self.board, profile.seat_leds(state.players), profile.end_leds())
+        self.ui.clear_messages()
+        self.controller = _controller_for(ruleset.family)(self)
+        self.mode = MODE_OVER if state.is_over() else MODE_GAME
+
+    def stop(self):
+        """End the match in progress (journalled as stopped) and go back to the menu."""
+        if self.journal.in_session:
+            self._end_session("stopped")
+        self.state = None
+        self.controller = None
+        self.open_menu()
+
+    def _end_session(self, reason):
+        result = {"reason": reason}
+        if self.state is not None:
+            result["scores"] = list(self.state.scores)
+            outcome = self.state.outcome()
+            if outcome is not None:
+                result["termination"] = outcome.termination
+                result["winners"] = list(outcome.winners)
+        self.journal.end_session(result)
+
+    def resume(self, now_ms):
+        """Rebuild the match in progress from the journal (header, actions, undo amendments),
+        replaying every action through the engine's checked path; True when it resumed."""
+        header = None
+        entries = []
+        for seq, rtype, payload in self.journal.session_records():
+            if rtype == REC_HEADER:
+                header = parse_json_payload(payload)
+            elif rtype == REC_ACTION:
+                entries.append((seq, bytes(payload).decode()))
+            elif rtype == REC_UNDO:
+                amended = int(payload)
+                for i in range(len(entries) - 1, -1, -1):
+                    if entries[i][0] == amended:
+                        entries.pop(i)
+                        break
+        if header is None:
+            return False
+        ruleset = self.find_ruleset(header["ruleset"])
+        if ruleset.hash != header["hash"]:
+            raise ValueError("ruleset %r changed since the session started" % header["ruleset"])
+        players = len(header["players"])
+        state = ruleset.new_state(players)
+        for _, text in entries:
+            state.play(text)
+        self._begin(ruleset, state, profile_for(ruleset.name, players, ruleset.family), [seq for seq, _ in entries])
+        self.journal.resume()
+        self._quiet_until = ticks_add(now_ms, BOOT_SETTLE_MS)
+        self.redraw()
+        return True
+
+    def _now_s(self):
+        return self.clock() if self.clock is not None else None
+
+    # ----- inputs
+
+    def zone_event(self, event, now_ms):
+        kind = event.kind
+        if kind == READER_FAULT:
+            self.report(0, 0, "reader of zone %d: %s" % (event.zone, event.reason), now_ms, "rdr%d" % event.zone)
+            return
+        if kind == UNKNOWN_TAG:
+            self.report(self._seat_of_zone(event.zone), 0, "zone %d: unusable tag: %s" % (event.zone, event.reason), now_ms, "tAG?")
+            return
+        if kind not in (PLACED, REMOVED):
+            return
+        present = 1 if kind == PLACED else 0
+        for identity in event.items:
+            self.send(EV_ZONE, {"zone": event.zone, "tag": item_text(identity), "present": present})
+        if self._quiet_until is not None:
+            if ticks_diff(now_ms, self._quiet_until) < 0:
+                return
+            self._quiet_until = None
+        if self.mode == MODE_GAME and self.profile is not None and event.zone in self.profile.role_of:
+            role, a, b = self.profile.role_of[event.zone]
+            self.controller.on_zone(role, a, b, event, now_ms)
+            self.redraw()
+
+    def button_event(self, event, now_ms):
+        """A button event from the driver. A short press counts when the button is let go
+        without having become a long or double press, so a long press never also acts as a
+        press; the controllers see PRESS (short), LONG and DOUBLE."""
+        button = Buttons.button_of(event)
+        kind = Buttons.kind_of(event)
+        if kind == Buttons.PRESS:
+            self._held_long[button] = 0
+            return
+        if kind == Buttons.RELEASE:
+            if self._held_long[button]:
+                return
+            kind = Buttons.PRESS
+        else:
+            self._held_long[button] = 1
+        self._button(button, kind, now_ms)
+
+    def _button(self, button, kind, now_ms):
+        if button == BUTTON_MENU:
+            if kind == Buttons.LONG:
+                self.maintenance_requested = True
+            elif kind == Buttons.PRESS:
+                if self.mode == MODE_MENU and self.state is not None:
+                    self.mode = MODE_OVER if self.state.is_over() else MODE_GAME
+                elif self.mode != MODE_MENU:
+                    self.mode = MODE_MENU
+                self.redraw()
+            return
+        if self.mode == MODE_MENU:
+            self._menu_button(button, kind, now_ms)
+        elif button == BUTTON_UNDO:
+            if kind == Buttons.PRESS:
+                self.undo(now_ms)
+        elif button == BUTTON_OK:
+            if kind == Buttons.PRESS:
+                if self.mode == MODE_OVER:
+                    self.stop()
+                else:
+                    self.controller.on_ok(now_ms)
+        elif button < SEATS and self.mode == MODE_GAME and button < self.state.players:
+            self.controller.on_button(button, kind, now_ms)
+        self.redraw()
+
+    def _menu_button(self, button, kind, now_ms):
+        menu = self.menu
+        if button == BUTTON_OK and kind == Buttons.PRESS:
+            try:
+                self.start(menu.name, ["P%d" % (s + 1) for s in range(menu.players)], now_ms)
+            except (RulesetError, ValueError) as exc:
+                self.report(0, 0, str(exc), now_ms, "Err")
+        elif button < SEATS and kind == Buttons.PRESS:
+            menu.next_game()
+        elif button < SEATS and kind == Buttons.LONG:
+            menu.next_players()
+        self.redraw()
+
+    def tick(self, now_ms):
+        """Timers: the UI's messages and flashes, the controller's (e.g. a stable Da San lay)."""
+        if self.ui.tick(now_ms):
+            self.redraw()
+        if self.mode == MODE_GAME and self.controller is not None and self.controller.tick(now_ms):
+            self.redraw()
+        self.ui.show()
+
+    def has_timers(self):
+        """Whether something will happen by itself soon (a press held back for a possible
+        double press); a simulation fast-forwards until it has."""
+        return self.mode == MODE_GAME and self.controller is not None and self.controller.has_timers()
+
+    # ----- acting on the engine
+
+    def act(self, action, seat, now_ms, quiet=False):
+        """Play ``action`` (engine value or canonical text) checked; journal it and announce it.
+
+        Returns True when accepted. A rejected action shows ``Err<code>`` on ``seat``, flashes
+        red and buzzes (``report``); the state is unchanged.
+        """
+        state = self.state
+        try:
+            if isinstance(action, str):
+                action = state.parse_action(action)
+            problem = state.why_illegal(action)
+            if problem is not None:
+                raise IllegalAction(state.action_str(action), problem[0], problem[1])
+        except IllegalAction as exc:
+            self.reject(seat, exc.code, exc.reason, now_ms)
+            return False
+        actor = state.current_player()
+        before = len(state.score_events)
+        state.apply(action)
+        text = state.action_str(action)
+        seq = self.journal.log_action(text)
+        self.seqs.append(seq)
+        self.send(EV_PLAY, {"seat": actor if actor >= 0 else 255, "action": text, "journal_seq": seq})
+        for event in state.score_events[before:]:
+            self.journal.log_score(event.seat, event.points, event.rule)
+            self.send(EV_SCORE, {"seat": event.seat, "points": event.points, "rule": event.rule})
+        if not quiet:
+            self.ui.legal(now_ms)
+        if state.is_over():
+            self._end_session("over")
+            self.mode = MODE_OVER
+            self.ui.chime(now_ms)
+        return True
+
+    def reject(self, seat, code, reason, now_ms):
+        self.last_error = (code, reason)
+        self.ui.illegal(seat, code, now_ms)
+        self.send(EV_ERROR, {"code": code, "message": _short(reason)})
+
+    def report(self, seat, code, message, now_ms, text=None):
+        """A problem that is not an illegal play (unusable tag, reader fault, a broken rule found
+        at the reveal): a message on ``seat``'s display, the buzz, and an EV_ERROR event."""
+        self.last_error = (code, message)
+        self.ui.problem(seat, text or "Err%d" % code, now_ms)
+        self.send(EV_ERROR, {"code": code, "message": _short(message)})
+
+    def undo(self, now_ms):
+        """Take back the last action (and the automatic ones that came with it, e.g. the
+        unseen tile of a draw); each is amended in the journal with REC_UNDO, never deleted."""
+        state = self.state
+        if state is None or not state.history or self.mode != MODE_GAME:
+            # a finished match's session is closed: its journal stays as it ended
+            self.reject(0, E_OVER, "nothing to undo", now_ms)
+            return False
+        while state.history:
+            last = state.action_str(state.history[-1])
+            before = state.action_str(state.history[-2]) if len(state.history) > 1 else None
+            state.undo()
+            seq = self.seqs.pop()
+            if seq:
+                self.journal.log_undo(seq)
+            self.send(EV_PLAY, {"seat": 255, "action": "undo " + last, "journal_seq": seq})
+            if before is None or not self.controller.joins_previous(before, last):
+                break
+        self.controller.reset()
+        self.ui.chime(now_ms)
+        self.redraw()
+        return True
+
+    def send(self, msg_type, fields):
+        """Queue a link event; the oldest is dropped (and counted) when nobody reads them."""
+        if len(self.outbox) >= OUTBOX_SIZE:
+            self.outbox.pop(0)
+            self.events_lost += 1
+        self.outbox.append((msg_type, fields))
+
+    def _seat_of_zone(self, zone):
+        if self.profile is not None and zone in self.profile.role_of:
+            role, a, b = self.profile.role_of[zone]
+            if role == "seat":
+                return a
+            if role == "assign":
+                return b
+        return 0
+
+    # ----- output
+
+    def redraw(self):
+        """Draw the steady view: the menu, the game's (the controller's), or the final scores."""
+        ui = self.ui
+        if self.mode == MODE_MENU:
+            ui.text(0, GAME_LABELS.get(self.menu.name, self.menu.name[:4]))
+            ui.text(1, "%dP" % self.menu.players)
+            for seat in range(2, ui.seats):
+                ui.blank(seat)
+            ui.candidate_ends(0)
+        elif self.mode == MODE_OVER:
+            outcome = self.state.outcome()
+            for seat in range(ui.seats):
+                if seat < self.state.players:
+                    self.controller.draw_score(seat, seat in outcome.winners)
+                else:
+                    ui.blank(seat)
+            ui.turn(None)
+            ui.candidate_ends(0)
+        else:
+            self.controller.draw()
+        ui.show()
+
+    def snapshot(self):
+        """The table as JSON text for the STATE request."""
+        view = {"mode": self.mode, "menu": [self.menu.name, self.menu.players]}
+        state = self.state
+        if state is not None:
+            actor = state.current_player()
+            view["ruleset"] = self.ruleset.name
+            view["players"] = state.players
+            view["scores"] = list(state.scores)
+            view["hand"] = state.hand_number
+            view["actions"] = len(state.history)
+            view["to_act"] = {CHANCE: "chance", SIMULTANEOUS: "all", TERMINAL: "over"}.get(actor, actor)
+            view["prompt"] = self.controller.prompt()
+        if self.last_error is not None:
+            view["last_error"] = [self.last_error[0], self.last_error[1]]
+        return canonical_json(view)
+
+
+def _short(text):
+    """An EV_ERROR message fits a ``str`` field (255 bytes)."""
+    return text if len(text) < 250 else text[:247] + "..."
+
+
+def _controller_for(family):
+    """The controller class of a family, imported only when a game of it starts (RAM)."""
+    if family == "line":
+        from tiletable.runtime.play_line import LineController
+
+        return LineController
+    if family == "trick":
+        from tiletable.runtime.play_trick import TrickController
+
+        return TrickController
+    if family == "column":
+        from tiletable.runtime.play_column import ColumnController
+
+        return ColumnController
+    if family == "climb":
+        from tiletable.runtime.play_climb import ClimbController
+
+        return ClimbController
+    raise ValueError("no table controller for family %r" % family)
+

@@ -1,0 +1,96 @@
+"""What the table shows and sounds: seat displays, status LEDs and the buzzer, with timed messages.
+
+The table redraws its steady view (scores, prompts) whenever the game changes; a *message*
+(``Err4``, ``tAG?``) overrides one seat's group for a while and the steady view comes back by
+itself: ``tick(now_ms)`` returns True when a message ran out, and the table redraws. Drawing
+only fills buffers; ``show()`` sends them once per change, so a burst of updates costs one
+SPI transfer.
+"""
+from tiletable.drivers.buzzer import Buzzer
+from tiletable.drivers.clock import ticks_add, ticks_diff
+
+MESSAGE_MS = 1500
+
+
+class TableUi:
+    def __init__(self, display, buzzer):
+        self.display = display
+        self.buzzer = buzzer
+        self.leds = None  # set per game: the LEDs depend on the tray profile
+        self.seats = display.seats
+        self._message_until = [None] * self.seats
+        self._dirty = False
+
+    def text(self, seat, text, blink=False):
+        """Steady text on a seat's group (kept under a message until the message ends)."""
+        if self._message_until[seat] is None:
+            self.display.draw_text(seat, text, right_align=True)
+            self.display.blink(seat, blink)
+            self._dirty = True
+
+    def number(self, seat, value, blink=False):
+        if self._message_until[seat] is None:
+            self.display.draw_number(seat, value)
+            self.display.blink(seat, blink)
+            self._dirty = True
+
+    def blank(self, seat):
+        self.text(seat, "")
+
+    def message(self, seat, text, now_ms, hold_ms=MESSAGE_MS):
+        """Show ``text`` on ``seat`` for ``hold_ms``, over the steady view."""
+        self.display.draw_text(seat, text, right_align=True)
+        self.display.blink(seat, False)
+        self._message_until[seat] = ticks_add(now_ms, hold_ms)
+        self._dirty = True
+
+    def illegal(self, seat, code, now_ms):
+        """An illegal play: red flash, the "no" buzz, ``Err<code>`` on the seat (``Er16``: two digits)."""
+        self.message(seat, ("Err%d" if code < 10 else "Er%d") % code, now_ms)
+        self.buzzer.play(Buzzer.ILLEGAL, now_ms)
+        if self.leds is not None:
+            self.leds.flash_illegal(now_ms)
+
+    def problem(self, seat, text, now_ms):
+        """Something a person must fix (an unusable tag, two tiles on a pad): message and buzz."""
+        self.message(seat, text, now_ms)
+        self.buzzer.play(Buzzer.ERROR, now_ms)
+
+    def legal(self, now_ms):
+        if self.leds is not None:
+            self.leds.flash_legal(now_ms)
+
+    def chime(self, now_ms):
+        self.buzzer.play(Buzzer.CONFIRM, now_ms)
+
+    def turn(self, seat):
+        """Light the LED of the seat to act (None: nobody)."""
+        if self.leds is not None:
+            self.leds.show_turn(seat)
+
+    def candidate_ends(self, mask):
+        if self.leds is not None:
+            self.leds.show_candidate_ends(mask & ((1 << len(self.leds.end_leds)) - 1))
+
+    def clear_messages(self):
+        for seat in range(self.seats):
+            self._message_until[seat] = None
+
+    def show(self):
+        if self._dirty:
+            self._dirty = False
+            self.display.show()
+
+    def tick(self, now_ms):
+        """Run blinks, flashes and sounds; True when a message ended (the table redraws)."""
+        ended = False
+        for seat in range(self.seats):
+            until = self._message_until[seat]
+            if until is not None and ticks_diff(now_ms, until) >= 0:
+                self._message_until[seat] = None
+                ended = True
+        self.display.tick(now_ms)
+        if self.leds is not None:
+            self.leds.tick(now_ms)
+        self.buzzer.tick(now_ms)
+        return ended

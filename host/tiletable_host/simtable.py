@@ -1,0 +1,162 @@
+"""Start the simulated table (sim/device.py) behind a pty, with a client for its control port.
+
+    table = SimulatedTable.start(runtime="cpython")     # or "micropython" (the unix port)
+    serial.Serial(table.port)                          # the device's USB serial, like /dev/ttyACM0
+    table.control.place(0, "5-5"); table.control.press(1, "long")
+    table.control.display()                            # ['  10', '   0', '   0', '   0']
+    table.stop()
+
+The device's firmware runs unchanged (``App`` on ``board.setup.build`` over sim/machine.py);
+its journal lives in ``root`` (a temporary directory unless given), so ``restart()`` (a
+power cut through the pty bridge) or ``control.reset()`` (a power cut inside the device)
+resumes the game in progress. The MicroPython runtime imports the mpy-cross-compiled tree
+(tools/build_mpy.py, rebuilt here when sources changed), as the Pico does. The control
+protocol is described in sim/device.py.
+"""
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+from tiletable_host.ptybridge import PtyBridge
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MICROPYTHON_HEAP = "512K"  # firmware plus the wire-level models of nine readers, their tags, display
+
+
+class ControlError(RuntimeError):
+    """The simulated device refused a control command (its ``err`` reply)."""
+
+
+class ControlClient:
+    """One connection to the device's control port; each method sends one command line."""
+
+    def __init__(self, port, timeout=30.0):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.file = self.sock.makefile("rb")
+
+    def command(self, line):
+        """Send ``line``; return the reply after ``ok`` (raises ControlError on ``err``)."""
+        self.sock.sendall(line.encode() + b"\n")
+        reply = self.file.readline().decode().rstrip("\n")
+        if not reply:
+            raise ControlError("%s: the device closed its control port" % line)
+        if reply.startswith("err"):
+            raise ControlError("%s: %s" % (line, reply[4:]))
+        return reply[3:]
+
+    def place(self, zone, *items):
+        return self.command("place %d %s" % (zone, " ".join(items)))
+
+    def remove(self, zone, *items):
+        return self.command(("remove %d %s" % (zone, " ".join(items))).rstrip())
+
+    def press(self, button, how="short"):
+        return self.command("press %s %s" % (button, how))
+
+    def display(self):
+        """What each seat's 4-digit group reads, as a list of 4-character strings."""
+        return self.command("display").split("|")
+
+    def leds(self):
+        return self.command("leds").split()
+
+    def tones(self):
+        return self.command("tones").split()
+
+    def state(self):
+        import json
+
+        return json.loads(self.command("state"))
+
+    def wait(self, ms):
+        return self.command("wait %d" % ms)
+
+    def reset(self):
+        return self.command("reset")
+
+    def heap(self):
+        used, free = self.command("heap").split()
+        return int(used), int(free)
+
+    def quit(self):
+        return self.command("quit")
+
+    def close(self):
+        self.file.close()
+        self.sock.close()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def device_argv(runtime, control_port, root, heap=MICROPYTHON_HEAP, lfs=None):
+    """The command line that runs sim/device.py on ``runtime`` ("cpython" or "micropython")."""
+    args = ["--control", str(control_port), "--root", root]
+    if lfs:
+        args += ["--lfs", lfs]
+    if runtime == "cpython":
+        return [sys.executable, os.path.join(REPO, "sim", "device.py")] + args
+    if runtime == "micropython":
+        micropython = os.path.join(os.path.dirname(sys.executable), "micropython")
+        script = "import sys; sys.path[:0] = ['firmware', 'sim']; import device; device.main(%r)" % (args,)
+        return [micropython, "-X", "heapsize=" + heap, "-c", script]
+    raise ValueError("unknown runtime %r (cpython or micropython)" % runtime)
+
+
+def build_mpy_tree():
+    """Compile firmware/ and sim/ with mpy-cross into build/mpy (only what changed)."""
+    out = os.path.join(REPO, "build", "mpy")
+    subprocess.run([sys.executable, os.path.join(REPO, "tools", "build_mpy.py"), out], check=True, capture_output=True)
+    return out
+
+
+class SimulatedTable:
+    def __init__(self, bridge, control, root, control_port):
+        self.bridge = bridge
+        self.control = control
+        self.root = root
+        self.control_port = control_port
+        self.port = bridge.port
+
+    @classmethod
+    def start(cls, runtime="cpython", root=None, heap=MICROPYTHON_HEAP, lfs=None, stderr=None, timeout=20.0):
+        """Start the device process behind a pty; returns once its control port answers."""
+        root = root or tempfile.mkdtemp(prefix="simtable-")
+        control_port = free_port()
+        cwd = build_mpy_tree() if runtime == "micropython" else REPO
+        bridge = PtyBridge(device_argv(runtime, control_port, root, heap, lfs), cwd=cwd, stderr=stderr)
+        bridge.start()
+        table = cls(bridge, None, root, control_port)
+        table.control = table._connect(timeout)
+        return table
+
+    def _connect(self, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return ControlClient(self.control_port)
+            except OSError:
+                if not self.bridge.alive() or time.monotonic() > deadline:
+                    raise ControlError("the simulated device did not open control port %d" % self.control_port)
+                time.sleep(0.05)
+
+    def restart(self):
+        """Kill the device process and start it again (the pty path stays); reconnects control."""
+        self.control.close()
+        self.bridge.restart()
+        self.control = self._connect(20.0)
+
+    def stop(self):
+        if self.control is not None:
+            try:
+                self.control.quit()
+            except (OSError, ControlError):
+                pass
+            self.control.close()
+        self.bridge.stop()

@@ -1,0 +1,509 @@
+"""The whole table simulated in one process: firmware runtime + wire-level peripheral models.
+
+The firmware's ``App`` (runtime/app.py) runs unchanged on ``board.setup.build`` wired to the
+virtual ``machine`` (sim/machine.py): nine MFRC522 models with NTAG213 tags, a MAX7219
+chain, a WS2812 strip, a PWM buzzer and bouncing button contacts. The process's
+stdin/stdout are the USB serial port (the firmware's own usblink code path), so run it
+behind ``host/tiletable_host/ptybridge.py`` (``simtable.SimulatedTable`` does) and talk to
+it like a Pico. It runs on CPython and on the MicroPython unix port::
+
+    python sim/device.py --control 7650 --root /tmp/table
+    cd build/mpy && micropython -X heapsize=512K -c \\
+        "import sys; sys.path[:0] = ['firmware', 'sim']; import device; device.main(['--control', '7650', '--root', '/tmp/table'])"
+
+``--lfs IMAGE`` (MicroPython only) keeps the journal and rulesets on a real littlefs
+(``os.VfsLfs2``) in a file-backed block device instead of a plain directory.
+
+**Control side** (for tests and demos): a loopback TCP port (``--control``), one command
+per line, one reply line each, ``ok ...`` or ``err <reason>``. Commands that change the
+table wait until the table has taken them in, fast-forwarding the device's clock (the
+table's time runs ahead of the wall clock; nothing else notices):
+
+=========================  =====================================================================
+``place <zone> <item>...``  lay pieces on a zone (``5-6`` a tile, ``c12`` card id 12, ``blank`` an
+                            unenrolled tag); a piece lying elsewhere is moved. Waits for the scan.
+``remove <zone> [item...]`` lift those pieces (all of them when none is named). Waits for the scan.
+``press <button> [long|double]``  button ``0``-``3`` (seats), ``menu``, ``ok``, ``undo``
+``display``                 ``ok MUGG| 4P|    |    ``: what a person reads on each 4-digit group
+``leds``                    ``ok 000000 0018ff ...``: each LED's colour (rrggbb) as last written
+``tones``                   ``ok 220/180 180/320``: tones (Hz/ms) sounded since the last ``tones``
+                            (one still sounding is listed with its length so far)
+``state``                   ``ok {json}``: the table's snapshot (as the STATE request returns it)
+``wait <ms>``               let ``ms`` of table time pass
+``reset``                   power cut and restart: unflushed journal records are lost, the table
+                            resumes the game in progress from the journal
+``heap``                    ``ok <used> <free>`` after a collection (MicroPython: gc.mem_alloc)
+``quit``                    stop the device process
+=========================  =====================================================================
+"""
+import gc
+import sys
+
+if sys.implementation.name == "cpython" and __name__ == "__main__":  # python sim/device.py
+    import os
+
+    _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path[:0] = [_ROOT + "/sim/cpython", _ROOT + "/sim", _ROOT + "/firmware"]
+
+try:
+    import asyncio
+except ImportError:
+    import uasyncio as asyncio
+import machine
+import select
+import socket
+import time
+
+from mfrc522_model import BusClock, MFRC522Model
+from max7219_model import Max7219Chain
+from ntag213 import Ntag213
+from buttons import BouncyContact
+from tiletable import tagrecord
+from tiletable.board import pins
+from tiletable.board.setup import build
+from tiletable.engine.tiles import parse_tile
+from tiletable.runtime.app import App
+
+TILE_SET = 1  # the enrolled virtual domino set (double-nine: every tile a preset uses)
+CARD_SET = 2  # the enrolled virtual card deck
+BUTTON_NAMES = {"menu": 4, "ok": 5, "undo": 6}
+_STEP_MS = 1
+_SETTLE_MS = 3000  # the longest a placement may take to be confirmed before "err timeout"
+_HOLD_MS = {"short": 80, "long": 1200}
+_TONE_LOG = 32
+
+try:
+    _ticks_ms = time.ticks_ms
+    _ticks_add = time.ticks_add
+    _ticks_diff = time.ticks_diff
+except AttributeError:  # CPython: milliseconds since the process started
+    _START = time.monotonic()
+
+    def _ticks_ms():
+        return int((time.monotonic() - _START) * 1000)
+
+    def _ticks_add(a, b):
+        return a + b
+
+    def _ticks_diff(a, b):
+        return a - b
+
+
+class SimClock:
+    """The device's ``ticks_ms``: the wall clock plus the time skipped by fast-forwards."""
+
+    def __init__(self):
+        self.skipped = 0
+
+    def __call__(self):
+        return _ticks_add(_ticks_ms(), self.skipped)
+
+
+class _Machine:
+    """The ``machine`` module as ``build`` sees it: the shared SPI bus with every model attached,
+    and the PWM the buzzer gets (so the device can listen to it)."""
+
+    def __init__(self, spi):
+        self.Pin = machine.Pin
+        self.spi = spi
+        self.pwm = None
+
+    def SPI(self, *args, **kwargs):
+        return self.spi
+
+    def PWM(self, pin, **kwargs):
+        self.pwm = machine.PWM(pin, **kwargs)
+        return self.pwm
+
+
+def tag_uid(kind, set_id, item):
+    """A 7-byte NXP-style UID that says which piece it is (easy to read in logs)."""
+    return bytes((0x04, kind, set_id >> 8, set_id & 0xFF, item, 0x54, 0x53))
+
+
+class Pieces:
+    """The physical pieces: one tagged tag per tile or card, made when first used."""
+
+    def __init__(self):
+        self._tags = {}
+        self._blanks = 0
+
+    def tag(self, name):
+        """The tag of ``5-6`` (a tile), ``c12`` (a card) or ``blank`` (a new unenrolled tag).
+
+        :raises ValueError: for a name that is none of these.
+        """
+        if name == "blank":
+            self._blanks += 1
+            return Ntag213(bytes((0x04, 0xB1, 0xA2, 0x00, 0x00, self._blanks & 0xFF, 0x01)))
+        if name.startswith("c") and name[1:].isdigit():
+            kind, set_id, item = tagrecord.KIND_CARD, CARD_SET, int(name[1:])
+        else:
+            kind, set_id, item = tagrecord.KIND_TILE, TILE_SET, parse_tile(name)
+        tag = self._tags.get((kind, item))
+        if tag is None:
+            tag = Ntag213(tag_uid(kind, set_id, item), user=tagrecord.encode(kind, set_id, item))
+            self._tags[(kind, item)] = tag
+        return tag
+
+
+class Hardware:
+    """The simulated board: models on the virtual pins, then the firmware's own board set-up."""
+
+    def __init__(self):
+        machine.reset_pins()
+        self.clock = BusClock()
+        spi = machine.SPI(pins.READER_SPI, baudrate=pins.READER_BAUDRATE)
+        self.readers = []
+        for cs in pins.READER_CS:
+            model = MFRC522Model(self.clock)
+            spi.attach(model, machine.Pin(cs, machine.Pin.OUT, value=1))
+            self.readers.append(model)
+        self.chain = Max7219Chain(pins.DISPLAY_MODULES)
+        spi.attach(self.chain, machine.Pin(pins.DISPLAY_LOAD, machine.Pin.OUT, value=1))
+        gpios = tuple(pins.BUTTON_SEAT) + (pins.BUTTON_MENU, pins.BUTTON_OK, pins.BUTTON_UNDO)
+        self.contacts = [BouncyContact(machine.Pin(gpio), seed=gpio + 1) for gpio in gpios]
+        self.machine = _Machine(spi)
+        self.board = build(self.machine)
+        self.pwm = self.machine.pwm
+        self.tones = []  # [hz, started, ended or None]: what the buzzer sounded, newest last
+        self._tone = 0
+
+    def advance(self, now_ms):
+        """Keep the models in step with the device's time; bound what they record."""
+        lag_us = now_ms * 1000 - self.clock.now_us  # the readers' clock also runs with bus traffic
+        if lag_us > 0:
+            self.clock.advance_us(lag_us)
+        for contact in self.contacts:
+            contact.advance(now_ms)
+        frames = self.board.strip.frames
+        if len(frames) > 1:
+            del frames[:-1]
+        changes = self.pwm.changes
+        if changes:
+            del changes[:]
+            playing = self.pwm.freq() if self.pwm.duty_u16() else 0
+            if playing != self._tone:
+                if self._tone:
+                    self.tones[-1][2] = now_ms
+                if playing:
+                    self.tones.append([playing, now_ms, None])
+                    if len(self.tones) > _TONE_LOG:
+                        self.tones.pop(0)
+                self._tone = playing
+
+    def display(self):
+        """What a person reads on each seat's 4-digit group."""
+        text = "".join(self.chain.text(m) for m in range(pins.DISPLAY_MODULES))
+        width = pins.DISPLAY_DIGITS_PER_SEAT
+        return [text[i : i + width] for i in range(0, len(text), width)]
+
+    def leds(self):
+        strip = self.board.strip
+        out = []
+        for led in range(strip.n):
+            r, g, b = strip[led]
+            out.append("%02x%02x%02x" % (r, g, b))
+        return out
+
+
+class Device:
+    """One power-on of the simulated table: hardware, firmware ``App``, control commands."""
+
+    def __init__(self, root, control, pieces, instream, outstream):
+        self.clock = SimClock()
+        self.hardware = Hardware()
+        self.pieces = pieces
+        self.control = control
+        self.app = App(self.hardware.board, instream, outstream, self.clock, root=root)
+        self.reset_requested = False
+        self.quit_requested = False
+        self.unsettled = []  # zones whose pieces changed since the tray last confirmed them
+
+    def step(self):
+        """One fast-forward step: skip ``_STEP_MS`` and run every service once. The tray is
+        only polled while a zone has changes to confirm: with every zone settled a scan can
+        only find what the tray already knows, and the wire-level scans are what make the
+        simulation slow (the real-time services keep scanning all the time)."""
+        self.clock.skipped += _STEP_MS
+        now = self.clock()
+        self.hardware.advance(now)
+        app = self.app
+        if self.unsettled:
+            app.scan(now)
+            self.unsettled = [zone for zone in self.unsettled if not self.settled(zone)]
+        app.buttons(now)
+        app.serve()
+        app.housekeeping(now)
+
+    def run_for(self, ms):
+        for _ in range(ms // _STEP_MS):
+            self.step()
+
+    def settled(self, zone):
+        """Whether the tray has confirmed exactly the tags lying on ``zone`` (and told the table)."""
+        lying = set(tag.uid for tag in self.hardware.readers[zone].tags)
+        return set(self.app.tray.zones[zone].present) == lying
+
+    def wait_settled(self, zones):
+        """Step until the tray has confirmed ``zones`` (and the table has taken the events in)."""
+        for zone in zones:
+            if zone not in self.unsettled:
+                self.unsettled.append(zone)
+        for _ in range(_SETTLE_MS // _STEP_MS):
+            if not self.unsettled:
+                self.run_for(20)  # the table's redraw and flash start
+                return "ok"
+            self.step()
+        return "err timeout: zones %r never settled" % self.unsettled
+
+    def wait_idle(self):
+        """Step while a button is still settling or a press may still become a double press,
+        and while the table has a timer running (a press held back for a possible claim)."""
+        buttons = self.hardware.board.buttons
+        for _ in range(_SETTLE_MS // _STEP_MS):
+            now = self.clock()
+            if not buttons.needs_poll(now) and not self.app.table.has_timers():
+                return
+            self.step()
+
+    # ----- control commands
+
+    def command(self, line):
+        words = line.split()
+        if not words:
+            return "err empty command"
+        name = words[0]
+        handler = getattr(self, "do_" + name, None)
+        if handler is None:
+            return "err unknown command %r" % name
+        try:
+            return handler(words[1:])
+        except (ValueError, IndexError, KeyError) as exc:
+            return "err %s: %s" % (name, exc)
+
+    def do_place(self, args):
+        zone = int(args[0])
+        readers = self.hardware.readers
+        changed = [zone]
+        for name in args[1:]:
+            tag = self.pieces.tag(name)
+            for other in range(len(readers)):
+                if tag in readers[other].tags:
+                    readers[other].lift(tag)
+                    changed.append(other)
+            readers[zone].place(tag)
+        return self.wait_settled(changed)
+
+    def do_remove(self, args):
+        zone = int(args[0])
+        reader = self.hardware.readers[zone]
+        tags = [self.pieces.tag(name) for name in args[1:]] if len(args) > 1 else list(reader.tags)
+        reader.lift(*tags)
+        return self.wait_settled([zone])
+
+    def do_press(self, args):
+        name = args[0]
+        button = BUTTON_NAMES[name] if name in BUTTON_NAMES else int(name)
+        how = args[1] if len(args) > 1 else "short"
+        contact = self.hardware.contacts[button]
+        now = self.clock()
+        short = _HOLD_MS["short"]
+        if how == "double":
+            contact.tap(now + 1, short)
+            contact.tap(now + 1 + 2 * short, short)
+            self.run_for(3 * short + 2)
+        else:
+            contact.tap(now + 1, _HOLD_MS[how])
+            self.run_for(_HOLD_MS[how] + 2)
+        self.wait_idle()
+        return "ok"
+
+    def do_display(self, args):
+        return "ok " + "|".join(self.hardware.display())
+
+    def do_leds(self, args):
+        return "ok " + " ".join(self.hardware.leds())
+
+    def do_tones(self, args):
+        tones = self.hardware.tones
+        now = self.clock()
+        words = ["%d/%d" % (hz, _ticks_diff(now if ended is None else ended, started)) for hz, started, ended in tones]
+        del tones[: len(tones) - 1 if tones and tones[-1][2] is None else len(tones)]
+        return "ok " + " ".join(words)
+
+    def do_state(self, args):
+        return "ok " + self.app.table.snapshot()
+
+    def do_wait(self, args):
+        self.run_for(int(args[0]))
+        return "ok"
+
+    def do_heap(self, args):
+        gc.collect()
+        used = gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
+        free = gc.mem_free() if hasattr(gc, "mem_free") else 0
+        return "ok %d %d" % (used, free)
+
+    def do_reset(self, args):
+        self.reset_requested = True
+        self.app.running = False
+        return None  # answered by the next power-on
+
+    def do_quit(self, args):
+        self.quit_requested = True
+        self.app.running = False
+        return "ok"
+
+    async def control_service(self):
+        control = self.control
+        while self.app.running:
+            line = control.poll()
+            if line is not None:
+                reply = self.command(line)
+                if reply is not None:
+                    control.reply(reply)
+            await asyncio.sleep(0.005)
+
+    async def run(self):
+        await self.app.run(self.control_service())
+
+
+class Control:
+    """The loopback control port: one client at a time, text lines in and out."""
+
+    def __init__(self, port):
+        self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.server.bind(socket.getaddrinfo("127.0.0.1", port)[0][-1])
+        self.server.listen(1)
+        self.poller = select.poll()
+        self.poller.register(self.server, select.POLLIN)
+        self.client = None
+        self.buffer = b""
+
+    def poll(self):
+        """The next complete command line, or None."""
+        for obj, flags in self.poller.poll(0):
+            if obj is self.server or obj == self.server.fileno():
+                client, _ = self.server.accept()
+                if self.client is not None:
+                    self._drop()
+                self.client = client
+                self.buffer = b""
+                self.poller.register(client, select.POLLIN)
+            elif self.client is not None:
+                data = self.client.recv(512)
+                if not data:
+                    self._drop()
+                else:
+                    self.buffer += data
+        if b"\n" in self.buffer:
+            line, self.buffer = self.buffer.split(b"\n", 1)
+            return line.decode().strip()
+        return None
+
+    def reply(self, text):
+        if self.client is not None:
+            try:
+                self.client.send((text + "\n").encode())
+            except OSError:
+                self._drop()
+
+    def _drop(self):
+        self.poller.unregister(self.client)
+        self.client.close()
+        self.client = None
+
+
+class FileBlockDevice:
+    """A flash in a file (``os.VfsLfs2`` block protocol, extended interface): blocks are read
+    and programmed in place, so nothing but one block passes through RAM."""
+
+    def __init__(self, path, block_size=4096, block_count=128):
+        self.block_size = block_size
+        self.block_count = block_count
+        try:
+            self.file = open(path, "r+b")
+        except OSError:
+            self.file = open(path, "w+b")
+            erased = b"\xff" * block_size
+            for _ in range(block_count):
+                self.file.write(erased)
+            self.file.flush()
+
+    def readblocks(self, block, buf, offset=0):
+        self.file.seek(block * self.block_size + offset)
+        self.file.readinto(buf)
+
+    def writeblocks(self, block, buf, offset=0):
+        self.file.seek(block * self.block_size + offset)
+        self.file.write(buf)
+        self.file.flush()
+
+    def ioctl(self, op, arg):
+        if op == 4:  # block count
+            return self.block_count
+        if op == 5:  # block size
+            return self.block_size
+        if op == 6:  # erase
+            self.writeblocks(arg, b"\xff" * self.block_size)
+        return 0
+
+
+def _mount_littlefs(image, root):
+    """Journal and rulesets on littlefs in a file-backed block device (MicroPython unix port)."""
+    import os
+
+    device = FileBlockDevice(image)
+    try:
+        vfs = os.VfsLfs2(device)
+    except OSError:
+        os.VfsLfs2.mkfs(device)
+        vfs = os.VfsLfs2(device)
+    os.mount(vfs, root)
+
+
+def _options(argv):
+    options = {"--control": "7650", "--root": "simtable", "--lfs": None}
+    for i in range(0, len(argv) - 1, 2):
+        if argv[i] not in options:
+            raise SystemExit("device.py: unknown option %r (options: %s)" % (argv[i], ", ".join(sorted(options))))
+        options[argv[i]] = argv[i + 1]
+    return options
+
+
+def main(argv):
+    options = _options(argv)
+    root = options["--root"]
+    try:
+        import os
+
+        os.mkdir(root)
+    except OSError:
+        pass
+    if options["--lfs"]:
+        _mount_littlefs(options["--lfs"], root)
+    stdin = getattr(sys.stdin.buffer, "raw", sys.stdin.buffer)  # CPython: unbuffered, like the Pico's
+    stdout = sys.stdout.buffer
+    control = Control(int(options["--control"]))
+    pieces = Pieces()
+    restarted = False
+    while True:
+        device = Device(root, control, pieces, stdin, stdout)
+        if restarted:
+            control.reply("ok")  # the answer to "reset": the table is back
+        try:
+            asyncio.run(device.run())
+        finally:
+            asyncio.new_event_loop()
+        if not device.reset_requested:
+            device.app.close()
+            break
+        restarted = True
+        device = None
+        gc.collect()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

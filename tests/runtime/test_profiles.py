@@ -1,0 +1,66 @@
+"""The firmware's table profiles are hardware/trays.json's, and every preset has a tray."""
+import json
+import os
+
+import pytest
+
+from tiletable.engine.rulesets import find_ruleset, preset_names
+from tiletable.runtime.profiles import PROFILES, Profile, profile_for
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def trays():
+    with open(os.path.join(ROOT, "hardware", "trays.json")) as f:
+        return json.load(f)
+
+
+def _json_zone(zone):
+    role = zone["role"]
+    a = {"seat": "seat", "end": "end", "arm": "arm", "field": "column", "assign": "column"}.get(role)
+    value = zone.get(a, 0) if a else 0
+    if role == "end":
+        value = "LR".index(value)
+    return (zone["id"], role, value, zone.get("seat", 0) if role == "assign" else 0)
+
+
+def test_profiles_match_the_tray_document():
+    document = trays()["profiles"]
+    assert sorted(PROFILES) == sorted(document)
+    for name, profile in document.items():
+        players, games, zones = PROFILES[name]
+        assert players == profile["players"], name
+        assert list(games) == profile["games"], name
+        assert sorted(zones) == sorted(_json_zone(z) for z in profile["zones"]), name
+
+
+def test_every_zone_of_a_profile_exists_on_the_tray():
+    ids = set(z["id"] for z in trays()["tray"]["zones"])
+    for name in PROFILES:
+        assert set(zone for zone, _, _, _ in PROFILES[name][2]) <= ids
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_every_preset_has_a_profile_for_each_player_count(name):
+    ruleset = find_ruleset(name)
+    module = ruleset.module
+    for players in range(2, 5):
+        if module.check_players(ruleset.params, players):
+            continue
+        profile = profile_for(name, players, ruleset.family)
+        assert profile.players >= players
+        assert len(profile.seat_leds(players)) == players
+
+
+def test_an_installed_ruleset_plays_on_its_familys_tray():
+    assert profile_for("house-rules", 3, "line").name == "line-3p"
+    with pytest.raises(ValueError):
+        profile_for("house-rules", 3)
+
+
+def test_profile_lookups():
+    spinner = Profile("spinner-4p")
+    assert spinner.seat_zone == {0: 0, 1: 1, 2: 2, 3: 3}
+    assert spinner.end_leds() == [6, 7, 8, 5]
+    column = Profile("column-2p")
+    assert column.assign_zone[(2, 1)] == 7 and column.field_zone[1] == 4

@@ -1,0 +1,256 @@
+"""A scripted table player: deals physical (virtual) pieces, lays them on the simulated table
+and presses its buttons, choosing every move with the engine from its full knowledge.
+
+The player keeps its own "god" state of the match (every hand known, draws dealt from its own
+shuffled stock) and only ever touches the table as people do: ``place``/``remove`` on zones,
+``press`` on buttons, through a control client (``SimulatedTable.control``, or
+``LocalControl`` around an in-process ``Device``). The table knows the hands only as far as
+they are scanned or revealed, so at the end its scores must equal the god state's, and both
+must equal an engine replay of the table's journal.
+"""
+import io
+import json
+import os
+import random
+
+from tiletable.engine.line_actions import DRAW, K_BET, K_CLAIM, K_DEAL, K_LOT, K_PLAY, K_STAKES, P_BERGEN, P_LOT, P_OVER, PASS
+from tiletable.engine.line_actions import chance_action, kind_of
+from tiletable.engine.rulesets import find_ruleset
+from tiletable.engine.tiles import tile_str
+from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_UNDO, iter_records
+from tiletable.runtime.profiles import profile_for
+from tiletable.runtime.table import GAME_LABELS
+
+from tiletable.drivers.segments import glyph
+
+
+def reads(shown, text):
+    """Whether a group that reads ``shown`` looks like ``text`` (5 and S share a glyph, ...)."""
+    text = text.rjust(len(shown))
+    return len(shown) == len(text) and all(glyph(a) == glyph(b) for a, b in zip(shown, text))
+
+
+def local_table(root):
+    """A simulated device in this process (its USB port an idle pipe), driven through
+    ``LocalControl``: the same commands as the control port, without a socket or a pty."""
+    import device
+
+    usb_in, _ = os.pipe()
+    table = device.Device(str(root), _NoControlPort(), device.Pieces(), os.fdopen(usb_in, "rb", buffering=0), io.BytesIO())
+    return LocalControl(table)
+
+
+class _NoControlPort:
+    def poll(self):
+        return None
+
+    def reply(self, text):
+        pass
+
+
+class LocalControl:
+    """The control commands of an in-process ``sim.device.Device`` (no socket, no pty)."""
+
+    def __init__(self, device):
+        self.device = device
+
+    def command(self, line):
+        reply = self.device.command(line)
+        if reply is None or reply.startswith("err"):
+            raise AssertionError("%s: %s" % (line, reply))
+        return reply[3:]
+
+    def place(self, zone, *items):
+        return self.command("place %d %s" % (zone, " ".join(items)))
+
+    def remove(self, zone, *items):
+        return self.command(("remove %d %s" % (zone, " ".join(items))).rstrip())
+
+    def press(self, button, how="short"):
+        return self.command("press %s %s" % (button, how))
+
+    def display(self):
+        return self.command("display").split("|")
+
+    def leds(self):
+        return self.command("leds").split()
+
+    def tones(self):
+        return self.command("tones").split()
+
+    def state(self):
+        return json.loads(self.command("state"))
+
+
+def choose_game(control, name, players):
+    """Use the menu: seat press steps the game, seat long press the player count, OK starts."""
+    for _ in range(len(GAME_LABELS)):
+        if reads(control.display()[0], GAME_LABELS[name]):
+            break
+        control.press(0)
+    for _ in range(4):
+        if reads(control.display()[1], "%dP" % players):
+            break
+        control.press(0, "long")
+    control.press("ok")
+    assert control.state()["ruleset"] == name
+
+
+class LinePlayer:
+    """Plays a whole match of a line game on the table; ``scan`` lists seats that hand-scan."""
+
+    def __init__(self, control, name, players, seed=1, scan=()):
+        self.control = control
+        self.name = name
+        self.players = players
+        self.rng = random.Random(seed)
+        self.scan = scan
+        self.god = find_ruleset(name).new_state(players)
+        self.profile = profile_for(name, players, "line")
+        self.stock = []
+        self.moves = 0
+
+    def pad(self, seat):
+        return self.profile.seat_zone[seat]
+
+    def play_match(self, max_moves=3000):
+        choose_game(self.control, self.name, self.players)
+        while self.god.phase != P_OVER and self.moves < max_moves:
+            self.play_hand()
+        return self.god
+
+    def play_hand(self):
+        god = self.god
+        hand = god.hand_number
+        self._deal()
+        while god.hand_number == hand and god.phase != P_OVER:
+            self.moves += 1
+            self._move()
+        if god.phase != P_OVER:
+            self.control.press("ok")  # the hand's summary
+
+    def _deal(self):
+        god = self.god
+        tiles = list(god.tiles)
+        self.rng.shuffle(tiles)
+        per = god.per_hand
+        hands = [tiles[s * per : (s + 1) * per] for s in range(self.players)]
+        self.stock = tiles[self.players * per :]
+        for seat in self.scan:
+            names = [tile_str(t) for t in hands[seat]]
+            self.control.place(self.pad(seat), *names)
+            self.control.remove(self.pad(seat))
+        for seat in range(self.players):
+            for t in hands[seat]:
+                god.play(chance_action(K_DEAL, seat, t))
+        self.hands_unscanned = [s not in self.scan for s in range(self.players)]
+        self.control.press("ok")
+
+    def _move(self):
+        god = self.god
+        legal = list(god.legal_actions)
+        if god.phase == P_LOT:
+            seat = god.lot_seats[0]
+            t = legal[self.rng.randrange(len(legal))] & 0xFF
+            self.control.place(self.pad(seat), tile_str(t))
+            self.control.remove(self.pad(seat))
+            god.play(chance_action(K_LOT, seat, t))
+            return
+        if god.phase == P_BERGEN:
+            seat = god.bergen_next
+            self.control.press(seat)
+            god.play(chance_action(K_DEAL, seat, self.stock.pop()))
+            return
+        kinds = set(kind_of(a) for a in legal)
+        if kinds <= {K_STAKES} or kinds <= {K_BET}:
+            seat = god.setter if K_STAKES in kinds else god.turn
+            self.control.press(seat, "long")
+            god.play(legal[0])
+            return
+        claims = [a for a in legal if kind_of(a) == K_CLAIM and (a >> 8) & 7 == god.claim_mover]
+        if claims:
+            self.control.press(god.claim_mover, "double")
+            god.play(claims[0])
+            return
+        seat = god.turn
+        plays = [a for a in legal if kind_of(a) == K_PLAY]
+        if plays:
+            self._lay(seat, plays[self.rng.randrange(len(plays))])
+        else:
+            self._press(seat, legal)
+
+    def _lay(self, seat, action):
+        god = self.god
+        t = action & 0xFF
+        options = [a for a in god.legal_actions if kind_of(a) == K_PLAY and a & 0xFF == t]
+        pad = self.pad(seat)
+        self.control.place(pad, tile_str(t))
+        if len(options) > 1:
+            for _ in range(options.index(action)):
+                self.control.press(seat)
+            self.control.press(seat, "long")
+        self.control.remove(pad)
+        hands = [list(h) for h in god.hands]
+        hands[seat].remove(t)
+        hand_before = god.hand_number
+        god.play(action)
+        self._after(hand_before, hands)
+
+    def _press(self, seat, legal):
+        god = self.god
+        hand_before = god.hand_number
+        hands = [list(h) for h in god.hands]
+        self.control.press(seat)
+        if DRAW in legal:
+            god.play(DRAW)
+            t = self.stock.pop()
+            if not self.hands_unscanned[seat]:  # a scanned hand: the table is shown the drawn tile
+                self.control.place(self.pad(seat), tile_str(t))
+                self.control.remove(self.pad(seat))
+            god.play(chance_action(K_DEAL, seat, t))
+        else:
+            god.play(PASS)
+        self._after(hand_before, hands)
+
+    def _after(self, hand_before, final_hands):
+        """When the hand ended, every unscanned hand is revealed on its pad; then the table
+        must have ended the hand too."""
+        god = self.god
+        if god.hand_number == hand_before and god.phase != P_OVER:
+            return
+        for seat in range(self.players):
+            if self.hands_unscanned[seat] and final_hands[seat]:
+                self.control.place(self.pad(seat), *[tile_str(t) for t in final_hands[seat]])
+                self.control.remove(self.pad(seat))
+        table = self.control.state()
+        if table["hand"] == hand_before and table["mode"] == "game":
+            raise AssertionError("the table did not end the hand: %r" % table)
+
+
+def journal_sessions(root):
+    """Every session file of a simulated table's journal as (header, [action texts]) with the
+    undo amendments applied, oldest first."""
+    folder = os.path.join(root, "journal")
+    out = []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".tjs"):
+            continue
+        with open(os.path.join(folder, name), "rb") as f:
+            data = f.read()
+        header, entries = None, []
+        for seq, rtype, payload in iter_records(data):
+            if rtype == REC_HEADER:
+                header = json.loads(payload)
+            elif rtype == REC_ACTION:
+                entries.append((seq, payload.decode()))
+            elif rtype == REC_UNDO:
+                entries = [e for e in entries if e[0] != int(payload)]
+        out.append((header, [text for _, text in entries]))
+    return out
+
+
+def replay(header, actions):
+    state = find_ruleset(header["ruleset"]).new_state(len(header["players"]))
+    for text in actions:
+        state.play(text)
+    return state

@@ -1,0 +1,153 @@
+"""The table's feedback on the simulated device: illegal plays, ambiguous ends, undo as a
+journal amendment, resuming after a power cut, unusable tags."""
+from player import journal_sessions, local_table, reads, replay
+
+import device
+
+RED = "180000"  # the illegal flash at the power-budget brightness (LED_MAX_LEVEL 24)
+AMBER = "180a00"  # a candidate end
+
+
+def started(tmp_path, game="block", players=2):
+    """A table with ``game`` chosen in the menu and dealt (unseen hands)."""
+    control = local_table(tmp_path)
+    for _ in range(12):
+        if control.state()["menu"][0] == game:
+            break
+        control.press(0)
+    for _ in range(4):
+        if control.state()["menu"][1] == players:
+            break
+        control.press(0, "long")
+    control.press("ok")
+    control.press("ok")
+    return control
+
+
+def flushed_journal(control, root):
+    """The journal's last session once its timed flush (2 s) has written the records."""
+    control.command("wait 2100")
+    return journal_sessions(root)[-1]
+
+
+def test_illegal_play_flashes_red_buzzes_shows_the_code_and_changes_nothing(tmp_path):
+    control = started(tmp_path)
+    control.place(0, "3-3")  # seat 0 holds the highest double: it sets
+    control.remove(0)
+    before = control.state()
+    control.tones()
+    control.place(2, "1-2")  # seat 1 (north pad) lays a tile that matches neither end
+    assert reads(control.display()[1], "Err4")
+    assert set(control.leds()) == {RED}
+    assert control.tones()[0].startswith("220/")
+    assert control.state()["actions"] == before["actions"]
+    assert control.state()["last_error"][0] == 4
+
+
+def test_out_of_turn_play_is_refused_with_err1(tmp_path):
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    control.place(0, "3-4")  # seat 0 again
+    assert reads(control.display()[0], "Err1")
+    assert control.state()["actions"] == 5 * 2 * 0 + 14 + 2  # the deal (7 + 7), setter0, 3-3
+
+
+def test_ambiguous_end_is_asked_with_the_end_leds_and_the_seat_button(tmp_path):
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    control.place(2, "3-4")
+    assert reads(control.display()[1], "L")
+    leds = control.leds()
+    assert leds[1] == AMBER and leds[3] == AMBER  # the end zones L (west) and R (east)
+    control.press(1)
+    assert reads(control.display()[1], "R")
+    control.press(1, "long")
+    control.remove(2)
+    header, actions = flushed_journal(control, tmp_path)
+    assert actions[-1] == "3-4>R"
+    assert control.leds()[1] != AMBER
+
+
+def test_a_tile_laid_on_an_end_zone_chooses_that_end(tmp_path):
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    control.place(1, "3-4")  # straight onto the west end zone (L)
+    control.remove(1)
+    assert flushed_journal(control, tmp_path)[1][-1] == "3-4>L"
+
+
+def test_undo_is_an_amendment_in_the_journal(tmp_path):
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    control.place(2, "3-4")
+    control.press(1, "long")
+    control.remove(2)
+    played = control.state()["actions"]
+    control.press("undo")
+    assert control.state()["actions"] == played - 1
+    header, kept = flushed_journal(control, tmp_path)
+    folder = tmp_path / "journal"
+    data = b"".join(p.read_bytes() for p in sorted(folder.glob("*.tjs")))
+    from tiletable.runtime.journal import REC_ACTION, REC_UNDO, iter_records
+
+    records = list(iter_records(data))
+    amended = [int(payload) for seq, rtype, payload in records if rtype == REC_UNDO]
+    actions = {seq: payload for seq, rtype, payload in records if rtype == REC_ACTION}
+    assert len(amended) == 1 and actions[amended[0]] == b"3-4>L"  # still there, amended
+    assert len(kept) == played - 1 and "3-4>L" not in kept
+
+
+def test_restart_resumes_the_game_in_progress_from_the_journal(tmp_path):
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    control.place(2, "3-4")
+    control.press(1, "long")
+    control.remove(2)
+    control.command("wait 2500")  # the journal's timed flush
+    before = control.state()
+    resumed = local_table(tmp_path)  # a power cut: the old device is gone, the flash remains
+    assert resumed.state() == before
+    assert reads(resumed.display()[0], "0") and reads(resumed.display()[1], "0")
+    resumed.place(0, "4-5")  # a tile already lying on a pad at power-up is not a new play...
+    assert resumed.state()["actions"] == before["actions"]
+    resumed.remove(0)
+    resumed.command("wait 1500")
+    resumed.place(0, "4-5")  # ...once the table has settled, it is
+    assert resumed.state()["actions"] == before["actions"] + 1
+
+
+def test_a_power_cut_loses_only_unflushed_records_and_the_replay_still_holds(tmp_path):
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    resumed = local_table(tmp_path)
+    header, actions = journal_sessions(tmp_path)[-1]
+    state = resumed.state()
+    assert state["mode"] == "game" and state["actions"] == len(actions)
+    assert replay(header, actions).scores == state["scores"]
+
+
+def test_unenrolled_tag_is_shown_and_never_played(tmp_path):
+    control = started(tmp_path)
+    before = control.state()["actions"]
+    control.place(0, "blank")
+    assert reads(control.display()[0], "tAG?")
+    assert control.state()["actions"] == before
+
+
+def test_two_tiles_on_a_pad_wait_for_one(tmp_path):
+    control = started(tmp_path)
+    control.place(0, "3-3", "4-4")
+    assert reads(control.display()[0], "2tLS")
+    assert control.state()["actions"] == 14
+
+
+def test_pieces_are_one_physical_tag_each():
+    pieces = device.Pieces()
+    assert pieces.tag("5-6") is pieces.tag("6-5")
+    assert pieces.tag("blank") is not pieces.tag("blank")
