@@ -136,3 +136,33 @@ def test_show_and_replay_follow_every_family(capsys, tmp_path, name):
     assert "disagree" not in out
     status, out, _ = tiletable(capsys, ["replay", "1", "--db", db_path])
     assert status == 0 and out.splitlines()[-1] == "no divergence: final scores " + " ".join(map(str, state.scores))
+
+
+def test_show_reports_a_violation_found_at_the_reveal_with_a_synced_ruleset(capsys, tmp_path):
+    from tiletable.engine.rulesets import find_ruleset
+
+    ruleset = find_ruleset("block", deal={"2": 2}, setter="rotate")  # a house variant, synced from this PC
+    device = LocalTransport(str(tmp_path / "device"))
+    journal = device.journal
+    journal.start_session(ruleset.name, ruleset.hash, ["ann", "bob"], "test", None)
+    state = ruleset.new_state(2)
+    for text in "D0:3-4 D0:0-0 D1:? D1:? 3-4 pass pass R1:3-5 R1:1-1".split():
+        events = state.play(text)
+        journal.log_action(text)
+        for event in events:
+            journal.log_score(event.seat, event.points, event.rule)
+    journal.flush()
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    status, _, err = tiletable(capsys, ["show", "1", "--db", db_path])
+    assert status == 1
+    assert err == "tiletable: show: ruleset 'block' with hash %s is neither a preset of this engine nor one synced from this PC\n" % ruleset.hash
+    db = Database.open(db_path)
+    db.remember_ruleset(ruleset.hash, ruleset.name, ruleset.to_json())
+    db.close()
+    status, out, _ = tiletable(capsys, ["show", "1", "--db", db_path])
+    assert status == 0
+    assert out.splitlines()[-2:] == [
+        "violations found at the reveal:",
+        "  hand 0, action 5, P1: must play: passed on L=3 R=4: held nothing that fits, but held 3-5",
+    ]
