@@ -60,9 +60,6 @@ class LineHand:
                 return False
         return True
 
-    def _held(self, seat):
-        return len(self.hands[seat]) + self.hidden[seat]
-
     def _deal_done(self):
         p = self.p
         self.phase = P_PLAY

@@ -145,7 +145,7 @@ class LineMoves:
             if self.hidden[seat]:
                 for t in self._free_tiles():
                     self._tile_plays(t, points, first_double, out)
-            can_draw = self.draw_policy != "none" and self.stock > self.reserve
+            can_draw = self._can_draw()
             if can_draw and not (known_play and self.draw_policy == "when_unable"):
                 out.append(DRAW)
             if not (can_draw and not known_play) and not (known_play and not self.may_pass):
