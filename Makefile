@@ -23,7 +23,7 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 run: $(STAMP)
-	$(VENV)/bin/tiletable demo
+	$(VENV)/bin/tiletable run
 
 test: setup
 	$(PY) -m pytest -q tests

@@ -1,0 +1,174 @@
+"""Every device command against the simulated table (the firmware in a child process) through
+real pyserial on a pty: sync, pull, watch and run, and device resets in the middle of a sync
+and of a pull, which must lose and duplicate nothing."""
+import os
+import re
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from cli import tiletable
+from tiletable.engine.rulesets import find_ruleset, preset_names
+from tiletable.proto.messages import JOURNAL_PULL, RULESET_PUT_CHUNK
+from tiletable_host.db import Database
+from tiletable_host.run import ScriptedGame
+from tiletable_host.simtable import SimulatedTable
+from tiletable_host.transport_serial import SerialTransport
+
+TIMEOUT = 1.0  # the simulated device answers in milliseconds and restarts in under a second
+
+
+class ResettingLink(SerialTransport):
+    """A serial link that power-cuts the device just before its ``at``-th request of ``msg_type``."""
+
+    def __init__(self, table, msg_type, at):
+        super().__init__(table.port, timeout=TIMEOUT)
+        self.table = table
+        self.msg_type = msg_type
+        self.at = at
+        self.seen = 0
+
+    def request(self, msg_type, fields=None, timeout=None, retries=None):
+        if msg_type == self.msg_type:
+            self.seen += 1
+            if self.seen == self.at:
+                self.table.bridge.restart()
+        return super().request(msg_type, fields, timeout, retries)
+
+
+@pytest.fixture(scope="module")
+def table():
+    simulated = SimulatedTable.start()
+    yield simulated
+    simulated.stop()
+
+
+@pytest.fixture
+def link(table):
+    transport = SerialTransport(table.port, timeout=TIMEOUT)
+    yield transport
+    transport.close()
+
+
+def _reconnect_control(table):
+    table.control.close()
+    table.control = table._connect(20.0)
+
+
+def _play(table, link, seed, hands):
+    link.hello()
+    link.game_start("muggins", ["ann", "bob"])
+    game = ScriptedGame(table.control, link, find_ruleset("muggins"), 2, seed, lambda hand_over: None)
+    game.play(hands)
+    link.game_stop()
+    return game.state
+
+
+@pytest.fixture(scope="module")
+def played(table):
+    """Three hands in the journal: several pull replies' worth of records."""
+    link = SerialTransport(table.port, timeout=TIMEOUT)
+    state = _play(table, link, 3, 3)
+    link.close()
+    return state
+
+
+def _records(db_path):
+    db = Database.open(db_path)
+    rows = db.conn.execute("SELECT seq, type, payload FROM records ORDER BY seq").fetchall()
+    db.close()
+    return [(seq, rtype, bytes(payload)) for seq, rtype, payload in rows]
+
+
+def test_sync_over_the_pty_then_nothing_left_to_push(capsys, tmp_path, table, link):
+    db = str(tmp_path / "t.db")
+    status, out, _ = tiletable(capsys, ["sync", "--db", db, "--port", table.port], None)
+    assert status == 0 and "(verified by hash)" in out
+    status, out, _ = tiletable(capsys, ["sync", "--db", db], link)
+    assert status == 0 and "sync: 0 pushed, %d unchanged" % len(preset_names()) in out
+
+
+def test_a_device_reset_in_the_middle_of_a_sync_loses_nothing(capsys, tmp_path, table, link):
+    link.hello()
+    for name in link.ruleset_list():
+        link.ruleset_remove(name)
+    resetting = ResettingLink(table, RULESET_PUT_CHUNK, 3)
+    try:
+        status, out, err = tiletable(capsys, ["sync", "--db", str(tmp_path / "t.db")], resetting)
+    finally:
+        resetting.close()
+        _reconnect_control(table)
+    assert status == 0, err
+    link.hello()
+    assert link.ruleset_list() == {n: (1, find_ruleset(n).hash) for n in preset_names()}
+
+
+@pytest.mark.parametrize("at", [1, 2])
+def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(capsys, tmp_path, table, link, played, at):
+    interrupted = str(tmp_path / "interrupted.db")
+    resetting = ResettingLink(table, JOURNAL_PULL, at)
+    try:
+        status, out, err = tiletable(capsys, ["pull", "--no-ack", "--db", interrupted], resetting)
+    finally:
+        resetting.close()
+        _reconnect_control(table)
+    assert status == 0, err
+    assert resetting.seen > at  # the reset did fall in the middle of the pull
+    clean = str(tmp_path / "clean.db")
+    assert tiletable(capsys, ["pull", "--no-ack", "--db", clean], link)[0] == 0
+    stored = _records(interrupted)
+    assert stored == _records(clean)
+    assert [r[0] for r in stored] == list(range(1, len(stored) + 1))
+
+
+def test_watch_once_shows_the_game_in_progress(capsys, table, link):
+    state = _play(table, link, 11, 1)
+    link.game_start("muggins", ["cy", "di"])
+    game = ScriptedGame(table.control, link, find_ruleset("muggins"), 2, 4, lambda hand_over: None)
+    game._deal()
+    game._turn(game.state.current_player())
+    status, out, _ = tiletable(capsys, ["watch", "--once"], link)
+    link.game_stop()
+    lines = out.splitlines()
+    assert status == 0 and state.hand_number >= 1
+    assert lines[0] == "muggins, hand 1, %s to act" % ("cy", "di")[game.state.current_player()]
+    assert lines[1].startswith("  P0 cy") and lines[2].startswith("  P1 di")
+    assert lines[3].startswith("line: ") and "boneyard 14" in lines[3]
+    assert lines[4].startswith("last play: #") and " sets " in lines[4]
+
+
+def test_watch_once_in_the_menu(capsys, table, link):
+    status, out, _ = tiletable(capsys, ["watch", "--once"], link)
+    assert status == 0 and out.startswith("table in menu mode: ")
+
+
+def test_run_plays_pulls_and_prints_a_session(capsys, tmp_path):
+    db = str(tmp_path / "run.db")
+    status, out, err = tiletable(capsys, ["run", "--hands", "1", "--quiet", "--db", db])
+    assert status == 0, err
+    assert "== pull" in out and "\nhand 1\n" in out and "violations found at the reveal: none" in out
+    assert "disagree" not in out
+    status, out, _ = tiletable(capsys, ["replay", "1", "--db", db])
+    assert status == 0 and out.splitlines()[-1].startswith("no divergence: final scores ")
+
+
+def test_sim_prints_its_port_and_serves_until_interrupted(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tiletable_host.main", "sim", "--root", str(tmp_path / "table")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        found = re.match(r"simulated table on (\S+) \(control: 127\.0\.0\.1:(\d+), storage: (.+)\)$", proc.stdout.readline())
+        assert found and found.group(3) == str(tmp_path / "table")
+        link = SerialTransport(found.group(1), timeout=TIMEOUT)
+        assert {"game", "journal", "rulesets"} <= set(link.hello()["capabilities"])
+        link.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130 and err == "tiletable: sim: interrupted\n"
+    assert os.path.isdir(str(tmp_path / "table" / "journal"))
