@@ -58,6 +58,7 @@ COMMANDS = [
     _command("sim", "sim", "run the simulated table on a pseudo-terminal until Ctrl-C"),
     _command("demo", "demo", "play and print a fully explained simulated match (Muggins, 4 players)"),
     _command("run", "run", "a whole session: sync, play Muggins on the simulated table (or watch a real one), pull, show"),
+    _command("maintenance", "maintenance", "leave protocol mode for the REPL (so mpremote can connect)"),
 ]
 
 

@@ -14,6 +14,7 @@ from tiletable.engine.tiles import tile_str
 from tiletable.runtime.journal import REC_HEADER, parse_json_payload
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
+from tiletable_host.errors import CommandError
 from tiletable_host.sessionlog import replay_records, resolve_ruleset
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -146,6 +147,8 @@ def do_watch(args):
     view = TableView(None, db)
     link = open_link(args, on_event=view.on_event)
     try:
+        if not link.has_capability("game"):
+            raise CommandError("%s has no game runtime to watch (capabilities: %s)" % (link.device_info["device"], ", ".join(link.device_info["capabilities"])))
         view.link = link
         while True:
             view.refresh()

@@ -88,3 +88,11 @@ def test_frames_are_logged_with_direction_marks(link, caplog):
 def test_game_requests_are_numbered_and_matched(link):
     link.server.register(GAME_START, lambda fields: {"session": 7}, "game")
     assert link.game_start("muggins", ["ann", "bob"]) == 7
+
+
+def test_maintenance_command_hands_the_board_to_the_repl(capsys, link):
+    from cli import tiletable
+
+    status, out, _ = tiletable(capsys, ["maintenance"], link)
+    assert status == 0 and out.startswith("tiletable-local left protocol mode")
+    assert link.server.maintenance_requested

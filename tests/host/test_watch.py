@@ -79,3 +79,10 @@ def test_watch_names_the_last_play_and_explains_its_score(capsys, tmp_path):
     assert status == 0 and lines[index].endswith(" " + description)
     explained = ["  %s %+d %s: %s" % (("ann", "bob")[e.seat], e.points, e.rule, e.detail) for e in events]
     assert lines[index + 1 : index + 1 + len(explained)] == explained
+
+
+def test_watch_refuses_a_device_without_a_game_runtime(capsys, tmp_path):
+    device = LocalTransport(str(tmp_path / "device"))
+    status, _, err = tiletable(capsys, ["watch", "--once"], device)
+    assert status == 1
+    assert err == "tiletable: watch: tiletable-local has no game runtime to watch (capabilities: journal, maintenance, rulesets)\n"
