@@ -48,6 +48,8 @@ FONT = (
 )
 _DIGIT_GLYPHS = FONT[16:26]
 _MINUS = const(0x40)
+_LETTER_O = const(0x3F)
+_LETTER_L = const(0x38)
 
 
 def glyph(char):
@@ -166,28 +168,34 @@ class ScoreDisplay:
         """
         display, first = self._group(seat)
         buffer = display.buffer
-        fits = self.smallest <= value <= self.largest
-        if not fits:
-            self.draw_text(seat, "OL" if value > 0 else "-OL", right_align=True)
-            return False
         position = first + self.width - 1
-        remaining = -value if value < 0 else value
-        while True:
-            buffer[position] = _DIGIT_GLYPHS[remaining % 10]
-            remaining //= 10
-            position -= 1
-            if not remaining:
-                break
+        fits = self.smallest <= value <= self.largest
+        if fits:
+            remaining = -value if value < 0 else value
+            while True:
+                buffer[position] = _DIGIT_GLYPHS[remaining % 10]
+                remaining //= 10
+                position -= 1
+                if not remaining:
+                    break
+        else:
+            buffer[position] = _LETTER_L
+            buffer[position - 1] = _LETTER_O
+            position -= 2
         if value < 0:
             buffer[position] = _MINUS
             position -= 1
         while position >= first:
             buffer[position] = 0
             position -= 1
-        return True
+        return fits
 
     def draw_text(self, seat, text, right_align=False):
         """Draw a short word (``MUGG``, ``Err3``, ``bid5``); a ``.`` lights the previous digit's point.
+
+        Walking a str makes one-character strings, which MicroPython allocates unless it
+        has interned them, so this may allocate a few bytes: call it on game events, not
+        in the polling loop (``draw_number``, ``tick`` and ``show`` allocate nothing).
 
         :raises ValueError: for a character without a glyph or text wider than the group.
         """
