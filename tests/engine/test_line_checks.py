@@ -173,3 +173,13 @@ def test_an_unseen_draw_can_excuse_one_tile_but_not_two():
     assert len(found) == 1 and "3-5, 3-6" in found[0].text()
     k.log_play(5, 1, 0x36)  # a tile played after the fact was held at the time
     assert len(k.check(0, [[], [0x35]], None)) == 1
+
+
+def test_describe_says_who_does_what():
+    state = start("muggins", [["6-6", "2-3"], ["1-1", "1-2"]])
+    assert state.describe(state.parse_action("2-3")) == "P0 sets 2-3"
+    run(state, "2-3")
+    assert state.describe(state.parse_action("1-2>L")) == "P1 plays 1-2 on L (showing 2)"
+    assert state.describe(state.parse_action("claim1")) == "P1 claims 5"
+    assert state.describe(state.parse_action("waive")) == "P0 waives its 5"
+    assert state.describe(state.parse_action("R1:4-4")) == "P1 shows 4-4 at the end of the hand"

@@ -449,8 +449,26 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             return "P%d passes (go)" % self.turn
         if kind == K_DRAW:
             return "P%d draws from the boneyard (%d left)" % (self.turn, self.stock)
+        seat = (action >> 8) & 7
         if kind == K_CLAIM:
-            return "P%d claims %d" % ((action >> 8) & 7, self.claim_points)
+            return "P%d claims %d" % (seat, self.claim_points)
+        if kind == K_WAIVE:
+            return "P%d waives its %d" % (self.claim_mover, self.claim_points)
+        if kind == K_REVEAL:
+            return "P%d shows %s at the end of the hand" % (seat, text.split(":")[1])
+        if kind == K_LOT:
+            return "P%d draws %s to decide who sets" % (seat, text.split(":")[1])
+        if kind == K_SETTER:
+            return "P%d says it holds the setting tile" % seat
+        if kind == K_BET:
+            return "P%d stakes %d" % (self.turn, action & 0xFFFFFF)
+        if kind == K_STAKES:
+            low_stake = action & 0xFFFFFF
+            return "the banker P%d sets the stakes at %d to %d" % (self.setter, low_stake, low_stake * self.p["stake_ratio"])
+        if kind == K_SPEC:
+            return "spectator %d bets %d on P%d" % ((action >> 15) & 7, action & 0xFFF, (action >> 12) & 7)
+        if kind == K_ACCEPT or kind == K_REFUSE:
+            return "the banker P%d %s spectator %d's bet" % (self.setter, "accepts" if kind == K_ACCEPT else "refuses", seat)
         return text
 
     def chips(self, seat):
