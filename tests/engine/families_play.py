@@ -3,6 +3,7 @@
 ``Rng`` is a tiny xorshift generator so a seed plays the same game on every port;
 ``play_out`` plays a match with random choices and calls ``check`` after every action.
 """
+import gc
 import sys
 
 from tiletable.engine.record import Record
@@ -61,6 +62,7 @@ def play_out(state, rng, check=None, limit=20000, bid_rarely=False):
 
 def round_trip(state, ruleset):
     """Replay the state's record text through the checked path and return the copy."""
+    gc.collect()  # the replay builds a second match beside the first: start it on a clean 192 KB heap
     copy = Record.from_text(state.record().to_text()).replay(ruleset)
     assert len(copy.history) == len(state.history)
     for mine, theirs in zip(copy.history, state.history):  # no second list of texts: MicroPython's heap is small
