@@ -20,11 +20,14 @@ Canonical action text (what journals store)::
 Hidden hands: with ``D1:?`` deals the table knows only hand sizes. A play off the led
 suit from such a hand is recorded as a void; when the last trick closes every tile of
 the hand has been shown, and a void contradicted by a later play is reported in
-``reneges`` with its hand and trick. With known hands every rule is checked at once.
+``reneges`` with its hand and trick (reported, not scored: the rule book sets no
+penalty). With known hands every rule is checked at once. Calls carry their seat, so a
+call out of turn is refused; tile plays are the current player's.
 
 Settled ambiguities (parameters): failure costs ``bid - taken`` (seed) or the full bid
 (``fail``); an exact tie at the target plays another hand (``exact_tie``); after an
-all-pass the next player deals (``redeal_dealer``); with ``trumps=bidder_declares`` a
+all-pass the next player deals (``redeal_dealer``), or with ``all_pass=dealer_forced``
+the dealer may not pass after two passes; with ``trumps=bidder_declares`` a
 trump tile belongs to the trump suit only, and a [0|0] trump (blanks named) wins when
 played, like any trump. The first dealer is seat 0, so seat 1 speaks first;
 ``hand_number`` counts deals, an all-pass redeal included.
