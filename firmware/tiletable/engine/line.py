@@ -90,7 +90,8 @@ _DERIVED = [None, None]  # the last ruleset's hash and what _derive gave it (sha
 
 
 def _derive(p):
-    """What a state reads from its parameters on every move, worked out once per ruleset."""
+    """What a state reads from its parameters on every move, worked out once per ruleset
+    (in the order ``State.__init__`` unpacks them)."""
     tiles = tile_set(p["max_pip"], p["doubles"])
     unused_loc = bytearray(160)  # the location table of a fresh hand: LOC_NONE except the set
     for i in range(160):
@@ -98,24 +99,24 @@ def _derive(p):
     for t in tiles:
         unused_loc[t] = LOC_FREE
     modes = ("line", "all_fives_spinner", "sniff_us")
-    return {
-        "tiles": tiles,
-        "unused_loc": unused_loc,
-        "count_mode": (COUNT_LINE, COUNT_ALL_FIVES, COUNT_SNIFF_US)[modes.index(p["count_mode"])],
-        "matadors": [parse_tile(t) for t in p["matadors"]],
-        "fixed": parse_tile(p["fixed_tile"]) if p["fixed_tile"] else -1,
-        "sum7": p["match_rule"] == "sum_to_7",
-        "may_pass": p["may_pass_when_able"] or not p["must_play_if_able"],
-        "draw_policy": p["draw_policy"],
-        "reserve": p["reserve"],
-        "fill_first": p["spinner_fill_first"],
-        "sides_first": p["spinner_arm_order"] == "sides_first",
-        "zero_only_matadors": p["zero_end_only_matadors"],
-        "first_orients": (1, 2) if p["first_double_orientation"] == "player_choice" else (0,),  # see _orients
-        "other_orients": (1, 2) if p["other_doubles"] == "player_choice" else (0,),
-        "stub": p["sniff_mode"] == "pagat_inline_stub",
-        "scoring": p["per_move_scoring"] != "none",
-    }
+    return (
+        tiles,
+        unused_loc,
+        (COUNT_LINE, COUNT_ALL_FIVES, COUNT_SNIFF_US)[modes.index(p["count_mode"])],
+        [parse_tile(t) for t in p["matadors"]],
+        parse_tile(p["fixed_tile"]) if p["fixed_tile"] else -1,
+        p["match_rule"] == "sum_to_7",
+        p["may_pass_when_able"] or not p["must_play_if_able"],
+        p["draw_policy"],
+        p["reserve"],
+        p["spinner_fill_first"],
+        p["spinner_arm_order"] == "sides_first",
+        p["zero_end_only_matadors"],
+        (1, 2) if p["first_double_orientation"] == "player_choice" else (0,),  # see _orients
+        (1, 2) if p["other_doubles"] == "player_choice" else (0,),
+        p["sniff_mode"] == "pagat_inline_stub",
+        p["per_move_scoring"] != "none",
+    )
 
 
 class State(LineHand, LineMoves, LineChecks, GameState):
@@ -130,9 +131,24 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         self.score_scale = 1  # Buki: 2, scores in half-chips
         if _DERIVED[0] != ruleset.hash:
             _DERIVED[0], _DERIVED[1] = ruleset.hash, _derive(p)
-        derived = _DERIVED[1]
-        for name in derived:  # (MicroPython's instance __dict__ has no update)
-            setattr(self, name, derived[name])
+        (
+            self.tiles,
+            self.unused_loc,
+            self.count_mode,
+            self.matadors,
+            self.fixed,
+            self.sum7,
+            self.may_pass,
+            self.draw_policy,
+            self.reserve,
+            self.fill_first,
+            self.sides_first,
+            self.zero_only_matadors,
+            self.first_orients,
+            self.other_orients,
+            self.stub,
+            self.scoring,
+        ) = _DERIVED[1]
         self.per_hand = p["deal"][str(players)]
         self.step = 1 if p["direction"] == "clockwise" else players - 1
         self.betting = None

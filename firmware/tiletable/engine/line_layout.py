@@ -40,6 +40,10 @@ COUNT_ALL_FIVES = 1
 COUNT_SNIFF_US = 2
 
 
+_ZERO_VALUES = (0, 0, 0, 0)
+_ZERO_BYTES = bytes(4)
+
+
 class Layout:
     """Open ends, spinner and counting; mutated only through ``set`` and ``attach``."""
 
@@ -50,10 +54,9 @@ class Layout:
         self.reset()
 
     def reset(self):
-        for i in range(4):
-            self.val[i] = 0
-            self.role[i] = SHUT
-            self.xd[i] = 0
+        self.val[:] = _ZERO_VALUES
+        self.role[:] = _ZERO_BYTES  # SHUT
+        self.xd[:] = _ZERO_BYTES
         self.tiles = 0
         self.lone_double = False  # a crosswise double set alone: both ends at once, counted once
         self.spinner = -1  # the spinner's value, once there is one

@@ -126,21 +126,28 @@ class LineMoves:
             points = _LINE_ENDS if lay.spinner < 0 else self._points()
             first_double = lay.doubles == 0
             before = len(out)
-            if self.matadors or self.sum7:
-                for t in self.hands[seat]:
-                    self._tile_plays(t, points, first_double, out)
-            else:  # _tile_plays inlined for equal matching: the hot loop of simulation
-                val = lay.val
-                zero_only = self.zero_only_matadors
+            if points is _LINE_ENDS and not (self.matadors or self.sum7 or self.zero_only_matadors):
+                # _tile_plays inlined for equal matching on a plain line: the hot loop of simulation
+                v0 = lay.val[0]
+                v1 = lay.val[1]
                 doubles = self.first_orients if first_double else self.other_orients
                 for t in self.hands[seat]:
                     lo = t >> 4
                     hi = t & 15
-                    for slot in points:
-                        v = val[slot]
-                        if (lo == v or hi == v) and not (v == 0 and zero_only):
-                            for o in _RULED if lo != hi else doubles:
-                                out.append(t | slot << 8 | o << 11)
+                    if lo != hi:
+                        if lo == v0 or hi == v0:
+                            out.append(t)
+                        if lo == v1 or hi == v1:
+                            out.append(t | 256)
+                    else:
+                        for o in doubles:
+                            if lo == v0:
+                                out.append(t | o << 11)
+                            if lo == v1:
+                                out.append(t | 256 | o << 11)
+            else:
+                for t in self.hands[seat]:
+                    self._tile_plays(t, points, first_double, out)
             known_play = len(out) > before
             if self.hidden[seat]:
                 for t in self._free_tiles():
@@ -172,10 +179,11 @@ class LineMoves:
     def _gen_sets(self, seat, out):
         if seat != self.setter:
             return
+        must = self.must_set
         for t in self._candidates(seat):
-            if self._set_problem(t) is None:
-                for o in self._orients(t, True):
-                    out.append(play_action(t, SET_POINT, o))
+            if must < 0 or t == must:  # _set_problem, without building its reason
+                for o in _RULED if t >> 4 != t & 15 else self.first_orients:
+                    out.append(t | SET_POINT << 8 | o << 11)
 
     def _set_problem(self, t):
         """None when the setter may set t, else (code, reason)."""
