@@ -277,9 +277,9 @@ class State(LineHand, LineMoves, LineChecks, GameState):
                 self._note_set_claim(seat, t, index)
             self.knowledge.log_play(index, seat, t)
         hand = self.hands[seat]
-        if t in hand:
+        try:
             hand.remove(t)
-        else:  # one of the seat's unseen tiles
+        except ValueError:  # one of the seat's unseen tiles
             self.hidden[seat] -= 1
             self.free.remove(t)
         self.loc[t] = LOC_PLAYED

@@ -143,7 +143,10 @@ class LineHand:
     def _award_hand(self):
         """Score the hand; the winning seat, or None when nobody won it."""
         n = self.players
-        totals = [sum(pips(t) for t in self.hands[s]) for s in range(n)]
+        totals = [0] * n  # pip totals (a double counts both halves)
+        for s in range(n):
+            for t in self.hands[s]:
+                totals[s] += (t >> 4) + (t & 15)
         domino = -1
         for s in range(n):
             if not self.hands[s]:
