@@ -144,9 +144,10 @@ def test_watch_once_in_the_menu(capsys, table, link):
     assert status == 0 and out.startswith("table in menu mode: ")
 
 
-def test_run_plays_pulls_and_prints_a_session(capsys, tmp_path):
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_run_plays_pulls_and_prints_a_session(capsys, tmp_path, runtime):
     db = str(tmp_path / "run.db")
-    status, out, err = tiletable(capsys, ["run", "--hands", "1", "--quiet", "--db", db])
+    status, out, err = tiletable(capsys, ["run", "--runtime", runtime, "--hands", "1", "--quiet", "--db", db])
     assert status == 0, err
     assert "== pull" in out and "\nhand 1\n" in out and "violations found at the reveal: none" in out
     assert "disagree" not in out
