@@ -127,6 +127,48 @@ def open_figures():
         os.umount(MOUNT)
 
 
+def pull_figures():
+    """Frames and bytes to pull a 1,000-event session through the LinkServer."""
+    from tiletable.proto.frame import FrameDecoder
+    from tiletable.proto.messages import JOURNAL_PULL, decode_payload, encode_message
+    from tiletable.proto.server import LinkServer
+    from tiletable.runtime.journal import Journal, iter_records
+    from tiletable.runtime.rulestore import RuleStore
+
+    dev = RamBlockDevice(4096, 352)
+    os.VfsLfs2.mkfs(dev, progsize=256)
+    os.mount(os.VfsLfs2(dev, progsize=256), MOUNT)
+    try:
+        journal = Journal(MOUNT + "/j")
+        journal.start_session("muggins", HASH, ["ann", "bob", "cy", "di"], "0.3.0")
+        for i in range(EVENTS):
+            journal.log_action(_event_text(i))
+        journal.end_session({"reason": "over"})
+        server = LinkServer(RuleStore(MOUNT + "/r"), journal, "0.3.0", "tiletable")
+        replies = FrameDecoder()
+        after = frames = wire = 0
+        t0 = time.ticks_us()
+        while True:
+            for out in server.receive(encode_message(JOURNAL_PULL, frames, {"after": after, "max": 1018})):
+                wire += len(out)
+                for _, msg_type, _, payload in replies.feed(out):
+                    records = decode_payload(msg_type, payload)["records"]
+            frames += 1
+            last = None
+            for seq, _, _ in iter_records(records):
+                last = seq
+            if last is None:
+                break
+            after = last
+        elapsed = time.ticks_diff(time.ticks_us(), t0)
+        print(
+            "pull: %d records (%d journal bytes) in %d requests, %d bytes on the wire, %d us per request here"
+            % (after, journal.total_bytes(), frames, wire, elapsed // frames)
+        )
+    finally:
+        os.umount(MOUNT)
+
+
 def resync_figures():
     from tiletable.proto.frame import FrameDecoder
     from tiletable.proto.messages import JOURNAL_STATUS, encode_message
@@ -149,4 +191,6 @@ for every in (1, 4, 16, 64):
     flash_figures(every)
 gc.collect()
 open_figures()
+gc.collect()
+pull_figures()
 resync_figures()

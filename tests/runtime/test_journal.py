@@ -6,6 +6,7 @@ from portable import raises
 from runtime.scratch import file_bytes, fresh_dir, write_bytes
 
 from tiletable.runtime.journal import (
+    HEAD_SIZE,
     MAX_PAYLOAD,
     MAX_RECORD,
     OVERHEAD,
@@ -307,3 +308,18 @@ def test_bad_calls_are_refused_with_a_reason():
     err = raises(ValueError, journal.log_action, "x" * (MAX_PAYLOAD + 1))
     assert str(MAX_PAYLOAD) in str(err)
     raises(ValueError, Journal, root, buffer_size=MAX_RECORD - 1)
+
+
+def test_a_record_damaged_after_open_ends_that_file_and_reading_goes_on():
+    root = fresh_dir("journal-rot")
+    journal = _fill_sessions(root, 2, 30)
+    second = journal.sessions()[1]["first"]
+    path = root + "/" + _session_files(root)[0]
+    image = bytearray(file_bytes(path))
+    ends = [0]
+    for _, _, payload in iter_records(image):
+        ends.append(ends[-1] + OVERHEAD + len(payload))
+    image[ends[10] + HEAD_SIZE] ^= 0x01  # a bit of record 11's payload rots
+    write_bytes(path, image)
+    seqs = [r[0] for r in _all_records(journal)]
+    assert seqs == list(range(1, 11)) + list(range(second, journal.next_seq))

@@ -33,36 +33,35 @@ MAX_ENCODED = MAX_FRAME + MAX_FRAME // 254 + 1  # COBS adds one byte per 254
 
 
 def cobs_encode(data):
-    """COBS-encode ``data``: the result has no 0x00 byte and is at most len/254 + 1 longer.
+    """COBS-encode ``data`` (bytes or bytearray): the result has no 0x00 byte and is at most
+    len/254 + 1 longer. Runs between zeros are copied as slices, not byte by byte, which
+    matters on an RP2040 (a 1 KB journal frame).
 
     Example: ``cobs_encode(b"\x11\x22\x00\x33") == b"\x03\x11\x22\x02\x33"``
     """
-    out = bytearray(len(data) + len(data) // 254 + 1)
-    code_pos = 0
-    code = 1
-    w = 1
-    block_full = False  # the last byte completed a block of 254 data bytes
-    for byte in data:
-        block_full = False
-        if byte:
-            out[w] = byte
-            w += 1
-            code += 1
-            if code == 0xFF:  # a full block: no zero implied after it
-                out[code_pos] = code
-                code_pos = w
-                w += 1
-                code = 1
-                block_full = True
-        else:
-            out[code_pos] = code
-            code_pos = w
-            w += 1
-            code = 1
-    if block_full:
-        w -= 1  # the data ended with a full block: no empty block follows
-    else:
-        out[code_pos] = code
+    n = len(data)
+    out = bytearray(n + n // 254 + 1)
+    w = 0
+    pos = 0
+    while True:
+        zero = data.find(b"\x00", pos)
+        stop = n if zero < 0 else zero
+        full_block = False
+        while stop - pos >= 254:  # a full block: code 0xFF, no zero implied after it
+            out[w] = 0xFF
+            out[w + 1 : w + 255] = data[pos : pos + 254]
+            w += 255
+            pos += 254
+            full_block = True
+        if zero < 0 and pos == n and full_block:
+            break  # the data ended with a full block: no empty block follows
+        size = stop - pos
+        out[w] = size + 1
+        out[w + 1 : w + 1 + size] = data[pos:stop]
+        w += size + 1
+        if zero < 0:
+            break
+        pos = zero + 1
     return bytes(out[:w])
 
 
@@ -105,9 +104,10 @@ def encode_frame(msg_type, seq, payload=b"", version=PROTOCOL_VERSION):
 class FrameDecoder:
     """Turns a byte stream cut into arbitrary chunks back into frames.
 
-    ``feed(chunk)`` yields ``(version, msg_type, seq, payload)`` for each good frame that the
-    chunk completes; ``payload`` is a memoryview into the decoder's buffer, valid until the
-    generator resumes. Bad frames are dropped and counted: ``bad`` (COBS, length or CRC
+    ``feed(chunk)`` (bytes or bytearray) yields ``(version, msg_type, seq, payload)`` for each
+    good frame that the chunk completes; ``payload`` is a memoryview into the decoder's buffer,
+    valid until the generator resumes. Run the generator to its end: the bytes after an
+    abandoned frame are not kept. Bad frames are dropped and counted: ``bad`` (COBS, length or CRC
     failure: noise, a torn frame) and ``oversized`` (over MAX_ENCODED bytes before a
     delimiter; the rest up to the next delimiter is skipped). ``good`` counts frames returned.
     """

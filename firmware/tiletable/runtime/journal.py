@@ -133,6 +133,25 @@ def iter_records(data):
         pos += OVERHEAD + n
 
 
+def _whole_records(data, start, end):
+    """Check the records in ``data[start:end]``: (bytes of whole good records from ``start``,
+    sequence number of the last, whether a complete record failed its check)."""
+    pos = start
+    last_seq = 0
+    while True:
+        found = decode_record(data, pos, end)
+        if found is None:
+            break
+        last_seq = found[0]
+        pos += OVERHEAD + found[2]
+    left = end - pos
+    damaged = False
+    if left >= HEAD_SIZE:
+        n = struct.unpack_from("<H", data, pos)[0]
+        damaged = n > MAX_PAYLOAD or left >= OVERHEAD + n
+    return pos - start, last_seq, damaged
+
+
 def parse_json_payload(payload):
     import json
 
@@ -580,8 +599,10 @@ class Journal:
 
     def read_since(self, after_seq, out):
         """Copy whole records with sequence numbers above ``after_seq`` into ``out`` (a
-        bytearray or memoryview) while they fit; return the number of bytes copied (0 when
-        there is nothing newer). Reading on from where the last call stopped costs no rescan.
+        bytearray) while they fit; return the number of bytes copied (0 when there is nothing
+        newer). Each file is read in one piece per call and checked record by record in
+        memory; reading on from where the last call stopped costs no rescan. A record that
+        fails its check ends what is read of that file (the open-time scan makes that rare).
 
         :raises ValueError: when ``out`` cannot hold a record of the largest size.
         """
@@ -590,39 +611,45 @@ class Journal:
         self.flush()
         if not self._firsts or after_seq + 1 >= self.next_seq:
             return 0
-        index, offset, seq = self._start_of(after_seq + 1)
+        index, offset = self._position_of(after_seq + 1)
+        mv = memoryview(out)
         used = 0
         while index < len(self._firsts):
-            with open(self._path(self._firsts[index]), "rb") as f:
-                f.seek(offset)
-                while offset < self._sizes[index]:
-                    got = self._read_record(f, offset, index)
-                    if got < 0:
-                        break
-                    if seq > after_seq:
-                        if used + got > len(out):
-                            self._cursor = (index, offset, seq)
-                            return used
-                        out[used : used + got] = memoryview(self._record)[:got]
-                        used += got
-                    offset += got
-                    seq += 1
+            size = self._sizes[index]
+            if offset < size:
+                with open(self._path(self._firsts[index]), "rb") as f:
+                    f.seek(offset)
+                    got = f.readinto(mv[used : used + min(len(out) - used, size - offset)])
+                whole, last_seq, damaged = _whole_records(out, used, used + got)
+                used += whole
+                offset += whole
+                if whole:
+                    self._cursor = (index, offset, last_seq + 1)
+                if offset < size and not damaged:
+                    return used  # out is full
             index += 1
             offset = 0
-            if index < len(self._firsts):
-                seq = self._firsts[index]
         self._cursor = None
         return used
 
-    def _start_of(self, seq):
-        """(file index, offset, sequence number) of the position to read ``seq`` from."""
+    def _position_of(self, seq):
+        """(file index, offset) of record ``seq``, or of the first record after it is gone."""
         if self._cursor is not None and self._cursor[2] == seq:
-            return self._cursor
+            return self._cursor[0], self._cursor[1]
         index = 0
         for i in range(len(self._firsts)):
             if self._firsts[i] <= seq:
                 index = i
-        return index, 0, self._firsts[index]
+        offset = 0
+        current = self._firsts[index]
+        header = memoryview(self._record)[:HEAD_SIZE]
+        with open(self._path(self._firsts[index]), "rb") as f:
+            while current < seq and offset < self._sizes[index]:  # skip by lengths: verified at open
+                f.seek(offset)
+                f.readinto(header)
+                offset += OVERHEAD + struct.unpack_from("<H", self._record, 0)[0]
+                current += 1
+        return index, offset
 
     def _read_record(self, f, offset, index):
         """Read and verify the record at ``offset`` into ``self._record``; its size or -1."""
