@@ -244,6 +244,10 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self.hands[seat].append(t)
             self.loc[t] = seat + 1
             self.free.remove(t)
+            if self.outcomes_base == K_DEAL << 24 | seat << 8:
+                self.outcomes.remove(self.outcomes_base | t)  # keep chance_outcomes' list current
+            else:
+                self.outcomes_base = -1
         self.stock -= 1
         phase = self.phase
         if phase == P_DEAL:
@@ -282,6 +286,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         except ValueError:  # one of the seat's unseen tiles
             self.hidden[seat] -= 1
             self.free.remove(t)
+            self.outcomes_base = -1
         self.loc[t] = LOC_PLAYED
         spinner = crosswise = False
         if t >> 4 == t & 15:
@@ -408,6 +413,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         self.hands[seat].append(t)
         self.loc[t] = seat + 1
         self.free.remove(t)
+        self.outcomes_base = -1
         if self._all_known():
             self._finish_hand()
 
@@ -415,6 +421,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         self.lots[seat] = t
         self.loc[t] = LOC_LOT
         self.free.remove(t)
+        self.outcomes_base = -1
         self.lot_seats.pop(0)
         if self.lot_seats:
             return
@@ -435,6 +442,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
                 self.loc[t] = LOC_FREE
                 self.free.append(t)
         self.free.sort()
+        self.outcomes_base = -1
         self._start_play(tied[0])
 
     def _declare(self, seat):

@@ -27,6 +27,8 @@ class LineHand:
         n = self.players
         self.loc[:] = self.unused_loc
         self.free = list(self.tiles)  # the unseen tiles, sorted: the stock and the unseen hands
+        self.outcomes_base = -1  # chance_outcomes' last deal/draw list and its action base (-1: stale)
+        self.outcomes = None
         self.hands = [[] for _ in range(n)]
         self.hidden = [0] * n
         self.stock = len(self.tiles)

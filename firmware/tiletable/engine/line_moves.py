@@ -63,7 +63,10 @@ class LineMoves:
         phase = self.phase
         if phase == P_DEAL or phase == P_DRAWN:  # the hot path of simulation: one list, no calls
             base = K_DEAL << _KIND | (self.dealt // self.per_hand if phase == P_DEAL else self.drawer) << 8
-            return [base | t for t in self.free]
+            if base != self.outcomes_base:
+                self.outcomes = [base | t for t in self.free]
+                self.outcomes_base = base
+            return self.outcomes[:]
         if phase == P_LOT:
             return [chance_action(K_LOT, self.lot_seats[0], t) for t in self._free_tiles()]
         if phase == P_REVEAL:
