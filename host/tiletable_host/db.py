@@ -9,6 +9,8 @@ Tables::
               boot, firmware, time, result (the REC_END payload, JSON, or NULL)
     rulesets  hash -> name, document: every ruleset this PC pushed, so a session can be
               replayed with the exact ruleset it was played with
+    devices   device -> the journal's boot counter at the last pull (it only grows, so a
+              smaller one means a wiped journal or another table of the same name)
 
 The file is marked with ``PRAGMA application_id`` so a foreign SQLite file is refused rather
 than written into; a damaged file is found by ``PRAGMA quick_check`` at open.
@@ -51,6 +53,10 @@ CREATE TABLE rulesets (
     hash TEXT PRIMARY KEY,
     name TEXT NOT NULL,
     document TEXT NOT NULL
+);
+CREATE TABLE devices (
+    device TEXT PRIMARY KEY,
+    boot INTEGER NOT NULL
 );
 """
 
@@ -195,6 +201,15 @@ class Database:
             "SELECT id FROM sessions WHERE device = ? AND first_seq <= ? ORDER BY first_seq DESC LIMIT 1", (device, seq)
         ).fetchone()
         return row[0] if row else None
+
+    def last_boot(self, device):
+        """The device's boot counter at the last pull (0 when never pulled)."""
+        row = self.conn.execute("SELECT boot FROM devices WHERE device = ?", (device,)).fetchone()
+        return row[0] if row else 0
+
+    def remember_boot(self, device, boot):
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO devices (device, boot) VALUES (?, ?)", (device, boot))
 
     # ----- sessions
 

@@ -31,6 +31,11 @@ def pull_journal(link, db, acknowledge=True, progress_stream=None):
     device = link.device_info["device"]
     after = db.last_seq(device)
     status = link.journal_status()
+    if status["boot"] < db.last_boot(device):
+        raise CommandError(
+            "%s reports journal boot %d but was at boot %d when last pulled into %s: a wiped journal, or another table with this name"
+            % (device, status["boot"], db.last_boot(device), db.path)
+        )
     if status["last"] < after:
         raise CommandError(
             "the journal of %s ends at record %d but %s already holds up to %d: another table with this name, or a wiped journal"
@@ -55,6 +60,7 @@ def pull_journal(link, db, acknowledge=True, progress_stream=None):
         finally:
             # what arrived is kept even when the link fails: the next pull starts after it
             added += db.import_records(device, pending)
+    db.remember_boot(device, status["boot"])
     if acknowledge and after > status["acked"]:
         link.journal_ack(after)
     return added, db.session_count() - sessions_before, after

@@ -192,3 +192,23 @@ def test_a_long_pull_draws_a_progress_bar_on_a_terminal(tmp_path, device):
     final = screen.getvalue().split("\r")[-1]
     assert final == "pull [%s] 100%%  %d/%d records\n" % ("#" * 30, last, last)
     assert (added, sessions) == (last, 3)
+
+
+def test_a_table_whose_journal_restarted_is_reported_before_anything_is_stored(capsys, tmp_path, device):
+    for seed in (1, 2):
+        play_into_journal(device.journal, seed=seed)
+    device.reset()
+    device.reset()  # boot 3 when pulled
+    db_path = str(tmp_path / "t.db")
+    tiletable(capsys, ["pull", "--db", db_path], device)
+    stored = _stored(db_path)
+    wiped = LocalTransport(str(tmp_path / "wiped"))  # boot 1, and a longer journal than the first
+    for seed in (3, 4, 5):
+        play_into_journal(wiped.journal, seed=seed)
+    status, _, err = tiletable(capsys, ["pull", "--db", db_path], wiped)
+    assert status == 1
+    assert err == (
+        "tiletable: pull: tiletable-local reports journal boot 1 but was at boot 3 when last pulled into %s: "
+        "a wiped journal, or another table with this name\n" % db_path
+    )
+    assert _stored(db_path) == stored
