@@ -38,4 +38,6 @@ for cut in range(1, total, step):
     del image
     worst = max(worst, assigned - durable)
     checked += 1
+    if checked % 2000 == 0:
+        print("... %d cuts checked, up to byte %d of %d" % (checked, cut, total))
 print("power cuts checked: %d of %d programmed bytes (step %d), %d events; at most %d records not yet flushed at a cut; %d s" % (checked, total, step, EVENTS, worst, time.time() - t0))
