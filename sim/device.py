@@ -20,7 +20,7 @@ table wait until the table has taken them in, fast-forwarding the device's clock
 table's time runs ahead of the wall clock; nothing else notices):
 
 =========================  =====================================================================
-``place <zone> <item>...``  lay pieces on a zone (``5-6`` a tile, ``c12`` card id 12, ``blank`` an
+``place <zone> <item>...``  lay pieces on a zone (``5-6`` a tile, ``H4`` or ``c29`` a card, ``blank`` an
                             unenrolled tag); a piece lying elsewhere is moved. Waits for the scan.
 ``remove <zone> [item...]`` lift those pieces (all of them when none is named). Waits for the scan.
 ``press <button> [long|double]``  button ``0``-``3`` (seats), ``menu``, ``ok``, ``undo``
@@ -61,13 +61,15 @@ from buttons import BouncyContact
 from tiletable import tagrecord
 from tiletable.board import pins
 from tiletable.board.setup import build
+from tiletable.engine.cards import parse_card
 from tiletable.engine.tiles import parse_tile
 from tiletable.runtime.app import App
 
 TILE_SET = 1  # the enrolled virtual domino set (double-nine: every tile a preset uses)
 CARD_SET = 2  # the enrolled virtual card deck
 BUTTON_NAMES = {"menu": 4, "ok": 5, "undo": 6}
-_STEP_MS = 1
+_STEP_MS = 1  # while the tray confirms a change (its timing is in single milliseconds)
+_IDLE_STEP_MS = 5  # otherwise: buttons debounce over 20 ms, the table's timers are longer
 _SETTLE_MS = 3000  # the longest a placement may take to be confirmed before "err timeout"
 _HOLD_MS = {"short": 80, "long": 1200}
 _TONE_LOG = 32
@@ -90,13 +92,19 @@ except AttributeError:  # CPython: milliseconds since the process started
 
 
 class SimClock:
-    """The device's ``ticks_ms``: the wall clock plus the time skipped by fast-forwards."""
+    """The device's ``ticks_ms``: the wall clock plus the time skipped by fast-forwards. Every
+    reading brings the peripheral models up to that time (``follower``), so whatever the
+    firmware does next happens at the time it believes it is."""
 
     def __init__(self):
         self.skipped = 0
+        self.follower = None
 
     def __call__(self):
-        return _ticks_add(_ticks_ms(), self.skipped)
+        now = _ticks_add(_ticks_ms(), self.skipped)
+        if self.follower is not None:
+            self.follower(now)
+        return now
 
 
 class _Machine:
@@ -117,8 +125,10 @@ class _Machine:
 
 
 def tag_uid(kind, set_id, item):
-    """A 7-byte NXP-style UID that says which piece it is (easy to read in logs)."""
-    return bytes((0x04, kind, set_id >> 8, set_id & 0xFF, item, 0x54, 0x53))
+    """A 7-byte NXP-style UID that says which piece it is (easy to read in logs). The piece is
+    in the first cascade level (bytes 1-2), as real serials differ there: the tray takes an
+    unchanged CL1 answer for the same single tag."""
+    return bytes((0x04, item, kind << 6 | set_id & 0x3F, set_id >> 8, 0x54, 0x54, 0x53))
 
 
 class Pieces:
@@ -129,15 +139,18 @@ class Pieces:
         self._blanks = 0
 
     def tag(self, name):
-        """The tag of ``5-6`` (a tile), ``c12`` (a card) or ``blank`` (a new unenrolled tag).
+        """The tag of ``5-6`` (a tile), ``H4`` or ``c29`` (a card, by name or id) or ``blank``
+        (a new unenrolled tag).
 
         :raises ValueError: for a name that is none of these.
         """
         if name == "blank":
             self._blanks += 1
-            return Ntag213(bytes((0x04, 0xB1, 0xA2, 0x00, 0x00, self._blanks & 0xFF, 0x01)))
+            return Ntag213(bytes((0x04, 0xB1, self._blanks & 0xFF, 0x00, 0x00, 0x00, 0x01)))
         if name.startswith("c") and name[1:].isdigit():
             kind, set_id, item = tagrecord.KIND_CARD, CARD_SET, int(name[1:])
+        elif name[:1] in "CDHS" and "-" not in name:
+            kind, set_id, item = tagrecord.KIND_CARD, CARD_SET, parse_card(name)
         else:
             kind, set_id, item = tagrecord.KIND_TILE, TILE_SET, parse_tile(name)
         tag = self._tags.get((kind, item))
@@ -166,14 +179,18 @@ class Hardware:
         self.machine = _Machine(spi)
         self.board = build(self.machine)
         self.pwm = self.machine.pwm
+        self._last_ms = 0
         self.tones = []  # [hz, started, ended or None]: what the buzzer sounded, newest last
         self._tone = 0
 
     def advance(self, now_ms):
         """Keep the models in step with the device's time; bound what they record."""
-        lag_us = now_ms * 1000 - self.clock.now_us  # the readers' clock also runs with bus traffic
-        if lag_us > 0:
-            self.clock.advance_us(lag_us)
+        # The readers' clock runs with bus traffic too, so it may be ahead: it moves on by at
+        # least the device's time, or a field would look settled to the firmware too early.
+        elapsed = _ticks_diff(now_ms, self._last_ms)
+        self._last_ms = now_ms
+        if elapsed > 0:
+            self.clock.advance_us(elapsed * 1000)
         for contact in self.contacts:
             contact.advance(now_ms)
         frames = self.board.strip.frames
@@ -213,6 +230,7 @@ class Device:
     def __init__(self, root, control, pieces, instream, outstream):
         self.clock = SimClock()
         self.hardware = Hardware()
+        self.clock.follower = self.hardware.advance
         self.pieces = pieces
         self.control = control
         self.app = App(self.hardware.board, instream, outstream, self.clock, root=root)
@@ -221,13 +239,13 @@ class Device:
         self.unsettled = []  # zones whose pieces changed since the tray last confirmed them
 
     def step(self):
-        """One fast-forward step: skip ``_STEP_MS`` and run every service once. The tray is
+        """One fast-forward step: skip ``_STEP_MS`` (``_IDLE_STEP_MS`` while no zone changed) and
+        run every service once. The tray is
         only polled while a zone has changes to confirm: with every zone settled a scan can
         only find what the tray already knows, and the wire-level scans are what make the
         simulation slow (the real-time services keep scanning all the time)."""
-        self.clock.skipped += _STEP_MS
+        self.clock.skipped += _STEP_MS if self.unsettled else _IDLE_STEP_MS
         now = self.clock()
-        self.hardware.advance(now)
         app = self.app
         if self.unsettled:
             app.scan(now)
@@ -237,7 +255,8 @@ class Device:
         app.housekeeping(now)
 
     def run_for(self, ms):
-        for _ in range(ms // _STEP_MS):
+        end = _ticks_add(self.clock(), ms)
+        while _ticks_diff(end, self.clock()) > 0:
             self.step()
 
     def settled(self, zone):

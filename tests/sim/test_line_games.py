@@ -22,13 +22,13 @@ GAMES = [
 
 
 @pytest.mark.parametrize("name,players,scan", GAMES, ids=["%s-%dp%s" % (g, n, "-scan" if s else "") for g, n, s in GAMES])
-def test_whole_match_scores_equal_the_engine_and_the_journal(tmp_path, name, players, scan):
-    control = local_table(tmp_path)
+def test_whole_match_scores_equal_the_engine_and_the_journal(table_root, name, players, scan):
+    control = local_table(table_root)
     player = LinePlayer(control, name, players, seed=3, scan=scan)
     god = player.play_match()
     table = control.state()
     assert god.is_over() and table["mode"] == "over"
     assert table["scores"] == list(god.scores)
-    header, actions = journal_sessions(tmp_path)[-1]
+    header, actions = journal_sessions(table_root)[-1]
     assert header["ruleset"] == name and len(header["players"]) == players
     assert replay(header, actions).scores == god.scores

@@ -9,7 +9,8 @@ winner)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back)
 """
 from tiletable import tagrecord
 from tiletable.drivers.buttons import Buttons
-from tiletable.engine.errors import E_TILE, E_TURN
+from tiletable.engine.errors import E_TILE, E_TURN, IllegalAction
+from tiletable.engine.state import CHANCE
 from tiletable.runtime.tray import PLACED
 
 
@@ -135,7 +136,11 @@ class TextController(Controller):
     * **Summary**: when a hand ends the scores stay up until OK.
     """
 
-    call_prefixes = ()  # texts a seat chooses with its button, e.g. ("B",) for "B1:PASS"
+    def call_texts(self, seat):
+        """Every call ``seat`` might make now, in display order (families override); the legal
+        ones are offered. Built from a short list because enumerating every legal action can
+        be huge (Da San with unseen hands: every combination the unseen cards allow)."""
+        return ()
 
     def __init__(self, table):
         Controller.__init__(self, table)
@@ -167,8 +172,17 @@ class TextController(Controller):
         if self.choice is None and not self.summary:
             self.open_call()
 
+    def is_legal_text(self, text):
+        st = self.state
+        try:
+            return st.is_legal(st.parse_action(text))
+        except IllegalAction:
+            return False
+
     def deal_unseen(self, now_ms):
         """Apply one chance action the table can name itself; True when one was applied."""
+        if self.state.current_player() != CHANCE:
+            return False
         texts = self.legal_texts()
         for text in texts:
             if text.endswith(":?"):
@@ -185,11 +199,7 @@ class TextController(Controller):
         seat = self.state.current_player()
         if seat < 0:
             return
-        options = []
-        for text in self.legal_texts():
-            for prefix in self.call_prefixes:
-                if text.startswith(prefix):
-                    options.append(text)
+        options = [text for text in self.call_texts(seat) if self.is_legal_text(text)]
         if options:
             self.choice = Choice(seat, options, [self.call_label(t) for t in options], "call")
 

@@ -1,0 +1,115 @@
+"""Da San on the table (docs/TABLE.md "Da San"): cards on the seat pads, bids and passes with
+the seat button.
+
+* **Cut**: each seat lays its cut card on its pad (``C0:H4``). **Deal**: OK deals the hands
+  and the kitty unseen (hands are never scanned). An opener the table cannot tell shows its
+  lowest heart on its pad (``O1:H6``).
+* **Bidding**: ``1``, ``2``, ``3``, ``PASS`` on the bidding seat's display; press = next,
+  long press = bid.
+* **Play**: lay the whole combination on your pad; it is taken once the set of cards has been
+  stable for ``stable_ms`` or at a long press, and checked (type, beats the last play).
+  Press = pass. Lift the cards afterwards; cards already played never count again.
+"""
+from tiletable import tagrecord
+from tiletable.drivers.buttons import Buttons
+from tiletable.drivers.clock import ticks_add, ticks_diff
+from tiletable.engine.cards import card_str
+from tiletable.engine.errors import E_COMBO, E_TILE, IllegalAction
+from tiletable.runtime.controller import TextController
+from tiletable.runtime.profiles import SEAT
+
+
+class ClimbController(TextController):
+    stable_ms = 800
+
+    def __init__(self, table):
+        TextController.__init__(self, table)
+        self.dealing = False  # nothing to scan: the cut comes first, OK is not needed
+        self.on_pad = [[] for _ in range(self.state.players)]
+        self.played = set()
+        self.due = None  # (seat, ms) when the pad's cards count as laid
+
+    def call_texts(self, seat):
+        return ["B%d:%s" % (seat, word) for word in ("PASS", "1", "2", "3")]
+
+    def piece_text(self, identity):
+        return card_str(identity[2])
+
+    def on_zone(self, role, a, b, event, now_ms):
+        if role != SEAT:
+            return
+        seat = a
+        pad = self.on_pad[seat]
+        texts = [card_str(identity[2]) for identity in event.items]
+        if not self.is_placed(event):
+            for text in texts:
+                if text in pad:
+                    pad.remove(text)
+            return
+        for identity in event.items:
+            if identity[0] != tagrecord.KIND_CARD:
+                self.reject(seat, E_TILE, "a domino is not part of Da San", now_ms)
+                return
+        pad.extend(text for text in texts if text not in pad)
+        for text in texts:
+            for prefix in ("C%d:" % seat, "O%d:" % seat):
+                if self.is_legal_text(prefix + text):  # the cut, or the opener's heart: one card, at once
+                    pad.remove(text)  # shown, not played: it goes back into the hand or the deck
+                    if self.act(prefix + text, seat, now_ms):
+                        self.after_act(now_ms)
+                    return
+        if seat == self.state.current_player() and self._laid(seat):
+            self.due = (seat, ticks_add(now_ms, self.stable_ms))
+
+    def _laid(self, seat):
+        return [text for text in self.on_pad[seat] if text not in self.played]
+
+    def _take(self, seat, now_ms):
+        """The cards on the pad as one combination."""
+        self.due = None
+        cards = self._laid(seat)
+        if not cards:
+            return
+        st = self.state
+        text = "+".join(cards)
+        try:
+            action = st.parse_action(text)
+        except IllegalAction as exc:
+            self.reject(seat, exc.code, exc.reason, now_ms)
+            return
+        if seat != st.current_player():
+            self.not_your_turn(seat, now_ms)
+        elif action not in st.legal_actions:
+            problem = st.why_illegal(action) or (E_COMBO, "%s does not beat the last play" % text)
+            self.reject(seat, problem[0], problem[1], now_ms)
+        elif self.act(action, seat, now_ms):
+            self.played.update(cards)
+            self.after_act(now_ms)
+
+    def tick(self, now_ms):
+        if self.due is not None and ticks_diff(now_ms, self.due[1]) >= 0:
+            self._take(self.due[0], now_ms)
+            return True
+        return False
+
+    def has_timers(self):
+        return self.due is not None
+
+    def on_button(self, seat, kind, now_ms):
+        if self.choose(seat, kind, now_ms):
+            return
+        if seat != self.state.current_player():
+            self.not_your_turn(seat, now_ms)
+        elif kind == Buttons.LONG:
+            self._take(seat, now_ms)
+        elif kind == Buttons.PRESS:
+            self.due = None
+            if self.act("PASS", seat, now_ms):
+                self.after_act(now_ms)
+
+    def after_act(self, now_ms):
+        TextController.after_act(self, now_ms)
+        if self.summary:
+            self.dealing = False  # the next hand starts with its deal: no scan, no OK
+            self.played = set()
+            self.on_pad = [[] for _ in range(self.state.players)]

@@ -1,0 +1,109 @@
+"""Moon on the table (docs/TABLE.md "Moon"): bids with the seat button, the exchange on the pad,
+tricks on the centre trick zone.
+
+* **Deal**: hand scans on the seat pads, OK deals (the widow face down).
+* **Bidding**: the bidding seat shows ``PASS``, ``bid4``..``bid7``, ``MOON``; press = next,
+  long press = bid. Trumps (variant) the same way.
+* **Exchange**: the bidder lays its discard on its pad or the widow zone (``X:3-4``); a press
+  keeps the hand (``KEEP``).
+* **Tricks**: each tile is laid on the trick zone by the seat to play. Leading a non-double
+  whose suit must be named asks (press toggles the two numbers, long press confirms).
+  A renege found when the hand is over is reported (``FOUL`` + EV_ERROR).
+"""
+from tiletable import tagrecord
+from tiletable.drivers.buttons import Buttons
+from tiletable.engine.errors import E_FOLLOW, E_PHASE, E_TILE, IllegalAction
+from tiletable.engine.tiles import tile_str
+from tiletable.runtime.controller import Choice, TextController
+from tiletable.runtime.profiles import SEAT, TRICK, WIDOW
+
+
+class TrickController(TextController):
+    def call_texts(self, seat):
+        bids = ["B%d:%s" % (seat, word) for word in ("PASS", "4", "5", "6", "7", "MOON")]
+        return bids + ["TRUMP%d" % n for n in range(7)] + ["NOTRUMP"]
+
+    def __init__(self, table):
+        TextController.__init__(self, table)
+        self.reneges_seen = len(self.state.reneges)
+        self.foul = set()
+
+    def call_label(self, text):
+        word = text.split(":")[-1]
+        if word.isdigit():
+            return "bid" + word
+        if text.startswith("TRUMP"):
+            return "tr " + text[5:]
+        if text == "NOTRUMP":
+            return "notr"
+        return word
+
+    def on_zone(self, role, a, b, event, now_ms):
+        if not self.is_placed(event):
+            return
+        seat = a if role == SEAT else self.state.current_player()
+        for identity in event.items:
+            if identity[0] != tagrecord.KIND_TILE:
+                self.reject(seat, E_TILE, "a card is not part of Moon", now_ms)
+                return
+        if role == SEAT and self.dealing:
+            self.scan(seat, event, now_ms)
+            return
+        if len(event.items) > 1:
+            self.table.report(seat, 0, "%d tiles laid at once, one expected" % len(event.items), now_ms, "%dtLS" % len(event.items))
+            return
+        text = tile_str(event.items[0][2])
+        if role in (SEAT, WIDOW):
+            discard = "X:" + text
+            if self.is_legal_text(discard):
+                self.choice = None
+                if self.act(discard, seat, now_ms):
+                    self.after_act(now_ms)
+            else:
+                self.reject(seat, E_PHASE, "tiles are played on the trick zone", now_ms)
+        elif role == TRICK:
+            self._play(seat, text, now_ms)
+
+    def _play(self, seat, text, now_ms):
+        candidates = (text, text + "/" + text[0], text + "/" + text[-1])  # as is, or naming a suit
+        options = []
+        for candidate in candidates:
+            if candidate not in options and self.is_legal_text(candidate):
+                options.append(candidate)
+        if not options:
+            st = self.state
+            try:
+                problem = st.why_illegal(st.parse_action(text))
+            except IllegalAction as exc:
+                problem = (exc.code, exc.reason)
+            self.reject(seat, problem[0] if problem else E_PHASE, problem[1] if problem else "not now", now_ms)
+        elif len(options) == 1:
+            if self.act(options[0], seat, now_ms):
+                self.after_act(now_ms)
+        else:
+            self.choice = Choice(seat, options, ["SUI" + t[-1] for t in options], "suit")
+
+    def on_button(self, seat, kind, now_ms):
+        if self.choose(seat, kind, now_ms):
+            return
+        if kind == Buttons.PRESS and seat == self.state.current_player() and self.is_legal_text("KEEP"):
+            if self.act("KEEP", seat, now_ms):
+                self.after_act(now_ms)
+
+    def open_call(self):
+        if self.is_legal_text("KEEP"):
+            return  # the exchange: a discard on the pad, or a press to keep
+        TextController.open_call(self)
+
+    def after_act(self, now_ms):
+        TextController.after_act(self, now_ms)
+        reneges = self.state.reneges
+        for renege in reneges[self.reneges_seen :]:
+            self.foul.add(renege.seat)
+            self.table.report(renege.seat, E_FOLLOW, renege.text(), now_ms, "FOUL")
+        self.reneges_seen = len(reneges)
+
+    def on_ok(self, now_ms):
+        if self.summary:
+            self.foul = set()
+        TextController.on_ok(self, now_ms)
