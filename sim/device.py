@@ -163,7 +163,21 @@ class Pieces:
 class Hardware:
     """The simulated board: models on the virtual pins, then the firmware's own board set-up."""
 
-    def __init__(self):
+    def __init__(self, with_board=True):
+        self.attach_models()
+        if with_board:
+            self.build_board()
+
+    def build_board(self):
+        """The firmware's own board set-up, on the virtual machine the models sit on."""
+        self.board = build(self.machine)
+        self.pwm = self.machine.pwm
+        self._last_ms = 0
+        self.tones = []  # [hz, started, ended or None]: what the buzzer sounded, newest last
+        self._tone = 0
+
+    def attach_models(self):
+        """The peripheral models on fresh virtual pins and bus (before the firmware builds its board)."""
         machine.reset_pins()
         self.clock = BusClock()
         spi = machine.SPI(pins.READER_SPI, baudrate=pins.READER_BAUDRATE)
@@ -177,11 +191,6 @@ class Hardware:
         gpios = tuple(pins.BUTTON_SEAT) + (pins.BUTTON_MENU, pins.BUTTON_OK, pins.BUTTON_UNDO)
         self.contacts = [BouncyContact(machine.Pin(gpio), seed=gpio + 1) for gpio in gpios]
         self.machine = _Machine(spi)
-        self.board = build(self.machine)
-        self.pwm = self.machine.pwm
-        self._last_ms = 0
-        self.tones = []  # [hz, started, ended or None]: what the buzzer sounded, newest last
-        self._tone = 0
 
     def advance(self, now_ms):
         """Keep the models in step with the device's time; bound what they record."""

@@ -1,0 +1,47 @@
+"""The whole simulated device on the MicroPython unix port (the compiled tree, as the Pico runs
+it), behind a pty: a game started from the menu, an illegal play refused, a power cut resumed."""
+import time
+
+import pytest
+import serial
+
+from tiletable.proto.messages import HELLO
+from tiletable_host.simtable import SimulatedTable
+
+from test_device_pty import request
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    table = SimulatedTable.start(runtime="micropython", root=str(tmp_path_factory.mktemp("mpy-table")))
+    yield table
+    table.stop()
+
+
+def test_link_answers_on_micropython(table):
+    with serial.Serial(table.port, timeout=0.2) as port:
+        port.write(b"\x03\x03garbage\r\n")
+        time.sleep(0.2)
+        reply = request(port, HELLO, {"proto": 1, "host": "pytest"})
+    assert reply["device"] == "tiletable"
+
+
+def test_menu_game_illegal_play_and_resume_on_micropython(table):
+    control = table.control
+    assert control.display()[:2] == ["MUGG", "  4P"]
+    control.press(0, "long")  # 4 players -> 2
+    control.press("ok")
+    control.press("ok")
+    control.place(0, "5-5")
+    control.remove(0)
+    assert control.display()[:2] == ["C 10", "   0"]  # the count awaits its claim
+    control.press(0, "double")
+    assert control.display()[:2] == ["  10", "   0"]
+    control.place(2, "1-2")
+    assert control.display()[1] == "Err4"
+    before = control.state()
+    control.wait(2500)  # the journal's timed flush
+    control.reset()
+    after = control.state()
+    assert after["scores"] == [10, 0] and after["actions"] == before["actions"]
+    assert after["prompt"] == "P1 to play"
