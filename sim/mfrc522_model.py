@@ -33,7 +33,6 @@ host's cost of one register access) and radio events happen at their air times
 ``drop_off_bus(miso)`` (the chip stops answering: MISO floats high, or is stuck low),
 tags' own faults (see ntag213). The model counts nothing about the bus; ``spi.stats`` does.
 """
-from ntag213 import crc_a
 
 _COMMAND = 0x01
 _COM_IRQ = 0x04
@@ -118,6 +117,7 @@ class MFRC522Model:
         self.held_in_reset = False
         self.early_frames = 0
         self.frames = 0
+        self.field_switches = 0  # off -> on transitions: one per scan when the scanner cycles the field
         self._reset()
         if rst is not None:
             rst.watch(self._on_rst)
@@ -184,7 +184,7 @@ class MFRC522Model:
         self.regs = bytearray(64)
         for reg, value in _RESET.items():
             self.regs[reg] = value
-        self.fifo = bytearray()
+        self._flush()
         self.errors = 0
         self.irq = _RESET[_COM_IRQ]
         self.div_irq = 0
@@ -194,6 +194,13 @@ class MFRC522Model:
         self.field_on_at = None
         for tag in self.tags:
             tag.power_off()
+
+    def _fifo_level(self):
+        return len(self.fifo) - self.fifo_head
+
+    def _flush(self):
+        self.fifo = bytearray()
+        self.fifo_head = 0  # bytes before it were read out already
 
     def _on_rst(self, pin):
         """NRSTPD (§8.6.1): low is hard power-down, the rising edge a reset."""
@@ -213,13 +220,13 @@ class MFRC522Model:
         if reg == _ERROR:
             return self.errors
         if reg == _FIFO_DATA:
-            if not self.fifo:
+            if not self._fifo_level():
                 return 0x00
-            value = self.fifo[0]
-            self.fifo = self.fifo[1:]
+            value = self.fifo[self.fifo_head]
+            self.fifo_head += 1
             return value
         if reg == _FIFO_LEVEL:
-            return len(self.fifo)
+            return self._fifo_level()
         if reg == _CONTROL:
             return (self.regs[_CONTROL] & 0xF8) | self.rx_last_bits
         if reg == _VERSION:
@@ -237,7 +244,7 @@ class MFRC522Model:
             marked = value & 0x7F
             self.div_irq = self.div_irq | marked if value & 0x80 else self.div_irq & ~marked
         elif reg == _FIFO_DATA:
-            if len(self.fifo) >= 64:
+            if self._fifo_level() >= 64:
                 self.errors |= _ERR_BUFFER_OVFL
             else:
                 self.fifo.append(value)
@@ -245,7 +252,7 @@ class MFRC522Model:
                     self._calc_crc()
         elif reg == _FIFO_LEVEL:
             if value & 0x80:
-                self.fifo = bytearray()
+                self._flush()
                 self.errors &= ~_ERR_BUFFER_OVFL
         elif reg == _BIT_FRAMING:
             self.regs[reg] = value
@@ -258,6 +265,7 @@ class MFRC522Model:
             self.regs[reg] = value
             if self.field_on and not was_on:
                 self.field_on_at = self.clock.now_us
+                self.field_switches += 1
             elif was_on and not self.field_on:
                 self.field_on_at = None
                 for tag in self.tags:
@@ -279,11 +287,11 @@ class MFRC522Model:
     def _calc_crc(self):
         preset = (0x0000, 0x6363, 0xA671, 0xFFFF)[self.regs[_MODE] & 0x03]
         crc = preset
-        for b in self.fifo:
-            crc ^= b
+        for i in range(self.fifo_head, len(self.fifo)):
+            crc ^= self.fifo[i]
             for _ in range(8):
                 crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
-        self.fifo = bytearray()
+        self._flush()
         self.regs[_CRC_RESULT_L] = crc & 0xFF
         self.regs[_CRC_RESULT_H] = crc >> 8
         self.div_irq |= 0x04
@@ -300,8 +308,8 @@ class MFRC522Model:
         framing = self.regs[_BIT_FRAMING]
         last_bits = framing & 0x07
         rx_align = (framing >> 4) & 0x07
-        data = bytes(self.fifo)
-        self.fifo = bytearray()
+        data = bytes(self.fifo[self.fifo_head :])
+        self._flush()
         if not data:
             return
         self.errors &= _ERR_BUFFER_OVFL  # the other error bits clear at receiver start-up (§9.3.1.7)
@@ -348,28 +356,34 @@ class MFRC522Model:
 
     def _rx_done(self, arguments):
         answers, rx_align = arguments
-        total = max(a[1] for a in answers)
-        bits = []
+        total = 0
+        for answer in answers:
+            total = max(total, answer[1])
+        keep_after_collision = self.regs[_COLL] & 0x80
+        out = bytearray((rx_align + total + 7) // 8)
         first_collision = None
         for i in range(total):
-            values = [(a[0][i // 8] >> (i % 8)) & 1 for a in answers if i < a[1]]
-            bit = values[0]
-            if first_collision is None and min(values) != max(values):
+            index = i >> 3
+            mask = 1 << (i & 7)
+            ones = zeros = 0
+            for data, nbits, _ in answers:
+                if i < nbits:
+                    if data[index] & mask:
+                        ones += 1
+                    else:
+                        zeros += 1
+            if first_collision is None and ones and zeros:
                 first_collision = i
-            if first_collision is not None and not self.regs[_COLL] & 0x80:
-                bit = 0
-            bits.append(bit)
-        out = bytearray((rx_align + total + 7) // 8)
-        for i, bit in enumerate(bits):
-            if bit:
-                out[(rx_align + i) // 8] |= 1 << ((rx_align + i) % 8)
-        space = 64 - len(self.fifo)
+            if ones and (first_collision is None or keep_after_collision):
+                p = rx_align + i
+                out[p >> 3] |= 1 << (p & 7)
+        space = 64 - self._fifo_level()
         if len(out) > space:
             self.errors |= _ERR_BUFFER_OVFL
             out = out[:space]
         self.fifo.extend(out)
         self.rx_last_bits = (rx_align + total) % 8
-        coll = self.regs[_COLL] & 0x80
+        coll = keep_after_collision
         if first_collision is None:
             coll |= 0x20
         else:

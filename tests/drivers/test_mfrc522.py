@@ -70,7 +70,7 @@ def test_reader_dropping_off_the_bus_mid_poll_raises_oserror():
         reader, model, _, clock = make_reader()
         model.place(Ntag213(nxp_uid(1)))
         field_up(reader, clock)
-        assert reader.probe() == 40
+        assert reader.probe() == 80
         model.drop_off_bus(miso)
         err = raises(OSError, reader.probe)
         assert "stopped answering" in str(err)
@@ -96,7 +96,7 @@ def test_tag_staying_on_the_pad_answers_100_polls_with_the_field_kept_on():
     field_up(reader, clock)
     answered = 0
     for _ in range(100):
-        if reader.probe() == 40:
+        if reader.probe() == 80:
             answered += 1
         clock.advance_us(2000)
     assert answered == 100
@@ -111,7 +111,7 @@ def test_tag_staying_on_the_pad_is_selected_and_read_100_times_with_the_field_cy
     good = 0
     for _ in range(100):
         field_up(reader, clock)
-        if reader.probe() == 40 and reader.select_next(uid) == 7 and reader.read(4, record) == 16:
+        if reader.probe() == 80 and reader.select_next(uid) == 7 and reader.read(4, record) == 16:
             good += tagrecord.decode(record) == (tagrecord.KIND_TILE, 5, 0x26)
         reader.halt()
         reader.antenna_off()
@@ -136,17 +136,28 @@ def test_seven_tags_of_a_hand_scan_are_all_found():
     assert sorted(reader.inventory()) == sorted(t.uid for t in tags)
 
 
-def test_probe_signature_stays_for_one_tag_and_changes_when_a_second_arrives():
+def test_probe_signature_stays_for_one_tag_and_changes_when_a_second_of_its_batch_arrives():
     reader, model, _, clock = make_reader()
-    model.place(Ntag213(nxp_uid(4)))
+    model.place(Ntag213(b"\x04\x31\x07\x5a\x10\x22\x80"))
     field_up(reader, clock)
-    assert reader.probe() == 40
+    assert reader.probe() == 80 and reader.is_single()
     first = bytes(reader.signature)
-    assert reader.probe() == 40 and bytes(reader.signature) == first
-    model.place(Ntag213(nxp_uid(5)))
-    clock.advance_us(SETTLE_US)
+    assert reader.probe() == 80 and bytes(reader.signature) == first
+    model.place(Ntag213(b"\x04\x31\x07\x5a\x10\x22\x81"))  # same CL1, differs in the last bit
+    reader.antenna_off()  # as the tray does between scans: every tag starts from IDLE
+    field_up(reader, clock)
     bits = reader.probe()
-    assert 0 < bits < 40 or bytes(reader.signature) != first
+    assert bits == 40 + 25 and not reader.is_single()  # CL2 bit 24 (UID6 bit 0) collided
+    assert bytes(reader.signature[:5]) == first[:5]
+
+
+def test_probe_of_a_4_byte_uid_stops_after_cl1():
+    reader, model, _, clock = make_reader()
+    model.place(Ntag213(b"\x12\x34\x56\x78"))
+    field_up(reader, clock)
+    assert reader.probe() == 40 and reader.is_single()
+    uid = bytearray(10)
+    assert reader.select_next(uid) == 4 and bytes(uid[:4]) == b"\x12\x34\x56\x78"
 
 
 def test_tag_removed_mid_read_gives_no_answer_not_data():
@@ -155,21 +166,21 @@ def test_tag_removed_mid_read_gives_no_answer_not_data():
     model.place(tag)
     field_up(reader, clock)
     uid = bytearray(10)
-    assert reader.probe() == 40 and reader.select_next(uid) == 7
+    assert reader.probe() == 80 and reader.select_next(uid) == 7
     tag.leave_after(0)
     record = bytearray(16)
     assert reader.read(4, record) == mfrc522.NO_ANSWER
     assert record == bytearray(16)
 
 
-def test_tag_removed_between_cascade_levels_fails_the_select():
+def test_tag_removed_between_cascade_levels_is_a_radio_error_not_a_uid():
     reader, model, _, clock = make_reader()
     tag = Ntag213(nxp_uid(7))
     model.place(tag)
     field_up(reader, clock)
     tag.leave_after(2)  # ATQA and CL1 answered, then gone before the CL1 SAK
-    assert reader.probe() == 40
-    assert reader.select_next(bytearray(10)) == mfrc522.NO_ANSWER
+    assert reader.probe() == mfrc522.NO_ANSWER
+    assert reader.select_next(bytearray(10)) == 0
     assert reader.inventory() == []
 
 
@@ -183,7 +194,7 @@ def test_weak_tag_fails_some_reads_and_never_returns_wrong_data():
     good = failed = 0
     for _ in range(60):
         field_up(reader, clock)
-        if reader.probe() == 40 and reader.select_next(uid) == 7 and reader.read(4, out) == 16:
+        if reader.probe() == 80 and reader.select_next(uid) == 7 and reader.read(4, out) == 16:
             assert bytes(out) == record and bytes(uid[:7]) == tag.uid
             good += 1
         else:
@@ -198,7 +209,7 @@ def test_write_then_read_round_trips_a_tag_record():
     model.place(tag)
     field_up(reader, clock)
     uid = bytearray(10)
-    assert reader.probe() == 40 and reader.select_next(uid) == 7
+    assert reader.probe() == 80 and reader.select_next(uid) == 7
     record = tagrecord.encode(tagrecord.KIND_TILE, 300, 0x66)
     for page in range(4):
         assert reader.write(tagrecord.FIRST_PAGE + page, record[page * 4 : page * 4 + 4]) == 0
@@ -269,3 +280,14 @@ def test_idle_probe_allocates_nothing():
             reader.antenna_off()
 
     assert bytes_allocated(loop) in (0, None)
+
+
+def test_model_crc_coprocessor_agrees_with_the_driver_crc():
+    reader, model, _, _ = make_reader()
+    reader._write(0x01, 0x00)  # Idle
+    reader._write(0x0A, 0x80)  # flush the FIFO
+    reader._write(0x09, 0x50)
+    reader._write(0x09, 0x00)
+    reader._write(0x01, 0x03)  # CalcCRC over the FIFO (data sheet §10.3.1.4)
+    assert reader._read(0x05) & 0x04  # DivIrqReg.CRCIRq
+    assert reader._read(0x22) | reader._read(0x21) << 8 == crc_a(b"\x50\x00", 0, 2) == 0xCD57

@@ -83,8 +83,7 @@ _HLTA = const(0x50)
 _READ = const(0x30)
 _WRITE = const(0xA2)
 _SEL_CL1 = const(0x93)
-_SEL_CL2 = const(0x95)
-_SEL_CL3 = const(0x97)
+_SEL_CL2 = const(0x95)  # CL3 is 0x97: SEL codes step by 2
 _CASCADE_TAG = const(0x88)
 _SAK_CASCADE = const(0x04)
 _ACK = const(0x0A)
@@ -158,9 +157,11 @@ class MFRC522:
         self._status_cmd = bytes((0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1, 0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0))
         self._status = bytearray(5)
         self._cl = bytearray(5)  # the UID CLn being resolved
-        self.signature = bytearray(5)  # CL1 bits from the last probe(): a cheap "same tags?" check
+        self.signature = bytearray(10)  # UID CL1 and CL2 bits from the last probe(): "same tags?"
         self.signature_bits = 0
-        self._resume_bits = -1  # probe() left the tags in READY1 with this many CL1 bits known
+        self._resume_level = -1  # probe() left the tags READY at this cascade level (0 or 1)...
+        self._resume_bits = 0  # ...with this many bits of its UID CLn known
+        self._prefix = bytearray(3)  # UID bytes of CL1 when probe() selected it
         self._recover = False
         self._awake = False  # tags may sit in READY/ACTIVE from earlier commands in this field
         self._reload = -1
@@ -241,7 +242,7 @@ class MFRC522:
         """Switch the field off: no crosstalk with neighbouring zones, and every tag loses power (resets)."""
         self._write(_TX_CONTROL, _FIELD_OFF)
         self.field = False
-        self._resume_bits = -1
+        self._resume_level = -1
         self._awake = False
 
     # --- one exchange --------------------------------------------------------------------
@@ -323,34 +324,56 @@ class MFRC522:
         return r == 16 or r == COLLISION
 
     def probe(self):
-        """The cheap presence poll: WUPA, then one CL1 anticollision frame.
+        """The cheap presence poll: WUPA, one CL1 anticollision frame, and when CL1 is clean
+        and starts with the cascade tag, SELECT CL1 and one CL2 anticollision frame.
 
-        Returns 0 when no tag answers, else the number of CL1 bits known (40 for one tag; the
-        bit after the first collision for several), kept with the bits in ``signature``. The
-        same signature on the next poll means the same single tag; a change means look closer.
-        The tags are left in READY1, so ``select_next`` continues from here.
+        Returns 0 when no tag answers, else the number of UID bits known along the way (80 for
+        one 7-byte tag; 40 for one 4-byte tag; fewer, up to the first collision, for several),
+        kept with the bits in ``signature``. Tags of one batch often share their first UID
+        bytes, so CL1 alone cannot tell them apart; CL2 can. The same clean signature on the
+        next poll means the same single tag. ``select_next`` continues from where this stops.
+        Negative: a radio error (something answered, garbled).
         """
-        self._resume_bits = -1
+        self._resume_level = -1
         self.signature_bits = 0
+        sig = self.signature
+        cl = self._cl
+        for i in range(10):
+            sig[i] = 0
         found = self.wake()
         if not found and self._awake:
             found = self.wake()  # the first WUPA only sent tags left READY or ACTIVE back to IDLE/HALT
         self._awake = found
         if not found:
             return 0
-        cl = self._cl
-        for i in range(5):
-            cl[i] = 0
-        known = self._anticollide(_SEL_CL1, 0)
-        if known < 0:
-            self._recover = True
-            return known
-        sig = self.signature
-        for i in range(5):
-            sig[i] = cl[i]
-        self.signature_bits = known
-        self._resume_bits = known
-        return known
+        known = 0
+        for level in range(2):
+            for i in range(5):
+                cl[i] = 0
+            known = self._anticollide(_SEL_CL1 if level == 0 else _SEL_CL2, 0)
+            if known < 0:
+                self._recover = True
+                return known
+            for i in range(5):
+                sig[5 * level + i] = cl[i]
+            self.signature_bits = 40 * level + known
+            self._resume_level = level
+            self._resume_bits = known
+            if level or known < 40 or cl[0] != _CASCADE_TAG:
+                break
+            sak = self._select_level(_SEL_CL1)
+            if sak < 0 or not sak & _SAK_CASCADE:
+                self._resume_level = -1
+                self._recover = True
+                return sak if sak < 0 else BAD_FRAME
+            for i in range(3):
+                self._prefix[i] = cl[1 + i]
+        return self.signature_bits
+
+    def is_single(self):
+        """Whether the last probe saw exactly one tag: every level it walked was collision-free."""
+        bits = self.signature_bits
+        return bits == 80 or (bits == 40 and self.signature[0] != _CASCADE_TAG)
 
     def _anticollide(self, sel, known):
         """One ANTICOLLISION frame (ISO 14443-3 §6.4.3): send the ``known`` bits of the UID CLn,
@@ -421,11 +444,19 @@ class MFRC522:
         Cascade levels (§6.4.4): when the SAK has the cascade bit, the CLn starts with the
         cascade tag 0x88, which is stripped; a 4-, 7- or 10-byte UID takes 1, 2 or 3 levels.
         """
-        if self._resume_bits >= 0:
+        cl = self._cl
+        size = 0
+        start = 0
+        if self._resume_level >= 0:
+            start = self._resume_level
             known = self._resume_bits
-            self._resume_bits = -1
+            self._resume_level = -1
             for i in range(5):
-                self._cl[i] = self.signature[i]
+                cl[i] = self.signature[5 * start + i]
+            if start:
+                for i in range(3):
+                    uid[i] = self._prefix[i]
+                size = 3
         else:
             found = self.request()
             if not found and self._recover:
@@ -435,9 +466,9 @@ class MFRC522:
                 return 0
             known = 0
             for i in range(5):
-                self._cl[i] = 0
-        size = 0
-        for sel in (_SEL_CL1, _SEL_CL2, _SEL_CL3):
+                cl[i] = 0
+        for level in range(start, 3):
+            sel = _SEL_CL1 + 2 * level  # 0x93, 0x95, 0x97
             while known < 40:
                 known = self._anticollide(sel, known)
                 if known < 0:
@@ -447,7 +478,6 @@ class MFRC522:
             if sak < 0:
                 self._recover = True
                 return sak
-            cl = self._cl
             if not sak & _SAK_CASCADE:
                 for i in range(4):
                     uid[size + i] = cl[i]

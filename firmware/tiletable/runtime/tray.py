@@ -10,16 +10,17 @@ runtime can call it from a loop or an ``async def run()`` without threads:
    by returning, never by sleeping), then switch the field off again, which also resets
    every tag in it (no halted tag left to ignore the next REQA).
 
-The scan of a zone is cheap unless something changed: ``probe()`` sends WUPA and one CL1
-anticollision frame. No answer means an empty pad; the same CL1 signature as last time
-means the same single tag. Only a new signature, a pending change, or a pad with several tags
-(re-checked every ``recheck_polls`` scans, since one more tag may not change the first
-collision) runs the full **inventory**: select a tag through its cascade levels, read its
+The scan of a zone is cheap unless something changed: ``probe()`` sends WUPA and walks the
+UID's cascade levels while no collision shows (CL1, and CL2 for a 7-byte UID, without
+reading anything). No answer means an empty pad; the same collision-free signature as last
+time means the same single tag. Only a new signature, a pending change, or a pad with
+several tags (re-checked every ``recheck_polls`` scans, since one more tag may not change the
+first collision) runs the full **inventory**: select a tag through its cascade levels, read its
 record if its UID is new (one NTAG READ of pages 4-7), HLTA, REQA for the next, until no
 tag answers.
 
 **Debounce.** A scan gives an observation: the set of UIDs on the pad, or nothing when the
-inventory hit a radio error (a partial set never counts). A change is committed only after
+radio kept failing (a pass cut short never counts). A change is committed only after
 ``confirm_polls`` identical observations in a row (``removal_polls`` when tags only left),
 and only once every new tag has an identity or a definite reason. A tile flickering in and
 out of the field, or a single read in a burst of noise, never gets that far.
@@ -55,7 +56,7 @@ UNREADABLE = "unreadable"  # selected every time, but its record never read clea
 
 _FIELD_SETTLE_MS = const(7)  # > 5.1 ms even when both ms timestamps are truncated
 _RECORD_PAGE = const(4)
-_CACHE_MAX = const(256)
+_CACHE_MAX = const(128)  # UIDs whose identity is kept: a double-nine set is 55 tiles, a deck 52 cards
 _EMPTY = frozenset()
 
 
@@ -131,7 +132,7 @@ class _Zone:
         self.present_set = _EMPTY
         self.candidate = None  # the observation being voted on
         self.votes = 0
-        self.signature = bytearray(5)
+        self.signature = bytearray(10)
         self.signature_bits = -1
         self.last_seen = _EMPTY  # the latest full observation, reused while the signature holds
         self.since_inventory = 0
@@ -253,12 +254,11 @@ class Tray:
             observed = _EMPTY
         elif bits > 0 and zone.candidate is None and self._same_signature(zone, reader):
             zone.since_inventory += 1
-            if len(zone.present) > 1 and zone.since_inventory >= self.recheck_polls:
-                observed = self._inventory(zone, reader)
-            else:
+            if reader.is_single() or zone.since_inventory < self.recheck_polls:
                 observed = zone.last_seen
+            else:
+                observed = self._inventory(zone, reader)
         else:
-            self._keep_signature(zone, reader)
             observed = self._inventory(zone, reader)
         self._vote(zone, observed, now_ms)
 
@@ -267,38 +267,46 @@ class Tray:
             return False
         a = reader.signature
         b = zone.signature
-        for i in range(5):
+        for i in range(10):
             if a[i] != b[i]:
                 return False
         return True
 
-    def _keep_signature(self, zone, reader):
-        for i in range(5):
-            zone.signature[i] = reader.signature[i]
-        zone.signature_bits = reader.signature_bits
-
     def _inventory(self, zone, reader):
-        """Every tag on the pad as a frozenset of UIDs, or None when a radio error made it partial."""
+        """Every tag on the pad as a frozenset of UIDs, or None when the radio kept failing.
+
+        A failed select does not spoil the pass: the tag falls back to IDLE and answers a later
+        REQA (the driver sends a second REQA after an error). The pass ends when no tag
+        answers; a read that fails leaves the UID in the set and the record for the next scan.
+        The probe's signature is kept only for a pass that agrees with it (found a tag, and
+        exactly one when the probe saw no collision), so a later scan may reuse the pass.
+        """
         zone.since_inventory = 0
+        zone.signature_bits = -1
+        single = reader.is_single()
+        probed = reader.signature_bits
+        signature = reader.signature
         seen = set()
         uid = self._uid
-        for _ in range(2 * self.max_tags + 2):  # a tag that NAKs the READ falls back to IDLE and comes round once more
+        for _ in range(3 * self.max_tags + 3):  # each tag once, plus a retry or a NAK'd READ each
             n = reader.select_next(uid)
             if n == 0:
-                break
+                if not seen or (single and len(seen) != 1):
+                    return None  # the probe heard tags that the pass did not find: look again
+                for i in range(10):
+                    zone.signature[i] = signature[i]
+                zone.signature_bits = probed
+                observed = frozenset(seen)
+                zone.last_seen = observed
+                return observed
             if n < 0:
-                zone.signature_bits = -1  # look again next time
-                return None
+                continue
             key = bytes(uid[:n])
             if key not in seen and key not in self._known:
                 self._identify(reader, key)
             seen.add(key)
             reader.halt()
-        else:
-            return None
-        observed = frozenset(seen)
-        zone.last_seen = observed
-        return observed
+        return None
 
     def _identify(self, reader, uid):
         r = reader.read(_RECORD_PAGE, self._record)

@@ -1,0 +1,92 @@
+"""The RFID scan path's own Python cost under MicroPython (run by bench/scan.py; prints ``name value``).
+
+    .venv/bin/micropython -X heapsize=192K bench/scan_mpy.py
+
+The driver and the tray talk to a do-nothing register file here (every chip reads as an
+empty field: each wait ends at once with TimerIRq), so the times are pure MicroPython work
+on this machine: per register access, per CRC_A, per empty probe, per idle zone scan.
+bench/scan.py turns them into RP2040 figures.
+"""
+import sys
+import time
+
+for _path in ("sim", "firmware"):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+from tiletable.drivers.mfrc522 import MFRC522, crc_a  # noqa: E402
+from tiletable.runtime.tray import Tray  # noqa: E402
+
+
+class RegisterFile:
+    """A chip with an empty field: VersionReg 0x92, ComIrqReg TimerIRq. Counts transactions."""
+
+    def __init__(self):
+        self.regs = bytearray(64)
+        self.regs[0x37] = 0x92
+        self.regs[0x04] = 0x01
+        self.transactions = 0
+
+    def write(self, buf):
+        self.transactions += 1
+
+    def write_readinto(self, out, into):
+        self.transactions += 1
+        into[0] = 0
+        for i in range(1, len(out)):
+            into[i] = self.regs[(out[i - 1] >> 1) & 0x3F]
+
+
+class ChipSelect:
+    OUT = 1
+
+    def init(self, mode, value=1):
+        pass
+
+    def __call__(self, level):
+        pass
+
+
+def per_call_us(fn, calls, repeats=15):
+    """Mean us per call, best of ``repeats`` runs (other processes only ever add time)."""
+    best = None
+    for _ in range(repeats):
+        start = time.ticks_us()
+        for _ in range(calls):
+            fn()
+        us = time.ticks_diff(time.ticks_us(), start) / calls
+        best = us if best is None or us < best else best
+    return best
+
+
+def main():
+    bus = RegisterFile()
+    reader = MFRC522(bus, ChipSelect())
+    print("read_us %.3f" % per_call_us(lambda: reader._read(0x04), 1000))
+    print("write_us %.3f" % per_call_us(lambda: reader._write(0x01, 0), 1000))
+    frame = bytearray(18)
+    print("crc18_us %.3f" % per_call_us(lambda: crc_a(frame, 0, 18), 500))
+    before = bus.transactions
+    print("probe_us %.3f" % per_call_us(reader.probe, 200))
+    print("probe_transactions %.1f" % ((bus.transactions - before) / 3000))
+
+    zones = 9
+    tray = Tray([lambda: MFRC522(bus, ChipSelect()) for _ in range(zones)])
+    t = 0
+    for _ in range(4 * zones):  # opens the readers
+        tray.poll(t)
+        t += 8
+    cycles = 20
+    state = [t]
+
+    def cycle():
+        for _ in range(2 * zones * cycles):  # power step, then scan step, per zone
+            tray.poll(state[0])
+            state[0] += 8
+
+    before = bus.transactions
+    us = per_call_us(cycle, 1)
+    print("idle_zone_us %.3f" % (us / (zones * cycles)))
+    print("idle_zone_transactions %.1f" % ((bus.transactions - before) / (15 * zones * cycles)))
+
+main()

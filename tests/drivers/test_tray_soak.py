@@ -1,0 +1,34 @@
+"""Bad-input soak, full size (CPython only for time): 10,000 noisy placements on a 9-zone tray."""
+from tray_soak import Soak
+
+
+def report(soak):
+    placed = sorted(soak.placed_latency)
+    removed = sorted(soak.removed_latency)
+    return (
+        "%d placements %r, %d events, %d phantom, %d reader faults reported, %d/%d weak confirmed, %d lost; "
+        "placed after %d ms median / %d ms max, removed after %d ms median / %d ms max"
+    ) % (
+        soak.placements,
+        sorted(soak.counts.items()),
+        soak.events_seen,
+        soak.phantoms,
+        soak.faults_reported,
+        soak.weak_confirmed,
+        soak.counts.get("weak", 0),
+        soak.lost,
+        placed[len(placed) // 2],
+        placed[-1],
+        removed[len(removed) // 2],
+        removed[-1],
+    )
+
+
+def test_ten_thousand_noisy_placements_make_no_phantom_and_report_every_fault():
+    soak = Soak(zones=9, slots=[(0, 3, 6), (1, 4, 7), (2, 5, 8)], seed=2026).run(10000)
+    print(report(soak))
+    assert soak.placements == 10000
+    assert soak.phantoms == 0, soak.failures[:5]
+    assert soak.failures == [], (len(soak.failures), soak.failures[:5])
+    assert soak.faults_reported == soak.counts["reader"]
+    assert soak.lost == 0
