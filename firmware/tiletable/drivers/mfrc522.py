@@ -122,7 +122,8 @@ class UnexpectedChip(OSError):
     """VersionReg names a clone: clones corrupt MISO on shared buses (miguelbalboa/rfid#428)."""
 
     def __init__(self, cs, version):
-        super().__init__("reader at cs %r reports version 0x%02x, not an NXP MFRC522 (0x91/0x92)" % (cs, version))
+        what = "a known clone" if version in CLONE_VERSIONS else "not an NXP MFRC522 (0x91/0x92)"
+        super().__init__("reader at cs %r reports version 0x%02x, %s" % (cs, version, what))
         self.version = version
         self.cs = cs
 

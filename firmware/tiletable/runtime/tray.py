@@ -188,12 +188,17 @@ class Tray:
         """One step: power the next slot, or scan the powered slot once its field has settled."""
         slot = self.slots[self._slot]
         if not self._powered:
+            opened = False
             for i in slot:
                 zone = self.zones[i]
-                if zone.reader is None:
-                    self._open(zone, now_ms)
-                if zone.reader is not None:
-                    zone.reader.antenna_on()
+                if zone.reader is None and self._open(zone, now_ms):
+                    opened = True
+            if opened:
+                return  # opening took time: power the fields on the next call, with a fresh now_ms
+            for i in slot:
+                reader = self.zones[i].reader
+                if reader is not None:
+                    reader.antenna_on()
             self._powered = True
             self._on_at = now_ms
             return
@@ -218,13 +223,14 @@ class Tray:
 
     # --- readers ---------------------------------------------------------------------------
     def _open(self, zone, now_ms):
+        """Try to open the zone's reader when a retry is due; true if an attempt was made."""
         if zone.retry_at is not None and ticks_diff(now_ms, zone.retry_at) < 0:
-            return
+            return False
         try:
             reader = zone.open_reader()
         except OSError as err:
             self._fault(zone, now_ms, err)
-            return
+            return True
         zone.reader = reader
         zone.retry_at = None
         zone.signature_bits = -1
@@ -233,6 +239,7 @@ class Tray:
         elif zone.faulted:
             self.events.put(READER_OK, zone.index, now_ms, count=len(zone.present))
         zone.faulted = False
+        return True
 
     def _fault(self, zone, now_ms, err):
         if not zone.faulted:
