@@ -307,8 +307,8 @@ class Device:
             return "err unknown command %r" % name
         try:
             return handler(words[1:])
-        except (ValueError, IndexError, KeyError) as exc:
-            return "err %s: %s" % (name, exc)
+        except (ValueError, IndexError, KeyError, MemoryError) as exc:
+            return "err %s: %r" % (name, exc)
 
     def do_place(self, args):
         zone = int(args[0])

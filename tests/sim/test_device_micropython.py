@@ -45,3 +45,22 @@ def test_menu_game_illegal_play_and_resume_on_micropython(table):
     after = control.state()
     assert after["scores"] == [10, 0] and after["actions"] == before["actions"]
     assert after["prompt"] == "P1 to play"
+
+
+def test_journal_on_littlefs_in_a_file_survives_a_power_cut(tmp_path):
+    mount = tmp_path / "flash"
+    mount.mkdir()
+    image = tmp_path / "flash.img"
+    table = SimulatedTable.start(runtime="micropython", root=str(mount), lfs=str(image))
+    try:
+        table.control.press("ok")
+        table.control.press("ok")
+        table.control.place(0, "5-5")
+        table.control.wait(2500)
+        before = table.control.state()
+        table.restart()  # the process dies; only the image file remains
+        assert table.control.state() == before
+    finally:
+        table.stop()
+    assert list(mount.iterdir()) == []  # everything went into the littlefs image
+    assert b"muggins" in image.read_bytes()

@@ -6,7 +6,7 @@ import pytest
 import serial
 
 from tiletable.proto.frame import FrameDecoder
-from tiletable.proto.messages import EV_PLAY, EV_SCORE, GAME_START, HELLO, REPLY, STATE, decode_payload, encode_message
+from tiletable.proto.messages import EV_PLAY, EV_SCORE, GAME_START, HELLO, MAINTENANCE, REPLY, STATE, decode_payload, encode_message
 from tiletable_host.simtable import SimulatedTable
 
 
@@ -76,3 +76,25 @@ def test_game_started_by_the_host_is_played_on_the_table(table):
     assert actions[:2] == ["D0:?", "D0:?"] and actions[-2:] == ["setter0", "5-5"]
     assert (EV_SCORE, {"seat": 0, "points": 10, "rule": "fives"}) not in seen  # manual claims: not yet scored
     assert table.control.state()["prompt"] == "P1 to play"
+
+
+def test_power_cut_of_the_device_process_resumes_the_game(table):
+    control = table.control
+    control.press("ok")  # muggins, 4 players
+    control.press("ok")
+    control.place(0, "5-5")
+    control.remove(0)
+    control.wait(2500)  # the journal's timed flush
+    before = control.state()
+    table.restart()  # the process is killed and started again; the pty stays
+    assert table.control.state() == before
+    assert table.control.display() == ["C 10", "   0", "   0", "   0"]  # the count still awaits its claim
+
+
+def test_maintenance_request_leaves_protocol_mode(table):
+    with serial.Serial(table.port, timeout=0.2) as port:
+        assert request(port, MAINTENANCE) == {}
+    deadline = time.monotonic() + 5
+    while table.bridge.alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not table.bridge.alive()  # on a Pico: main.py returns to the REPL

@@ -151,3 +151,44 @@ def test_pieces_are_one_physical_tag_each():
     pieces = device.Pieces()
     assert pieces.tag("5-6") is pieces.tag("6-5")
     assert pieces.tag("blank") is not pieces.tag("blank")
+
+
+def test_moon_bid_is_chosen_with_the_seat_button_and_undone(table_root):
+    control = started(table_root, "moon", 3)
+    dealt = control.state()["actions"]
+    assert dealt == 22  # 3 x 7 tiles and the widow, all unseen
+    assert reads(control.display()[1], "PASS")  # seat 1 speaks first
+    control.press(1)
+    assert reads(control.display()[1], "bid4")
+    control.press(1, "long")
+    assert control.state()["actions"] == dealt + 1
+    control.press("undo")
+    assert control.state()["actions"] == dealt
+    assert reads(control.display()[1], "PASS")  # the call is offered again
+
+
+def test_da_san_combination_is_taken_once_stable_and_checked(table_root):
+    control = started(table_root, "dasan", 3)
+    for seat, card in ((0, "H5"), (1, "S7"), (2, "D9")):  # the cut: the lowest card deals
+        control.place(seat, card)
+        control.remove(seat)
+    state = control.state()
+    assert state["actions"] == 3 + 52  # the cut, then 3 x 16 cards and the kitty of 4, unseen
+    assert state["to_act"] == "chance"  # the table cannot tell who holds the lowest heart
+    control.place(0, "H4")  # seat 0 shows it: seat 0 opens the auction
+    control.remove(0)
+    assert reads(control.display()[0], "1")
+    control.press(0, "long")  # bids 1
+    for seat in (2, 1):  # counter-clockwise; both pass
+        assert reads(control.display()[seat], "PASS")
+        control.press(seat, "long")
+    played = control.state()["actions"]
+    control.place(0, "H4")  # the opener leads a single: taken once it has lain still
+    assert control.state()["actions"] == played
+    control.command("wait 900")
+    assert control.state()["actions"] == played + 1
+    control.remove(0)
+    control.place(2, "C5", "D7")  # not a combination
+    control.command("wait 900")
+    assert reads(control.display()[2], "Er12")
+    assert control.state()["actions"] == played + 1

@@ -225,6 +225,11 @@ class TextController(Controller):
     def on_button(self, seat, kind, now_ms):
         self.choose(seat, kind, now_ms)
 
+    def joins_previous(self, before, last):
+        """Unseen pieces the table dealt itself go with what came before them, and the second
+        player's column assignment with the first (they were laid at the same time)."""
+        return last.endswith(":?") or (last.startswith("A1:") and before.startswith("A0:"))
+
     def reset(self):
         self.choice = None
         self.summary = False
