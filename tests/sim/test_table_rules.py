@@ -192,3 +192,20 @@ def test_da_san_combination_is_taken_once_stable_and_checked(table_root):
     control.command("wait 900")
     assert reads(control.display()[2], "Er12")
     assert control.state()["actions"] == played + 1
+
+
+def test_moon_trick_on_the_trick_zone_shows_its_winner(table_root):
+    control = started(table_root, "moon", 3)
+    control.press(1)
+    control.press(1, "long")  # seat 1 bids 4
+    control.press(2, "long")  # then seat 2 and seat 0 pass
+    control.press(0, "long")
+    state = control.state()
+    assert state["prompt"] == "P1 to play"  # the exchange: a press keeps the hand
+    control.press(1)
+    control.place(4, "6-6")  # a double leads its own suit: no question
+    control.place(4, "2-6")
+    control.place(4, "1-1")
+    assert reads(control.display()[1], "tr 1")  # 6-6 took the trick
+    control.remove(4)
+    assert reads(control.display()[1], "0")

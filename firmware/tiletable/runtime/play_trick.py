@@ -7,7 +7,8 @@ tricks on the centre trick zone.
 * **Exchange**: the bidder lays its discard on its pad or the widow zone (``X:3-4``); a press
   keeps the hand (``KEEP``).
 * **Tricks**: each tile is laid on the trick zone by the seat to play. Leading a non-double
-  whose suit must be named asks (press toggles the two numbers, long press confirms).
+  whose suit must be named asks (press toggles the two numbers, long press confirms). A
+  finished trick shows its winner's trick count (``tr 3``) until the trick zone is cleared.
   A renege found when the hand is over is reported (``FOUL`` + EV_ERROR).
 """
 from tiletable import tagrecord
@@ -27,6 +28,7 @@ class TrickController(TextController):
         TextController.__init__(self, table)
         self.reneges_seen = len(self.state.reneges)
         self.foul = set()
+        self.on_trick_zone = 0  # tiles lying on the trick zone
 
     def call_label(self, text):
         word = text.split(":")[-1]
@@ -39,6 +41,8 @@ class TrickController(TextController):
         return word
 
     def on_zone(self, role, a, b, event, now_ms):
+        if role == TRICK:
+            self.on_trick_zone = event.count
         if not self.is_placed(event):
             return
         seat = a if role == SEAT else self.state.current_player()
@@ -107,3 +111,12 @@ class TrickController(TextController):
         if self.summary:
             self.foul = set()
         TextController.on_ok(self, now_ms)
+
+    def draw(self):
+        TextController.draw(self)
+        st = self.state
+        if self.summary:
+            for seat in self.foul:
+                self.ui.text(seat, "FOUL", True)
+        elif not st.trick and st.leader is not None and st.trick_number and self.on_trick_zone:
+            self.ui.text(st.leader, "tr%2d" % st.tricks[st.leader], True)  # took the last trick

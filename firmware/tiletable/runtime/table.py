@@ -15,6 +15,7 @@ from tiletable import tagrecord
 from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, status_leds
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
+from tiletable.engine.cards import card_str
 from tiletable.engine.errors import E_OVER, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, preset_names
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
@@ -49,11 +50,11 @@ MODE_OVER = "over"
 
 
 def item_text(identity):
-    """A tag identity as the engine's text: a tile ``3-5``, a card ``c12`` (its id)."""
+    """A tag identity as the engine's text: a tile ``3-5``, a card ``H4``."""
     kind, _, item = identity
     if kind == tagrecord.KIND_TILE:
         return tile_str(item)
-    return "c%d" % item
+    return card_str(item)
 
 
 class Menu:
