@@ -10,8 +10,9 @@ nothing; ``OSError`` is kept for a reader that stops answering on the bus.
 
 What it avoids from the widely copied MicroPython drivers:
 
-* their wait loop tests ``~(n & 0x01)`` where ``not`` is meant, so an empty poll spins through
-  all 2000 iterations (≈220 ms); here the loop ends on RxIRq or TimerIRq;
+* their wait loop writes ``~(n & 0x01)`` where ``not`` is meant (``~x`` is never 0), so an
+  empty poll spins through all 2000 iterations (≈220 ms, pimylifeup/MFRC522-python#42); here
+  the loop ends on RxIRq or TimerIRq, after about 9 reads for an empty field;
 * their ``anticoll()`` returns the cascade tag 0x88 as a UID byte; here the SAK cascade bit
   (0x04) decides, the cascade tag is stripped, and the BCC is checked at every level;
 * a tag left on the pad failing every other REQA (a selected tag ignores REQA): presence
@@ -118,6 +119,40 @@ def crc_a(buf, start, n):
     return crc
 
 
+class _BusBuffers:
+    """Frame and burst buffers with a memoryview per length, shared by every reader: the
+    readers on a bus take turns, and nine zones would otherwise hold nine copies (~2 KB each)."""
+
+    def __init__(self):
+        self.reg = bytearray(2)
+        self.reply = bytearray(2)
+        # FIFO burst write: the address byte, then the frame (built in place at index 1)
+        self.tx = bytearray(1 + _TX_MAX)
+        self.tx[0] = _FIFO_DATA << 1
+        txv = memoryview(self.tx)
+        self.tx_views = [txv[:n] for n in range(2 + _TX_MAX)]
+        # FIFO burst read: n FIFO addresses then 0x00, replies land at index 1..n
+        self.rx_cmd = bytearray([0x80 | _FIFO_DATA << 1] * (_RX_MAX + 1))
+        self.rx_buf = bytearray(_RX_MAX + 1)
+        cmdv = memoryview(self.rx_cmd)
+        bufv = memoryview(self.rx_buf)
+        self.rx_cmd_views = [cmdv[:n] for n in range(2 + _RX_MAX)]
+        self.rx_buf_views = [bufv[:n] for n in range(2 + _RX_MAX)]
+        self.rx = bufv[1:]
+        # ErrorReg, FIFOLevelReg, ControlReg and CollReg in one read transaction (§8.1.2.1)
+        self.status_cmd = bytes((0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1, 0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0))
+        self.status = bytearray(5)
+
+
+_buffers = []
+
+
+def _bus_buffers():
+    if not _buffers:
+        _buffers.append(_BusBuffers())
+    return _buffers[0]
+
+
 class UnexpectedChip(OSError):
     """VersionReg names a clone: clones corrupt MISO on shared buses (miguelbalboa/rfid#428)."""
 
@@ -140,23 +175,17 @@ class MFRC522:
         self._spi = spi
         self._cs = cs
         cs.init(cs.OUT, value=1)
-        self._reg = bytearray(2)
-        self._reply = bytearray(2)
-        # FIFO burst write: the address byte, then the frame (built in place at index 1)
-        self._tx = bytearray(1 + _TX_MAX)
-        self._tx[0] = _FIFO_DATA << 1
-        txv = memoryview(self._tx)
-        self._tx_views = [txv[:n] for n in range(2 + _TX_MAX)]
-        # FIFO burst read: n FIFO addresses then 0x00, replies land at index 1..n
-        self._rx_cmd = bytearray([0x80 | _FIFO_DATA << 1] * (_RX_MAX + 1))
-        self._rx_buf = bytearray(_RX_MAX + 1)
-        cmdv = memoryview(self._rx_cmd)
-        bufv = memoryview(self._rx_buf)
-        self._rx_cmd_views = [cmdv[:n] for n in range(2 + _RX_MAX)]
-        self._rx_buf_views = [bufv[:n] for n in range(2 + _RX_MAX)]
-        # ErrorReg, FIFOLevelReg, ControlReg and CollReg in one read transaction (§8.1.2.1)
-        self._status_cmd = bytes((0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1, 0x80 | _CONTROL << 1, 0x80 | _COLL << 1, 0))
-        self._status = bytearray(5)
+        bus = _bus_buffers()
+        self._reg = bus.reg
+        self._reply = bus.reply
+        self._tx = bus.tx
+        self._tx_views = bus.tx_views
+        self._rx_cmd = bus.rx_cmd
+        self._rx_buf = bus.rx_buf
+        self._rx_cmd_views = bus.rx_cmd_views
+        self._rx_buf_views = bus.rx_buf_views
+        self._status_cmd = bus.status_cmd
+        self._status = bus.status
         self._cl = bytearray(5)  # the UID CLn being resolved
         self.signature = bytearray(10)  # UID CL1 and CL2 bits from the last probe(): "same tags?"
         self.signature_bits = 0
@@ -168,7 +197,7 @@ class MFRC522:
         self._reload = -1
         self._rx_len = 0
         self._coll = 0
-        self.rx = memoryview(self._rx_buf)[1:]  # bytes of the last answer
+        self.rx = bus.rx  # bytes of the last answer (until any reader's next exchange)
         self.field = False
 
         self.version = self._read(_VERSION)
