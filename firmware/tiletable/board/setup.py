@@ -26,7 +26,6 @@ SEATS = len(pins.BUTTON_SEAT)
 BUTTON_MENU = SEATS
 BUTTON_OK = SEATS + 1
 BUTTON_UNDO = SEATS + 2
-TABLE_STATUS_LED = pins.LED_COUNT - 1
 LED_BUDGET_MA = 150  # hardware/POWER.md: what the strip may draw from the USB budget
 
 

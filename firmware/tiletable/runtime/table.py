@@ -438,6 +438,8 @@ class Table:
             view["prompt"] = self.controller.prompt()
         if self.last_error is not None:
             view["last_error"] = [self.last_error[0], self.last_error[1]]
+        if self.events_lost:
+            view["events_lost"] = self.events_lost
         return canonical_json(view)
 
 
