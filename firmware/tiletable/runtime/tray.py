@@ -29,7 +29,8 @@ out of the field, or a single read in a burst of noise, never gets that far.
 identities that arrived, REMOVED with those that left, UNKNOWN_TAG with a reason per tag that
 cannot be used, READER_FAULT / READER_OK. Every event carries ``count``, the number of tags on
 the pad after the change, so a consumer expecting exactly one tile can refuse two instead of
-guessing. The steady state (nothing changing) allocates nothing.
+guessing. Scanning an idle tray allocates nothing (tests run it with the heap locked);
+allocation happens when something changes (new UIDs, observations, events' item tuples).
 """
 from micropython import const
 
