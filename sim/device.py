@@ -189,8 +189,18 @@ class Hardware:
         self.chain = Max7219Chain(pins.DISPLAY_MODULES)
         spi.attach(self.chain, machine.Pin(pins.DISPLAY_LOAD, machine.Pin.OUT, value=1))
         gpios = tuple(pins.BUTTON_SEAT) + (pins.BUTTON_MENU, pins.BUTTON_OK, pins.BUTTON_UNDO)
-        self.contacts = [BouncyContact(machine.Pin(gpio), seed=gpio + 1) for gpio in gpios]
+        self.button_pins = [machine.Pin(gpio) for gpio in gpios]
+        self.contacts = [BouncyContact(pin, seed=i + 1) for i, pin in enumerate(self.button_pins)]
+        self.presses = 0
         self.machine = _Machine(spi)
+
+    def new_contact(self, button):
+        """A fresh contact for each press (another bounce pattern each time): a contact keeps
+        every edge it was given, so one per press keeps a long session's memory flat."""
+        self.presses += 1
+        contact = BouncyContact(self.button_pins[button], seed=self.presses * 7 + button)
+        self.contacts[button] = contact
+        return contact
 
     def advance(self, now_ms):
         """Keep the models in step with the device's time; bound what they record."""
@@ -334,7 +344,7 @@ class Device:
         name = args[0]
         button = BUTTON_NAMES[name] if name in BUTTON_NAMES else int(name)
         how = args[1] if len(args) > 1 else "short"
-        contact = self.hardware.contacts[button]
+        contact = self.hardware.new_contact(button)
         now = self.clock()
         short = _HOLD_MS["short"]
         if how == "double":

@@ -23,7 +23,7 @@ import time
 from tiletable_host.ptybridge import PtyBridge
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MICROPYTHON_HEAP = "512K"  # firmware plus the wire-level models of nine readers, their tags, display
+MICROPYTHON_HEAP = "1M"  # a whole match: firmware, engine history, wire-level models (64-bit objects)
 
 
 class ControlError(RuntimeError):

@@ -64,3 +64,16 @@ def test_journal_on_littlefs_in_a_file_survives_a_power_cut(tmp_path):
         table.stop()
     assert list(mount.iterdir()) == []  # everything went into the littlefs image
     assert b"muggins" in image.read_bytes()
+
+
+def test_whole_muggins_match_on_micropython(table_root):
+    from player import LinePlayer, journal_sessions, replay
+
+    table = SimulatedTable.start(runtime="micropython", root=table_root)
+    try:
+        god = LinePlayer(table.control, "muggins", 2, seed=3).play_match()
+        assert table.control.state()["scores"] == list(god.scores)
+    finally:
+        table.stop()
+    assert god.is_over()
+    assert replay(*journal_sessions(table_root)[-1]).scores == god.scores
