@@ -162,5 +162,7 @@ class App:
         return [self._scan_service(), self._button_service(), self._link_service(), self._housekeeping_service()]
 
     async def run(self, *extra):
-        """Run until maintenance is requested (or the simulated host goes away)."""
+        """Run until maintenance is requested (or the simulated host goes away); ``close()``
+        afterwards, also when this raises."""
+        self.link.open()
         await asyncio.gather(*(self.services() + list(extra)))

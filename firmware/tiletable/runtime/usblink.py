@@ -33,6 +33,9 @@ class UsbLink:
         self._chunk = bytearray(_CHUNK)
         self.closed = False  # the host end went away for good (only a simulation's pipe can)
         self.bytes_in = 0
+
+    def open(self):
+        """Enter protocol mode: 0x03 is data from now on, until ``close()``."""
         micropython.kbd_intr(-1)
 
     def poll(self):
