@@ -6,7 +6,7 @@ import pytest
 import serial
 
 from tiletable.proto.frame import FrameDecoder
-from tiletable.proto.messages import EV_PLAY, EV_SCORE, GAME_START, HELLO, MAINTENANCE, REPLY, STATE, decode_payload, encode_message
+from tiletable.proto.messages import EV_ERROR, EV_PLAY, EV_SCORE, EV_ZONE, GAME_START, HELLO, MAINTENANCE, REPLY, STATE, decode_payload, encode_message
 from tiletable_host.simtable import SimulatedTable
 
 
@@ -75,7 +75,15 @@ def test_game_started_by_the_host_is_played_on_the_table(table):
     actions = [fields["action"] for msg_type, fields in seen if msg_type == EV_PLAY]
     assert actions[:2] == ["D0:?", "D0:?"] and actions[-2:] == ["setter0", "5-5"]
     assert (EV_SCORE, {"seat": 0, "points": 10, "rule": "fives"}) not in seen  # manual claims: not yet scored
+    assert (EV_ZONE, {"zone": 0, "tag": "5-5", "present": 1}) in seen
     assert table.control.state()["prompt"] == "P1 to play"
+    with serial.Serial(table.port, timeout=0.2) as port:
+        table.control.press(0, "double")  # "muggins!": the count is claimed
+        table.control.place(2, "1-2")  # seat 1 lays a tile that fits no end
+        seen = collect(port, 1.0)
+    assert (EV_SCORE, {"seat": 0, "points": 10, "rule": "fives"}) in seen
+    errors = [fields for msg_type, fields in seen if msg_type == EV_ERROR]
+    assert errors and errors[0]["code"] == 4
 
 
 def test_power_cut_of_the_device_process_resumes_the_game(table):
