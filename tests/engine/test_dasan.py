@@ -268,7 +268,8 @@ def test_action_text_round_trips():
 def test_ruleset_checks():
     from tiletable.engine.errors import RulesetError
 
-    assert find_ruleset("DASAN").name == "dasan"  # aliases: test_families_presets.py (CPython)
+    assert find_ruleset("DASAN").name == "dasan"
+    assert find_ruleset("Big-Three").name == "dasan"  # via PRESET_ALIAS: no other family imported
     err = raises(RulesetError, find_ruleset, "dasan", chips=0, hands=0)
     assert err.field == "params.hands" and "needs an end" in err.reason
     err = raises(RulesetError, find_ruleset("dasan").new_state, 4)
