@@ -164,6 +164,23 @@ def test_a_setter_who_did_not_hold_the_best_tile_is_reported():
     assert "P0 held 6-6" in state.violations[0].text()
 
 
+def test_a_setter_by_right_of_winning_claims_nothing():
+    """Buki's later banker (and any ``later_setter=previous_winner``) sets as the last winner,
+    not as the holder of the best tile: a better tile elsewhere is no violation."""
+    state = start("muggins", [["?"], ["?"]], later_setter="previous_winner")
+    run(state, "setter1 2-2 R0:6-6")  # hand 0: a false claim, reported
+    run(state, "D0:? D1:?")
+    assert state.current_player() == 1  # the winner sets without declaring
+    run(state, "1-1 R0:5-5")
+    assert [(v.hand, v.rule) for v in state.violations] == [(0, "setter")]
+
+
+def test_a_setter_by_rotation_claims_nothing():
+    state = start("block", [["?"], ["?"]], setter="rotate")
+    run(state, "1-1 R1:6-6")
+    assert state.violations == []
+
+
 def test_an_unseen_draw_can_excuse_one_tile_but_not_two():
     k = Knowledge()
     k.add_fact(3, 1, 1 << 0x35 | 1 << 0x36, "must play", "passed on 3")

@@ -277,7 +277,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         lay = self.layout
         first_double = lay.doubles == 0
         if self.knowledge:
-            if point == SET_POINT and self.hidden[seat] and self.p["setter"] != "rotate":
+            if point == SET_POINT and self.hidden[seat] and self._set_by_rank(t):
                 self._note_set_claim(seat, t, index)
             self.knowledge.log_play(index, seat, t)
         hand = self.hands[seat]
@@ -321,6 +321,16 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self._hand_over()
             return
         self.turn = (seat + self.step) % self.players
+
+    def _set_by_rank(self, t):
+        """Whether setting ``t`` claims the best-ranked tile (S3, Bergen, a fixed tile's S3
+        fallback): not a setter by rotation, lots, the fixed tile itself, or the last winner."""
+        p = self.p
+        if self.hand_number > 0 and p["later_setter"] == "previous_winner":
+            return False
+        if p["setter"] == "fixed_tile":
+            return t != self.fixed
+        return p["setter"] in ("highest_double", "double_draw_equalized")
 
     def _note_set_claim(self, seat, t, index):
         """A setter whose hand is unseen claims to hold the best tile; checked at the reveal."""
