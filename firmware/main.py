@@ -46,7 +46,14 @@ def start():
     board = build(machine)
     if maintenance_flagged() or board.menu_held():
         return  # stay at the REPL, no watchdog
-    app = App(board, sys.stdin.buffer, sys.stdout.buffer, time.ticks_ms, wdt=machine.WDT(timeout=_WATCHDOG_MS))
+    app = App(
+        board,
+        sys.stdin.buffer,
+        sys.stdout.buffer,
+        time.ticks_ms,
+        unique_id=machine.unique_id(),
+        wdt=machine.WDT(timeout=_WATCHDOG_MS),
+    )
     try:
         asyncio.run(main(app))
     finally:

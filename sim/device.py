@@ -252,7 +252,7 @@ class Device:
         self.clock.follower = self.hardware.advance
         self.pieces = pieces
         self.control = control
-        self.app = App(self.hardware.board, instream, outstream, self.clock, root=root)
+        self.app = App(self.hardware.board, instream, outstream, self.clock, root=root, unique_id=machine.unique_id())
         self.reset_requested = False
         self.quit_requested = False
         self.unsettled = []  # zones whose pieces changed since the tray last confirmed them

@@ -23,7 +23,7 @@ def test_link_answers_on_micropython(table):
         port.write(b"\x03\x03garbage\r\n")
         time.sleep(0.2)
         reply = request(port, HELLO, {"proto": 1, "host": "pytest"})
-    assert reply["device"] == "tiletable"
+    assert reply["device"] == "tiletable-545453494d000001"
 
 
 def test_menu_game_illegal_play_and_resume_on_micropython(table):

@@ -49,7 +49,7 @@ def request(port, msg_type, fields=None, seq=1):
 def test_hello_over_the_pty(table):
     with serial.Serial(table.port, timeout=0.2) as port:
         reply = request(port, HELLO, {"proto": 1, "host": "pytest"})
-    assert reply["device"] == "tiletable" and "game" in reply["capabilities"]
+    assert reply["device"] == "tiletable-545453494d000001" and "game" in reply["capabilities"]
 
 
 def test_line_noise_neither_crashes_the_device_nor_changes_the_table(table):
@@ -60,7 +60,7 @@ def test_line_noise_neither_crashes_the_device_nor_changes_the_table(table):
         time.sleep(0.3)
         assert table.bridge.alive()
         reply = request(port, HELLO, {"proto": 1, "host": "pytest"}, seq=2)
-    assert reply["device"] == "tiletable"
+    assert reply["device"] == "tiletable-545453494d000001"
     assert table.control.state() == before
 
 
@@ -106,3 +106,23 @@ def test_maintenance_request_leaves_protocol_mode(table):
     while table.bridge.alive() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not table.bridge.alive()  # on a Pico: main.py returns to the REPL
+
+
+def test_set_clock_dates_the_session_and_is_journalled_mid_session(table):
+    from tiletable.runtime.journal import REC_CLOCK, REC_HEADER
+    from tiletable_host.transport_serial import SerialTransport
+    import json
+
+    link = SerialTransport(table.port)
+    try:
+        link.hello()
+        assert link.has_capability("clock")
+        link.set_clock(1_800_000_000)
+        link.game_start("block", ["ann", "bob"])
+        link.set_clock(1_800_000_100)  # the organiser corrects the clock during the game
+        records, last = link.journal_pull(0)
+    finally:
+        link.close()
+    header = [json.loads(payload) for seq, rtype, payload in records if rtype == REC_HEADER][-1]
+    assert 1_800_000_000 <= header["time"] <= 1_800_000_000 + 60
+    assert [payload for seq, rtype, payload in records if rtype == REC_CLOCK] == [b"1800000100"]

@@ -39,6 +39,10 @@ type   name                  request fields                      reply fields
 0x0F   MAINTENANCE           -                                   -
 =====  ====================  ==================================  ================================
 
+SET_CLOCK sets the device's wall clock (Unix seconds; the Pico keeps it with ``ticks_ms``
+until the next reset): session headers carry it, and a session in progress journals it as a
+``clock`` record. HELLO's ``device`` is ``tiletable-<machine.unique_id() in hex>``.
+
 Events: ZONE (zone, tag, present), PLAY (seat, action, journal_seq), SCORE (seat, points,
 rule), ERROR_EVENT (code, message). ERROR: code (E_*), request (the failed type), message.
 """

@@ -15,9 +15,9 @@ try:
 except ImportError:  # older MicroPython builds
     import uasyncio as asyncio
 
-from tiletable.drivers.clock import ticks_diff
+from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import RulesetError
-from tiletable.proto.messages import E_BAD_VALUE, GAME_START, GAME_STOP, STATE, ProtocolError
+from tiletable.proto.messages import E_BAD_VALUE, GAME_START, GAME_STOP, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.server import LinkServer
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore
@@ -32,6 +32,36 @@ _LINK_MS = 5
 _HOUSEKEEPING_MS = 100
 
 
+class WallClock:
+    """Unix seconds from the host's SET_CLOCK, kept by ``ticks_ms`` (the Pico has no battery
+    clock): None until set. Every reading moves the anchor on by whole seconds, so the
+    ticks' wrap (2**30 ms) never bites while the clock is read at least once in 6 days."""
+
+    def __init__(self, ticks_ms):
+        self.ticks_ms = ticks_ms
+        self._unix = None
+        self._at = 0
+
+    def set(self, unix_seconds):
+        self._unix = unix_seconds
+        self._at = self.ticks_ms()
+
+    def now_s(self):
+        if self._unix is None:
+            return None
+        whole = ticks_diff(self.ticks_ms(), self._at) // 1000
+        self._unix += whole
+        self._at = ticks_add(self._at, whole * 1000)
+        return self._unix
+
+
+def device_name(unique_id):
+    """``tiletable-<hex>`` from ``machine.unique_id()``, so a PC tells two tables apart."""
+    if not unique_id:
+        return DEVICE
+    return DEVICE + "-" + "".join("%02x" % b for b in unique_id)
+
+
 def _sleep_ms(ms):
     sleep_ms = getattr(asyncio, "sleep_ms", None)
     return sleep_ms(ms) if sleep_ms is not None else asyncio.sleep(ms / 1000)
@@ -39,9 +69,9 @@ def _sleep_ms(ms):
 
 class App:
     """Everything but the hardware. ``ticks_ms`` is the clock (``time.ticks_ms`` on the Pico);
-    ``clock_s`` gives Unix seconds for journal headers, or None when the time is unknown."""
+    ``unique_id`` (``machine.unique_id()``) names the device to the PC."""
 
-    def __init__(self, board, instream, outstream, ticks_ms, root="", clock_s=None, wdt=None):
+    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None, wdt=None):
         self.board = board
         self.ticks_ms = ticks_ms
         self.wdt = wdt
@@ -49,11 +79,13 @@ class App:
         self.journal = Journal(root + "/journal")
         self.rulestore = RuleStore(root + "/rulesets")
         self.ui = TableUi(board.display, board.buzzer)
-        self.table = Table(board, self.ui, self.journal, self.rulestore, clock_s)
-        self.server = LinkServer(self.rulestore, self.journal, FIRMWARE, DEVICE)
+        self.wall_clock = WallClock(ticks_ms)
+        self.table = Table(board, self.ui, self.journal, self.rulestore, self.wall_clock.now_s)
+        self.server = LinkServer(self.rulestore, self.journal, FIRMWARE, device_name(unique_id))
         self.server.register(GAME_START, self._game_start, "game")
         self.server.register(GAME_STOP, self._game_stop, "game")
         self.server.register(STATE, self._state, "game")
+        self.server.register(SET_CLOCK, self._set_clock, "clock")
         self.link = UsbLink(self.server, instream, outstream)
         self.running = True
         self.table.boot(ticks_ms())
@@ -80,6 +112,13 @@ class App:
 
     def _state(self, fields):
         return {"snapshot": self.table.snapshot()}
+
+    def _set_clock(self, fields):
+        """Set the wall clock; a session in progress notes it (its header had no time, or an old one)."""
+        self.wall_clock.set(fields["unix"])
+        if self.journal.in_session:
+            self.journal.log_clock(fields["unix"])
+        return {}
 
     # ----- one step of each service
 
