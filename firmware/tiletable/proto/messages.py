@@ -37,6 +37,7 @@ type   name                  request fields                      reply fields
 0x0D   GAME_STOP             -                                   -
 0x0E   STATE                 -                                   snapshot (JSON text)
 0x0F   MAINTENANCE           -                                   -
+0x12   SELF_TEST             run                                 -
 =====  ====================  ==================================  ================================
 
 SET_CLOCK sets the device's wall clock (Unix seconds; the Pico keeps it with ``ticks_ms``
@@ -45,6 +46,14 @@ until the next reset): session headers carry it, and a session in progress journ
 
 Events: ZONE (zone, tag, present), PLAY (seat, action, journal_seq), SCORE (seat, points,
 rule), ERROR_EVENT (code, message). ERROR: code (E_*), request (the failed type), message.
+
+SELF_TEST with ``run`` 1 starts the hardware self test (hardware/README.md; E_BAD_VALUE while a
+game is in progress or a test runs); ``run`` 0 asks for the last report again (E_NOT_FOUND when
+none ran since boot). The device reports with SELF_TEST events (done, shows, results [part,
+item, status, detail]): ``done`` 0 while it runs, each time the display shows something new
+(``shows``, e.g. ``PUSH S0``; no results), then ``done`` 1 with the result (``TEST OK`` or the
+first failure) and every row; a row's status is ok, warn, fail or check (seen or heard by a
+person).
 """
 
 import struct
@@ -68,11 +77,13 @@ GAME_START = 0x0C
 GAME_STOP = 0x0D
 STATE = 0x0E
 MAINTENANCE = 0x0F
+SELF_TEST = 0x12
 
 EV_ZONE = 0x40
 EV_PLAY = 0x41
 EV_SCORE = 0x42
 EV_ERROR = 0x43
+EV_SELF_TEST = 0x44
 
 ERROR = 0xFF
 
@@ -104,6 +115,7 @@ ERROR_NAMES = {
 }
 
 _RULESET_ROW = (("name", "str"), ("version", "u16"), ("hash", "str"))
+_SELF_TEST_ROW = (("part", "str"), ("item", "str"), ("status", "str"), ("detail", "str"))
 _SESSION_ROW = (
     ("first", "u32"),
     ("last", "u32"),
@@ -172,6 +184,9 @@ MESSAGES = {
     EV_PLAY: ("play event", (("seat", "u8"), ("action", "str"), ("journal_seq", "u32"))),
     EV_SCORE: ("score event", (("seat", "u8"), ("points", "i32"), ("rule", "str"))),
     EV_ERROR: ("error event", (("code", "u8"), ("message", "str"))),
+    SELF_TEST: ("self test", (("run", "u8"),)),
+    SELF_TEST | REPLY: ("self test reply", ()),
+    EV_SELF_TEST: ("self test event", (("done", "u8"), ("shows", "str"), ("results", _SELF_TEST_ROW))),
     ERROR: ("error", (("code", "u8"), ("request", "u8"), ("message", "str"))),
 }
 
