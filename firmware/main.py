@@ -54,6 +54,7 @@ def start():
         unique_id=machine.unique_id(),
         wdt=machine.WDT(timeout=_WATCHDOG_MS),
     )
+    app.selftest_on_first_boot(time.ticks_ms())  # hardware/README.md: first-run self test
     try:
         asyncio.run(main(app))
     finally:

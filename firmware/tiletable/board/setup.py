@@ -31,9 +31,10 @@ LED_BUDGET_MA = 150  # hardware/POWER.md: what the strip may draw from the USB b
 
 class Board:
     """The peripherals, built once at boot. ``readers[zone]`` opens that zone's MFRC522 (the
-    tray reopens a reader that dropped off the bus, so it gets openers, not chips)."""
+    tray reopens a reader that dropped off the bus, so it gets openers, not chips);
+    ``reader_cs[zone]`` is its chip-select pin (the self test talks to readers it cannot open)."""
 
-    def __init__(self, machine, spi, readers, chain, display, strip, buzzer, buttons, button_pins):
+    def __init__(self, machine, spi, readers, chain, display, strip, buzzer, buttons, button_pins, reader_cs=()):
         self.machine = machine
         self.spi = spi
         self.readers = readers
@@ -43,6 +44,7 @@ class Board:
         self.buzzer = buzzer
         self.buttons = buttons
         self.button_pins = button_pins
+        self.reader_cs = reader_cs
 
     def menu_held(self):
         """Whether MENU is held down right now (at boot: stay in the REPL for maintenance)."""
@@ -70,8 +72,7 @@ def build(machine):
     )
     # Every chip-select high before the first transaction: a reader left selected would
     # answer on top of the next one.
-    for cs in pins.READER_CS:
-        machine.Pin(cs, machine.Pin.OUT, value=1)
+    reader_cs = [machine.Pin(cs, machine.Pin.OUT, value=1) for cs in pins.READER_CS]
     readers = [_opener(machine, spi, cs) for cs in pins.READER_CS]
     chain = Max7219(spi, machine.Pin(pins.DISPLAY_LOAD), pins.DISPLAY_MODULES, max_brightness=pins.DISPLAY_MAX_INTENSITY)
     width = pins.DISPLAY_DIGITS_PER_SEAT
@@ -81,7 +82,7 @@ def build(machine):
     gpios = tuple(pins.BUTTON_SEAT) + (pins.BUTTON_MENU, pins.BUTTON_OK, pins.BUTTON_UNDO)
     button_pins = [machine.Pin(gpio) for gpio in gpios]
     buttons = Buttons(button_pins)
-    return Board(machine, spi, readers, chain, display, strip, buzzer, buttons, button_pins)
+    return Board(machine, spi, readers, chain, display, strip, buzzer, buttons, button_pins, reader_cs)
 
 
 def status_leds(board, seat_zones, end_zones):

@@ -153,6 +153,38 @@ def _bus_buffers():
     return _buffers[0]
 
 
+def read_register_at(spi, cs, reg):
+    """One register of the chip at ``cs`` without opening it: no reset, no exception, no
+    allocation. The self test reads VersionReg this way (0x00/0xFF: nobody answers; a clone
+    is read, not refused) while every other chip-select stays high."""
+    bus = _bus_buffers()
+    buf = bus.reg
+    buf[0] = 0x80 | reg << 1
+    buf[1] = 0
+    cs(0)
+    spi.write_readinto(buf, bus.reply)
+    cs(1)
+    return bus.reply[1]
+
+
+def version_at(spi, cs):
+    """VersionReg (0x37) of the chip at ``cs``: 0x91/0x92 genuine, ``CLONE_VERSIONS``, 0x00/0xFF none."""
+    return read_register_at(spi, cs, _VERSION)
+
+
+def field_at(spi, cs, on):
+    """Switch the field of the chip at ``cs`` on or off (TxControlReg) without opening it;
+    returns TxControlReg read back (0x83 on, 0x80 off, when the chip took the write)."""
+    bus = _bus_buffers()
+    buf = bus.reg
+    buf[0] = _TX_CONTROL << 1
+    buf[1] = _FIELD_ON if on else _FIELD_OFF
+    cs(0)
+    spi.write(buf)
+    cs(1)
+    return read_register_at(spi, cs, _TX_CONTROL)
+
+
 class UnexpectedChip(OSError):
     """VersionReg names a clone: clones corrupt MISO on shared buses (miguelbalboa/rfid#428)."""
 

@@ -18,6 +18,7 @@ except ImportError:  # older MicroPython builds
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import RulesetError
 from tiletable.proto.messages import E_BAD_VALUE, GAME_START, GAME_STOP, SET_CLOCK, STATE, ProtocolError
+from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST
 from tiletable.proto.server import LinkServer
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore
@@ -62,6 +63,20 @@ def device_name(unique_id):
     return DEVICE + "-" + "".join("%02x" % b for b in unique_id)
 
 
+def _unload(name):
+    """Forget a module imported for one job, so the garbage collector can take it back."""
+    import sys
+
+    sys.modules.pop(name, None)
+    package, _, attr = name.rpartition(".")
+    parent = sys.modules.get(package)
+    if parent is not None and attr in dir(parent):
+        try:
+            delattr(parent, attr)
+        except (AttributeError, TypeError):
+            pass
+
+
 def _sleep_ms(ms):
     sleep_ms = getattr(asyncio, "sleep_ms", None)
     return sleep_ms(ms) if sleep_ms is not None else asyncio.sleep(ms / 1000)
@@ -86,6 +101,12 @@ class App:
         self.server.register(GAME_STOP, self._game_stop, "game")
         self.server.register(STATE, self._state, "game")
         self.server.register(SET_CLOCK, self._set_clock, "clock")
+        # the hardware self test (runtime/selftest.py, imported only while one runs)
+        self.server.register(SELF_TEST, self._self_test, "selftest")
+        self.selftest = None
+        self.selftest_report = None  # (summary, rows) of the last test since boot
+        self._selftest_flag = root + "/selftest.done"
+        self._selftest_shown = 0
         self.link = UsbLink(self.server, instream, outstream)
         self.running = True
         self.table.boot(ticks_ms())
@@ -93,6 +114,7 @@ class App:
     # ----- link handlers
 
     def _game_start(self, fields):
+        self._refuse_during_selftest()
         players = fields["players"]
         if not 2 <= len(players) <= self.ui.seats:
             raise ProtocolError(E_BAD_VALUE, "%d players; the table seats 2 to %d" % (len(players), self.ui.seats))
@@ -107,6 +129,7 @@ class App:
         return {"session": session}
 
     def _game_stop(self, fields):
+        self._refuse_during_selftest()
         self.table.stop()
         return {}
 
@@ -120,10 +143,91 @@ class App:
             self.journal.log_clock(fields["unix"])
         return {}
 
+    # ----- the hardware self test (hardware/README.md "First-run self test")
+
+    def start_selftest(self, now_ms):
+        """Start the self test; returns why not (a sentence) when a game is in progress or a
+        test runs already, else None. The table ignores zones and buttons until it is over."""
+        if self.selftest is not None:
+            return "the self test is running already"
+        if self.journal.in_session:
+            return "a game is in progress: stop it before the self test"
+        from tiletable.runtime.selftest import SelfTest
+
+        self.selftest = SelfTest(self.board)
+        self._selftest_shown = 0
+        self.table.selftest_status = "running"
+        self._selftest_step(now_ms)
+        return None
+
+    def selftest_on_first_boot(self, now_ms):
+        """Start the self test if none ever completed on this table (no flag file) and no game
+        is to be resumed; True when it started (main.py calls this once at boot)."""
+        try:
+            import os
+
+            os.stat(self._selftest_flag)
+            return False
+        except OSError:
+            pass
+        return not self.journal.in_session and self.start_selftest(now_ms) is None
+
+    def _selftest_step(self, now_ms):
+        test = self.selftest
+        buttons = self.board.buttons
+        event = buttons.get()
+        while event is not None:
+            test.button_event(event)
+            event = buttons.get()
+        finished = test.step(now_ms)
+        if test.shown != self._selftest_shown and not finished:
+            self._selftest_shown = test.shown
+            self.table.send(EV_SELF_TEST, {"done": 0, "shows": test.shows, "results": []})
+        if finished:
+            self._selftest_finish(test)
+        self.send_events()
+
+    def _selftest_finish(self, test):
+        self.selftest = None
+        self.selftest_report = (test.summary, test.results)
+        self.table.selftest_status = test.summary
+        try:
+            with open(self._selftest_flag, "w") as flag:
+                flag.write(test.summary)
+        except OSError:
+            pass  # the test runs again at the next boot
+        self._send_selftest_report()
+        self.table.ui.clear_messages()
+        self.table.open_menu()
+        _unload("tiletable.runtime.selftest")
+
+    def _send_selftest_report(self):
+        summary, rows = self.selftest_report
+        results = [{"part": p, "item": i, "status": s, "detail": d} for p, i, s, d in rows]
+        self.table.send(EV_SELF_TEST, {"done": 1, "shows": summary, "results": results})
+
+    def _self_test(self, fields):
+        """SELF_TEST: ``run`` 1 starts a test, 0 sends the last report again as an event."""
+        if fields["run"]:
+            refused = self.start_selftest(self.ticks_ms())
+            if refused:
+                raise ProtocolError(E_BAD_VALUE, refused)
+        elif self.selftest_report is None:
+            raise ProtocolError(E_NOT_FOUND, "no self test has completed since boot")
+        else:
+            self._send_selftest_report()
+        return {}
+
+    def _refuse_during_selftest(self):
+        if self.selftest is not None:
+            raise ProtocolError(E_BAD_VALUE, "the self test is running")
+
     # ----- one step of each service
 
     def scan(self, now_ms):
         """Poll the tray once and hand its confirmed events to the table."""
+        if self.selftest is not None:
+            return  # the self test has the readers
         tray = self.tray
         tray.poll(now_ms)
         event = tray.events.get()
@@ -135,6 +239,14 @@ class App:
         """Buttons, the table's timers and the display; queued link events go out."""
         buttons = self.board.buttons
         buttons.poll(now_ms)
+        if self.table.selftest_requested:
+            self.table.selftest_requested = False
+            refused = self.start_selftest(now_ms)
+            if refused:
+                self.table.report(0, E_BAD_VALUE, refused, now_ms, "GAME")
+        if self.selftest is not None:
+            self._selftest_step(now_ms)
+            return
         event = buttons.get()
         while event is not None:
             self.table.button_event(event, now_ms)

@@ -112,6 +112,8 @@ class Table:
         self.events_lost = 0
         self.last_error = None
         self.maintenance_requested = False  # MENU held: leave protocol mode for the REPL
+        self.selftest_requested = False  # OK held in the menu: the app runs the self test
+        self.selftest_status = None  # "running", then the last self test's result (STATE)
         self._held_long = bytearray(BUTTON_UNDO + 1)  # the press became long or double: no short press
         self._quiet_until = None
 
@@ -288,7 +290,9 @@ class Table:
 
     def _menu_button(self, button, kind, now_ms):
         menu = self.menu
-        if button == BUTTON_OK and kind == Buttons.PRESS:
+        if button == BUTTON_OK and kind == Buttons.LONG:
+            self.selftest_requested = True
+        elif button == BUTTON_OK and kind == Buttons.PRESS:
             try:
                 self.start(menu.name, ["P%d" % (s + 1) for s in range(menu.players)], now_ms)
             except (RulesetError, ValueError) as exc:
@@ -440,6 +444,8 @@ class Table:
             view["last_error"] = [self.last_error[0], self.last_error[1]]
         if self.events_lost:
             view["events_lost"] = self.events_lost
+        if self.selftest_status is not None:
+            view["selftest"] = self.selftest_status
         return canonical_json(view)
 
 
