@@ -59,6 +59,7 @@ COMMANDS = [
     _command("demo", "demo", "play and print a fully explained simulated match (Muggins, 4 players)"),
     _command("run", "run", "a whole session: sync, play Muggins on the simulated table (or watch a real one), pull, show"),
     _command("maintenance", "maintenance", "leave protocol mode for the REPL (so mpremote can connect)"),
+    _command("selftest", "selftest", "run the table's hardware self test (readers, display, LEDs, buzzer, buttons) and print the report"),
 ]
 
 

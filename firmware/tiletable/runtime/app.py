@@ -157,7 +157,6 @@ class App:
         self.selftest = SelfTest(self.board)
         self._selftest_shown = 0
         self.table.selftest_status = "running"
-        self._selftest_step(now_ms)
         return None
 
     def selftest_on_first_boot(self, now_ms):
