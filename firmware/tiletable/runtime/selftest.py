@@ -171,7 +171,7 @@ class SelfTest:
         chain = board.chain
         display = board.display
         buffer = chain.buffer
-        self.shows = "8.8.8.8."
+        self.shows = "all on"
         self.shown += 1
         for i in range(chain.digits):
             buffer[i] = 0xFF
