@@ -287,6 +287,9 @@ class App:
 
     async def _scan_service(self):
         while self.running:
+            if self.selftest is not None:  # it has the readers: no scan, and no busy loop
+                await _sleep_ms(_BUTTON_MS)
+                continue
             now = self.ticks_ms()
             self.scan(now)
             wait = ticks_diff(self.tray.next_poll_ms(now), now)
