@@ -83,3 +83,21 @@ def test_selftest_last_prints_the_last_report_again(capsys, table):
     status, out, err = tiletable(capsys, ["selftest", "--last", "--port", table.port])
     assert status == 1 and out.splitlines()[0] == "self test: bUt OK"
     assert "table shows" not in out
+
+
+def test_selftest_on_the_micropython_device(capsys, tmp_path):
+    """The compiled firmware on the MicroPython unix port: the same run, twice; the second keeps
+    no more heap than the first left (the module is dropped after each run; what the first
+    leaves, its interned names and the report, is not kept twice)."""
+    device = SimulatedTable.start(runtime="micropython", root=str(tmp_path))
+    try:
+        used = []
+        for _ in range(2):
+            status, out, err = _selftest(capsys, device, BUTTONS, "--quiet")
+            assert status == 0, err
+            assert out.splitlines()[0] == "self test: TEST OK"
+            device.control.tones()  # the simulation's own log of what the buzzer played
+            used.append(device.control.heap()[0])
+        assert used[1] - used[0] < 1024, used
+    finally:
+        device.stop()
