@@ -86,7 +86,8 @@ def test_the_table_ignores_tiles_and_game_buttons_during_the_self_test(tmp_path)
 
 def test_the_link_starts_it_and_gets_progress_and_the_report(tmp_path):
     control = local_table(tmp_path)
-    assert request(control, SELF_TEST, {"run": 0}) == (ERROR, {"code": E_NOT_FOUND, "request": SELF_TEST, "message": "no self test has completed since boot"})
+    refused = {"code": E_NOT_FOUND, "request": SELF_TEST, "message": "no self test has completed since boot"}
+    assert request(control, SELF_TEST, {"run": 0}) == (ERROR, refused)
     assert request(control, SELF_TEST, {"run": 1}) == (SELF_TEST | REPLY, {})
     got_type, fields = request(control, SELF_TEST, {"run": 1})
     assert got_type == ERROR and fields["code"] == E_BAD_VALUE and "running" in fields["message"]

@@ -89,25 +89,10 @@ class SelfTest:
         self._due = ticks_add(now_ms, wait)
         return False
 
-    def next_ms(self, now_ms):
-        """How long nothing happens unless a button is pressed (a simulation may skip it)."""
-        if self.done or self._due is None:
-            return 0
-        wait = ticks_diff(self._due, now_ms)
-        return wait if wait > 0 else 0
-
     def button_event(self, event):
         """A button driver event; only presses count."""
         if Buttons.kind_of(event) == Buttons.PRESS:
             self._pressed = Buttons.button_of(event)
-
-    def abort(self):
-        """Stop where it is: fields, LEDs and buzzer off (the runtime redraws the display)."""
-        self._steps = iter(())
-        self._all_fields_off()
-        self._leds_off()
-        self.board.buzzer.stop()
-        self.done = True
 
     # ----- the sequence
 
