@@ -11,6 +11,7 @@ pages 0-2, the capability container in page 3, user memory in pages 4-39 (factor
 an empty NDEF TLV ``03 00 FE``), configuration in 40-44. READ 0x30 returns 4 pages with
 roll-over past the last page; WRITE 0xA2 accepts pages 4-39 only (the model does not
 emulate lock bits, OTP or configuration pages) and answers ACK 0xA after the programming time.
+A ``read_only`` tag answers every WRITE with NAK, as a tag whose user pages are locked does.
 
 Faults for tests: ``weak`` (per-mille chance per answer of silence or a corrupted answer, from
 a seeded xorshift so CPython and MicroPython see the same sequence) and ``leave_after(n)``
@@ -89,7 +90,7 @@ def cascade_levels(uid):
 class Ntag213:
     """One tag. ``uid`` is 7 bytes for a real NTAG213; 4 or 10 are accepted for tests."""
 
-    def __init__(self, uid, user=None, weak=0, seed=1):
+    def __init__(self, uid, user=None, weak=0, seed=1, read_only=False):
         self.uid = bytes(uid)
         self.levels = cascade_levels(self.uid)
         self.memory = bytearray(PAGES * 4)
@@ -104,6 +105,7 @@ class Ntag213:
         if user is not None:
             self.memory[16 : 16 + len(user)] = user
         self.weak = weak
+        self.read_only = read_only
         self.random = XorShift(seed)
         self.answers_left = -1
         self.state = IDLE
@@ -226,7 +228,7 @@ class Ntag213:
         return with_crc(out), 18 * 8, 0
 
     def _write(self, page, four):
-        if not USER_FIRST <= page <= USER_LAST:
+        if self.read_only or not USER_FIRST <= page <= USER_LAST:
             self._error()
             return bytes((NAK,)), 4, 0
         self.memory[page * 4 : page * 4 + 4] = four

@@ -25,6 +25,8 @@ DAMAGED = tagrecord.DAMAGED
 BAD_ITEM = tagrecord.BAD_ITEM
 UNKNOWN_UID = "unknown uid"  # no record could be read and the UID is not enrolled
 DUPLICATE = "duplicate"  # another tag already claimed the same set and item
+UNREADABLE = "unreadable"  # selected every time, but its record never read cleanly (the tray gave up)
+NO_RECORD = (UNKNOWN_UID, UNREADABLE)  # tags that cannot carry a record: enrolled by UID instead
 
 
 def uid_hex(uid):
