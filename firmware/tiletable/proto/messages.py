@@ -38,6 +38,10 @@ type   name                  request fields                      reply fields
 0x0E   STATE                 -                                   snapshot (JSON text)
 0x0F   MAINTENANCE           -                                   -
 0x12   SELF_TEST             run                                 -
+0x13   TAG_SCAN              zone                                tags [uid, status, kind, set,
+                                                                 item]
+0x14   TAG_WRITE             zone, uid, record                   -
+0x15   UID_PUT               uid, kind, set, item                entries
 =====  ====================  ==================================  ================================
 
 SET_CLOCK sets the device's wall clock (Unix seconds; the Pico keeps it with ``ticks_ms``
@@ -46,6 +50,15 @@ until the next reset): session headers carry it, and a session in progress journ
 
 Events: ZONE (zone, tag, present), PLAY (seat, action, journal_seq), SCORE (seat, points,
 rule), ERROR_EVENT (code, message). ERROR: code (E_*), request (the failed type), message.
+
+Tags (enrolment, ``tiletable enrol`` and ``inventory``): TAG_SCAN lists what the tray last
+confirmed on a zone, a row per tag: its UID in hex, ``status`` "" for a usable piece or the
+reason it is not (blank, foreign, damaged, duplicate, unknown uid, ...), and the identity it
+names (kind 0 when none). TAG_WRITE queues writing the 16-byte tag record into the tag with
+that UID on that zone; the TAG_WRITE event (zone, uid, failure) follows once it was written
+and read back (``failure`` "") or not (why not). UID_PUT enrols a tag by its UID in the
+table's UID table (kind 0 removes the UID; ``entries`` is the table's size after it). Both
+writes are refused (E_BAD_VALUE) while a game is in progress or the self test runs.
 
 SELF_TEST with ``run`` 1 starts the hardware self test (hardware/README.md; E_BAD_VALUE while a
 game is in progress or a test runs); ``run`` 0 asks for the last report again (E_NOT_FOUND when
@@ -78,12 +91,16 @@ GAME_STOP = 0x0D
 STATE = 0x0E
 MAINTENANCE = 0x0F
 SELF_TEST = 0x12
+TAG_SCAN = 0x13
+TAG_WRITE = 0x14
+UID_PUT = 0x15
 
 EV_ZONE = 0x40
 EV_PLAY = 0x41
 EV_SCORE = 0x42
 EV_ERROR = 0x43
 EV_SELF_TEST = 0x44
+EV_TAG_WRITE = 0x45
 
 ERROR = 0xFF
 
@@ -115,6 +132,7 @@ ERROR_NAMES = {
 }
 
 _RULESET_ROW = (("name", "str"), ("version", "u16"), ("hash", "str"))
+_TAG_ROW = (("uid", "str"), ("status", "str"), ("kind", "u8"), ("set", "u16"), ("item", "u8"))
 _SELF_TEST_ROW = (("part", "str"), ("item", "str"), ("status", "str"), ("detail", "str"))
 _SESSION_ROW = (
     ("first", "u32"),
@@ -187,6 +205,13 @@ MESSAGES = {
     SELF_TEST: ("self test", (("run", "u8"),)),
     SELF_TEST | REPLY: ("self test reply", ()),
     EV_SELF_TEST: ("self test event", (("done", "u8"), ("shows", "str"), ("results", _SELF_TEST_ROW))),
+    TAG_SCAN: ("tag scan", (("zone", "u8"),)),
+    TAG_SCAN | REPLY: ("tag scan reply", (("tags", _TAG_ROW),)),
+    TAG_WRITE: ("tag write", (("zone", "u8"), ("uid", "str"), ("record", "bytes"))),
+    TAG_WRITE | REPLY: ("tag write reply", ()),
+    UID_PUT: ("uid put", (("uid", "str"), ("kind", "u8"), ("set", "u16"), ("item", "u8"))),
+    UID_PUT | REPLY: ("uid put reply", (("entries", "u16"),)),
+    EV_TAG_WRITE: ("tag write event", (("zone", "u8"), ("uid", "str"), ("failure", "str"))),
     ERROR: ("error", (("code", "u8"), ("request", "u8"), ("message", "str"))),
 }
 

@@ -21,7 +21,9 @@ from tiletable.proto.messages import E_BAD_VALUE, GAME_START, GAME_STOP, SET_CLO
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST
 from tiletable.proto.server import LinkServer
 from tiletable.runtime.journal import Journal
+from tiletable.runtime.identity import Resolver
 from tiletable.runtime.rulestore import RuleStore
+from tiletable.runtime.tags import TagService, load_uid_table
 from tiletable.runtime.table import FIRMWARE, Table
 from tiletable.runtime.tray import Tray
 from tiletable.runtime.ui import TableUi
@@ -90,7 +92,8 @@ class App:
         self.board = board
         self.ticks_ms = ticks_ms
         self.wdt = wdt
-        self.tray = Tray(board.readers)
+        uid_table = root + "/uids.json"
+        self.tray = Tray(board.readers, Resolver(load_uid_table(uid_table)))
         self.journal = Journal(root + "/journal")
         self.rulestore = RuleStore(root + "/rulesets")
         self.ui = TableUi(board.display, board.buzzer)
@@ -105,6 +108,7 @@ class App:
         self.server.register(SELF_TEST, self._self_test, "selftest")
         self.selftest = None
         self.selftest_report = None  # (summary, rows) of the last test since boot
+        TagService(self.tray, uid_table, self._why_tags_are_locked).register(self.server)
         self._selftest_flag = root + "/selftest.done"
         self._selftest_shown = 0
         self.link = UsbLink(self.server, instream, outstream)
@@ -216,6 +220,14 @@ class App:
         else:
             self._send_selftest_report()
         return {}
+
+    def _why_tags_are_locked(self):
+        """Enrolment changes what tiles are: never while a game or the self test runs."""
+        if self.journal.in_session:
+            return "a game is in progress: stop it before enrolling tags"
+        if self.selftest is not None:
+            return "the self test is running"
+        return None
 
     def _refuse_during_selftest(self):
         if self.selftest is not None:

@@ -20,10 +20,11 @@ from tiletable.engine.errors import E_OVER, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, preset_names
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
-from tiletable.proto.messages import EV_ERROR, EV_PLAY, EV_SCORE, EV_ZONE
+from tiletable.proto.messages import EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
+from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_UNDO, parse_json_payload
 from tiletable.runtime.profiles import profile_for
-from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, UNKNOWN_TAG
+from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, TAG_WRITTEN, UNKNOWN_TAG
 
 FIRMWARE = "0.4.0"
 OUTBOX_SIZE = 32
@@ -228,6 +229,11 @@ class Table:
         if kind == READER_FAULT:
             self.report(0, 0, "reader of zone %d: %s" % (event.zone, event.reason), now_ms, "rdr%d" % event.zone)
             return
+        if kind == TAG_WRITTEN:
+            self.send(EV_TAG_WRITE, {"zone": event.zone, "uid": uid_hex(event.uid), "failure": event.reason or ""})
+            return
+        if kind == UNKNOWN_TAG and self.mode != MODE_GAME:
+            return  # between games (enrolment, inventory) a blank tag is expected, not an error
         if kind == UNKNOWN_TAG:
             self.report(self._seat_of_zone(event.zone), 0, "zone %d: unusable tag: %s" % (event.zone, event.reason), now_ms, "tAG?")
             return
