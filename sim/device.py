@@ -20,14 +20,17 @@ table wait until the table has taken them in, fast-forwarding the device's clock
 table's time runs ahead of the wall clock; nothing else notices):
 
 =========================  =====================================================================
-``place <zone> <item>...``  lay pieces on a zone (``5-6`` a tile, ``H4`` or ``c29`` a card, ``blank`` an
-                            unenrolled tag); a piece lying elsewhere is moved. Waits for the scan.
+``place <zone> <item>...``  lay pieces on a zone (``5-6`` a tile, ``H4`` or ``c29`` a card, ``blank`` a
+                            new unenrolled tag, ``blank:7`` sticker 7 of a roll of new ones,
+                            ``locked:7`` a sticker whose pages are locked); a piece lying
+                            elsewhere is moved. Waits for the scan.
 ``remove <zone> [item...]`` lift those pieces (all of them when none is named). Waits for the scan.
 ``press <button> [long|double]``  button ``0``-``3`` (seats), ``menu``, ``ok``, ``undo``
 ``display``                 ``ok MUGG| 4P|    |    ``: what a person reads on each 4-digit group
 ``leds``                    ``ok 000000 0018ff ...``: each LED's colour (rrggbb) as last written
 ``tones``                   ``ok 220/180 180/320``: tones (Hz/ms) sounded since the last ``tones``
                             (one still sounding is listed with its length so far)
+``tag <item>``               ``ok <uid> <32 hex digits>``: a piece's UID and pages 4-7 (its record)
 ``state``                   ``ok {json}``: the table's snapshot (as the STATE request returns it)
 ``wait <ms>``               let ``ms`` of table time pass
 ``reset``                   power cut and restart: unflushed journal records are lost, the table
@@ -131,6 +134,10 @@ def tag_uid(kind, set_id, item):
     return bytes((0x04, item, kind << 6 | set_id & 0x3F, set_id >> 8, 0x54, 0x54, 0x53))
 
 
+def _hex(data):
+    return "".join("%02x" % b for b in data)
+
+
 class Pieces:
     """The physical pieces: one tagged tag per tile or card, made when first used."""
 
@@ -139,14 +146,25 @@ class Pieces:
         self._blanks = 0
 
     def tag(self, name):
-        """The tag of ``5-6`` (a tile), ``H4`` or ``c29`` (a card, by name or id) or ``blank``
-        (a new unenrolled tag).
+        """The tag of ``5-6`` (a tile), ``H4`` or ``c29`` (a card, by name or id), ``blank``
+        (a new unenrolled tag), ``blank:N`` or ``locked:N`` (sticker N of a roll: the same tag
+        each time, blank when first used; a locked one refuses writes).
 
         :raises ValueError: for a name that is none of these.
         """
         if name == "blank":
             self._blanks += 1
             return Ntag213(bytes((0x04, 0xB1, self._blanks & 0xFF, 0x00, 0x00, 0x00, 0x01)))
+        roll, _, number = name.partition(":")
+        if roll in ("blank", "locked") and number.isdigit() and int(number) < 65536:
+            tag = self._tags.get(name)
+            if tag is None:
+                n = int(number)
+                locked = roll == "locked"
+                uid = bytes((0x04, n & 0xFF, 0xC5 if locked else 0xC1, n >> 8, 0x10, 0x20, 0x30))
+                tag = Ntag213(uid, read_only=locked)
+                self._tags[name] = tag
+            return tag
         if name.startswith("c") and name[1:].isdigit():
             kind, set_id, item = tagrecord.KIND_CARD, CARD_SET, int(name[1:])
         elif name[:1] in "CDHS" and "-" not in name:
@@ -369,6 +387,10 @@ class Device:
         words = ["%d/%d" % (hz, _ticks_diff(now if ended is None else ended, started)) for hz, started, ended in tones]
         del tones[: len(tones) - 1 if tones and tones[-1][2] is None else len(tones)]
         return "ok " + " ".join(words)
+
+    def do_tag(self, args):
+        tag = self.pieces.tag(args[0])
+        return "ok %s %s" % (_hex(tag.uid), _hex(tag.memory[16:32]))
 
     def do_state(self, args):
         return "ok " + self.app.table.snapshot()

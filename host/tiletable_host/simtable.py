@@ -66,6 +66,11 @@ class ControlClient:
     def tones(self):
         return self.command("tones").split()
 
+    def tag(self, item):
+        """``(uid hex, record hex)``: a piece's UID and what its pages 4-7 hold now."""
+        uid, record = self.command("tag %s" % item).split()
+        return uid, record
+
     def state(self):
         import json
 

@@ -35,6 +35,9 @@ from tiletable.proto.messages import (
     RULESET_REMOVE,
     SET_CLOCK,
     STATE,
+    TAG_SCAN,
+    TAG_WRITE,
+    UID_PUT,
     ProtocolError,
     decode_payload,
     encode_payload,
@@ -50,10 +53,22 @@ DEFAULT_RETRIES = 2  # extra attempts for requests that are safe to repeat
 
 # Requests the device may receive twice without harm: a reply lost to a reset or noise is
 # simply asked for again. Chunks are safe too (the store ignores a chunk it already has).
-# GAME_START, GAME_STOP, PUT_BEGIN and PUT_COMMIT change state and are never repeated here;
+# GAME_START, GAME_STOP, PUT_BEGIN, PUT_COMMIT and TAG_WRITE change state and are never repeated here;
 # their callers recover at a higher level (sync restarts an upload, and verifies by hash).
 IDEMPOTENT = frozenset(
-    (HELLO, RULESET_LIST, RULESET_PUT_CHUNK, JOURNAL_STATUS, JOURNAL_SESSIONS, JOURNAL_PULL, JOURNAL_ACK, SET_CLOCK, STATE)
+    (
+        HELLO,
+        RULESET_LIST,
+        RULESET_PUT_CHUNK,
+        JOURNAL_STATUS,
+        JOURNAL_SESSIONS,
+        JOURNAL_PULL,
+        JOURNAL_ACK,
+        SET_CLOCK,
+        STATE,
+        TAG_SCAN,
+        UID_PUT,
+    )
 )
 
 _CHUNK_OVERHEAD = 4  # a chunk request's offset (u16) and data length (u16)
@@ -291,3 +306,21 @@ class Transport:
     def state(self):
         """The table's state snapshot (a dict; see the runtime for its fields)."""
         return json.loads(self.request(STATE)["snapshot"])
+
+    # ----- tags (enrolment)
+
+    def tag_scan(self, zone):
+        """What the table last confirmed on ``zone``: ``[{uid, status, kind, set, item}]``
+        (``status`` "" for a usable piece, else why not; ``kind`` 0 when it names none)."""
+        return self.request(TAG_SCAN, {"zone": zone})["tags"]
+
+    def tag_write(self, zone, uid, record):
+        """Queue writing ``record`` (tagrecord.encode) into tag ``uid`` (hex) on ``zone``; the
+        result arrives as a "tag write event" (zone, uid, failure)."""
+        self.request(TAG_WRITE, {"zone": zone, "uid": uid, "record": record})
+
+    def uid_put(self, uid, identity):
+        """Enrol tag ``uid`` (hex) as ``identity`` (kind, set, item) in the table's UID table,
+        or remove it when ``identity`` is None; returns the table's number of entries."""
+        kind, set_id, item = identity if identity is not None else (0, 0, 0)
+        return self.request(UID_PUT, {"uid": uid, "kind": kind, "set": set_id, "item": item})["entries"]
