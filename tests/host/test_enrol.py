@@ -43,9 +43,11 @@ class EnrolRun:
                 return line
 
     def finish(self):
-        out, err = self.process.communicate(timeout=30)
-        self.lines += out.splitlines()
-        return self.process.returncode, err
+        """Read the rest of the output (through the same text stream ``expect`` reads, which
+        may hold buffered lines already), wait for the end; returns (status, stderr)."""
+        self.lines += self.process.stdout.read().splitlines()
+        err = self.process.stderr.read()
+        return self.process.wait(timeout=30), err
 
 
 def record_of(table, sticker):

@@ -18,12 +18,11 @@ except ImportError:  # older MicroPython builds
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import RulesetError
 from tiletable.proto.messages import E_BAD_VALUE, GAME_START, GAME_STOP, SET_CLOCK, STATE, ProtocolError
-from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST
+from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
 from tiletable.runtime.journal import Journal
-from tiletable.runtime.identity import Resolver
+from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
-from tiletable.runtime.tags import TagService, load_uid_table
 from tiletable.runtime.table import FIRMWARE, Table
 from tiletable.runtime.tray import Tray
 from tiletable.runtime.ui import TableUi
@@ -88,12 +87,12 @@ class App:
     """Everything but the hardware. ``ticks_ms`` is the clock (``time.ticks_ms`` on the Pico);
     ``unique_id`` (``machine.unique_id()``) names the device to the PC."""
 
-    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None, wdt=None):
+    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None):
         self.board = board
         self.ticks_ms = ticks_ms
-        self.wdt = wdt
-        uid_table = root + "/uids.json"
-        self.tray = Tray(board.readers, Resolver(load_uid_table(uid_table)))
+        self.wdt = None  # main.py starts the watchdog once the boot (journal check, resume) is over
+        self._uid_table = root + "/uids.json"
+        self.tray = Tray(board.readers, Resolver(UidTable.read(self._uid_table)))
         self.journal = Journal(root + "/journal")
         self.rulestore = RuleStore(root + "/rulesets")
         self.ui = TableUi(board.display, board.buzzer)
@@ -108,7 +107,11 @@ class App:
         self.server.register(SELF_TEST, self._self_test, "selftest")
         self.selftest = None
         self.selftest_report = None  # (summary, rows) of the last test since boot
-        TagService(self.tray, uid_table, self._why_tags_are_locked).register(self.server)
+        # enrolment (runtime/tags.py, imported on the first tag request)
+        self._tags = None
+        self.server.register(TAG_SCAN, self._tag_handler("scan"), "tags")
+        self.server.register(TAG_WRITE, self._tag_handler("write"), "tags")
+        self.server.register(UID_PUT, self._tag_handler("uid_put"), "tags")
         self._selftest_flag = root + "/selftest.done"
         self._selftest_shown = 0
         self.link = UsbLink(self.server, instream, outstream)
@@ -220,6 +223,16 @@ class App:
         else:
             self._send_selftest_report()
         return {}
+
+    def _tag_handler(self, name):
+        def handle(fields):
+            if self._tags is None:
+                from tiletable.runtime.tags import TagService
+
+                self._tags = TagService(self.tray, self._uid_table, self._why_tags_are_locked)
+            return getattr(self._tags, name)(fields)
+
+        return handle
 
     def _why_tags_are_locked(self):
         """Enrolment changes what tiles are: never while a game or the self test runs."""

@@ -3,8 +3,8 @@
 An identity is the tuple ``(kind, set_id, item)`` of ``tagrecord``. A tag that carries a
 valid record (pages 4-7) names itself. A tag without one (blank, foreign, damaged, or not an
 NTAG at all) can still be used when the PC enrolled its UID in a ``UidTable``; the caller
-loads that table from a file and saves it back (``UidTable.loads``/``dumps``), the resolver
-itself does no I/O. Anything else gets a reason instead of a guess, so the table can say
+reads that table from a file (``UidTable.read``) and runtime/tags.py saves it back; the
+resolver itself does no I/O. Anything else gets a reason instead of a guess, so the table can say
 "blank tag" or "two tiles claim 3-5" rather than play a wrong tile.
 
 Example::
@@ -76,6 +76,17 @@ class UidTable:
             kind, set_id, item = self._by_uid[uid]
             lines.append('"%s": [%d, %d, %d]' % (uid_hex(uid), kind, set_id, item))
         return "{\n" + ",\n".join(lines) + "\n}\n" if lines else "{}\n"
+
+    @classmethod
+    def read(cls, path):
+        """The table saved at ``path`` (runtime/tags.py saves it whole: ``.tmp``, then rename);
+        empty when there is none, or when it does not parse (flash damage): the table still
+        boots, and those tags show as ``unknown uid`` until enrolled again."""
+        try:
+            with open(path) as f:
+                return cls.loads(f.read())
+        except (OSError, ValueError):
+            return cls()
 
     @classmethod
     def loads(cls, text):

@@ -3,40 +3,24 @@
 TAG_SCAN answers from the tray's confirmed state (no radio work in the handler). TAG_WRITE
 hands the write to the tray, which does it the next time that zone's field is on
 (runtime/tray.py); the table reports the result as a TAG_WRITE event. UID_PUT changes the
-UID table (runtime/identity.py), the fallback for tags that cannot carry a record, and saves
-it whole: written to ``uids.tmp``, then renamed over ``uids.json`` (rename is atomic on
+UID table (runtime/identity.py, which reads it at boot), the fallback for tags that cannot
+carry a record, and saves it whole: written to ``uids.tmp``, then renamed over ``uids.json`` (rename is atomic on
 littlefs and POSIX), so a power cut leaves the old table or the new one, never a torn one.
+
+The app imports this module on the first tag request only: enrolment is rare, and the
+Pico's heap holds every imported module's bytecode.
 
 Example::
 
     tags = TagService(tray, "/uids.json", lambda: None)
-    tags.register(server)
+    server.register(TAG_SCAN, tags.scan, "tags")
 """
 import binascii
 import os
 
 from tiletable import tagrecord
-from tiletable.proto.messages import E_BAD_VALUE, E_STORAGE, TAG_SCAN, TAG_WRITE, UID_PUT, ProtocolError
-from tiletable.runtime.identity import UidTable, uid_hex
-
-
-def load_uid_table(path):
-    """The UID table saved at ``path``; empty when there is none. A leftover ``.tmp`` (a save
-    cut short) is removed. A file that does not parse (flash damage) gives an empty table, so
-    the table still boots; its tags then show as ``unknown uid`` until enrolled again."""
-    try:
-        os.remove(path + ".tmp")
-    except OSError:
-        pass
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
-        return UidTable()
-    try:
-        return UidTable.loads(text)
-    except ValueError:
-        return UidTable()
+from tiletable.proto.messages import E_BAD_VALUE, E_STORAGE, ProtocolError
+from tiletable.runtime.identity import uid_hex
 
 
 def parse_uid(text):
@@ -59,11 +43,6 @@ class TagService:
         self.path = path
         self.busy = busy
 
-    def register(self, server):
-        server.register(TAG_SCAN, self._scan, "tags")
-        server.register(TAG_WRITE, self._write, "tags")
-        server.register(UID_PUT, self._uid_put, "tags")
-
     def _zone(self, fields):
         zone = fields["zone"]
         if zone >= len(self.tray.zones):
@@ -75,14 +54,14 @@ class TagService:
         if why:
             raise ProtocolError(E_BAD_VALUE, why)
 
-    def _scan(self, fields):
+    def scan(self, fields):
         rows = []
         for uid, identity, reason in self.tray.tags_on(self._zone(fields)):
             kind, set_id, item = identity if identity is not None else (0, 0, 0)
             rows.append({"uid": uid_hex(uid), "status": reason or "", "kind": kind, "set": set_id, "item": item})
         return {"tags": rows}
 
-    def _write(self, fields):
+    def write(self, fields):
         self._refuse_when_busy()
         zone = self._zone(fields)
         uid = parse_uid(fields["uid"])
@@ -99,7 +78,7 @@ class TagService:
             raise ProtocolError(E_BAD_VALUE, str(err))
         return {}
 
-    def _uid_put(self, fields):
+    def uid_put(self, fields):
         self._refuse_when_busy()
         uid = parse_uid(fields["uid"])
         table = self.tray.resolver.table
