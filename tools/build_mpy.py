@@ -15,6 +15,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREES = ("firmware", "sim", "tests")
 SCRIPTS = ("tests/mpy_run.py",)
+sys.path.insert(0, os.path.join(ROOT, "host"))
+from tiletable_host.deploy import MPY_CROSS_FLAGS  # noqa: E402  (the firmware as `tiletable deploy` compiles it)
+
+PLAIN_FLAGS = ("-march=armv6m",)  # sim/ and tests/ keep line numbers for readable failures
 
 
 def mpy_cross():
@@ -29,6 +33,14 @@ def build(out_dir):
     compiler = mpy_cross()
     failures = []
     expected = set()
+    stamp = os.path.join(out_dir, ".flags")
+    flags_text = " ".join(MPY_CROSS_FLAGS)
+    if os.path.isdir(out_dir) and (not os.path.exists(stamp) or open(stamp).read() != flags_text):
+        shutil.rmtree(out_dir)  # compiled with other flags: build everything again
+    os.makedirs(out_dir, exist_ok=True)
+    with open(stamp, "w") as f:
+        f.write(flags_text)
+    expected.add(os.path.normpath(stamp))
     for tree in TREES:
         for folder, dirs, files in os.walk(os.path.join(ROOT, tree)):
             dirs[:] = [d for d in dirs if d not in ("__pycache__", "cpython")]
@@ -44,9 +56,8 @@ def build(out_dir):
                 if not compiled:
                     shutil.copyfile(source, target)
                     continue
-                proc = subprocess.run(
-                    [compiler, "-march=armv6m", "-s", relative, "-o", target, source], capture_output=True, text=True
-                )
+                flags = MPY_CROSS_FLAGS if tree == "firmware" else PLAIN_FLAGS
+                proc = subprocess.run([compiler, *flags, "-s", relative, "-o", target, source], capture_output=True, text=True)
                 if proc.returncode:
                     failures.append((relative, proc.stderr.strip()))
     for folder, dirs, files in os.walk(out_dir):
