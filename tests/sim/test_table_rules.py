@@ -209,3 +209,36 @@ def test_moon_trick_on_the_trick_zone_shows_its_winner(table_root):
     assert reads(control.display()[1], "tr 1")  # 6-6 took the trick
     control.remove(4)
     assert reads(control.display()[1], "0")
+
+
+def _no_room_for_code(monkeypatch):
+    """Make importing a family's code fail as it does on a Pico whose heap is full."""
+    import tiletable.runtime.table as table_module
+
+    def no_room(family):
+        raise MemoryError("memory allocation failed, allocating 4096 bytes")
+
+    monkeypatch.setattr(table_module, "_import_controller", no_room)
+
+
+def test_no_memory_for_a_game_is_reported_and_starts_nothing(tmp_path, monkeypatch):
+    control = local_table(tmp_path)
+    _no_room_for_code(monkeypatch)
+    control.press("ok")  # start the game the menu shows
+    state = control.state()
+    assert state["mode"] == "menu"
+    assert "not enough memory for line games on this table" in state["last_error"][1]
+    assert journal_sessions(tmp_path) == []
+
+
+def test_no_memory_to_resume_ends_the_session_and_keeps_its_records(tmp_path, monkeypatch):
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    header, actions = flushed_journal(control, tmp_path)
+    _no_room_for_code(monkeypatch)
+    restarted = local_table(tmp_path)  # power cut and restart: nothing to resume it with
+    state = restarted.state()
+    assert state["mode"] == "menu"
+    assert "cannot resume: not enough memory for line games" in state["last_error"][1]
+    assert journal_sessions(tmp_path)[-1][1] == actions

@@ -11,6 +11,8 @@ Inputs are ``zone_event(event, now_ms)`` (tray ``ZoneEvent``), ``button_event(ev
 (``Buttons`` events) and ``tick(now_ms)``; outputs go to ``ui`` (display, LEDs, buzzer), the
 journal, and ``outbox``: link events ``(msg_type, fields)`` the link service sends.
 """
+import gc
+
 from tiletable import tagrecord
 from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, status_leds
 from tiletable.drivers.buttons import Buttons
@@ -25,6 +27,7 @@ from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_UNDO, parse_json_payload
 from tiletable.runtime.profiles import profile_for
 from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, TAG_WRITTEN, UNKNOWN_TAG
+from tiletable.runtime.ui import error_text
 
 FIRMWARE = "0.4.0"
 OUTBOX_SIZE = 32
@@ -150,16 +153,17 @@ class Table:
         """
         ruleset = self.find_ruleset(name)
         players = len(player_names)
+        controller = _controller_for(ruleset.family)  # before the session: a failure starts nothing
         state = ruleset.new_state(players)
         profile = profile_for(ruleset.name, players, ruleset.family)
         if self.journal.in_session:
             self._end_session("abandoned")
         session = self.journal.start_session(ruleset.name, ruleset.hash, player_names, FIRMWARE, self._now_s())
-        self._begin(ruleset, state, profile, [])
+        self._begin(ruleset, state, profile, [], controller)
         self.redraw()
         return session
 
-    def _begin(self, ruleset, state, profile, seqs):
+    def _begin(self, ruleset, state, profile, seqs, controller):
         self.menu.select(ruleset.name, state.players)
         self.ruleset = ruleset
         self.state = state
@@ -167,7 +171,7 @@ class Table:
         self.seqs = seqs
         self.ui.leds = status_leds(self.board, profile.seat_leds(state.players), profile.end_leds())
         self.ui.clear_messages()
-        self.controller = _controller_for(ruleset.family)(self)
+        self.controller = controller(self)
         self.mode = MODE_OVER if state.is_over() else MODE_GAME
 
     def stop(self):
@@ -210,10 +214,11 @@ class Table:
         if ruleset.hash != header["hash"]:
             raise ValueError("ruleset %r changed since the session started" % header["ruleset"])
         players = len(header["players"])
+        controller = _controller_for(ruleset.family)
         state = ruleset.new_state(players)
         for _, text in entries:
             state.play(text)
-        self._begin(ruleset, state, profile_for(ruleset.name, players, ruleset.family), [seq for seq, _ in entries])
+        self._begin(ruleset, state, profile_for(ruleset.name, players, ruleset.family), [seq for seq, _ in entries], controller)
         self.journal.resume()
         self._quiet_until = ticks_add(now_ms, BOOT_SETTLE_MS)
         self.redraw()
@@ -367,7 +372,7 @@ class Table:
         """A problem that is not an illegal play (unusable tag, reader fault, a broken rule found
         at the reveal): a message on ``seat``'s display, the buzz, and an EV_ERROR event."""
         self.last_error = (code, message)
-        self.ui.problem(seat, text or "Err%d" % code, now_ms)
+        self.ui.problem(seat, text or error_text(code), now_ms)
         self.send(EV_ERROR, {"code": code, "message": _short(message)})
 
     def undo(self, now_ms):
@@ -461,7 +466,22 @@ def _short(text):
 
 
 def _controller_for(family):
-    """The controller class of a family, imported only when a game of it starts (RAM)."""
+    """The controller class of a family, imported only when a game of it starts: a Pico
+    running copied .mpy files holds every imported module's bytecode in its heap.
+
+    :raises ValueError: no controller for the family, or no room for its code (the table
+        reports it and stays where it was, instead of crashing into a watchdog reset loop).
+    """
+    gc.collect()  # the family's bytecode wants room in few pieces
+    try:
+        return _import_controller(family)
+    except MemoryError:
+        gc.collect()
+        free = gc.mem_free() if hasattr(gc, "mem_free") else 0
+        raise ValueError("not enough memory for %s games on this table (%d bytes free)" % (family, free))
+
+
+def _import_controller(family):
     if family == "line":
         from tiletable.runtime.play_line import LineController
 

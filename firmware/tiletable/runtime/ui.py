@@ -12,6 +12,11 @@ from tiletable.drivers.clock import ticks_add, ticks_diff
 MESSAGE_MS = 1500
 
 
+def error_text(code):
+    """What a seat's four digits show for reason ``code``: ``Err4``, or ``Er16`` for two digits."""
+    return ("Err%d" if code < 10 else "Er%d") % code
+
+
 class TableUi:
     def __init__(self, display, buzzer):
         self.display = display
@@ -45,8 +50,8 @@ class TableUi:
         self._dirty = True
 
     def illegal(self, seat, code, now_ms):
-        """An illegal play: red flash, the "no" buzz, ``Err<code>`` on the seat (``Er16``: two digits)."""
-        self.message(seat, ("Err%d" if code < 10 else "Er%d") % code, now_ms)
+        """An illegal play: red flash, the "no" buzz, ``Err<code>`` on the seat."""
+        self.message(seat, error_text(code), now_ms)
         self.buzzer.play(Buzzer.ILLEGAL, now_ms)
         if self.leds is not None:
             self.leds.flash_illegal(now_ms)
