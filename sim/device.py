@@ -54,7 +54,6 @@ except ImportError:
     import uasyncio as asyncio
 import machine
 import select
-import socket
 import time
 
 from mfrc522_model import BusClock, MFRC522Model
@@ -433,6 +432,8 @@ class Control:
     """The loopback control port: one client at a time, text lines in and out."""
 
     def __init__(self, port):
+        import socket  # here, not at the top: the WebAssembly port (bench/table_heap.py) has none
+
         self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.server.bind(socket.getaddrinfo("127.0.0.1", port)[0][-1])
