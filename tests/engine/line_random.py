@@ -24,6 +24,9 @@ VARIANTS = (
     ("buki", {"payout_rounding": "require_even_stakes", "bet_deadline_counts": "plays", "bet_deadline": 4}),
     ("block", {"setter": "rotate", "target_immediate": False}),
     ("block", {"setter": "lightest_draw", "stock_after_deal": "boneyard", "set_constraint": "any"}),
+    # Pagat's Bergen: the lowest double sets, draw when unable; and a set with tiles taken out
+    ("bergen", {"setter": "lowest_double", "draw_policy": "when_unable", "hand_award": "fixed", "fixed_award": 2}),
+    ("draw", {"exclude": ["6-6", "0-0", "3-4"], "setter": "lowest_double"}),
 )
 
 

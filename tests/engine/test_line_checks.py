@@ -200,3 +200,44 @@ def test_describe_says_who_does_what():
     assert state.describe(state.parse_action("claim1")) == "P1 claims 5"
     assert state.describe(state.parse_action("waive")) == "P0 waives its 5"
     assert state.describe(state.parse_action("R1:4-4")) == "P1 shows 4-4 at the end of the hand"
+
+
+def test_lowest_double_sets_in_pagats_bergen():
+    hands = [["2-2", "5-5", "0-1", "0-2", "0-3", "0-4", "0-5"], ["6-6", "1-2", "1-3", "1-4", "1-5", "1-6", "2-3"]]
+    assert start("bergen", hands).current_player() == 1  # the seed: the heavier doublet sets
+    state = start("bergen", hands, setter="lowest_double")
+    assert state.current_player() == 0 and legal(state) == ["2-2"]
+
+
+def test_lowest_double_with_no_double_dealt_lets_the_lightest_tile_set():
+    state = start("block", [["4-6", "5-6"], ["0-2", "3-6"]], setter="lowest_double")
+    assert state.current_player() == 1  # 0-2 is the lightest tile
+
+
+def test_a_lowest_double_setter_who_held_a_lower_double_is_reported():
+    state = start("muggins", [["?"], ["?"]], setter="lowest_double")
+    run(state, "setter1 2-2")  # P1 claims the lowest double and goes out at once
+    run(state, "R0:1-1")
+    assert [(v.seat, v.rule) for v in state.violations] == [(1, "setter")]
+    assert "P0 held 1-1" in state.violations[0].text()
+    honest = start("muggins", [["?"], ["?"]], setter="lowest_double")
+    run(honest, "setter1 2-2 R0:3-3")
+    assert honest.violations == []
+
+
+def test_excluded_tiles_are_not_in_the_game():
+    state = start("block", [["0-1", "5-6"], ["0-2", "3-6"]], exclude=["6-6", "0-0"])
+    assert len(state.tiles) == 26 and 0x66 not in state.tiles and 0x00 not in state.tiles
+    before = snapshot(state)
+    err = raises(IllegalAction, state.play, "D0:6-6")
+    assert "6-6" in str(err), str(err)
+    assert snapshot(state) == before
+    cases = [
+        ({"exclude": ["7-7"]}, "params.exclude", "7-7 is not in the set"),
+        ({"exclude": ["0-%d" % b for b in range(7)] + ["1-%d" % b for b in range(1, 7)], "deal": {"4": 5}}, "params.deal.4", "more than the 15-tile set"),
+        ({"exclude": ["6-6"], "setter": "fixed_tile", "fixed_tile": "6-6"}, "params.fixed_tile", "6-6 is not in the set"),
+    ]
+    for params, field, words in cases:
+        err = raises(RulesetError, load_ruleset, {"family": "line", "name": "x", "params": params})
+        assert err.field == field, (params, err.field, err.reason)
+        assert words in err.reason, (params, err.reason)

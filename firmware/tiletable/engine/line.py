@@ -74,6 +74,7 @@ from tiletable.engine.line_actions import (
     action_text,
     kind_of,
     parse_action_text,
+    lowest_setter_rank,
     setter_rank,
 )
 from tiletable.engine.line_layout import COUNT_ALL_FIVES, COUNT_LINE, COUNT_SNIFF_US, Layout, SLOT_NAMES
@@ -92,7 +93,7 @@ _DERIVED = [None, None]  # the last ruleset's hash and what _derive gave it (sha
 def _derive(p):
     """What a state reads from its parameters on every move, worked out once per ruleset
     (in the order ``State.__init__`` unpacks them)."""
-    tiles = tile_set(p["max_pip"], p["doubles"])
+    tiles = tile_set(p["max_pip"], p["doubles"], tuple(parse_tile(t) for t in p["exclude"]))
     unused_loc = bytearray(160)  # the location table of a fresh hand: LOC_NONE except the set
     for i in range(160):
         unused_loc[i] = LOC_NONE
@@ -116,6 +117,7 @@ def _derive(p):
         (1, 2) if p["other_doubles"] == "player_choice" else (0,),
         p["sniff_mode"] == "pagat_inline_stub",
         p["per_move_scoring"] != "none",
+        lowest_setter_rank if p["setter"] == "lowest_double" else setter_rank,
     )
 
 
@@ -148,6 +150,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self.other_orients,
             self.stub,
             self.scoring,
+            self.set_rank,
         ) = _DERIVED[1]
         self.per_hand = p["deal"][str(players)]
         self.step = 1 if p["direction"] == "clockwise" else players - 1
@@ -330,7 +333,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             return False
         if p["setter"] == "fixed_tile":
             return t != self.fixed
-        return p["setter"] in ("highest_double", "double_draw_equalized")
+        return p["setter"] in ("highest_double", "lowest_double", "double_draw_equalized")
 
     def _note_set_claim(self, seat, t, index):
         """A setter whose hand is unseen claims to hold the best tile; checked at the reveal."""
@@ -338,7 +341,8 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         if self.p["set_constraint"] == "qualifying_tile":
             from tiletable.engine.knowledge import mask_of
 
-            better = [u for u in self.tiles if setter_rank(u) > setter_rank(t)]
+            rank = self.set_rank
+            better = [u for u in self.tiles if rank(u) > rank(t)]
             self.knowledge.add_fact(
                 index, seat, mask_of(better), "setter", "set %s as its best setting tile" % tile_str(t)
             )

@@ -76,6 +76,14 @@ def setter_rank(t):
     return pips(t) * 16 + high(t)
 
 
+def lowest_setter_rank(t):
+    """Who sets by ``lowest_double`` (Pagat's Bergen): the lowest double above every single,
+    then the lightest single (by pips, then the lower higher end)."""
+    if is_double(t):
+        return 1000 + 15 - low(t)
+    return (30 - pips(t)) * 16 + 15 - high(t)
+
+
 def action_text(action):
     """The canonical text of an action (see ``line``'s docstring for the forms)."""
     kind = kind_of(action)

@@ -14,7 +14,6 @@ from tiletable.engine.line_actions import (
     P_OVER,
     P_PLAY,
     P_REVEAL,
-    setter_rank,
 )
 from tiletable.engine.state import Outcome
 from tiletable.engine.tiles import is_double, pips
@@ -88,7 +87,7 @@ class LineHand:
         elif rule == "fixed_tile" and not self._all_known():
             self.must_set = self.fixed  # an unseen hand holds it: its owner declares
             self.phase = P_DECLARE
-        else:  # highest_double, and fixed_tile when the tile was not dealt
+        else:  # highest_double, lowest_double, and fixed_tile when the tile was not dealt
             best = self._best_holder(False)
             if best is None:
                 self.phase = P_DECLARE
@@ -104,7 +103,7 @@ class LineHand:
             for t in self.hands[seat]:
                 if doubles_only and not is_double(t):
                     continue
-                if best_tile < 0 or setter_rank(t) > setter_rank(best_tile):
+                if best_tile < 0 or self.set_rank(t) > self.set_rank(best_tile):
                     best_seat, best_tile = seat, t
         if best_seat is not None and self.p["set_constraint"] == "qualifying_tile":
             self.must_set = best_tile
@@ -128,7 +127,7 @@ class LineHand:
 
     def _finish_hand(self):
         if self.knowledge:
-            self.violations.extend(self.knowledge.check(self.hand_number, self.hands, setter_rank))
+            self.violations.extend(self.knowledge.check(self.hand_number, self.hands, self.set_rank))
         winner = self._award_hand()
         if self._outcome is not None:
             return

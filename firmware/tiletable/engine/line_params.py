@@ -12,11 +12,17 @@ from tiletable.engine.tiles import high, is_double, low, parse_tile
 PARAMS = {
     "max_pip": ("int", 6, 3, 9),  # D6; Buki 8
     "doubles": ("bool", True),  # Buki: D8 without doubles
+    "exclude": ("tiles", []),  # §4.1 tileset.exclude: tiles taken out of the set
     "deal": ("counts", {"2": 7, "3": 5, "4": 5}, 1, 20),  # tiles per player, by player count
     "stock_after_deal": ("choice", "unused", ("boneyard", "unused")),
     "direction": ("choice", "clockwise", ("clockwise", "counterclockwise")),
-    # §2.2: S1 rotate, S2 lightest_draw, S3 highest_double, FIXED(tile), Bergen's equal draws
-    "setter": ("choice", "highest_double", ("rotate", "lightest_draw", "highest_double", "fixed_tile", "double_draw_equalized")),
+    # §2.2: S1 rotate, S2 lightest_draw, S3 highest_double, FIXED(tile), Bergen's equal draws;
+    # lowest_double: Pagat's Bergen (the lowest double sets; with none dealt, the lightest tile)
+    "setter": (
+        "choice",
+        "highest_double",
+        ("rotate", "lightest_draw", "highest_double", "lowest_double", "fixed_tile", "double_draw_equalized"),
+    ),
     "fixed_tile": ("tile", None),
     "set_constraint": ("choice", "any", ("any", "qualifying_tile")),
     "later_setter": ("choice", "same_rule", ("same_rule", "previous_winner")),  # Buki: the last winner banks
@@ -167,13 +173,22 @@ PRESETS = {
 }
 
 
+def _in_full_set(params, t):
+    """Whether ``t`` is in the set before ``exclude`` takes tiles out."""
+    return high(t) <= params["max_pip"] and (params["doubles"] or low(t) != high(t))
+
+
 def _set_size(params):
     n = params["max_pip"] + 1
-    return n * (n + 1) // 2 if params["doubles"] else n * (n - 1) // 2
+    full = n * (n + 1) // 2 if params["doubles"] else n * (n - 1) // 2
+    return full - len(set(parse_tile(text) for text in params["exclude"]))
 
 
 def check_params(name, params):
     """Rules that span several parameters. :raises RulesetError: naming the field and why."""
+    for text in params["exclude"]:
+        if not _in_full_set(params, parse_tile(text)):
+            raise RulesetError(name, "params.exclude", "%s is not in the set" % text)
     size = _set_size(params)
     for count, per in params["deal"].items():
         players = int(count)
@@ -197,7 +212,7 @@ def check_params(name, params):
         raise RulesetError(name, "params.setter", "double_draw_equalized needs doubles in the set")
     if params["setter"] in ("lightest_draw", "double_draw_equalized") and params["stock_after_deal"] != "boneyard":
         raise RulesetError(name, "params.stock_after_deal", "setter %s draws from the boneyard" % params["setter"])
-    if params["set_constraint"] == "qualifying_tile" and params["setter"] not in ("highest_double", "double_draw_equalized"):
+    if params["set_constraint"] == "qualifying_tile" and params["setter"] not in ("highest_double", "lowest_double", "double_draw_equalized"):
         raise RulesetError(name, "params.set_constraint", "only a setter chosen by a tile has a qualifying tile")
     spinner = params["spinner"]
     if spinner == "none":
@@ -249,8 +264,7 @@ def check_params(name, params):
 
 
 def _in_set(params, t):
-    a, b = low(t), high(t)
-    return b <= params["max_pip"] and (params["doubles"] or a != b)
+    return _in_full_set(params, t) and all(parse_tile(text) != t for text in params["exclude"])
 
 
 def default_players(params):
