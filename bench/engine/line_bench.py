@@ -81,18 +81,24 @@ def speed():
         print("block 2p random hands/s: tiletable %.0f; OpenSpiel not importable (%s)" % (count / spent, exc))
         return
     totals = [0, 0.0, 0, 0.0]
+    round_ratios = []
     for _ in range(ROUNDS):
-        count, spent = _timed(ours, SLICE)
-        totals[0] += count
-        totals[1] += spent
-        count, spent = _timed(theirs, SLICE)
-        totals[2] += count
-        totals[3] += spent
+        ours_count, ours_spent = _timed(ours, SLICE)
+        theirs_count, theirs_spent = _timed(theirs, SLICE)
+        totals[0] += ours_count
+        totals[1] += ours_spent
+        totals[2] += theirs_count
+        totals[3] += theirs_spent
+        round_ratios.append((ours_count / ours_spent) / (theirs_count / theirs_spent))
     ours_rate, theirs_rate = totals[0] / totals[1], totals[2] / totals[3]
+    round_ratios.sort()
+    median = (round_ratios[(ROUNDS - 1) // 2] + round_ratios[ROUNDS // 2]) / 2
     print("block 2p random hands/s (%d interleaved rounds of %.2f s each):" % (ROUNDS, SLICE))
     print("  tiletable                         %6.0f" % ours_rate)
     print("  OpenSpiel python_block_dominoes   %6.0f" % theirs_rate)
     print("  ratio tiletable/OpenSpiel         %6.1fx (target >= 5x)" % (ours_rate / theirs_rate))
+    # A busy machine slows the two engines unequally within a slice: the spread shows how much.
+    print("  per-round ratios: median %.1fx, range %.1f-%.1fx" % (median, round_ratios[0], round_ratios[-1]))
 
 
 def _heap_figures(engine_dir):
