@@ -140,6 +140,8 @@ def render_pins_module(pinmap):
         "# None: RST is tied to the readers' 3.3 V supply; reset a reader with its SoftReset command.",
         "READER_RST = %r" % (readers["rst"],),
         "",
+        "# The display this board has: \"max7219\" (the chain below) or \"tm1637\" (one module per seat).",
+        "DISPLAY_FITTED = %r" % display["fitted"],
         "# Display: a chain of MAX7219 modules on the reader bus (same SCK/MOSI), latched by DISPLAY_LOAD.",
         "DISPLAY_MODULES = %d" % display["modules"],
         "DISPLAY_DIGITS_PER_SEAT = %d" % display["digits_per_seat"],

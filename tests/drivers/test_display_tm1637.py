@@ -135,3 +135,48 @@ def test_raw_segments_and_the_colon_bit_reach_the_chip():
     assert models[0].ram[1] == 0xDB
     assert models[0].text() == "12.30"
     raises(ValueError, scores.draw_segments, 0, 4, 0)
+
+
+def _tm1637_board():
+    """The board of the TM1637 build (pins.DISPLAY_FITTED "tm1637"), a model on each module's pins."""
+    from tiletable.board import pins
+    from tiletable.board.setup import build
+
+    machine.reset_pins()
+    clk = machine.Pin(pins.TM1637_CLK)
+    models = [Tm1637Model(clk, machine.Pin(dio)) for dio in pins.TM1637_DIO]
+    return build(machine, display="tm1637"), models
+
+
+def test_the_tm1637_build_shows_each_seat_on_its_own_module():
+    board, models = _tm1637_board()
+    board.display.draw_text(0, "MUGG")
+    board.display.draw_number(3, 120)
+    board.display.show()
+    assert [m.text() for m in models] == ["MUGG", "    ", "    ", " 120"]
+    assert all(m.errors == [] for m in models)
+
+
+def test_the_tm1637_build_writes_one_row_across_its_modules():
+    """The self test's words span the modules as on the MAX7219 chain (``PUSH MENU``)."""
+    from tiletable.drivers.segments import glyph
+
+    board, models = _tm1637_board()
+    row = board.chain
+    assert row.digits == 16
+    for i, char in enumerate("PUSH MENU"):
+        row.buffer[i] = glyph(char)
+    row.show()
+    assert [m.text() for m in models] == ["PU5H", " MEN", "U   ", "    "]  # S and 5 share one shape
+
+
+def test_a_board_without_its_tm1637_modules_fails_at_build():
+    from tiletable.board import pins
+    from tiletable.board.setup import build
+
+    machine.reset_pins()
+    clk = machine.Pin(pins.TM1637_CLK)
+    for dio in pins.TM1637_DIO[1:]:
+        Tm1637Model(clk, machine.Pin(dio))  # seat 0's module is missing
+    assert "%d" % pins.TM1637_DIO[0] in str(raises(OSError, build, machine, "tm1637"))
+    assert "no display 'hd44780'" in str(raises(ValueError, build, machine, "hd44780"))

@@ -15,6 +15,8 @@ READER_CS = (7, 8, 9, 10, 11, 12, 13, 14, 15)
 # None: RST is tied to the readers' 3.3 V supply; reset a reader with its SoftReset command.
 READER_RST = None
 
+# The display this board has: "max7219" (the chain below) or "tm1637" (one module per seat).
+DISPLAY_FITTED = 'max7219'
 # Display: a chain of MAX7219 modules on the reader bus (same SCK/MOSI), latched by DISPLAY_LOAD.
 DISPLAY_MODULES = 2
 DISPLAY_DIGITS_PER_SEAT = 4

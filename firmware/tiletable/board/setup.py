@@ -18,7 +18,7 @@ from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.buzzer import Buzzer
 from tiletable.drivers.max7219 import Max7219
 from tiletable.drivers.mfrc522 import MFRC522
-from tiletable.drivers.segments import ScoreDisplay
+from tiletable.drivers.segments import DisplayRow, ScoreDisplay
 from tiletable.drivers.status_leds import StatusLeds
 
 SEATS = len(pins.BUTTON_SEAT)
@@ -58,9 +58,15 @@ def _opener(machine, spi, cs_gpio):
     return open_reader
 
 
-def build(machine):
-    """Every peripheral of the MAX7219 build, from ``pins``. :raises OSError: from a driver
-    whose chip does not answer (the readers are only opened later, by the tray)."""
+def build(machine, display=None):
+    """Every peripheral of the board, from ``pins``; ``display`` is the one fitted ("max7219"
+    or "tm1637", default ``pins.DISPLAY_FITTED``). ``Board.chain`` is the whole display as one
+    row of digits (the MAX7219 chain, or the TM1637 modules side by side).
+
+    :raises OSError: from a driver whose chip does not answer (a TM1637 that does not
+        acknowledge; the readers are only opened later, by the tray).
+    :raises ValueError: for a display that is neither.
+    """
     from neopixel import NeoPixel
 
     spi = machine.SPI(
@@ -74,15 +80,26 @@ def build(machine):
     # answer on top of the next one.
     reader_cs = [machine.Pin(cs, machine.Pin.OUT, value=1) for cs in pins.READER_CS]
     readers = [_opener(machine, spi, cs) for cs in pins.READER_CS]
-    chain = Max7219(spi, machine.Pin(pins.DISPLAY_LOAD), pins.DISPLAY_MODULES, max_brightness=pins.DISPLAY_MAX_INTENSITY)
     width = pins.DISPLAY_DIGITS_PER_SEAT
-    display = ScoreDisplay([(chain, seat * width) for seat in range(SEATS)], width)
+    fitted = display or pins.DISPLAY_FITTED
+    if fitted == "max7219":
+        chain = Max7219(spi, machine.Pin(pins.DISPLAY_LOAD), pins.DISPLAY_MODULES, max_brightness=pins.DISPLAY_MAX_INTENSITY)
+        scores = ScoreDisplay([(chain, seat * width) for seat in range(SEATS)], width)
+    elif fitted == "tm1637":
+        from tiletable.drivers.tm1637 import TM1637
+
+        clk = machine.Pin(pins.TM1637_CLK)
+        modules = [TM1637(clk, machine.Pin(dio), digits=width) for dio in pins.TM1637_DIO]
+        chain = DisplayRow(modules)
+        scores = ScoreDisplay([(module, 0) for module in modules], width)
+    else:
+        raise ValueError("no display %r (max7219 or tm1637)" % (fitted,))
     strip = NeoPixel(machine.Pin(pins.LED_DATA), pins.LED_COUNT)
     buzzer = Buzzer(machine.PWM(machine.Pin(pins.BUZZER), freq=440, duty_u16=0))
     gpios = tuple(pins.BUTTON_SEAT) + (pins.BUTTON_MENU, pins.BUTTON_OK, pins.BUTTON_UNDO)
     button_pins = [machine.Pin(gpio) for gpio in gpios]
     buttons = Buttons(button_pins)
-    return Board(machine, spi, readers, chain, display, strip, buzzer, buttons, button_pins, reader_cs)
+    return Board(machine, spi, readers, chain, scores, strip, buzzer, buttons, button_pins, reader_cs)
 
 
 def status_leds(board, seat_zones, end_zones):

@@ -126,6 +126,24 @@ class SegmentDisplay:
             raise ValueError("digits %r..%r outside a %d-digit display" % (first, first + count - 1, self.digits))
 
 
+class DisplayRow(SegmentDisplay):
+    """Several displays side by side as one: ``buffer`` runs across all their digits and
+    ``show()`` hands each display its part. The self test writes across the four TM1637
+    modules of that build this way, as it writes across a MAX7219 chain."""
+
+    def __init__(self, displays):
+        super().__init__(sum(d.digits for d in displays))
+        self.displays = displays
+
+    def show(self):
+        i = 0
+        for display in self.displays:
+            for j in range(display.digits):
+                display.buffer[j] = self.visible(i)
+                i += 1
+            display.show()
+
+
 class ScoreDisplay:
     """One ``width``-digit group per seat over one or more ``SegmentDisplay``\\ s.
 
