@@ -6,6 +6,7 @@ import pytest
 from cli import tiletable
 from tiletable.engine.rulesets import find_ruleset, preset_names
 from tiletable.proto.messages import RULESET_PUT_CHUNK, RULESET_PUT_COMMIT
+from tiletable.runtime.rulestore import RuleStore
 from tiletable_host.db import Database
 from tiletable_host.transport_local import LocalTransport
 
@@ -133,3 +134,49 @@ def test_a_reset_that_loses_the_commit_reply_is_verified_not_repeated(capsys, tm
     status, out, _ = _sync(capsys, tmp_path, device)
     assert status == 0, out
     assert len(commits) == len(preset_names())  # the first ruleset was not uploaded twice
+
+
+def test_a_power_cut_at_every_frame_of_a_sync_keeps_a_whole_ruleset(capsys, tmp_path):
+    """Issue: interrupted ruleset sync at every frame. A ruleset spanning several chunks is
+    replaced; the device is cut off at each request in turn (and once after a commit whose
+    reply is lost). After every cut it holds the old document or the new one, whole; the
+    next sync installs the new one and verifies it by hash."""
+    old = {"family": "line", "name": "club", "params": {"target": 100}}
+    new = {"family": "line", "name": "club", "version": 2, "params": {"target": 61}, "description": "house rules " * 200}
+    frames = []
+
+    def count(msg_type):
+        frames.append(msg_type)
+        return False
+
+    probe = LocalTransport(str(tmp_path / "probe"))
+    assert _sync(capsys, tmp_path, probe, _write(tmp_path, "old.json", old))[0] == 0
+    probe.before_request = count
+    assert _sync(capsys, tmp_path, probe, _write(tmp_path, "new.json", new))[0] == 0
+    assert frames.count(RULESET_PUT_CHUNK) >= 3, frames  # the document really spans several chunks
+    new_hash = probe.rulestore.get("club").hash
+    cuts = [(k, False) for k in range(len(frames))] + [(frames.index(RULESET_PUT_COMMIT), True)]
+    for k, after_commit in cuts:
+        device = LocalTransport(str(tmp_path / ("cut%d%s" % (k, "c" if after_commit else ""))))
+        assert _sync(capsys, tmp_path, device, _write(tmp_path, "old.json", old))[0] == 0
+        old_hash = device.rulestore.get("club").hash
+        seen = []
+
+        def cut_at_k(msg_type, device=device, seen=seen, k=k, after_commit=after_commit):
+            seen.append(msg_type)
+            if len(seen) - 1 != k or device.resets:
+                return False
+            if after_commit:
+                device.server.handle(1, msg_type, 0, b"")  # the commit happens, its reply is lost
+            device.reset()
+            return True
+
+        device.before_request = cut_at_k
+        status, out, err = _sync(capsys, tmp_path, device, _write(tmp_path, "new.json", new))
+        assert status == 0 or err.startswith("tiletable: sync: "), (k, err)
+        assert device.resets == 1, k
+        installed = RuleStore(str(tmp_path / ("cut%d%s" % (k, "c" if after_commit else ""))) + "/rulesets")
+        assert installed.get("club").hash in (old_hash, new_hash), k
+        device.before_request = None
+        assert _sync(capsys, tmp_path, device, _write(tmp_path, "new.json", new))[0] == 0, k
+        assert device.rulestore.get("club").hash == new_hash, k
