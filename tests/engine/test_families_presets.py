@@ -7,13 +7,13 @@ family. test_dasan.py checks an alias under MicroPython.
 """
 import pytest
 
-from tiletable.engine.rulesets import PRESET_ALIAS, PRESET_FAMILY, family_module, find_ruleset
+from tiletable.engine.rulesets import PRESET_ALIAS, PRESET_FAMILY, find_ruleset, schema_module
 
 
 def _declared_aliases():
     declared = {}
     for preset, family in PRESET_FAMILY.items():
-        for alias in family_module(family).PRESETS[preset].get("aliases", ()):
+        for alias in schema_module(family).PRESETS[preset].get("aliases", ()):
             declared[alias] = preset
     return declared
 

@@ -81,10 +81,23 @@ from tiletable.engine.line_layout import COUNT_ALL_FIVES, COUNT_LINE, COUNT_SNIF
 from tiletable.engine.line_checks import LineChecks
 from tiletable.engine.line_hand import LineHand
 from tiletable.engine.line_moves import LineMoves
-# the family contract (see rulesets.py): re-exported from line_params
-from tiletable.engine.line_params import PARAMS, PRESETS, check_params, check_players, default_players  # noqa: F401
 from tiletable.engine.state import CHANCE, GameState, TERMINAL
 from tiletable.engine.tiles import is_double, low, parse_tile, pips, tile_set, tile_str
+
+
+# The family contract (rulesets.py): PARAMS, PRESETS and check_params live in line_params,
+# which rulesets imports to validate a ruleset and unloads afterwards (heap on the Pico).
+
+
+def default_players(params):
+    """The smallest player count the deal table allows."""
+    return min(int(k) for k in params["deal"])
+
+
+def check_players(params, players):
+    if str(players) not in params["deal"]:
+        return "%d players: the deal is given for %s" % (players, ", ".join(sorted(params["deal"])))
+    return None
 
 
 _DERIVED = [None, None]  # the last ruleset's hash and what _derive gave it (shared by its states, never changed)

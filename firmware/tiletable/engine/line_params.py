@@ -1,7 +1,8 @@
 """The line family's parameters (rule book §4.1), presets (§3) and cross-field checks.
 
-Kept apart from the state so ``rulesets`` can validate a document, and the host can list
-presets, without loading the play code. ``line`` re-exports all of it (the family contract).
+The family's schema module (``rulesets.SCHEMA_MODULES``): imported only while a ruleset is validated
+or a preset looked up, and unloaded again, so its 16 KB of bytecode and tables are free heap
+on a Pico during play.
 """
 
 from tiletable.engine.errors import RulesetError
@@ -265,14 +266,3 @@ def check_params(name, params):
 
 def _in_set(params, t):
     return _in_full_set(params, t) and all(parse_tile(text) != t for text in params["exclude"])
-
-
-def default_players(params):
-    """The smallest player count the deal table allows."""
-    return min(int(k) for k in params["deal"])
-
-
-def check_players(params, players):
-    if str(players) not in params["deal"]:
-        return "%d players: the deal is given for %s" % (players, ", ".join(sorted(params["deal"])))
-    return None

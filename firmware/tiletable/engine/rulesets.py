@@ -77,6 +77,41 @@ def family_module(name):
     return __import__(modname, None, None, ["State"])
 
 
+# Families whose PARAMS, PRESETS and check_params live in a module of their own: validating
+# a ruleset imports only that module (not the play code), and drops it again afterwards.
+SCHEMA_MODULES = {"line": "tiletable.engine.line_params"}
+
+
+def schema_module(family):
+    """The module holding a family's ``PARAMS``, ``PRESETS`` and ``check_params``: the one in
+    ``SCHEMA_MODULES``, which callers drop with ``release_schema`` once done, else the family
+    module itself. :raises KeyError: for an unknown family."""
+    name = SCHEMA_MODULES.get(family)
+    return __import__(name, None, None, ["PARAMS"]) if name else family_module(family)
+
+
+def release_schema(family):
+    """Unload the family's separate schema module: needed only to validate, it would
+    otherwise hold its bytecode and tables in a Pico's heap for the whole game."""
+    if family in SCHEMA_MODULES:
+        unload_module(SCHEMA_MODULES[family])
+
+
+def unload_module(name):
+    """Forget module ``name`` (and its name in its package), so the garbage collector can
+    take its bytecode back once nothing else refers to it."""
+    import sys
+
+    sys.modules.pop(name, None)
+    package, _, attr = name.rpartition(".")
+    parent = sys.modules.get(package)
+    if parent is not None and attr in dir(parent):
+        try:
+            delattr(parent, attr)
+        except (AttributeError, TypeError):
+            pass
+
+
 class Ruleset:
     """A validated ruleset: family, name, version, resolved params and content hash."""
 
@@ -164,9 +199,12 @@ def load_ruleset(doc):
     params = doc.get("params", {})
     if not isinstance(params, dict):
         raise RulesetError(name, "params", "must be a JSON object")
-    module = family_module(family)
-    resolved = validate_params(name, module.PARAMS, params)
-    module.check_params(name, resolved)
+    schema = schema_module(family)
+    try:
+        resolved = validate_params(name, schema.PARAMS, params)
+        schema.check_params(name, resolved)
+    finally:
+        release_schema(family)
     return Ruleset(family, name, version, resolved, aliases, description)
 
 
@@ -180,7 +218,7 @@ def find_ruleset(name, **overrides):
     family = PRESET_FAMILY.get(key)
     if family is None:
         raise ValueError("unknown ruleset: %r" % name)
-    doc = family_module(family).PRESETS[key]
+    doc = schema_module(family).PRESETS[key]  # released by load_ruleset below
     full = {"family": family, "name": key}
     for field in doc:
         full[field] = doc[field]
