@@ -119,6 +119,11 @@ def test_tag_requests_are_refused_with_a_reason():
     for fields, message in cases:
         got_type, reply = device.ask(TAG_WRITE, fields)
         assert got_type == ERROR and reply["code"] == E_BAD_VALUE and message in reply["message"], reply
+    ok = {"zone": 0, "uid": "040a0b0c0d0e0f", "record": record}
+    assert device.ask(TAG_WRITE, ok) == (TAG_WRITE | REPLY, {})
+    got_type, reply = device.ask(TAG_WRITE, ok)  # the first one has not run yet
+    assert got_type == ERROR and reply["message"] == "a tag write on zone 0 is still waiting"
+    device.table.run(device.tray, 100)
     got_type, reply = device.ask(UID_PUT, {"uid": LOCKED_UID, "kind": TILE, "set": 0, "item": 0x34})
     assert got_type == ERROR and "not a tile or card identity" in reply["message"]
     device.busy_reason = "a game is in progress: stop it before enrolling tags"

@@ -17,6 +17,7 @@ except ImportError:  # older MicroPython builds
 
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import RulesetError
+from tiletable.engine.rulesets import unload_module
 from tiletable.proto.messages import E_BAD_VALUE, GAME_START, GAME_STOP, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
@@ -62,20 +63,6 @@ def device_name(unique_id):
     if not unique_id:
         return DEVICE
     return DEVICE + "-" + "".join("%02x" % b for b in unique_id)
-
-
-def _unload(name):
-    """Forget a module imported for one job, so the garbage collector can take it back."""
-    import sys
-
-    sys.modules.pop(name, None)
-    package, _, attr = name.rpartition(".")
-    parent = sys.modules.get(package)
-    if parent is not None and attr in dir(parent):
-        try:
-            delattr(parent, attr)
-        except (AttributeError, TypeError):
-            pass
 
 
 def _sleep_ms(ms):
@@ -205,7 +192,7 @@ class App:
         self._send_selftest_report()
         self.table.ui.clear_messages()
         self.table.open_menu()
-        _unload("tiletable.runtime.selftest")
+        unload_module("tiletable.runtime.selftest")
 
     def _send_selftest_report(self):
         summary, rows = self.selftest_report

@@ -27,16 +27,14 @@ out of the field, or a single read in a burst of noise, never gets that far.
 
 **Events** (``ZoneEvent``) go into a preallocated ring (``events.get()``): PLACED with the
 identities that arrived, REMOVED with those that left, UNKNOWN_TAG with a reason per tag that
-cannot be used, READER_FAULT / READER_OK, TAG_WRITTEN when a queued ``write_tag`` ended. Every event carries ``count``, the number of tags on
+cannot be used, READER_FAULT / READER_OK, TAG_WRITTEN when an enrolment job ended. Every event carries ``count``, the number of tags on
 the pad after the change, so a consumer expecting exactly one tile can refuse two instead of
 guessing.
 
-**Enrolment.** ``write_tag(zone, uid, record)`` queues one record write; it runs the next time
-that zone's field is on and settled, before its scan: select that UID (never another tag on
-the pad), WRITE pages 4-7 (page 4 first, the CRC last, so a tag lifted half-way reads as
-damaged, never as another piece), READ them back. The TAG_WRITTEN event carries the UID and
-``reason`` None, or why it failed. The tag is then identified afresh (``forget``): a PLACED
-event names what it now is, and a torn write shows as a damaged tag, not as what it was. Scanning an idle tray allocates nothing (tests run it with the heap locked);
+**Jobs.** ``tray.job``, an object with a ``zone`` and ``run(tray, zone, now_ms)``, runs once
+the next time that zone's field is on and settled, before its scan: enrolment writes a tag's
+record this way (runtime/tags.py's ``TagWrite``, which reports with a TAG_WRITTEN event), and
+the tray carries none of that code during a game. Scanning an idle tray allocates nothing (tests run it with the heap locked);
 allocation happens when something changes (new UIDs, observations, events' item tuples).
 """
 from micropython import const
@@ -184,7 +182,7 @@ class Tray:
         self._record = bytearray(16)
         self._known = {}  # uid -> (identity, reason), shared by every zone
         self._failures = {}  # uid -> reads failed in a row
-        self._job = None  # (zone, uid, record): the tag write waiting for its zone's field
+        self.job = None  # runs once when its zone's field is on and settled (runtime/tags.py's TagWrite)
 
     def next_poll_ms(self, now_ms):
         """When ``poll`` next has work to do (``now_ms`` if at once): the async wrapper sleeps till then."""
@@ -215,8 +213,10 @@ class Tray:
             return
         for i in slot:
             zone = self.zones[i]
-            if self._job is not None and self._job[0] == i:
-                self._run_job(zone, now_ms)
+            job = self.job
+            if job is not None and job.zone == i:
+                self.job = None
+                job.run(self, zone, now_ms)
             if zone.reader is not None:
                 try:
                     self._scan(zone, now_ms)
@@ -245,62 +245,6 @@ class Tray:
         :raises IndexError: for a zone the tray does not have.
         """
         return [(uid, found[0], found[1]) for uid, found in self.zones[zone].present.items()]
-
-    def write_tag(self, zone, uid, record):
-        """Queue writing the 16-byte ``record`` into pages 4-7 of tag ``uid`` lying on ``zone``.
-
-        The result comes as a TAG_WRITTEN event once the zone's field has been on.
-        :raises ValueError: another write is still waiting, or the zone or record is wrong.
-        """
-        if self._job is not None:
-            raise ValueError("a tag write on zone %d is still waiting" % self._job[0])
-        if not 0 <= zone < len(self.zones):
-            raise ValueError("no zone %r on this tray (0..%d)" % (zone, len(self.zones) - 1))
-        if len(record) != 16:
-            raise ValueError("a tag record is 16 bytes, not %d" % len(record))
-        self._job = (zone, bytes(uid), bytes(record))
-
-    def _run_job(self, zone, now_ms):
-        _, uid, record = self._job
-        self._job = None
-        if zone.reader is None:
-            reason = "the reader of zone %d is not answering" % zone.index
-        else:
-            try:
-                reason = self._write_record(zone.reader, uid, record)
-            except OSError as err:
-                reason = "reader error: %s" % err
-        self.events.put(TAG_WRITTEN, zone.index, now_ms, (), len(zone.present), reason, uid)
-        self.forget(uid)  # even a failed write may have changed some pages: read it afresh
-
-    def _write_record(self, reader, uid, record):
-        """Select ``uid`` among the tags in the field, write ``record``, read it back; None or why not."""
-        if reader.probe() == 0:
-            return "no tag on the pad"
-        found = self._uid
-        for _ in range(3 * self.max_tags + 3):
-            n = reader.select_next(found)
-            if n == 0:
-                return "that tag is no longer on the pad"
-            if n < 0:
-                continue
-            if bytes(found[:n]) != uid:
-                reader.halt()  # another tag on the same pad: never write it
-                continue
-            for i in range(4):
-                r = reader.write(_RECORD_PAGE + i, record[4 * i : 4 * i + 4])
-                if r == NAK:
-                    return "the tag refused page %d (locked, or not an NTAG213)" % (_RECORD_PAGE + i)
-                if r < 0:
-                    return "no clean answer writing page %d (was the tag moved?)" % (_RECORD_PAGE + i)
-            r = reader.read(_RECORD_PAGE, self._record)
-            reader.halt()
-            if r != 16:
-                return "the record could not be read back (was the tag moved?)"
-            if bytes(self._record) != record:
-                return "the record read back differs from the one written"
-            return None
-        return "the radio kept failing on that pad"
 
     # --- readers ---------------------------------------------------------------------------
     def _open(self, zone, now_ms):
