@@ -86,18 +86,24 @@ def test_selftest_last_prints_the_last_report_again(capsys, table):
 
 
 def test_selftest_on_the_micropython_device(capsys, tmp_path):
-    """The compiled firmware on the MicroPython unix port: the same run, twice; the second keeps
-    no more heap than the first left (the module is dropped after each run; what the first
-    leaves, its interned names and the report, is not kept twice)."""
+    """The compiled firmware on the MicroPython unix port: the same run, four times; the later
+    runs keep no more heap than the second left (the module is dropped after each run; what
+    the first leaves, its interned names and the report, is not kept again).
+
+    MicroPython's collector is conservative: a stale word in a live buffer (the link's frame
+    buffers hold whatever bytes went through) can keep a few KB of garbage alive until the
+    buffer is overwritten, and how much depends on timing (it showed up only on a busy
+    machine). A leak grows with every run, so the least of runs 3 and 4 over run 2 shows one.
+    """
     device = SimulatedTable.start(runtime="micropython", root=str(tmp_path))
     try:
         used = []
-        for _ in range(2):
+        for _ in range(4):
             status, out, err = _selftest(capsys, device, BUTTONS, "--quiet")
             assert status == 0, err
             assert out.splitlines()[0] == "self test: TEST OK"
             device.control.tones()  # the simulation's own log of what the buzzer played
             used.append(device.control.heap()[0])
-        assert used[1] - used[0] < 1024, used
+        assert min(used[2:]) - used[1] < 1024, used
     finally:
         device.stop()
