@@ -27,6 +27,9 @@ VARIANTS = (
     # Pagat's Bergen: the lowest double sets, draw when unable; and a set with tiles taken out
     ("bergen", {"setter": "lowest_double", "draw_policy": "when_unable", "hand_award": "fixed", "fixed_award": 2}),
     ("draw", {"exclude": ["6-6", "0-0", "3-4"], "setter": "lowest_double"}),
+    # partnerships: partners opposite, one score per side
+    ("muggins", {"partnerships": True, "deal": {"4": 5}, "muggins_claims": "auto"}),
+    ("block", {"partnerships": True, "deal": {"4": 6}, "blocked_tie": "lightest_tile", "hand_award": "others_sum_minus_own"}),
 )
 
 

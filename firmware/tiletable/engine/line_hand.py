@@ -143,6 +143,8 @@ class LineHand:
 
     def _award_hand(self):
         """Score the hand; the winning seat, or None when nobody won it."""
+        if self.p["partnerships"]:
+            return self._award_sides()
         n = self.players
         totals = [0] * n  # pip totals (a double counts both halves)
         for s in range(n):
@@ -196,9 +198,52 @@ class LineHand:
                 break
         return winners[0] if len(winners) == 1 else None
 
+    def _award_sides(self):
+        """The hand of a partnership game: the side that went out, or holds fewer pips when
+        blocked, scores the opponents' pips (per ``hand_award``); returns the seat that went
+        out or the lighter hand of the winning side, or None for a tie between the sides."""
+        totals = [0, 0, 0, 0]
+        for s in range(4):
+            for t in self.hands[s]:
+                totals[s] += (t >> 4) + (t & 15)
+        side_pips = [totals[0] + totals[2], totals[1] + totals[3]]
+        out = [s for s in range(4) if not self.hands[s]]
+        if out:
+            side, how = out[0] % 2, "domino"
+        elif side_pips[0] != side_pips[1]:
+            side, how = (0 if side_pips[0] < side_pips[1] else 1), "blocked"
+        elif self.p["blocked_tie"] == "lightest_tile":
+            lightest = min((pips(t), t, s) for s in range(4) for t in self.hands[s])
+            side, how = lightest[2] % 2, "blocked"
+        else:
+            return None
+        seat = out[0] if out else min((side, side + 2), key=lambda s: totals[s])
+        a, b = 1 - side, 3 - side
+        summed = side_pips[1 - side]
+        terms = "P%d %d + P%d %d" % (a, totals[a], b, totals[b])
+        award = self.p["hand_award"]
+        if award == "fixed":
+            points, detail = self.p["fixed_award"], "hand won by the side (%s)" % how
+        elif award == "others_sum_minus_own":
+            # the partner's tiles may outweigh the opponents': winning never costs points
+            points = max(0, summed - side_pips[side])
+            detail = "opponents' pips %s = %d minus the side's own %d = %d" % (terms, summed, side_pips[side], points)
+        elif award == "rounded5":
+            points = (summed + 2) // 5 * 5
+            detail = "opponents' pips %s = %d, to the nearest 5 = %d" % (terms, summed, points)
+        else:
+            points, detail = summed, "opponents' pips %s = %d" % (terms, summed)
+        if points:
+            self._award(seat, points, how, detail)
+        return seat
+
     def _award(self, seat, points, rule, detail):
         self.award(seat, points, rule, detail)
         self.hand_scores[seat] += points
+        if self.p["partnerships"]:  # one score per side: the partner's display shows it too
+            partner = (seat + 2) % 4
+            self.award(partner, points, rule, "partner P%d: %s" % (seat, detail))
+            self.hand_scores[partner] += points
         if self.p["match_end"] == "target" and self.p["target_immediate"] and self._outcome is None:
             if self.scores[seat] >= self.p["target"]:
                 self._end_match("target")

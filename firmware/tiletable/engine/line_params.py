@@ -17,6 +17,9 @@ PARAMS = {
     "deal": ("counts", {"2": 7, "3": 5, "4": 5}, 1, 20),  # tiles per player, by player count
     "stock_after_deal": ("choice", "unused", ("boneyard", "unused")),
     "direction": ("choice", "clockwise", ("clockwise", "counterclockwise")),
+    # §4.1: 4 players, partners sit opposite (seats 0+2, 1+3) and share one score (our reading:
+    # whatever either scores counts for both; the winning side takes the opponents' pips)
+    "partnerships": ("bool", False),
     # §2.2: S1 rotate, S2 lightest_draw, S3 highest_double, FIXED(tile), Bergen's equal draws;
     # lowest_double: Pagat's Bergen (the lowest double sets; with none dealt, the lightest tile)
     "setter": (
@@ -207,6 +210,15 @@ def check_params(name, params):
     for text in params["matadors"]:
         if not _in_set(params, parse_tile(text)):
             raise RulesetError(name, "params.matadors", "%s is not in the set" % text)
+    if params["partnerships"]:
+        if set(params["deal"]) != {"4"}:
+            raise RulesetError(name, "params.deal", "partnerships are played by 4: give the deal for 4 players only")
+        if params["hand_award"] == "betting_settlement":
+            raise RulesetError(name, "params.partnerships", "betting is settled seat by seat, not by sides")
+        if params["blocked_winner"] != "lowest_pips":
+            raise RulesetError(name, "params.blocked_winner", "with partnerships the side with fewer pips wins a block")
+        if params["blocked_tie"] == "split":
+            raise RulesetError(name, "params.blocked_tie", "two sides that tie score nothing (no_score) or go by the lightest tile")
     if params["setter"] == "fixed_tile" and params["fixed_tile"] is None:
         raise RulesetError(name, "params.fixed_tile", "setter fixed_tile needs the tile")
     if params["setter"] in ("double_draw_equalized",) and not params["doubles"]:
