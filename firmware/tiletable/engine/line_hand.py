@@ -177,18 +177,8 @@ class LineHand:
         others = [s for s in range(n) if s not in winners]
         summed = sum(totals[s] for s in others)
         terms = " + ".join(str(totals[s]) for s in others)
-        award = self.p["hand_award"]
         for w in winners:
-            if award == "fixed":
-                points, detail = self.p["fixed_award"], "hand won (%s)" % how
-            elif award == "others_sum_minus_own":
-                points = summed - totals[w]
-                detail = "opponents' pips %s = %d minus own %d = %d" % (terms, summed, totals[w], points)
-            elif award == "rounded5":
-                points = (summed + 2) // 5 * 5
-                detail = "opponents' pips %s = %d, to the nearest 5 = %d" % (terms, summed, points)
-            else:
-                points, detail = summed, "opponents' pips %s = %d" % (terms, summed)
+            points, detail = self._hand_points(how, summed, terms, totals[w], "own")
             if len(winners) > 1:
                 points //= len(winners)
                 detail += ", split %d ways = %d" % (len(winners), points)
@@ -221,21 +211,25 @@ class LineHand:
         a, b = 1 - side, 3 - side
         summed = side_pips[1 - side]
         terms = "P%d %d + P%d %d" % (a, totals[a], b, totals[b])
-        award = self.p["hand_award"]
-        if award == "fixed":
-            points, detail = self.p["fixed_award"], "hand won by the side (%s)" % how
-        elif award == "others_sum_minus_own":
-            # the partner's tiles may outweigh the opponents': winning never costs points
-            points = max(0, summed - side_pips[side])
-            detail = "opponents' pips %s = %d minus the side's own %d = %d" % (terms, summed, side_pips[side], points)
-        elif award == "rounded5":
-            points = (summed + 2) // 5 * 5
-            detail = "opponents' pips %s = %d, to the nearest 5 = %d" % (terms, summed, points)
-        else:
-            points, detail = summed, "opponents' pips %s = %d" % (terms, summed)
+        points, detail = self._hand_points(how, summed, terms, side_pips[side], "the side's own")
         if points:
             self._award(seat, points, how, detail)
         return seat
+
+    def _hand_points(self, how, summed, terms, own, own_label):
+        """Points and explanation of a won hand by ``hand_award``: the opponents' pips ``summed``
+        (``terms``), less ``own`` (never below 0: a partner's tiles may outweigh the
+        opponents'), to the nearest 5, or the fixed award."""
+        award = self.p["hand_award"]
+        if award == "fixed":
+            return self.p["fixed_award"], "hand won (%s)" % how
+        if award == "others_sum_minus_own":
+            points = max(0, summed - own)
+            return points, "opponents' pips %s = %d minus %s %d = %d" % (terms, summed, own_label, own, points)
+        if award == "rounded5":
+            points = (summed + 2) // 5 * 5
+            return points, "opponents' pips %s = %d, to the nearest 5 = %d" % (terms, summed, points)
+        return summed, "opponents' pips %s = %d" % (terms, summed)
 
     def _award(self, seat, points, rule, detail):
         self.award(seat, points, rule, detail)
