@@ -110,8 +110,9 @@ def main():
     mpy = micropython_figures()
     access_unix = (mpy["read_us"] + mpy["write_us"]) / 2
     scale = [a / access_unix for a in ACCESS_US]
-    overhead_zone = mpy["idle_zone_us"] - mpy["idle_zone_transactions"] * access_unix
-    overhead_transceive = mpy["probe_us"] - mpy["probe_transactions"] * access_unix  # an empty probe is one WUPA
+    # paired measurements (scan_mpy.py): the Python work besides the bus, per zone and per exchange
+    overhead_zone = mpy["idle_zone_overhead_us"]
+    overhead_transceive = mpy["probe_overhead_us"]  # an empty probe is one WUPA
 
     print("RFID scan benchmark: real driver + tray against the wire-level MFRC522/NTAG213 model")
     print("method: bus time from the model clock at 66-80 us per register access (RP2040 *emulated*,")

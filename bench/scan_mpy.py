@@ -47,6 +47,28 @@ class ChipSelect:
         pass
 
 
+def paired_overhead_us(reader, work, transactions, repeats=15):
+    """Median over ``repeats`` of (``work()`` us - ``transactions`` x one register access us),
+    the two timed back to back each time: the Python work besides the bus accesses. Timed
+    apart, a slow moment on a shared machine lands on one side only, and the difference can
+    even come out negative. An access is the driver's own ``_read``/``_write`` call, half of
+    each, as the scan path makes them."""
+    read = reader._read
+    write = reader._write
+    diffs = []
+    for _ in range(repeats):
+        start = time.ticks_us()
+        for _ in range(250):
+            read(0x04)
+            write(0x01, 0)
+        access_us = time.ticks_diff(time.ticks_us(), start) / 500
+        start = time.ticks_us()
+        work()
+        diffs.append(time.ticks_diff(time.ticks_us(), start) - transactions * access_us)
+    diffs.sort()
+    return diffs[repeats // 2]
+
+
 def per_call_us(fn, calls, repeats=15):
     """Mean us per call, best of ``repeats`` runs (other processes only ever add time)."""
     best = None
@@ -68,7 +90,14 @@ def main():
     print("crc18_us %.3f" % per_call_us(lambda: crc_a(frame, 0, 18), 500))
     before = bus.transactions
     print("probe_us %.3f" % per_call_us(reader.probe, 200))
-    print("probe_transactions %.1f" % ((bus.transactions - before) / 3000))
+    probe_transactions = (bus.transactions - before) / 3000
+    print("probe_transactions %.1f" % probe_transactions)
+
+    def probes():
+        for _ in range(200):
+            reader.probe()
+
+    print("probe_overhead_us %.3f" % (paired_overhead_us(reader, probes, 200 * probe_transactions) / 200))
 
     zones = 9
     tray = Tray([lambda: MFRC522(bus, ChipSelect()) for _ in range(zones)])
@@ -87,6 +116,9 @@ def main():
     before = bus.transactions
     us = per_call_us(cycle, 1)
     print("idle_zone_us %.3f" % (us / (zones * cycles)))
-    print("idle_zone_transactions %.1f" % ((bus.transactions - before) / (15 * zones * cycles)))
+    zone_transactions = (bus.transactions - before) / (15 * zones * cycles)
+    print("idle_zone_transactions %.1f" % zone_transactions)
+    overhead = paired_overhead_us(reader, cycle, zones * cycles * zone_transactions)
+    print("idle_zone_overhead_us %.3f" % (overhead / (zones * cycles)))
 
 main()
