@@ -223,3 +223,19 @@ def test_requests_split_across_chunks_and_batched_together():
         replies.extend(_replies(server, wire[i : i + 1]))
     assert [(t, s) for t, s, _ in replies] == [(JOURNAL_STATUS | REPLY, 1), (HELLO | REPLY, 2)]
     assert server.decoder.bad == 1
+
+
+
+def test_a_full_heap_is_reported_as_out_of_memory_not_as_a_bug():
+    from tiletable.proto.messages import E_NO_MEMORY, ERROR_NAMES
+
+    server = _server("server-memory")
+
+    def start_game(fields):
+        raise MemoryError("memory allocation failed, allocating 1280 bytes")
+
+    server.register(GAME_START, start_game, "game")
+    message = _error(server, GAME_START, {"ruleset": "toy", "players": ["ann", "bob"]}, E_NO_MEMORY)
+    assert message.startswith("game start: not enough memory (") and message.endswith(" bytes free)")
+    assert ERROR_NAMES[E_NO_MEMORY] == "out of memory"
+    assert _ok(server, HELLO, {"proto": 1, "host": "t"})["device"] == "tiletable-test"  # it carries on

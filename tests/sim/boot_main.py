@@ -1,17 +1,63 @@
-"""Boot the real firmware/main.py on the MicroPython unix port, with nothing attached, in a
-sandbox: ``micropython tests/sim/boot_main.py SANDBOX``.
+"""Boot the real firmware/main.py on the MicroPython unix port as a Pico boots it:
+``micropython tests/sim/boot_main.py FLASH BUILD [--self-test-done]``.
 
-SANDBOX is a directory that becomes the Pico's ``/`` (``vfs.VfsPosix`` mounted at ``/``), so
-main.py's absolute paths (/journal, /rulesets, /maintenance) land inside it; it holds ``lib``
-(the compiled firmware tree, main.mpy included) and ``sim`` (the simulated ``machine`` and
-``neopixel``, with no peripheral model attached: no reader answers, the display and LEDs are
-written to nothing, every button rests at its pull-up). stdin/stdout are the USB serial port.
+FLASH is a file standing for the Pico's flash: littlefs (``VfsLfs2``, progsize 256 as the rp2
+port mounts it) at ``/``, formatted only when the file holds no filesystem yet, so a second
+boot finds what the first one left (the journal, the rulesets, the maintenance flag). BUILD is
+the compiled tree of tools/build_mpy.py: its firmware is mounted at ``/lib`` (main.mpy and the
+tiletable package, as ``tiletable deploy`` copies them), its sim/ at ``/sim`` (the simulated
+``machine`` and ``neopixel``, with no peripheral model attached: no reader answers, the
+display and LEDs are written to nothing, every button rests at its pull-up).
+``--self-test-done`` leaves the flag of a self test passed earlier, so no first-run self test
+holds the table. stdin/stdout are the USB serial port.
 """
 import sys
 import vfs
 
-sandbox = sys.argv[1]
+_BLOCK_SIZE = 4096  # the rp2 port's littlefs block
+
+
+class FlashFile:
+    """A block device over an open file (the extended protocol littlefs uses)."""
+
+    def __init__(self, path):
+        self.file = open(path, "r+b")
+        self.file.seek(0, 2)
+        self.count = self.file.tell() // _BLOCK_SIZE
+
+    def readblocks(self, block, buf, offset=0):
+        self.file.seek(block * _BLOCK_SIZE + offset)
+        self.file.readinto(buf)
+
+    def writeblocks(self, block, buf, offset=0):
+        self.file.seek(block * _BLOCK_SIZE + offset)
+        self.file.write(buf)
+        self.file.flush()
+
+    def ioctl(self, op, arg):
+        if op == 4:  # block count
+            return self.count
+        if op == 5:  # block size
+            return _BLOCK_SIZE
+        if op == 6:  # erase: littlefs writes whole blocks over what it erases
+            return 0
+        return None
+
+
+flash = FlashFile(sys.argv[1])
+lib = vfs.VfsPosix(sys.argv[2] + "/firmware")
+sim = vfs.VfsPosix(sys.argv[2] + "/sim")
 vfs.umount("/")
-vfs.mount(vfs.VfsPosix(sandbox), "/")
+try:
+    root = vfs.VfsLfs2(flash, progsize=256)
+except OSError:
+    vfs.VfsLfs2.mkfs(flash, progsize=256)
+    root = vfs.VfsLfs2(flash, progsize=256)
+vfs.mount(root, "/")
+vfs.mount(lib, "/lib")
+vfs.mount(sim, "/sim")
 sys.path[:] = ["", ".frozen", "/lib", "/sim"]  # the Pico's path, and the simulated machine
+if "--self-test-done" in sys.argv:
+    with open("/selftest.done", "w") as f:
+        f.write("TEST OK")
 import main  # noqa: E402,F401  (start() runs until MAINTENANCE resets the "board")

@@ -227,7 +227,7 @@ def test_no_memory_for_a_game_is_reported_and_starts_nothing(tmp_path, monkeypat
     control.press("ok")  # start the game the menu shows
     state = control.state()
     assert state["mode"] == "menu"
-    assert "not enough memory for line games on this table" in state["last_error"][1]
+    assert "not enough memory on this table for muggins" in state["last_error"][1]  # the menu shows MUGG
     assert journal_sessions(tmp_path) == []
 
 
@@ -240,5 +240,5 @@ def test_no_memory_to_resume_ends_the_session_and_keeps_its_records(tmp_path, mo
     restarted = local_table(tmp_path)  # power cut and restart: nothing to resume it with
     state = restarted.state()
     assert state["mode"] == "menu"
-    assert "cannot resume: not enough memory for line games" in state["last_error"][1]
+    assert "cannot resume: not enough memory on this table for block" in state["last_error"][1]
     assert journal_sessions(tmp_path)[-1][1] == actions

@@ -116,6 +116,7 @@ E_SEQUENCE = 8  # a step out of order (chunk without begin, commit before the la
 E_STORAGE = 9  # the filesystem failed (full, I/O error)
 E_JOURNAL_FULL = 10  # the journal is full and nothing is acknowledged
 E_INTERNAL = 11  # a bug on the device; the message says where
+E_NO_MEMORY = 12  # the device's heap could not hold what the request needed
 
 ERROR_NAMES = {
     E_MALFORMED: "malformed",
@@ -129,6 +130,7 @@ ERROR_NAMES = {
     E_STORAGE: "storage",
     E_JOURNAL_FULL: "journal full",
     E_INTERNAL: "internal error",
+    E_NO_MEMORY: "out of memory",
 }
 
 _RULESET_ROW = (("name", "str"), ("version", "u16"), ("hash", "str"))

@@ -12,6 +12,7 @@ from tiletable.proto.frame import MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder
 from tiletable.proto.messages import (
     E_BAD_VALUE,
     E_INTERNAL,
+    E_NO_MEMORY,
     E_NOT_FOUND,
     E_RULESET,
     E_SEQUENCE,
@@ -117,6 +118,12 @@ class LinkServer:
             return self._error(E_RULESET, msg_type, seq, str(exc))
         except OSError as exc:
             return self._error(E_STORAGE, msg_type, seq, "%s: %r" % (message_name(msg_type), exc))
+        except MemoryError:  # not a bug: the heap is full; the table carries on
+            import gc
+
+            gc.collect()
+            free = gc.mem_free() if hasattr(gc, "mem_free") else 0
+            return self._error(E_NO_MEMORY, msg_type, seq, "%s: not enough memory (%d bytes free)" % (message_name(msg_type), free))
         except Exception as exc:  # a bug must not stop the table: report it and carry on
             return self._error(E_INTERNAL, msg_type, seq, "%s: %r" % (message_name(msg_type), exc))
 

@@ -12,6 +12,7 @@ Inputs are ``zone_event(event, now_ms)`` (tray ``ZoneEvent``), ``button_event(ev
 journal, and ``outbox``: link events ``(msg_type, fields)`` the link service sends.
 """
 import gc
+import sys
 
 from tiletable import tagrecord
 from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, status_leds
@@ -19,7 +20,7 @@ from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.cards import card_str
 from tiletable.engine.errors import E_OVER, IllegalAction, RulesetError
-from tiletable.engine.rulesets import canonical_json, find_ruleset, preset_names
+from tiletable.engine.rulesets import canonical_json, find_ruleset, preset_names, unload_module
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
@@ -149,13 +150,18 @@ class Table:
         """Start a match of ruleset ``name``; returns the journal session's first sequence number.
 
         :raises RulesetError: unknown game or a player count the ruleset does not allow.
+        :raises NoRoom: the heap cannot hold the game (a ValueError).
         :raises ValueError: no tray profile for it.
         """
-        ruleset = self.find_ruleset(name)
         players = len(player_names)
-        controller = _controller_for(ruleset.family)  # before the session: a failure starts nothing
-        state = ruleset.new_state(players)
-        profile = profile_for(ruleset.name, players, ruleset.family)
+        loaded = set(sys.modules)
+        try:  # everything before the session: a failure starts nothing
+            ruleset = self.find_ruleset(name)
+            controller = _controller_for(ruleset.family)
+            state = ruleset.new_state(players)
+            profile = profile_for(ruleset.name, players, ruleset.family)
+        except MemoryError:
+            raise _no_memory(name, loaded)
         if self.journal.in_session:
             self._end_session("abandoned")
         session = self.journal.start_session(ruleset.name, ruleset.hash, player_names, FIRMWARE, self._now_s())
@@ -210,14 +216,18 @@ class Table:
                         break
         if header is None:
             return False
-        ruleset = self.find_ruleset(header["ruleset"])
-        if ruleset.hash != header["hash"]:
-            raise ValueError("ruleset %r changed since the session started" % header["ruleset"])
-        players = len(header["players"])
-        controller = _controller_for(ruleset.family)
-        state = ruleset.new_state(players)
-        for _, text in entries:
-            state.play(text)
+        loaded = set(sys.modules)
+        try:
+            ruleset = self.find_ruleset(header["ruleset"])
+            controller = _controller_for(ruleset.family)
+            if ruleset.hash != header["hash"]:
+                raise ValueError("ruleset %r changed since the session started" % header["ruleset"])
+            players = len(header["players"])
+            state = ruleset.new_state(players)
+            for _, text in entries:
+                state.play(text)
+        except MemoryError:
+            raise _no_memory(header["ruleset"], loaded)
         self._begin(ruleset, state, profile_for(ruleset.name, players, ruleset.family), [seq for seq, _ in entries], controller)
         self.journal.resume()
         self._quiet_until = ticks_add(now_ms, BOOT_SETTLE_MS)
@@ -465,20 +475,29 @@ def _short(text):
     return text if len(text) < 250 else text[:247] + "..."
 
 
-def _controller_for(family):
-    """The controller class of a family, imported only when a game of it starts: a Pico
-    running copied .mpy files holds every imported module's bytecode in its heap.
+class NoRoom(ValueError):
+    """The heap cannot hold a game's code or state (a Pico running copied .mpy files keeps
+    every imported module's bytecode in its heap): the table reports it and stays where it
+    was, instead of crashing into a watchdog reset loop."""
 
-    :raises ValueError: no controller for the family, or no room for its code (the table
-        reports it and stays where it was, instead of crashing into a watchdog reset loop).
+
+def _no_memory(game, loaded):
+    """NoRoom for ``game``, after unloading every module the attempt imported (not in
+    ``loaded``): a failed start leaves the heap as it found it."""
+    for name in [m for m in sys.modules if m not in loaded]:
+        unload_module(name)
+    gc.collect()
+    free = gc.mem_free() if hasattr(gc, "mem_free") else 0
+    return NoRoom("not enough memory on this table for %s (%d bytes free)" % (game, free))
+
+
+def _controller_for(family):
+    """The controller class of a family, imported only when a game of it starts (RAM).
+
+    :raises ValueError: no controller for the family.
     """
     gc.collect()  # the family's bytecode wants room in few pieces
-    try:
-        return _import_controller(family)
-    except MemoryError:
-        gc.collect()
-        free = gc.mem_free() if hasattr(gc, "mem_free") else 0
-        raise ValueError("not enough memory for %s games on this table (%d bytes free)" % (family, free))
+    return _import_controller(family)
 
 
 def _import_controller(family):
