@@ -1,7 +1,7 @@
 # portable
 """The wall clock the host sets: unknown until SET_CLOCK, then kept by ticks across their wrap."""
-from tiletable.drivers.clock import ticks_add, ticks_diff
-from tiletable.runtime.app import WallClock, device_name
+from tiletable.drivers.clock import ticks_add
+from tiletable.runtime.wallclock import WallClock
 
 
 class Ticks:
@@ -41,7 +41,3 @@ def test_survives_many_tick_wraps_when_read_daily():
             ticks.advance(day_ms // 4)
         assert clock.now_s() == 1800000000 + (day + 1) * 86400
 
-
-def test_device_name_from_the_unique_id():
-    assert device_name(b"\xe6\x61\x41\x03\xe7\x45\x2d\x2f") == "tiletable-e6614103e7452d2f"
-    assert device_name(None) == "tiletable"

@@ -94,3 +94,10 @@ def test_a_line_game_the_heap_cannot_hold_is_refused_by_name_and_the_table_carri
         link.close()
     finally:
         bridge.stop()
+
+
+def test_device_name_from_the_unique_id():
+    from tiletable.runtime.app import device_name
+
+    assert device_name(b"\xe6\x61\x41\x03\xe7\x45\x2d\x2f") == "tiletable-e6614103e7452d2f"
+    assert device_name(None) == "tiletable"

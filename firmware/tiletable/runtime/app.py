@@ -15,7 +15,7 @@ try:
 except ImportError:  # older MicroPython builds
     import uasyncio as asyncio
 
-from tiletable.drivers.clock import ticks_add, ticks_diff
+from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_NO_MEMORY, GAME_START, GAME_STOP, SET_CLOCK, STATE, ProtocolError
@@ -28,34 +28,12 @@ from tiletable.runtime.table import FIRMWARE, NoRoom, Table
 from tiletable.runtime.tray import Tray
 from tiletable.runtime.ui import TableUi
 from tiletable.runtime.usblink import UsbLink
+from tiletable.runtime.wallclock import WallClock
 
 DEVICE = "tiletable"
 _BUTTON_MS = 10
 _LINK_MS = 5
 _HOUSEKEEPING_MS = 100
-
-
-class WallClock:
-    """Unix seconds from the host's SET_CLOCK, kept by ``ticks_ms`` (the Pico has no battery
-    clock): None until set. Every reading moves the anchor on by whole seconds, so the
-    ticks' wrap (2**30 ms) never bites while the clock is read at least once in 6 days."""
-
-    def __init__(self, ticks_ms):
-        self.ticks_ms = ticks_ms
-        self._unix = None
-        self._at = 0
-
-    def set(self, unix_seconds):
-        self._unix = unix_seconds
-        self._at = self.ticks_ms()
-
-    def now_s(self):
-        if self._unix is None:
-            return None
-        whole = ticks_diff(self.ticks_ms(), self._at) // 1000
-        self._unix += whole
-        self._at = ticks_add(self._at, whole * 1000)
-        return self._unix
 
 
 def device_name(unique_id):
