@@ -1,4 +1,7 @@
-"""A RAM flash chip for MicroPython's littlefs (``os.VfsLfs2``) that can lose power mid-write.
+"""Flash chips for MicroPython's littlefs (``os.VfsLfs2``): in a file, or in RAM losing power mid-write.
+
+``FileBlockDevice`` keeps the flash in a file (the simulated table's ``--lfs`` image, the
+Pico's flash in tests/sim/boot_main.py).
 
 It speaks the extended block-device protocol (``readblocks``/``writeblocks`` with a byte
 offset, ``ioctl`` 4/5/6 for count, size and erase), counts what littlefs does to the flash
@@ -80,3 +83,39 @@ class RamBlockDevice:
             self.erases += 1
             return 0
         return 0  # init, deinit, sync: nothing to do in RAM
+
+
+class FileBlockDevice:
+    """A flash in a file (``os.VfsLfs2`` block protocol, extended interface): blocks are read
+    and programmed in place, so nothing but one block passes through RAM, and an erase
+    allocates nothing (the erased block is made once)."""
+
+    def __init__(self, path, block_size=4096, block_count=128):
+        self.block_size = block_size
+        self.block_count = block_count
+        self._erased = b"\xff" * block_size
+        try:
+            self.file = open(path, "r+b")
+        except OSError:
+            self.file = open(path, "w+b")
+            for _ in range(block_count):
+                self.file.write(self._erased)
+            self.file.flush()
+
+    def readblocks(self, block, buf, offset=0):
+        self.file.seek(block * self.block_size + offset)
+        self.file.readinto(buf)
+
+    def writeblocks(self, block, buf, offset=0):
+        self.file.seek(block * self.block_size + offset)
+        self.file.write(buf)
+        self.file.flush()
+
+    def ioctl(self, op, arg):
+        if op == _IOCTL_BLOCK_COUNT:
+            return self.block_count
+        if op == _IOCTL_BLOCK_SIZE:
+            return self.block_size
+        if op == _IOCTL_BLOCK_ERASE:
+            self.writeblocks(arg, self._erased)
+        return 0

@@ -56,6 +56,7 @@ import machine
 import select
 import time
 
+from blockdev import FileBlockDevice
 from mfrc522_model import BusClock, MFRC522Model
 from max7219_model import Max7219Chain
 from ntag213 import Ntag213
@@ -475,41 +476,6 @@ class Control:
         self.poller.unregister(self.client)
         self.client.close()
         self.client = None
-
-
-class FileBlockDevice:
-    """A flash in a file (``os.VfsLfs2`` block protocol, extended interface): blocks are read
-    and programmed in place, so nothing but one block passes through RAM."""
-
-    def __init__(self, path, block_size=4096, block_count=128):
-        self.block_size = block_size
-        self.block_count = block_count
-        try:
-            self.file = open(path, "r+b")
-        except OSError:
-            self.file = open(path, "w+b")
-            erased = b"\xff" * block_size
-            for _ in range(block_count):
-                self.file.write(erased)
-            self.file.flush()
-
-    def readblocks(self, block, buf, offset=0):
-        self.file.seek(block * self.block_size + offset)
-        self.file.readinto(buf)
-
-    def writeblocks(self, block, buf, offset=0):
-        self.file.seek(block * self.block_size + offset)
-        self.file.write(buf)
-        self.file.flush()
-
-    def ioctl(self, op, arg):
-        if op == 4:  # block count
-            return self.block_count
-        if op == 5:  # block size
-            return self.block_size
-        if op == 6:  # erase
-            self.writeblocks(arg, b"\xff" * self.block_size)
-        return 0
 
 
 def _mount_littlefs(image, root):

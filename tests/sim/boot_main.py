@@ -14,37 +14,10 @@ holds the table. stdin/stdout are the USB serial port.
 import sys
 import vfs
 
-_BLOCK_SIZE = 4096  # the rp2 port's littlefs block
+sys.path.insert(0, sys.argv[2] + "/sim")
+from blockdev import FileBlockDevice  # noqa: E402
 
-
-class FlashFile:
-    """A block device over an open file (the extended protocol littlefs uses)."""
-
-    def __init__(self, path):
-        self.file = open(path, "r+b")
-        self.file.seek(0, 2)
-        self.count = self.file.tell() // _BLOCK_SIZE
-
-    def readblocks(self, block, buf, offset=0):
-        self.file.seek(block * _BLOCK_SIZE + offset)
-        self.file.readinto(buf)
-
-    def writeblocks(self, block, buf, offset=0):
-        self.file.seek(block * _BLOCK_SIZE + offset)
-        self.file.write(buf)
-        self.file.flush()
-
-    def ioctl(self, op, arg):
-        if op == 4:  # block count
-            return self.count
-        if op == 5:  # block size
-            return _BLOCK_SIZE
-        if op == 6:  # erase: littlefs writes whole blocks over what it erases
-            return 0
-        return None
-
-
-flash = FlashFile(sys.argv[1])
+flash = FileBlockDevice(sys.argv[1], block_count=352)  # 1408 KB in 4 KB blocks, as the rp2 port's littlefs
 lib = vfs.VfsPosix(sys.argv[2] + "/firmware")
 sim = vfs.VfsPosix(sys.argv[2] + "/sim")
 vfs.umount("/")
