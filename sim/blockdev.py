@@ -22,7 +22,20 @@ class PowerCut(Exception):
     """The simulated supply failed; not an OSError, so no firmware code can swallow it."""
 
 
-class RamBlockDevice:
+class _Flash:
+    """The ``ioctl`` side of the block protocol both chips share; each erases its own way."""
+
+    def ioctl(self, op, arg):
+        if op == _IOCTL_BLOCK_COUNT:
+            return self.block_count
+        if op == _IOCTL_BLOCK_SIZE:
+            return self.block_size
+        if op == _IOCTL_BLOCK_ERASE:
+            self.erase(arg)
+        return 0  # init, deinit, sync: nothing to do
+
+
+class RamBlockDevice(_Flash):
     def __init__(self, block_size=512, block_count=64, image=None):
         """A flash of ``block_count`` blocks, erased, or holding ``image`` (kept, not copied)."""
         self.block_size = block_size
@@ -70,22 +83,15 @@ class RamBlockDevice:
             if self._budget == 0:
                 raise PowerCut("power cut during a write of %d bytes" % len(buf))
 
-    def ioctl(self, op, arg):
-        if op == _IOCTL_BLOCK_COUNT:
-            return self.block_count
-        if op == _IOCTL_BLOCK_SIZE:
-            return self.block_size
-        if op == _IOCTL_BLOCK_ERASE:
-            if self._budget == 0:
-                return 0
-            start = arg * self.block_size
-            self.image[start : start + self.block_size] = self._erased
-            self.erases += 1
-            return 0
-        return 0  # init, deinit, sync: nothing to do in RAM
+    def erase(self, block):
+        if self._budget == 0:
+            return  # the chip is dead
+        start = block * self.block_size
+        self.image[start : start + self.block_size] = self._erased
+        self.erases += 1
 
 
-class FileBlockDevice:
+class FileBlockDevice(_Flash):
     """A flash in a file (``os.VfsLfs2`` block protocol, extended interface): blocks are read
     and programmed in place, so nothing but one block passes through RAM, and an erase
     allocates nothing (the erased block is made once)."""
@@ -111,11 +117,5 @@ class FileBlockDevice:
         self.file.write(buf)
         self.file.flush()
 
-    def ioctl(self, op, arg):
-        if op == _IOCTL_BLOCK_COUNT:
-            return self.block_count
-        if op == _IOCTL_BLOCK_SIZE:
-            return self.block_size
-        if op == _IOCTL_BLOCK_ERASE:
-            self.writeblocks(arg, self._erased)
-        return 0
+    def erase(self, block):
+        self.writeblocks(block, self._erased)
