@@ -16,7 +16,7 @@ import time
 
 from tiletable import tagrecord
 from tiletable.proto.messages import EV_TAG_WRITE, message_name
-from tiletable.runtime.identity import BLANK, DAMAGED, DUPLICATE, NO_RECORD
+from tiletable.runtime.identity import BLANK, DAMAGED, DUPLICATE, NO_RECORD, WRITE_REFUSED
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.pieces import PIECE_SETS, identity_text, item_text, parse_item, row_identity, set_items
@@ -143,7 +143,7 @@ class Enrolment:
                 self.counts["written"] += 1
                 self.say("  %s written to tag %s: lift it" % (identity_text(identity), uid))
                 return True
-            if "refused" in failure:
+            if failure.startswith(WRITE_REFUSED):
                 return self._by_uid(identity, uid, failure)
             self.say("  write failed: %s%s" % (failure, "; trying again" if attempt + 1 < WRITE_TRIES else ""))
         self.say("  could not write tag %s: lay it again, or another tag" % uid)

@@ -218,7 +218,7 @@ def _no_room_for_code(monkeypatch):
     def no_room(family):
         raise MemoryError("memory allocation failed, allocating 4096 bytes")
 
-    monkeypatch.setattr(table_module, "_import_controller", no_room)
+    monkeypatch.setattr(table_module, "_controller_for", no_room)
 
 
 def test_no_memory_for_a_game_is_reported_and_starts_nothing(tmp_path, monkeypatch):

@@ -146,10 +146,7 @@ class LineHand:
         if self.p["partnerships"]:
             return self._award_sides()
         n = self.players
-        totals = [0] * n  # pip totals (a double counts both halves)
-        for s in range(n):
-            for t in self.hands[s]:
-                totals[s] += (t >> 4) + (t & 15)
+        totals = self._pip_totals()
         domino = -1
         for s in range(n):
             if not self.hands[s]:
@@ -192,10 +189,7 @@ class LineHand:
         """The hand of a partnership game: the side that went out, or holds fewer pips when
         blocked, scores the opponents' pips (per ``hand_award``); returns the seat that went
         out or the lighter hand of the winning side, or None for a tie between the sides."""
-        totals = [0, 0, 0, 0]
-        for s in range(4):
-            for t in self.hands[s]:
-                totals[s] += (t >> 4) + (t & 15)
+        totals = self._pip_totals()
         side_pips = [totals[0] + totals[2], totals[1] + totals[3]]
         out = [s for s in range(4) if not self.hands[s]]
         if out:
@@ -215,6 +209,14 @@ class LineHand:
         if points:
             self._award(seat, points, how, detail)
         return seat
+
+    def _pip_totals(self):
+        """Each seat's pips in hand (a double counts both halves)."""
+        totals = [0] * self.players
+        for s in range(self.players):
+            for t in self.hands[s]:
+                totals[s] += (t >> 4) + (t & 15)
+        return totals
 
     def _hand_points(self, how, summed, terms, own, own_label):
         """Points and explanation of a won hand by ``hand_award``: the opponents' pips ``summed``

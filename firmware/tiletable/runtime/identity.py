@@ -27,6 +27,7 @@ UNKNOWN_UID = "unknown uid"  # no record could be read and the UID is not enroll
 DUPLICATE = "duplicate"  # another tag already claimed the same set and item
 UNREADABLE = "unreadable"  # selected every time, but its record never read cleanly (the tray gave up)
 NO_RECORD = (UNKNOWN_UID, UNREADABLE)  # tags that cannot carry a record: enrolled by UID instead
+WRITE_REFUSED = "the tag refused page"  # how a NAK'd record write is reported: enrol by UID then
 
 
 def uid_hex(uid):

@@ -226,9 +226,10 @@ class Table:
             state = ruleset.new_state(players)
             for _, text in entries:
                 state.play(text)
+            profile = profile_for(ruleset.name, players, ruleset.family)
         except MemoryError:
             raise _no_memory(header["ruleset"], loaded)
-        self._begin(ruleset, state, profile_for(ruleset.name, players, ruleset.family), [seq for seq, _ in entries], controller)
+        self._begin(ruleset, state, profile, [seq for seq, _ in entries], controller)
         self.journal.resume()
         self._quiet_until = ticks_add(now_ms, BOOT_SETTLE_MS)
         self.redraw()
@@ -497,10 +498,6 @@ def _controller_for(family):
     :raises ValueError: no controller for the family.
     """
     gc.collect()  # the family's bytecode wants room in few pieces
-    return _import_controller(family)
-
-
-def _import_controller(family):
     if family == "line":
         from tiletable.runtime.play_line import LineController
 

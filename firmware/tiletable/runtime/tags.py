@@ -4,8 +4,9 @@ TAG_SCAN answers from the tray's confirmed state (no radio work in the handler).
 gives the tray a ``TagWrite`` job, which it runs the next time that zone's field is on
 (runtime/tray.py); the table reports the result as a TAG_WRITE event. UID_PUT changes the
 UID table (runtime/identity.py, which reads it at boot), the fallback for tags that cannot
-carry a record, and saves it whole: written to ``uids.tmp``, then renamed over ``uids.json`` (rename is atomic on
-littlefs and POSIX), so a power cut leaves the old table or the new one, never a torn one.
+carry a record, and saves it whole: written to ``uids.tmp``, then renamed over ``uids.json``
+(rename is atomic on littlefs and POSIX), so a power cut leaves the old table or the new one,
+never a torn one.
 
 The app imports this module on the first tag request only: enrolment is rare, and the
 Pico's heap holds every imported module's bytecode.
@@ -21,7 +22,7 @@ import os
 from tiletable import tagrecord
 from tiletable.drivers.mfrc522 import NAK
 from tiletable.proto.messages import E_BAD_VALUE, E_STORAGE, ProtocolError
-from tiletable.runtime.identity import uid_hex
+from tiletable.runtime.identity import WRITE_REFUSED, uid_hex
 from tiletable.runtime.tray import TAG_WRITTEN
 
 _RECORD_PAGE = tagrecord.FIRST_PAGE  # the record fills pages 4-7
@@ -74,7 +75,7 @@ class TagWrite:
             for i in range(4):
                 r = reader.write(_RECORD_PAGE + i, self.record[4 * i : 4 * i + 4])
                 if r == NAK:
-                    return "the tag refused page %d (locked, or not an NTAG213)" % (_RECORD_PAGE + i)
+                    return "%s %d (locked, or not an NTAG213)" % (WRITE_REFUSED, _RECORD_PAGE + i)
                 if r < 0:
                     return "no clean answer writing page %d (was the tag moved?)" % (_RECORD_PAGE + i)
             r = reader.read(_RECORD_PAGE, back)

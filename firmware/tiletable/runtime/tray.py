@@ -27,14 +27,16 @@ out of the field, or a single read in a burst of noise, never gets that far.
 
 **Events** (``ZoneEvent``) go into a preallocated ring (``events.get()``): PLACED with the
 identities that arrived, REMOVED with those that left, UNKNOWN_TAG with a reason per tag that
-cannot be used, READER_FAULT / READER_OK, TAG_WRITTEN when an enrolment job ended. Every event carries ``count``, the number of tags on
+cannot be used, READER_FAULT / READER_OK, TAG_WRITTEN when an enrolment job ended. Every
+event carries ``count``, the number of tags on
 the pad after the change, so a consumer expecting exactly one tile can refuse two instead of
 guessing.
 
 **Jobs.** ``tray.job``, an object with a ``zone`` and ``run(tray, zone, now_ms)``, runs once
 the next time that zone's field is on and settled, before its scan: enrolment writes a tag's
 record this way (runtime/tags.py's ``TagWrite``, which reports with a TAG_WRITTEN event), and
-the tray carries none of that code during a game. Scanning an idle tray allocates nothing (tests run it with the heap locked);
+the tray carries none of that code during a game. Scanning an idle tray allocates nothing
+(tests run it with the heap locked);
 allocation happens when something changes (new UIDs, observations, events' item tuples).
 """
 from micropython import const
