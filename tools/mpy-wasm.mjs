@@ -41,7 +41,10 @@ try {
   // This port's sys has no argv and refuses new attributes: scripts read /_mpy_argv.py instead.
   mp.FS.writeFile("/_mpy_argv.py", `ARGV = ${argvList}\n`);
   mp.runPython(`import sys\nsys.path.insert(0, "")`);
-  mp.runPython(source);
+  // This port collects garbage only between top-level calls (gc.collect() inside a call just
+  // asks for one), so a script that measures the heap splits itself into top-level chunks with
+  // this marker line; the chunks share their globals.
+  for (const chunk of source.split(/^# ---- top level ----$/m)) mp.runPython(chunk);
 } catch (e) {
   // MicroPython exceptions arrive as PythonError with the traceback text in .message
   process.stderr.write(String(e && e.message ? e.message : e) + "\n");

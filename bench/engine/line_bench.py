@@ -5,8 +5,8 @@
 * random full hands per second of 2-player double-six Block (deal, set, plays and passes
   to the end of the hand, random legal choices) for our engine and for OpenSpiel's
   ``python_block_dominoes``, measured side by side in this process, and their ratio;
-* the MicroPython heap (``heap_mpy.py`` under the unix port, ``-X heapsize=192K``) from
-  the sources and from ``mpy-cross`` output, which is what the Pico loads.
+* the MicroPython heap (``heap_mpy.py`` on ``mpy-cross`` output, which is what the Pico
+  loads, under the unix port and the WebAssembly port), bytecode and data apart.
 """
 import os
 import random
@@ -101,19 +101,28 @@ def speed():
     print("  per-round ratios: median %.1fx, range %.1f-%.1fx" % (median, round_ratios[0], round_ratios[-1]))
 
 
-def _heap_figures(engine_dir):
+HEAP_SCRIPT = os.path.join(ROOT, "bench", "engine", "heap_mpy.py")
+
+
+def _micropython_commands(tree, script):
+    """(label, argv, cwd) for each MicroPython port installed, running ``script`` with the
+    engine in ``tree`` (a folder holding ``firmware/``) as its working directory; the caller
+    appends the script's arguments."""
+    commands = []
     micropython = os.path.join(BIN, "micropython")
     if not os.path.exists(micropython):
         micropython = shutil.which("micropython")
-    if not micropython:
-        return None
-    proc = subprocess.run(
-        [micropython, "-X", "heapsize=192K", os.path.join("bench", "engine", "heap_mpy.py"), engine_dir],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    if micropython:
+        commands.append(("unix port, 64-bit", [micropython, "-X", "heapsize=192K", script], tree))
+    node = shutil.which("node")
+    if node and os.path.isdir(os.path.join(ROOT, "node_modules", "@micropython")):
+        runner = os.path.join(ROOT, "tools", "mpy-wasm.mjs")
+        commands.append(("WebAssembly port, 32-bit as the RP2040", [node, runner, "-X", "heapsize=192K", os.path.relpath(script, tree)], tree))
+    return commands
+
+
+def _heap_figures(argv, cwd):
+    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=120)
     figures = {}
     for line in proc.stdout.split("\n"):
         parts = line.split()
@@ -125,41 +134,44 @@ def _heap_figures(engine_dir):
 
 
 def _mpy_tree(out):
-    """The engine compiled with mpy-cross into ``out`` (as the Pico would load it), or None."""
+    """The engine compiled with mpy-cross into ``out/firmware`` (as the Pico loads it), or None."""
     compiler = os.path.join(BIN, "mpy-cross")
     if not os.path.exists(compiler):
         return None
     engine = os.path.join(FIRMWARE, "tiletable", "engine")
-    target = os.path.join(out, "tiletable", "engine")
+    target = os.path.join(out, "firmware", "tiletable", "engine")
     os.makedirs(target)
     for folder, names in ((os.path.join(FIRMWARE, "tiletable"), ["__init__.py"]), (engine, sorted(os.listdir(engine)))):
         for name in names:
             if name.endswith(".py"):
-                dest = os.path.join(out if folder != engine else target, "tiletable" if folder != engine else "", name[:-3] + ".mpy")
-                dest = os.path.normpath(dest)
-                subprocess.run([compiler, "-o", dest, os.path.join(folder, name)], check=True)
+                dest = os.path.join(target if folder == engine else os.path.dirname(target), name[:-3] + ".mpy")
+                subprocess.run([compiler, "-O3", "-march=armv6m", "-o", dest, os.path.join(folder, name)], check=True)
     return out
 
 
 def heap():
-    print("micropython heap (unix port, 64-bit objects, -X heapsize=192K; gc.mem_alloc after gc.collect):")
+    """The engine's heap with the 8 line presets held and a 4-player Muggins hand in play.
+    "Code" is the bytecode, in the heap only when the .mpy files are copied onto the stock
+    firmware; "data" is what the engine holds besides, all a frozen build keeps in the heap."""
+    print("micropython heap (gc.mem_alloc after gc.collect, above the baseline; compiled .mpy as the Pico loads them):")
     with tempfile.TemporaryDirectory() as tmp:
-        for label, engine_dir in (("sources", "firmware"), (".mpy", _mpy_tree(tmp))):
-            if engine_dir is None:
-                print("  %-8s mpy-cross not installed" % label)
-                continue
-            figures = _heap_figures(engine_dir)
-            if figures is None:
-                print("  MicroPython unix port not installed")
-                return
+        if _mpy_tree(tmp) is None:
+            print("  mpy-cross not installed")
+            return
+        commands = _micropython_commands(tmp, HEAP_SCRIPT)
+        if not commands:
+            print("  no MicroPython port installed")
+        for label, argv, cwd in commands:
+            figures = _heap_figures(argv + ["firmware"], cwd)
             if isinstance(figures, str):
-                print("  %-8s %s" % (label, figures))
+                print("  %s: %s" % (label, figures))
                 continue
-            print(
-                "  %-8s baseline %d B; above it: engine imported %d B, + 8 line presets %d B, "
-                "+ 4p Muggins hand in play %d B (target <= 32768)"
-                % (label, figures["baseline"], figures["engine"], figures["presets"], figures["in_play"])
-            )
+            code = figures["engine"]
+            data = figures["in_play"] - code
+            print("  %s:" % label)
+            print("    code (imported modules: bytecode, qstrs, dicts)  %6d B" % code)
+            print("    data: 8 line presets + a 4p Muggins hand in play  %6d B (target <= 32768)" % data)
+            print("    both (.mpy copied onto the stock firmware)        %6d B" % figures["in_play"])
 
 
 def run():
