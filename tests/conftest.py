@@ -12,3 +12,21 @@ for sub in ("sim/cpython", "sim", "firmware", "tests"):
     path = os.path.join(ROOT, sub)
     if path not in sys.path:
         sys.path.insert(0, path)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _firmware_modules_kept():
+    """The table unloads a game family's modules when another family is played (heap on a
+    Pico): put them back after each test, so a later test's imports find the module objects
+    its own module-level imports were bound to."""
+    saved = {name: module for name, module in sys.modules.items() if name.startswith("tiletable.")}
+    yield
+    for name, module in saved.items():
+        if sys.modules.get(name) is not module:
+            sys.modules[name] = module
+            package, _, attr = name.rpartition(".")
+            if package in sys.modules:
+                setattr(sys.modules[package], attr, module)

@@ -1,6 +1,9 @@
 """The table's feedback on the simulated device: illegal plays, ambiguous ends, undo as a
 journal amendment, resuming after a power cut, unusable tags."""
+import sys
+
 from player import journal_sessions, local_table, reads, replay
+from tiletable.engine.rulesets import unload_module
 
 import device
 
@@ -242,3 +245,55 @@ def test_no_memory_to_resume_ends_the_session_and_keeps_its_records(tmp_path, mo
     assert state["mode"] == "menu"
     assert "cannot resume: not enough memory on this table for block" in state["last_error"][1]
     assert journal_sessions(tmp_path)[-1][1] == actions
+
+
+LINE_MODULES = ("tiletable.engine.line", "tiletable.runtime.play_line")
+TRICK_MODULES = ("tiletable.engine.trick", "tiletable.runtime.play_trick")
+
+
+def test_a_game_of_another_family_unloads_the_modules_of_the_family_played_before(tmp_path):
+    """On a Pico running copied .mpy files a family's bytecode is heap: Muggins then Moon must
+    not hold both families' code."""
+    for name in LINE_MODULES + TRICK_MODULES:
+        unload_module(name)  # as at boot: the table imports them itself
+    control = local_table(tmp_path)
+    table = control.device.app.table
+    table.start("muggins", ["A", "B"], 0)
+    table.stop()
+    table.start("muggins", ["A", "B", "C"], 0)  # the same family again: nothing unloaded
+    assert all(name in sys.modules for name in LINE_MODULES)
+    table.start("moon", ["A", "B", "C"], 0)  # while Muggins is in progress: both stay
+    assert all(name in sys.modules for name in LINE_MODULES + TRICK_MODULES)
+    table.stop()
+    table.start("muggins", ["A", "B"], 0)  # no game in progress: Moon's modules go
+    assert all(name in sys.modules for name in LINE_MODULES)
+    assert not any(name in sys.modules for name in TRICK_MODULES)
+    table.stop()
+    table.start("columns", ["A", "B"], 0)
+    assert not any(name in sys.modules for name in LINE_MODULES)
+    assert control.state()["mode"] == "game"
+
+
+def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_first(tmp_path, monkeypatch):
+    import tiletable.runtime.table as table_module
+
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    real = table_module._controller_for
+    calls = []
+
+    def full_while_a_game_is_held(family):
+        calls.append(control.device.app.table.state is not None)
+        if calls[-1]:
+            raise MemoryError("memory allocation failed, allocating 4096 bytes")
+        return real(family)
+
+    monkeypatch.setattr(table_module, "_controller_for", full_while_a_game_is_held)
+    control.device.app.table.start("moon", ["A", "B", "C"], 0)
+    assert calls == [True, False]  # tried beside Block, then again once Block was given up
+    assert control.state()["mode"] == "game"
+    control.command("wait 2100")
+    sessions = journal_sessions(tmp_path)
+    assert [header["ruleset"] for header, _ in sessions] == ["block", "moon"]
+    assert sessions[0][1][-1] == "3-3"  # the abandoned game's record is whole

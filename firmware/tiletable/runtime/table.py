@@ -121,6 +121,7 @@ class Table:
         self.selftest_status = None  # "running", then the last self test's result (STATE)
         self._held_long = bytearray(BUTTON_UNDO + 1)  # the press became long or double: no short press
         self._quiet_until = None
+        self._family_modules = {}  # family -> the modules a start or resume of it imported
 
     # ----- lifecycle
 
@@ -149,25 +150,58 @@ class Table:
     def start(self, name, player_names, now_ms):
         """Start a match of ruleset ``name``; returns the journal session's first sequence number.
 
+        A failure starts nothing and leaves the game in progress as it was, except when the
+        heap cannot hold that game and the new one at once: the game in progress is then
+        abandoned first (as starting the new one would have done) and the start tried again.
+
         :raises RulesetError: unknown game or a player count the ruleset does not allow.
         :raises NoRoom: the heap cannot hold the game (a ValueError).
         :raises ValueError: no tray profile for it.
         """
         players = len(player_names)
-        loaded = set(sys.modules)
-        try:  # everything before the session: a failure starts nothing
-            ruleset = self.find_ruleset(name)
-            controller = _controller_for(ruleset.family)
-            state = ruleset.new_state(players)
-            profile = profile_for(ruleset.name, players, ruleset.family)
-        except MemoryError:
-            raise _no_memory(name, loaded)
+        try:
+            ruleset, state, profile, controller = self._prepare(name, players)
+        except NoRoom:
+            if self.state is None:
+                raise
+            self._end_session("abandoned")
+            self.state = None
+            self.controller = None
+            ruleset, state, profile, controller = self._prepare(name, players)
         if self.journal.in_session:
             self._end_session("abandoned")
         session = self.journal.start_session(ruleset.name, ruleset.hash, player_names, FIRMWARE, self._now_s())
         self._begin(ruleset, state, profile, [], controller)
         self.redraw()
         return session
+
+    def _prepare(self, name, players):
+        """Everything a start needs before its session begins: (ruleset, state, profile, controller)."""
+        loaded = set(sys.modules)
+        try:
+            ruleset = self.find_ruleset(name)
+            if self.state is None:
+                self._unload_families(ruleset.family)
+            controller = _controller_for(ruleset.family)
+            state = ruleset.new_state(players)
+            profile = profile_for(ruleset.name, players, ruleset.family)
+        except MemoryError:
+            raise _no_memory(name, loaded)
+        self._note_family(ruleset.family, loaded)
+        return ruleset, state, profile, controller
+
+    def _note_family(self, family, loaded):
+        """Remember the modules the first game of ``family`` imported (those not in ``loaded``)."""
+        if family not in self._family_modules:
+            self._family_modules[family] = [m for m in sys.modules if m not in loaded]
+
+    def _unload_families(self, keep):
+        """Unload the modules of every family played before but ``keep`` (no game holds them):
+        on a Pico running copied .mpy files, their bytecode is heap the next game needs."""
+        for family in [f for f in self._family_modules if f != keep]:
+            for module in self._family_modules.pop(family):
+                unload_module(module)
+        gc.collect()
 
     def _begin(self, ruleset, state, profile, seqs, controller):
         self.menu.select(ruleset.name, state.players)
@@ -229,6 +263,7 @@ class Table:
             profile = profile_for(ruleset.name, players, ruleset.family)
         except MemoryError:
             raise _no_memory(header["ruleset"], loaded)
+        self._note_family(ruleset.family, loaded)
         self._begin(ruleset, state, profile, [seq for seq, _ in entries], controller)
         self.journal.resume()
         self._quiet_until = ticks_add(now_ms, BOOT_SETTLE_MS)
