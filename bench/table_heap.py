@@ -1,16 +1,30 @@
-"""Heap of the running table firmware on the MicroPython unix port, code and data apart.
+"""Heap of the running table firmware, on a 32-bit MicroPython as the Pico's and on 64-bit.
 
     python tools/build_mpy.py build/mpy && cd build/mpy && \\
-        ../../.venv/bin/micropython -X heapsize=4M ../../bench/table_heap.py
+        node ../../tools/mpy-wasm.mjs -X heapsize=240K ../../bench/table_heap.py     (32-bit)
+        ../../.venv/bin/micropython -X heapsize=2M ../../bench/table_heap.py        (64-bit)
 
-Imported .mpy bytecode lives in the heap on the official firmware (nothing is frozen), so
-"code" is the growth of ``gc.mem_alloc()`` (after ``gc.collect()``) across the imports and
-"data" the growth across building the objects. The simulated peripherals (wire-level models
-of nine readers, the display chain, the buttons) share the heap in simulation; they are
-measured separately and subtracted, as the Pico does not have them. The unix port is 64-bit:
-objects are made of 8-byte words, where the RP2040 uses 4-byte ones, so the Pico needs less.
+The firmware boots as main.py boots it (board, App, every preset installed in the rule
+store as a sync leaves them, nothing attached to the virtual pins), idles, then plays each
+game family in turn through the link's GAME_START handler. Figures are ``gc.mem_alloc()``
+after a collection, above what the port itself holds before the firmware is imported
+(``binascii``, built into the rp2 port, and the simulated ``machine`` are in that baseline):
+
+* code: the modules main.py imports (bytecode, qstrs, module dicts): in the heap when the
+  .mpy files are copied onto the stock firmware, in flash with the frozen build;
+* data: what the running firmware holds besides (drivers' buffers, tray, journal, link,
+  table; then a game's state and controller, and its family's modules on top);
+* the ratio of the 64-bit figures to the 32-bit ones, which scales the Pico's heap for the
+  tests that run the firmware on the 64-bit unix port (tests/sim/test_main_boot.py,
+  tests/sim/test_device_micropython.py).
+
+The WebAssembly port collects garbage only between top-level calls (tools/mpy-wasm.mjs runs
+each chunk below as one), so each figure is taken at the start of a chunk; on that port the
+heap grows instead of failing, so the games' figures are what they take, not what fits.
 """
 import gc
+import json
+import os
 import sys
 
 sys.path[:0] = ["firmware", "sim"]
@@ -21,71 +35,120 @@ def used():
     return gc.mem_alloc()
 
 
-def show(label, amount):
-    print("%-58s %7d bytes" % (label, amount))
+import binascii  # noqa: E402,F401  (built into the rp2 port: in the baseline)
+import machine  # noqa: E402  (the simulated one, built in on the Pico)
+import time  # noqa: E402
 
+gc.collect()
+# ---- top level ----
+BASE = used()
+figures = {}
+from tiletable.board.setup import build  # noqa: E402
+from tiletable.engine.rulesets import find_ruleset, preset_names  # noqa: E402
+from tiletable.runtime.app import App  # noqa: E402
 
-start = used()
-import machine  # noqa: E402  (the simulated one)
-import mfrc522_model  # noqa: E402,F401
-import max7219_model  # noqa: E402,F401
-import ntag213  # noqa: E402,F401
-import buttons  # noqa: E402,F401
-import neopixel  # noqa: E402,F401
-
-sim_code = used() - start
-
-mark = used()
-from tiletable.runtime import app, table  # noqa: E402
-from tiletable.board import setup  # noqa: E402,F401
-from tiletable.runtime import play_line  # noqa: E402,F401
-from tiletable.engine import line  # noqa: E402,F401
-
-runtime_and_line = used() - mark
-mark = used()
-from tiletable.runtime import play_trick, play_column, play_climb  # noqa: E402,F401
-from tiletable.engine import trick, column, climb  # noqa: E402,F401
-
-other_families = used() - mark
-mark = used()
-import device  # noqa: E402
-
-sim_code += used() - mark
-
-mark = used()
-hardware = device.Hardware(with_board=False)
-models = used() - mark
-mark = used()
-hardware.build_board()
-board = used() - mark
-
-import os  # noqa: E402
-
-root = "/tmp/table-heap"
+gc.collect()
+# ---- top level ----
+figures["code"] = used() - BASE
+ROOT = "/tmp/table-heap-%d" % (64 if sys.maxsize > 2**32 else 32)
 for sub in ("", "/journal", "/rulesets"):
     try:
-        os.mkdir(root + sub)
+        os.mkdir(ROOT + sub)
     except OSError:
         pass
-mark = used()
-clock = device.SimClock()
-clock.follower = hardware.advance
-application = app.App(hardware.board, sys.stdin.buffer, sys.stdout.buffer, clock, root=root)
-runtime = used() - mark
+with open(ROOT + "/selftest.done", "w") as done:
+    done.write("TEST OK")  # no first-run self test
 
-show("code: table runtime, drivers, link, journal + line family", runtime_and_line)
-show("code: trick, column, climb families (+ controllers)", other_families)
-show("data: board (drivers, display/LED/button buffers)", board)
-show("data: runtime (tray, journal buffers, link server, table)", runtime)
-for name in ("muggins", "buki", "moon", "columns", "dasan"):
-    mark = used()
-    players = {"moon": 3, "columns": 2, "dasan": 3}.get(name, 4)
-    application.table.start(name, ["P%d" % s for s in range(players)], clock())
-    show("data: a match of %s in progress (state, controller, LEDs)" % name, used() - mark)
-    application.table.stop()
-code = runtime_and_line + other_families
-data = board + runtime
-show("firmware total with every family imported (code + data)", code + data)
-show("(simulation only) peripheral models: code", sim_code)
-show("(simulation only) peripheral models: data", models)
-show("heap in use now (gc.mem_alloc)", used())
+
+class Sink:
+    """The USB serial port's PC side: takes the event frames."""
+
+    def write(self, data):
+        return len(data)
+
+
+PRESETS = preset_names()
+
+
+def install_next():
+    """Install the next preset as a sync would (one per chunk: its garbage is collected)."""
+    from tiletable.runtime.rulestore import RuleStore
+
+    name = PRESETS[len(RuleStore(ROOT + "/rulesets").names())]
+    ruleset = find_ruleset(name)
+    RuleStore(ROOT + "/rulesets").put(ruleset.to_json().encode(), ruleset.hash)
+    gc.collect()
+
+
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+assert len(PRESETS) == 11, "one install_next() chunk per preset"
+app = App(build(machine), open(ROOT + "/selftest.done", "rb"), Sink(), time.ticks_ms, root=ROOT, unique_id=b"TTSIM\x00\x00\x01")
+for _ in range(20):
+    app.step(time.ticks_ms())
+gc.collect()
+# ---- top level ----
+figures["idle"] = used() - BASE
+GAMES = (("muggins", 4), ("buki", 4), ("moon", 3), ("columns", 2), ("dasan", 3))  # one chunk each below
+progress = [0]
+
+
+def play_next():
+    """Start the next game (the one before is stopped: its family is unloaded if it differs)."""
+    name, players = GAMES[progress[0]]
+    if app.table.state is not None:
+        app._game_stop({})
+    app._game_start({"ruleset": name, "players": ["P%d" % seat for seat in range(players)]})
+    for _ in range(20):
+        app.step(time.ticks_ms())
+    gc.collect()
+
+
+def note_game():
+    figures[GAMES[progress[0]][0]] = used() - BASE
+    progress[0] += 1
+
+
+play_next()
+# ---- top level ----
+note_game()
+play_next()
+# ---- top level ----
+note_game()
+play_next()
+# ---- top level ----
+note_game()
+play_next()
+# ---- top level ----
+note_game()
+play_next()
+# ---- top level ----
+note_game()
+bits = 64 if sys.maxsize > 2**32 else 32
+print("running firmware, %d-bit %s port (gc.mem_alloc above the port's own %d bytes):" % (bits, sys.platform, BASE))
+print("  code: what main.py imports                         %7d bytes" % figures["code"])
+print("  data at idle (all %d presets installed)             %7d bytes (target <= 65536)" % (len(PRESETS), figures["idle"] - figures["code"]))
+print("  code + data at idle                                %7d bytes" % figures["idle"])
+for name, _ in GAMES:
+    print("  with a %-8s match in progress (+ its family)    %7d bytes" % (name, figures[name]))
+print("figures " + json.dumps(figures))

@@ -57,8 +57,9 @@ def start():
     finally:
         app.close()
         asyncio.new_event_loop()
-    with open(_MAINTENANCE_FLAG, "w") as flag:
-        flag.write("1")
+    if not app.restart_requested:  # a restart into a game (App.restart_into) is not maintenance
+        with open(_MAINTENANCE_FLAG, "w") as flag:
+            flag.write("1")
     machine.reset()
 
 

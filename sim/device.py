@@ -145,6 +145,14 @@ class Pieces:
         self._tags = {}
         self._blanks = 0
 
+    def make_all(self):
+        """Make the tag of every tile (double-eight) and card now, not when first laid."""
+        for a in range(9):
+            for b in range(a, 9):
+                self.tag("%d-%d" % (a, b))
+        for card in range(52):
+            self.tag("c%d" % card)
+
     def tag(self, name):
         """The tag of ``5-6`` (a tile), ``H4`` or ``c29`` (a card, by name or id), ``blank``
         (a new unenrolled tag), ``blank:N`` or ``locked:N`` (sticker N of a roll: the same tag
@@ -273,6 +281,7 @@ class Device:
         self.app = App(self.hardware.board, instream, outstream, self.clock, root=root, unique_id=machine.unique_id())
         self.reset_requested = False
         self.quit_requested = False
+        self.ballast = []  # heap held back from the firmware (``ballast``)
         self.unsettled = []  # zones whose pieces changed since the tray last confirmed them
 
     def step(self):
@@ -405,6 +414,32 @@ class Device:
         free = gc.mem_free() if hasattr(gc, "mem_free") else 0
         return "ok %d %d" % (used, free)
 
+    def do_ballast(self, args):
+        """``ballast N``: hold back the heap beyond an N-byte region right above what is in use
+        (MicroPython), so the firmware runs on in what a Pico would have left, while the
+        simulation's models and virtual tiles stay outside that budget. The holes between
+        live objects stay free, as they would on the Pico. Answers the free heap left."""
+        region = int(args[0])
+        if not hasattr(gc, "mem_free"):
+            return "err ballast: not on this runtime"
+        self.pieces.make_all()  # the virtual tiles' tags are the simulation's, not the Pico's
+        self.ballast = []
+        gc.collect()
+        keeper = bytearray(region)  # first fit: the lowest region that large
+        self._fill_heap()
+        keeper = None
+        gc.collect()
+        return "ok %d" % gc.mem_free()
+
+    def _fill_heap(self):
+        """Take every free block of 4 KB or more into ``self.ballast``."""
+        size = 65536
+        while size >= 4096:
+            try:
+                self.ballast.append(bytearray(size - 64))
+            except MemoryError:
+                size //= 2
+
     def do_reset(self, args):
         self.reset_requested = True
         self.app.running = False
@@ -515,22 +550,22 @@ def main(argv):
     stdout = sys.stdout.buffer
     control = Control(int(options["--control"]))
     pieces = Pieces()
-    restarted = False
+    answer_reset = False
     while True:
         device = Device(root, control, pieces, stdin, stdout)
-        if restarted:
+        if answer_reset:
             control.reply("ok")  # the answer to "reset": the table is back
         try:
             asyncio.run(device.run())
         finally:
             asyncio.new_event_loop()
         if not device.reset_requested:
-            device.app.close()
+            device.app.close()  # main.py's finally: the journal flushed, the REPL given back
+        if not (device.reset_requested or device.app.restart_requested):
             break
-        restarted = True
+        answer_reset = device.reset_requested  # a restart into a game answered its own command
         device = None
         gc.collect()
-
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -5,7 +5,8 @@ import os
 import pytest
 
 from tiletable.engine.rulesets import find_ruleset, preset_names
-from tiletable.runtime.profiles import PROFILES, Profile, profile_for
+from tiletable.board.setup import SEATS
+from tiletable.runtime.profiles import PROFILES, Profile, profile_for, seatings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -50,6 +51,13 @@ def test_every_preset_has_a_profile_for_each_player_count(name):
         profile = profile_for(name, players, ruleset.family)
         assert profile.players >= players
         assert len(profile.seat_leds(players)) == players
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_the_menu_offers_the_player_counts_the_rules_allow(name):
+    ruleset = find_ruleset(name)
+    allowed = [n for n in range(2, SEATS + 1) if not ruleset.module.check_players(ruleset.params, n)]
+    assert seatings(name) == allowed
 
 
 def test_an_installed_ruleset_plays_on_its_familys_tray():

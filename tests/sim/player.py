@@ -36,8 +36,9 @@ def local_table(root):
     import device
 
     usb_in, _ = os.pipe()
-    table = device.Device(str(root), _NoControlPort(), device.Pieces(), os.fdopen(usb_in, "rb", buffering=0), io.BytesIO())
-    return LocalControl(table)
+    pieces = device.Pieces()
+    usb = os.fdopen(usb_in, "rb", buffering=0)
+    return LocalControl(lambda: device.Device(str(root), _NoControlPort(), pieces, usb, io.BytesIO()))
 
 
 class _NoControlPort:
@@ -49,13 +50,18 @@ class _NoControlPort:
 
 
 class LocalControl:
-    """The control commands of an in-process ``sim.device.Device`` (no socket, no pty)."""
+    """The control commands of an in-process ``sim.device.Device`` (no socket, no pty);
+    ``power_on`` makes a Device, again when the firmware restarts the board into a game."""
 
-    def __init__(self, device):
-        self.device = device
+    def __init__(self, power_on):
+        self.power_on = power_on
+        self.device = power_on()
 
     def command(self, line):
         reply = self.device.command(line)
+        if self.device.app.restart_requested:  # main.py closes the app and resets the board
+            self.device.app.close()
+            self.device = self.power_on()
         if reply is None or reply.startswith("err"):
             raise AssertionError("%s: %s" % (line, reply))
         return reply[3:]

@@ -14,14 +14,17 @@ from tiletable_host.transport import DeviceError
 from tiletable_host.transport_serial import SerialTransport
 
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
-# The RP2040 gives about 240 KB of heap on 32-bit objects; the boot's bytecode takes 149 KB
-# on this 64-bit port against 125 KB on a 32-bit one (bench/code_heap.py): 240 x 1.19 = 286.
-PICO_SIZED_HEAP = "288K"
+# The RP2040 gives about 240 KB of heap (v1.26) on 32-bit objects. The running firmware with
+# a Muggins match takes 182 KB on the 32-bit WebAssembly port against 269 KB on this 64-bit
+# port (bench/table_heap.py), 1.47 times as much: 240 KB x 1.47 = 352 KB here.
+PICO_SIZED_HEAP = "352K"
+# The 192 KB the developers' guide names as "roughly what a Pico gives Python", likewise.
+SMALL_PICO_HEAP = "282K"
 FLASH_BYTES = 1408 * 1024  # the Pico's littlefs
 
 
-def _boot(flash, options=()):
-    argv = [MICROPYTHON, "-X", "heapsize=" + PICO_SIZED_HEAP, os.path.join(REPO, "tests", "sim", "boot_main.py"), flash, build_mpy_tree()]
+def _boot(flash, options=(), heap=PICO_SIZED_HEAP):
+    argv = [MICROPYTHON, "-X", "heapsize=" + heap, os.path.join(REPO, "tests", "sim", "boot_main.py"), flash, build_mpy_tree()]
     bridge = PtyBridge(argv + list(options), cwd=os.path.dirname(flash))
     bridge.start()
     return bridge
@@ -71,17 +74,51 @@ def test_main_boots_with_nothing_attached_answers_the_pc_and_goes_to_the_repl_on
         bridge.stop()
 
 
-@pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="the MicroPython unix port is not installed")
-def test_a_line_game_the_heap_cannot_hold_is_refused_by_name_and_the_table_carries_on(tmp_path):
-    """In this Pico-sized heap a line game does not fit while its bytecode is copied, not
-    frozen (hardware/README.md, "Heap"): the PC is told so and the table answers on. (The
-    half-done import leaves the heap fragmented, so a request that needs a new block of any
-    size may be refused too, until the board restarts.) Should the firmware slim down enough
-    for Muggins to fit, this test and the README change together."""
+def _blank_flash(tmp_path):
     flash = str(tmp_path / "flash.img")
     with open(flash, "wb") as f:
         f.write(b"\xff" * FLASH_BYTES)
+    return flash
+
+
+@pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="the MicroPython unix port is not installed")
+def test_every_game_starts_in_a_pico_sized_heap_by_a_restart_when_games_played_left_no_room(tmp_path):
+    """Copied .mpy files put every imported module's bytecode in the heap, and a family
+    unloaded leaves it in pieces: a game that no longer fits is started by restarting the
+    board into it (App.restart_into), on a heap nothing has cut up yet."""
+    flash = _blank_flash(tmp_path)
+    games = [("muggins", 4), ("moon", 3), ("columns", 2), ("dasan", 3), ("buki", 4), ("sebastopol", 4), ("moon", 3), ("muggins", 2)]
+    restarts = 0
     bridge = _boot(flash, ["--self-test-done"])
+    try:
+        link = SerialTransport(bridge.port, timeout=5)
+        for name, players in games:
+            try:
+                link.game_start(name, ["P%d" % seat for seat in range(players)])
+            except DeviceError as refused:
+                assert refused.code == E_NO_MEMORY and "the table restarts and starts it" in refused.message, refused.message
+                link.close()
+                assert _wait_until_gone(bridge, 20), "the board did not reset"
+                bridge.stop()
+                restarts += 1
+                bridge = _boot(flash)  # machine.reset(): the same flash, a fresh heap
+                link = SerialTransport(bridge.port, timeout=5)
+            snapshot = link.state()
+            assert snapshot["ruleset"] == name and snapshot["players"] == players, snapshot
+        # At this heap the families played leave too little room at least once (if the
+        # firmware slims down enough for that to stop, this count and the README change).
+        assert restarts >= 1
+        link.close()
+    finally:
+        bridge.stop()
+
+
+@pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="the MicroPython unix port is not installed")
+def test_a_game_a_fresh_heap_cannot_hold_is_refused_by_name_and_the_table_carries_on(tmp_path):
+    """In the guide's 192 KB (scaled) a line game does not fit beside the boot's bytecode even
+    on a fresh heap: the PC is told so, the table does not restart (it would not help), and
+    it answers on."""
+    bridge = _boot(_blank_flash(tmp_path), ["--self-test-done"], heap=SMALL_PICO_HEAP)
     try:
         link = SerialTransport(bridge.port, timeout=5)
         link.hello()
@@ -89,6 +126,7 @@ def test_a_line_game_the_heap_cannot_hold_is_refused_by_name_and_the_table_carri
             link.game_start("muggins", ["ann", "bob", "cid", "dee"])
         assert refused.value.code == E_NO_MEMORY
         assert "not enough memory on this table for muggins" in refused.value.message
+        assert "restarts" not in refused.value.message
         assert link.hello()["device"] == "tiletable-545453494d000001"
         assert link.journal_status()["last"] == 0  # no session was opened
         link.close()

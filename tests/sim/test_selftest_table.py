@@ -124,7 +124,8 @@ def test_no_self_test_while_a_game_is_in_progress(tmp_path):
 
 def _power_on(root):
     usb_in, _ = os.pipe()
-    return LocalControl(device.Device(str(root), _NoControlPort(), device.Pieces(), os.fdopen(usb_in, "rb", buffering=0), io.BytesIO()))
+    usb = os.fdopen(usb_in, "rb", buffering=0)
+    return LocalControl(lambda: device.Device(str(root), _NoControlPort(), device.Pieces(), usb, io.BytesIO()))
 
 
 def test_the_first_boot_runs_it_once_and_never_over_a_game_to_resume(tmp_path):

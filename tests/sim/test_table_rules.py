@@ -2,7 +2,7 @@
 journal amendment, resuming after a power cut, unusable tags."""
 import sys
 
-from player import journal_sessions, local_table, reads, replay
+from player import choose_game, journal_sessions, local_table, reads, replay
 from tiletable.engine.rulesets import unload_module
 
 import device
@@ -297,3 +297,66 @@ def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_fi
     sessions = journal_sessions(tmp_path)
     assert [header["ruleset"] for header, _ in sessions] == ["block", "moon"]
     assert sessions[0][1][-1] == "3-3"  # the abandoned game's record is whole
+
+
+def test_a_game_the_used_heap_cannot_hold_restarts_the_table_into_it(tmp_path, monkeypatch):
+    """Games played since boot leave their modules' pieces in a Pico's heap: a game that then
+    does not fit is started by a restart (the menu's OK, as the link's GAME_START)."""
+    import os
+
+    import tiletable.runtime.table as table_module
+
+    real = table_module._controller_for
+    prepared = [0]  # games prepared since the board last powered on
+
+    def fragmented(family):
+        prepared[0] += 1
+        if prepared[0] > 1:
+            raise MemoryError("memory allocation failed, allocating 1168 bytes")
+        return real(family)
+
+    monkeypatch.setattr(table_module, "_controller_for", fragmented)
+    control = local_table(tmp_path)
+    power_on = control.power_on
+
+    def fresh_heap():
+        prepared[0] = 0
+        return power_on()
+
+    control.power_on = fresh_heap
+    first_boot = control.device
+    choose_game(control, "muggins", 2)
+    control.press("ok")  # the deal
+    control.place(0, "5-5")
+    control.remove(0)
+    control.press("menu")
+    choose_game(control, "moon", 3)  # no room beside Muggins, nor after giving it up
+    assert control.device is not first_boot  # the board restarted
+    state = control.state()
+    assert state["mode"] == "game" and state["ruleset"] == "moon"
+    assert not os.path.exists(tmp_path / "start.json")  # the note is used once
+    control.command("wait 2100")
+    sessions = journal_sessions(tmp_path)
+    assert [header["ruleset"] for header, _ in sessions] == ["muggins", "moon"]
+    assert sessions[0][1][-1] == "5-5"
+
+
+def test_a_game_that_does_not_fit_a_fresh_heap_is_reported_not_restarted_into(tmp_path, monkeypatch):
+    import tiletable.runtime.table as table_module
+
+    def no_room(family):
+        raise MemoryError("memory allocation failed, allocating 4096 bytes")
+
+    monkeypatch.setattr(table_module, "_controller_for", no_room)
+    with open(tmp_path / "start.json", "w") as note:  # as a restart into Moon leaves it
+        note.write('{"ruleset": "moon", "players": ["A", "B", "C"]}')
+    control = local_table(tmp_path)
+    state = control.state()
+    assert state["mode"] == "menu"
+    assert state["last_error"] == [12, "not enough memory on this table for moon (%d bytes free)" % _free_in(state)]
+    assert not control.device.app.restart_requested  # no restart loop
+    assert not (tmp_path / "start.json").exists()
+
+
+def _free_in(state):
+    return int(state["last_error"][1].rsplit("(", 1)[1].split()[0])

@@ -78,23 +78,33 @@ def family_module(name):
 
 
 # Families whose PARAMS, PRESETS and check_params live in a module of their own: validating
-# a ruleset imports only that module (not the play code), and drops it again afterwards.
+# a ruleset imports only that module (not the play code).
 SCHEMA_MODULES = {"line": "tiletable.engine.line_params"}
 
 
 def schema_module(family):
     """The module holding a family's ``PARAMS``, ``PRESETS`` and ``check_params``: the one in
-    ``SCHEMA_MODULES``, which callers drop with ``release_schema`` once done, else the family
-    module itself. :raises KeyError: for an unknown family."""
+    ``SCHEMA_MODULES``, else the family module itself. Validation unloads what it imported
+    (``release_modules``). :raises KeyError: for an unknown family."""
     name = SCHEMA_MODULES.get(family)
     return __import__(name, None, None, ["PARAMS"]) if name else family_module(family)
 
 
-def release_schema(family):
-    """Unload the family's separate schema module: needed only to validate, it would
-    otherwise hold its bytecode and tables in a Pico's heap for the whole game."""
-    if family in SCHEMA_MODULES:
-        unload_module(SCHEMA_MODULES[family])
+def loaded_modules():
+    """The names of the modules imported so far (for ``release_modules``)."""
+    import sys
+
+    return set(sys.modules)
+
+
+def release_modules(loaded):
+    """Unload every module imported since ``loaded`` (``loaded_modules()``): a sync or a
+    ruleset list validates every family's rulesets, and on a Pico running copied .mpy files
+    the modules that took would otherwise hold their bytecode in its heap until reset."""
+    import sys
+
+    for name in [m for m in sys.modules if m not in loaded]:
+        unload_module(name)
 
 
 def unload_module(name):
@@ -199,12 +209,13 @@ def load_ruleset(doc):
     params = doc.get("params", {})
     if not isinstance(params, dict):
         raise RulesetError(name, "params", "must be a JSON object")
-    schema = schema_module(family)
+    loaded = loaded_modules()
     try:
+        schema = schema_module(family)
         resolved = validate_params(name, schema.PARAMS, params)
         schema.check_params(name, resolved)
     finally:
-        release_schema(family)
+        release_modules(loaded)
     return Ruleset(family, name, version, resolved, aliases, description)
 
 
@@ -218,15 +229,19 @@ def find_ruleset(name, **overrides):
     family = PRESET_FAMILY.get(key)
     if family is None:
         raise ValueError("unknown ruleset: %r" % name)
-    doc = schema_module(family).PRESETS[key]  # released by load_ruleset below
-    full = {"family": family, "name": key}
-    for field in doc:
-        full[field] = doc[field]
-    if overrides:
-        params = dict(doc.get("params", {}))
-        params.update(overrides)
-        full["params"] = params
-    return load_ruleset(full)
+    loaded = loaded_modules()
+    try:
+        doc = schema_module(family).PRESETS[key]
+        full = {"family": family, "name": key}
+        for field in doc:
+            full[field] = doc[field]
+        if overrides:
+            params = dict(doc.get("params", {}))
+            params.update(overrides)
+            full["params"] = params
+        return load_ruleset(full)
+    finally:
+        release_modules(loaded)
 
 
 def preset_names():

@@ -200,9 +200,10 @@ class GameState:
         if not self.history:
             raise IndexError("nothing to undo")
         copy = self.fresh()
-        for action in self.history[:-1]:
-            copy.apply(action)
-        last = self.history[-1]
+        history = self.history
+        for i in range(len(history) - 1):  # no slice: a long match's history is a big block
+            copy.apply(history[i])
+        last = history[-1]
         rebuilt = copy.__dict__
         for key in rebuilt:  # not __dict__.update(): MicroPython's instance dict is read-only
             setattr(self, key, rebuilt[key])

@@ -79,9 +79,12 @@ class App:
         self.server.register(UID_PUT, self._tag_handler("uid_put"), "tags")
         self._selftest_flag = root + "/selftest.done"
         self._selftest_shown = 0
+        self._start_flag = root + "/start.json"
+        self.restart_requested = False  # main.py resets the board (no maintenance flag)
         self.link = UsbLink(self.server, instream, outstream)
         self.running = True
         self.table.boot(ticks_ms())
+        self._start_pending(ticks_ms())
 
     # ----- link handlers
 
@@ -97,10 +100,52 @@ class App:
         except RulesetError:
             raise  # the server answers it with E_RULESET
         except NoRoom as exc:
+            if self.table.restart_may_help:
+                self.restart_into(fields["ruleset"], players)
+                raise ProtocolError(E_NO_MEMORY, "%s: the table restarts and starts it" % exc)
             raise ProtocolError(E_NO_MEMORY, str(exc))
         except ValueError as exc:
             raise ProtocolError(E_BAD_VALUE, str(exc))
         return {"session": session}
+
+    # ----- a restart into a game (copied .mpy files: games played leave the heap in pieces)
+
+    def restart_into(self, ruleset, players):
+        """Leave a note of the game to start and stop the services: main.py resets the board,
+        and the next boot starts the game on a heap nothing has cut up yet."""
+        import json
+        import os
+
+        note = self._start_flag + ".tmp"
+        try:
+            with open(note, "w") as f:
+                f.write(json.dumps({"ruleset": ruleset, "players": players}))
+            os.rename(note, self._start_flag)
+        except OSError:
+            return  # no note, no restart: the table stays where it is
+        self.restart_requested = True
+        self.running = False
+
+    def _start_pending(self, now_ms):
+        """At boot: start the game a restart was for (once: the note goes first). A game the
+        journal resumed comes first; a game that does not fit now is reported, not retried."""
+        import json
+        import os
+
+        try:
+            with open(self._start_flag) as f:
+                pending = json.loads(f.read())
+            os.remove(self._start_flag)
+        except (OSError, ValueError):
+            return
+        if self.journal.in_session:
+            return
+        try:
+            self.table.start(pending["ruleset"], pending["players"], now_ms)
+        except NoRoom as exc:
+            self.table.report(0, E_NO_MEMORY, str(exc), now_ms)
+        except (RulesetError, ValueError, KeyError, TypeError) as exc:
+            self.table.report(0, E_BAD_VALUE, "cannot start the game the table restarted for: %s" % exc, now_ms)
 
     def _game_stop(self, fields):
         self._refuse_during_selftest()
@@ -242,6 +287,9 @@ class App:
         while event is not None:
             self.table.button_event(event, now_ms)
             event = buttons.get()
+        if self.table.restart_for is not None:
+            self.restart_into(*self.table.restart_for)
+            self.table.restart_for = None
         self.table.tick(now_ms)
         self.send_events()
 

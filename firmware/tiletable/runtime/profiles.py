@@ -120,6 +120,13 @@ class Profile:
 FAMILY_STAND_IN = {"line": "block", "trick": "moon", "column": "columns", "climb": "dasan"}
 
 
+def seatings(game):
+    """The player counts the tray has a profile for ``game`` with, fewest first: what the menu
+    offers (tests/runtime/test_profiles.py checks they are the counts its rules allow). The
+    menu browses games without importing their families' code."""
+    return sorted(set(PROFILES[name][0] for name in PROFILES if game in PROFILES[name][1]))
+
+
 def profile_for(game, players, family=None):
     """The profile for ``game`` with ``players`` seats: the one made for it with that many seats,
     else the smallest one listing the game that has more seats; when none lists the game with

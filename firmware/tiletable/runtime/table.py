@@ -23,10 +23,10 @@ from tiletable.engine.errors import E_OVER, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, preset_names, unload_module
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
-from tiletable.proto.messages import EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
+from tiletable.proto.messages import E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_UNDO, parse_json_payload
-from tiletable.runtime.profiles import profile_for
+from tiletable.runtime.profiles import profile_for, seatings
 from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, TAG_WRITTEN, UNKNOWN_TAG
 from tiletable.runtime.ui import error_text
 
@@ -89,9 +89,7 @@ class Menu:
         self.players = counts[(counts.index(self.players) + 1) % len(counts)] if self.players in counts else counts[0]
 
     def player_counts(self):
-        ruleset = find_ruleset(self.name)
-        module = ruleset.module
-        return [n for n in range(2, SEATS + 1) if not module.check_players(ruleset.params, n)]
+        return seatings(self.name)
 
     def _fit_players(self):
         counts = self.player_counts()
@@ -122,6 +120,9 @@ class Table:
         self._held_long = bytearray(BUTTON_UNDO + 1)  # the press became long or double: no short press
         self._quiet_until = None
         self._family_modules = {}  # family -> the modules a start or resume of it imported
+        self._heap_fresh = True  # no game prepared since boot: a restart would not give more room
+        self.restart_may_help = False  # the last NoRoom came on a heap games had used before
+        self.restart_for = None  # (ruleset, player names): the menu's start wants a fresh heap
 
     # ----- lifecycle
 
@@ -159,6 +160,7 @@ class Table:
         :raises ValueError: no tray profile for it.
         """
         players = len(player_names)
+        self.restart_may_help = not self._heap_fresh
         try:
             ruleset, state, profile, controller = self._prepare(name, players)
         except NoRoom:
@@ -177,6 +179,7 @@ class Table:
 
     def _prepare(self, name, players):
         """Everything a start needs before its session begins: (ruleset, state, profile, controller)."""
+        self._heap_fresh = False
         loaded = set(sys.modules)
         try:
             ruleset = self.find_ruleset(name)
@@ -250,6 +253,7 @@ class Table:
                         break
         if header is None:
             return False
+        self._heap_fresh = False
         loaded = set(sys.modules)
         try:
             ruleset = self.find_ruleset(header["ruleset"])
@@ -350,8 +354,14 @@ class Table:
         if button == BUTTON_OK and kind == Buttons.LONG:
             self.selftest_requested = True
         elif button == BUTTON_OK and kind == Buttons.PRESS:
+            names = ["P%d" % (s + 1) for s in range(menu.players)]
             try:
-                self.start(menu.name, ["P%d" % (s + 1) for s in range(menu.players)], now_ms)
+                self.start(menu.name, names, now_ms)
+            except NoRoom as exc:
+                if self.restart_may_help:
+                    self.restart_for = (menu.name, names)  # the app restarts the board into it
+                else:
+                    self.report(0, E_NO_MEMORY, str(exc), now_ms)
             except (RulesetError, ValueError) as exc:
                 self.report(0, 0, str(exc), now_ms, "Err")
         elif button < SEATS and kind == Buttons.PRESS:
@@ -514,7 +524,9 @@ def _short(text):
 class NoRoom(ValueError):
     """The heap cannot hold a game's code or state (a Pico running copied .mpy files keeps
     every imported module's bytecode in its heap): the table reports it and stays where it
-    was, instead of crashing into a watchdog reset loop."""
+    was, instead of crashing into a watchdog reset loop. When games were played since boot
+    (``Table.restart_may_help``), the pieces their modules left in the heap may be what is
+    in the way: the app then restarts the board into the game (``App.restart_into``)."""
 
 
 def _no_memory(game, loaded):
