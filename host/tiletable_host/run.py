@@ -21,7 +21,7 @@ from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, P_DEAL, PASS, k
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, TERMINAL
 from tiletable.engine.tiles import tile_str
-from tiletable.proto.messages import E_UNSUPPORTED
+from tiletable.proto.messages import E_NO_MEMORY, E_UNSUPPORTED, RESTARTS_INTO
 from tiletable.runtime.profiles import profile_for
 from tiletable_host import db as dbmod
 from tiletable_host import sync as syncmod
@@ -30,7 +30,7 @@ from tiletable_host.errors import CommandError
 from tiletable_host.pull import pull_journal
 from tiletable_host.sessionlog import replay_session
 from tiletable_host.show import render_session
-from tiletable_host.transport import DeviceError
+from tiletable_host.transport import DeviceError, TransportError
 from tiletable_host.watch import TableView
 
 RULESET = "muggins"
@@ -196,7 +196,7 @@ def _session(args, link, table, names, db_path):
     except DeviceError as exc:  # firmware without a clock: sessions then carry no start time
         if exc.code != E_UNSUPPORTED:
             raise
-    link.game_start(RULESET, names)
+    _start_game(link, names)
     print("== %s for %s" % (RULESET, ", ".join(names)), flush=True)
     view = TableView(link)
     link.on_event = view.on_event
@@ -221,6 +221,31 @@ def _session(args, link, table, names, db_path):
         return db.sessions()[-1]["id"]
     finally:
         db.close()
+
+
+RESTART_WAIT = 20.0  # seconds for a table that restarts into the game to be back with it
+
+
+def _start_game(link, names):
+    """GAME_START; a table whose heap games have cut up restarts into the game (the reply says
+    so): wait until it is back with the game started."""
+    try:
+        link.game_start(RULESET, names)
+        return
+    except DeviceError as exc:
+        if exc.code != E_NO_MEMORY or RESTARTS_INTO not in exc.message:
+            raise
+    print("== the table restarts to make room for %s" % RULESET, flush=True)
+    deadline = time.monotonic() + RESTART_WAIT
+    while True:
+        try:
+            if link.state().get("ruleset") == RULESET:
+                return
+        except TransportError:
+            pass  # gone while it resets: the next request re-opens the port
+        if time.monotonic() > deadline:
+            raise CommandError("the table did not come back with %s started within %.0f s" % (RULESET, RESTART_WAIT))
+        time.sleep(0.2)
 
 
 def _watch_until_over(link, view):

@@ -5,16 +5,26 @@ import json
 from cli import tiletable
 from journal_games import play_into_journal
 from tiletable.engine.rulesets import preset_names
-from tiletable.proto.messages import GAME_START, GAME_STOP, STATE
+from tiletable.proto.messages import E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, STATE, ProtocolError
 from tiletable_host.transport_local import LocalTransport
 
 
-def test_run_on_a_table_where_people_play(capsys, tmp_path):
-    device = LocalTransport(str(tmp_path / "device"))
+def _people_play(device, restart_first):
+    """Serve GAME_START by playing the game into the device's journal; with ``restart_first``
+    the table first answers that it restarts into the game (its heap cut up by games played),
+    and only the boot after that has it started."""
     played = {}
+
+    def reset_once(msg_type):
+        device.before_request = None
+        device.reset()  # the next boot starts the game
+        return False
 
     def game_start(fields):
         played["state"] = play_into_journal(device.journal, fields["ruleset"], fields["players"], seed=8)
+        if restart_first:
+            device.before_request = reset_once  # the board resets once it has answered
+            raise ProtocolError(E_NO_MEMORY, "not enough memory on this table for muggins (912 bytes free): " + RESTARTS_INTO)
         return {"session": 1}
 
     def state(fields):
@@ -23,9 +33,25 @@ def test_run_on_a_table_where_people_play(capsys, tmp_path):
                     "hand": final.hand_number, "actions": len(final.history), "to_act": "over", "prompt": "match over"}
         return {"snapshot": json.dumps(snapshot)}
 
-    device.server.register(GAME_START, game_start, "game")
-    device.server.register(GAME_STOP, lambda fields: {}, "game")
-    device.server.register(STATE, state, "game")
+    def register():
+        device.server.register(GAME_START, game_start, "game")
+        device.server.register(GAME_STOP, lambda fields: {}, "game")
+        device.server.register(STATE, state, "game")
+
+    register()
+    boot = device._boot
+
+    def boot_with_the_game():
+        boot()
+        register()
+
+    device._boot = boot_with_the_game
+    return played
+
+
+def test_run_on_a_table_where_people_play(capsys, tmp_path):
+    device = LocalTransport(str(tmp_path / "device"))
+    played = _people_play(device, restart_first=False)
     db_path = str(tmp_path / "t.db")
     status, out, err = tiletable(capsys, ["run", "--players", "cy,di", "--db", db_path], device)
     assert status == 0, err
@@ -34,3 +60,14 @@ def test_run_on_a_table_where_people_play(capsys, tmp_path):
     assert "muggins, hand %d, over\n  P0 cy" % (final.hand_number + 1) in out
     assert "pulled %d records into %s" % (device.journal.next_seq - 1, db_path) in out
     assert out.splitlines()[-2] == "final scores: cy %d, di %d" % tuple(final.scores)
+
+
+def test_run_waits_for_a_table_that_restarts_into_the_game(capsys, tmp_path):
+    device = LocalTransport(str(tmp_path / "device"))
+    played = _people_play(device, restart_first=True)
+    db_path = str(tmp_path / "t.db")
+    status, out, err = tiletable(capsys, ["run", "--players", "cy,di", "--db", db_path], device)
+    assert status == 0, err
+    assert "== the table restarts to make room for muggins" in out
+    assert device.resets == 1
+    assert out.splitlines()[-2] == "final scores: cy %d, di %d" % tuple(played["state"].scores)

@@ -117,6 +117,9 @@ E_STORAGE = 9  # the filesystem failed (full, I/O error)
 E_JOURNAL_FULL = 10  # the journal is full and nothing is acknowledged
 E_INTERNAL = 11  # a bug on the device; the message says where
 E_NO_MEMORY = 12  # the device's heap could not hold what the request needed
+# An E_NO_MEMORY message for GAME_START ending so: the table restarts and starts the game at
+# its next boot (runtime/app.py, App.restart_into), on a heap nothing has cut up yet.
+RESTARTS_INTO = "the table restarts and starts it"
 
 ERROR_NAMES = {
     E_MALFORMED: "malformed",

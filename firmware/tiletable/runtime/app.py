@@ -18,7 +18,7 @@ except ImportError:  # older MicroPython builds
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import unload_module
-from tiletable.proto.messages import E_BAD_VALUE, E_NO_MEMORY, GAME_START, GAME_STOP, SET_CLOCK, STATE, ProtocolError
+from tiletable.proto.messages import E_BAD_VALUE, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
 from tiletable.runtime.journal import Journal
@@ -102,7 +102,7 @@ class App:
         except NoRoom as exc:
             if self.table.restart_may_help:
                 self.restart_into(fields["ruleset"], players)
-                raise ProtocolError(E_NO_MEMORY, "%s: the table restarts and starts it" % exc)
+                raise ProtocolError(E_NO_MEMORY, "%s: %s" % (exc, RESTARTS_INTO))
             raise ProtocolError(E_NO_MEMORY, str(exc))
         except ValueError as exc:
             raise ProtocolError(E_BAD_VALUE, str(exc))
