@@ -2,6 +2,8 @@
 played into its journal when it starts): sync, start, watch until over, pull, print."""
 import json
 
+import pytest
+
 from cli import tiletable
 from journal_games import play_into_journal
 from tiletable.engine.rulesets import preset_names
@@ -49,25 +51,19 @@ def _people_play(device, restart_first):
     return played
 
 
-def test_run_on_a_table_where_people_play(capsys, tmp_path):
+@pytest.mark.parametrize("restart_first", [False, True], ids=["started", "restarts-into-it"])
+def test_run_on_a_table_where_people_play(capsys, tmp_path, restart_first):
+    """With ``restart_first`` the table's heap is cut up by games played: it restarts into
+    the game, and ``run`` waits until it is back with the game started."""
     device = LocalTransport(str(tmp_path / "device"))
-    played = _people_play(device, restart_first=False)
+    played = _people_play(device, restart_first)
     db_path = str(tmp_path / "t.db")
     status, out, err = tiletable(capsys, ["run", "--players", "cy,di", "--db", db_path], device)
     assert status == 0, err
     final = played["state"]
+    assert ("== the table restarts to make room for muggins" in out) == restart_first
+    assert device.resets == int(restart_first)
     assert "sync: %d pushed, 0 unchanged" % len(preset_names()) in out
     assert "muggins, hand %d, over\n  P0 cy" % (final.hand_number + 1) in out
     assert "pulled %d records into %s" % (device.journal.next_seq - 1, db_path) in out
     assert out.splitlines()[-2] == "final scores: cy %d, di %d" % tuple(final.scores)
-
-
-def test_run_waits_for_a_table_that_restarts_into_the_game(capsys, tmp_path):
-    device = LocalTransport(str(tmp_path / "device"))
-    played = _people_play(device, restart_first=True)
-    db_path = str(tmp_path / "t.db")
-    status, out, err = tiletable(capsys, ["run", "--players", "cy,di", "--db", db_path], device)
-    assert status == 0, err
-    assert "== the table restarts to make room for muggins" in out
-    assert device.resets == 1
-    assert out.splitlines()[-2] == "final scores: cy %d, di %d" % tuple(played["state"].scores)
