@@ -299,11 +299,9 @@ def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_fi
     assert sessions[0][1][-1] == "3-3"  # the abandoned game's record is whole
 
 
-def test_a_game_the_used_heap_cannot_hold_restarts_the_table_into_it(tmp_path, monkeypatch):
-    """Games played since boot leave their modules' pieces in a Pico's heap: a game that then
-    does not fit is started by a restart (the menu's OK, as the link's GAME_START)."""
-    import os
-
+def _fragmented_after_one_game(monkeypatch, control_of):
+    """Make every game prepared after the first since power-on fail as on a cut-up heap;
+    ``control_of()`` is the LocalControl, whose power-ons start a fresh heap."""
     import tiletable.runtime.table as table_module
 
     real = table_module._controller_for
@@ -316,7 +314,7 @@ def test_a_game_the_used_heap_cannot_hold_restarts_the_table_into_it(tmp_path, m
         return real(family)
 
     monkeypatch.setattr(table_module, "_controller_for", fragmented)
-    control = local_table(tmp_path)
+    control = control_of()
     power_on = control.power_on
 
     def fresh_heap():
@@ -324,6 +322,15 @@ def test_a_game_the_used_heap_cannot_hold_restarts_the_table_into_it(tmp_path, m
         return power_on()
 
     control.power_on = fresh_heap
+    return control
+
+
+def test_a_game_the_used_heap_cannot_hold_restarts_the_table_into_it(tmp_path, monkeypatch):
+    """Games played since boot leave their modules' pieces in a Pico's heap: a game that then
+    does not fit is started by a restart (the menu's OK, as the link's GAME_START)."""
+    import os
+
+    control = _fragmented_after_one_game(monkeypatch, lambda: local_table(tmp_path))
     first_boot = control.device
     choose_game(control, "muggins", 2)
     control.press("ok")  # the deal
@@ -339,6 +346,28 @@ def test_a_game_the_used_heap_cannot_hold_restarts_the_table_into_it(tmp_path, m
     sessions = journal_sessions(tmp_path)
     assert [header["ruleset"] for header, _ in sessions] == ["muggins", "moon"]
     assert sessions[0][1][-1] == "5-5"
+
+
+def test_without_a_note_on_flash_there_is_no_restart_and_the_table_says_why(tmp_path, monkeypatch):
+    import os
+
+    def flash_full(src, dst):
+        raise OSError(28, "no space left")
+
+    control = _fragmented_after_one_game(monkeypatch, lambda: local_table(tmp_path))
+    first_boot = control.device
+    choose_game(control, "muggins", 2)
+    control.press("menu")
+    monkeypatch.setattr(os, "rename", flash_full)
+    for _ in range(12):  # page the menu to Moon
+        if control.state()["menu"][0] == "moon":
+            break
+        control.press(0)
+    control.press("ok")
+    assert control.device is first_boot
+    state = control.state()
+    assert state["mode"] == "menu"
+    assert state["last_error"] == [12, "not enough memory on this table for moon"]
 
 
 def test_a_game_that_does_not_fit_a_fresh_heap_is_reported_not_restarted_into(tmp_path, monkeypatch):

@@ -100,8 +100,7 @@ class App:
         except RulesetError:
             raise  # the server answers it with E_RULESET
         except NoRoom as exc:
-            if self.table.restart_may_help:
-                self.restart_into(fields["ruleset"], players)
+            if self.table.restart_may_help and self.restart_into(fields["ruleset"], players):
                 raise ProtocolError(E_NO_MEMORY, "%s: %s" % (exc, RESTARTS_INTO))
             raise ProtocolError(E_NO_MEMORY, str(exc))
         except ValueError as exc:
@@ -112,7 +111,8 @@ class App:
 
     def restart_into(self, ruleset, players):
         """Leave a note of the game to start and stop the services: main.py resets the board,
-        and the next boot starts the game on a heap nothing has cut up yet."""
+        and the next boot starts the game on a heap nothing has cut up yet. False when the
+        note cannot be written (no restart then)."""
         import json
         import os
 
@@ -122,9 +122,10 @@ class App:
                 f.write(json.dumps({"ruleset": ruleset, "players": players}))
             os.rename(note, self._start_flag)
         except OSError:
-            return  # no note, no restart: the table stays where it is
+            return False
         self.restart_requested = True
         self.running = False
+        return True
 
     def _start_pending(self, now_ms):
         """At boot: start the game a restart was for (once: the note goes first). A game the
@@ -288,8 +289,10 @@ class App:
             self.table.button_event(event, now_ms)
             event = buttons.get()
         if self.table.restart_for is not None:
-            self.restart_into(*self.table.restart_for)
+            name, players = self.table.restart_for
             self.table.restart_for = None
+            if not self.restart_into(name, players):
+                self.table.report(0, E_NO_MEMORY, "not enough memory on this table for %s" % name, now_ms)
         self.table.tick(now_ms)
         self.send_events()
 

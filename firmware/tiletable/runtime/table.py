@@ -20,7 +20,7 @@ from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.cards import card_str
 from tiletable.engine.errors import E_OVER, IllegalAction, RulesetError
-from tiletable.engine.rulesets import canonical_json, find_ruleset, preset_names, unload_module
+from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
@@ -180,7 +180,7 @@ class Table:
     def _prepare(self, name, players):
         """Everything a start needs before its session begins: (ruleset, state, profile, controller)."""
         self._heap_fresh = False
-        loaded = set(sys.modules)
+        loaded = loaded_modules()
         try:
             ruleset = self.find_ruleset(name)
             if self.state is None:
@@ -254,7 +254,7 @@ class Table:
         if header is None:
             return False
         self._heap_fresh = False
-        loaded = set(sys.modules)
+        loaded = loaded_modules()
         try:
             ruleset = self.find_ruleset(header["ruleset"])
             controller = _controller_for(ruleset.family)
@@ -532,8 +532,7 @@ class NoRoom(ValueError):
 def _no_memory(game, loaded):
     """NoRoom for ``game``, after unloading every module the attempt imported (not in
     ``loaded``): a failed start leaves the heap as it found it."""
-    for name in [m for m in sys.modules if m not in loaded]:
-        unload_module(name)
+    release_modules(loaded)
     gc.collect()
     free = gc.mem_free() if hasattr(gc, "mem_free") else 0
     return NoRoom("not enough memory on this table for %s (%d bytes free)" % (game, free))
