@@ -567,5 +567,6 @@ def main(argv):
         device = None
         gc.collect()
 
+
 if __name__ == "__main__":
     main(sys.argv[1:])

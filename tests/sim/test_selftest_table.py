@@ -1,13 +1,10 @@
 """The self test in the whole simulated table (runtime/app.py around runtime/selftest.py): started
 by a long OK press in the menu, by the SELF_TEST request and on the first boot; the table ignores
 game input meanwhile, returns to the menu, reports over the link and remembers the result."""
-import io
-import os
 import sys
 
-from player import LocalControl, _NoControlPort, local_table, reads
+from player import local_table, reads
 
-import device
 from tiletable.proto.frame import FrameDecoder
 from tiletable.proto.messages import (
     E_BAD_VALUE,
@@ -122,24 +119,18 @@ def test_no_self_test_while_a_game_is_in_progress(tmp_path):
     assert reads(control.display()[0], "GAME")
 
 
-def _power_on(root):
-    usb_in, _ = os.pipe()
-    usb = os.fdopen(usb_in, "rb", buffering=0)
-    return LocalControl(lambda: device.Device(str(root), _NoControlPort(), device.Pieces(), usb, io.BytesIO()))
-
-
 def test_the_first_boot_runs_it_once_and_never_over_a_game_to_resume(tmp_path):
-    control = _power_on(tmp_path)
+    control = local_table(tmp_path)
     app = control.device.app
     assert app.selftest_on_first_boot(control.device.clock()) is True
     answer_prompts(control)
     assert control.state()["selftest"] == "TEST OK"
-    again = _power_on(tmp_path)
+    again = local_table(tmp_path)
     assert again.device.app.selftest_on_first_boot(again.device.clock()) is False  # the flag file is there
     (tmp_path / "selftest.done").unlink()
     again.press("ok")  # a game starts, and is in progress at the next power-on
     again.device.app.journal.flush()
-    resumed = _power_on(tmp_path)
+    resumed = local_table(tmp_path)
     assert resumed.state()["mode"] == "game"
     assert resumed.device.app.selftest_on_first_boot(resumed.device.clock()) is False
     assert "selftest" not in resumed.state()
