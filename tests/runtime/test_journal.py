@@ -224,6 +224,31 @@ def test_start_session_ends_an_unfinished_one_as_abandoned():
     assert records[2][1] == REC_END and b"abandoned" in records[2][2]
 
 
+def test_a_session_file_the_heap_has_no_room_for_opens_no_session():
+    """On a heap games have cut up, opening the new session's file can raise MemoryError: the
+    journal is then as it was once the unfinished session ended, so the table can refuse the
+    game (or restart into it) and the next start is logged as usual."""
+    root = fresh_dir("journal-no-heap")
+    journal = Journal(root, flush_records=1)
+    journal.start_session("muggins", HASH, ["a"], "0.1")
+    journal.log_action("1-1")
+    next_seq = journal.next_seq + 1  # after the abandoned session's end record
+
+    def no_heap(path, mode):
+        raise MemoryError("memory allocation failed, allocating 1200 bytes")
+
+    journal._open = no_heap
+    raises(MemoryError, journal.start_session, "moon", HASH, ["a", "b", "c"], "0.1")
+    assert not journal.in_session and journal.next_seq == next_seq
+    assert len(_session_files(root)) == 1 and len(journal.sessions()) == 1
+    raises(JournalError, journal.log_action, "2-2")  # no session to log into
+    del journal._open
+    assert journal.start_session("moon", HASH, ["a", "b", "c"], "0.1") == next_seq
+    records = _all_records(Journal(root))
+    assert [r[1] for r in records] == [REC_HEADER, REC_ACTION, REC_END, REC_HEADER]
+    assert b"abandoned" in records[2][2] and b"moon" in records[3][2]
+
+
 def test_records_reach_the_file_only_at_flush_points():
     root = fresh_dir("journal-flush")
     journal = Journal(root, flush_records=4, flush_ms=100)

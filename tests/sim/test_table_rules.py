@@ -2,6 +2,7 @@
 journal amendment, resuming after a power cut, unusable tags."""
 import sys
 
+import pytest
 from player import choose_game, journal_sessions, local_table, reads, replay
 from tiletable.engine.rulesets import unload_module
 
@@ -299,38 +300,50 @@ def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_fi
     assert sessions[0][1][-1] == "3-3"  # the abandoned game's record is whole
 
 
-def _fragmented_after_one_game(monkeypatch, control_of):
-    """Make every game prepared after the first since power-on fail as on a cut-up heap;
+def _cut_up_after_one_game(monkeypatch, control_of, owner, name):
+    """Make ``owner.name`` fail as on a cut-up heap from its second call since power-on;
     ``control_of()`` is the LocalControl, whose power-ons start a fresh heap."""
-    import tiletable.runtime.table as table_module
+    real = getattr(owner, name)
+    calls = [0]  # since the board last powered on
 
-    real = table_module._controller_for
-    prepared = [0]  # games prepared since the board last powered on
-
-    def fragmented(family):
-        prepared[0] += 1
-        if prepared[0] > 1:
+    def cut_up(*args):
+        calls[0] += 1
+        if calls[0] > 1:
             raise MemoryError("memory allocation failed, allocating 1168 bytes")
-        return real(family)
+        return real(*args)
 
-    monkeypatch.setattr(table_module, "_controller_for", fragmented)
+    monkeypatch.setattr(owner, name, cut_up)
     control = control_of()
     power_on = control.power_on
 
     def fresh_heap():
-        prepared[0] = 0
+        calls[0] = 0
         return power_on()
 
     control.power_on = fresh_heap
     return control
 
 
-def test_a_game_the_used_heap_cannot_hold_restarts_the_table_into_it(tmp_path, monkeypatch):
+def _family_code():
+    import tiletable.runtime.table as table_module
+
+    return table_module, "_controller_for"
+
+
+def _session_file():
+    from tiletable.runtime.journal import Journal
+
+    return Journal, "_open"
+
+
+@pytest.mark.parametrize("short_of", [_family_code, _session_file], ids=["family-code", "session-file"])
+def test_a_game_the_used_heap_cannot_hold_restarts_the_table_into_it(tmp_path, monkeypatch, short_of):
     """Games played since boot leave their modules' pieces in a Pico's heap: a game that then
-    does not fit is started by a restart (the menu's OK, as the link's GAME_START)."""
+    does not fit (its family's code, or last of all the buffer of its session file) is started
+    by a restart (the menu's OK, as the link's GAME_START)."""
     import os
 
-    control = _fragmented_after_one_game(monkeypatch, lambda: local_table(tmp_path))
+    control = _cut_up_after_one_game(monkeypatch, lambda: local_table(tmp_path), *short_of())
     first_boot = control.device
     choose_game(control, "muggins", 2)
     control.press("ok")  # the deal
@@ -348,17 +361,35 @@ def test_a_game_the_used_heap_cannot_hold_restarts_the_table_into_it(tmp_path, m
     assert sessions[0][1][-1] == "5-5"
 
 
-def test_without_a_note_on_flash_there_is_no_restart_and_the_table_says_why(tmp_path, monkeypatch):
+def _flash_full(monkeypatch):
     import os
 
     def flash_full(src, dst):
         raise OSError(28, "no space left")
 
-    control = _fragmented_after_one_game(monkeypatch, lambda: local_table(tmp_path))
+    monkeypatch.setattr(os, "rename", flash_full)
+
+
+def _no_heap_for_the_note(monkeypatch):
+    import builtins
+
+    import tiletable.runtime.app as app_module
+
+    def no_heap(path, *args):
+        if path.endswith("start.json.tmp"):
+            raise MemoryError("memory allocation failed, allocating 1200 bytes")
+        return builtins.open(path, *args)
+
+    monkeypatch.setattr(app_module, "open", no_heap, raising=False)
+
+
+@pytest.mark.parametrize("refusal", [_flash_full, _no_heap_for_the_note], ids=["flash-full", "no-heap"])
+def test_without_a_note_on_flash_there_is_no_restart_and_the_table_says_why(tmp_path, monkeypatch, refusal):
+    control = _cut_up_after_one_game(monkeypatch, lambda: local_table(tmp_path), *_family_code())
     first_boot = control.device
     choose_game(control, "muggins", 2)
     control.press("menu")
-    monkeypatch.setattr(os, "rename", flash_full)
+    refusal(monkeypatch)
     for _ in range(12):  # page the menu to Moon
         if control.state()["menu"][0] == "moon":
             break

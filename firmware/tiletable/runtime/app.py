@@ -10,6 +10,8 @@ buttons and the table's timers (every 10 ms), the USB link (every 5 ms), and the
 flush plus the watchdog (every 100 ms: a task that hangs stops the feeding and the
 watchdog resets the board; the table then resumes from the journal).
 """
+import gc
+
 try:
     import asyncio
 except ImportError:  # older MicroPython builds
@@ -34,6 +36,9 @@ DEVICE = "tiletable"
 _BUTTON_MS = 10
 _LINK_MS = 5
 _HOUSEKEEPING_MS = 100
+# Heap kept free for the note of a restart into a game (App.restart_into): on a heap games
+# have cut up, opening a file (1.2 KB on the 64-bit unix port) may find no other room.
+_RESTART_SPARE = 2048
 
 
 def device_name(unique_id):
@@ -53,6 +58,7 @@ class App:
     ``unique_id`` (``machine.unique_id()``) names the device to the PC."""
 
     def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None):
+        self._restart_spare = bytearray(_RESTART_SPARE)
         self.board = board
         self.ticks_ms = ticks_ms
         self.wdt = None  # main.py starts the watchdog once the boot (journal check, resume) is over
@@ -116,12 +122,14 @@ class App:
         import json
         import os
 
+        self._restart_spare = None  # its room is the note's
+        gc.collect()
         note = self._start_flag + ".tmp"
         try:
             with open(note, "w") as f:
                 f.write(json.dumps({"ruleset": ruleset, "players": players}))
             os.rename(note, self._start_flag)
-        except OSError:
+        except (OSError, MemoryError):
             return False
         self.restart_requested = True
         self.running = False

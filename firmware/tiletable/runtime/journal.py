@@ -356,7 +356,11 @@ class Journal:
     def start_session(self, ruleset_name, ruleset_hash, players, firmware, start_time=None):
         """Open a new session with its header record. An unfinished session is ended first
         with ``{"reason": "abandoned"}``. Returns the header's sequence number, or 0 when the
-        journal is full and this session cannot be logged."""
+        journal is full and this session cannot be logged.
+
+        :raises MemoryError: no room in the heap for the open file; no session is open then
+            (the table refuses the game rather than play it unlogged).
+        """
         if self.in_session:
             self.end_session({"reason": "abandoned"})
         header = {
@@ -370,30 +374,31 @@ class Journal:
         payload = canonical_json(header).encode()
         if len(payload) > MAX_PAYLOAD:
             raise ValueError("session header of %d bytes is over %d" % (len(payload), MAX_PAYLOAD))
+        seq = self.next_seq
+        logged = self._room_for(OVERHEAD + len(payload), new_session=True)
+        if logged:
+            self._close_file()
+            logged = self._open(self._path(seq), "wb")  # before any change: see :raises:
+            if not logged:
+                self._remove(self._path(seq))  # in case the refusal came after its creation
         self.in_session = True
         self._dropped_in_session = 0
-        self._session_logged = self._room_for(OVERHEAD + len(payload), new_session=True)
-        if self._session_logged:
-            self._close_file()
-            seq = self.next_seq
+        self._session_logged = logged
+        if logged:
             self._firsts.append(seq)
             self._sizes.append(0)
             self._ended.append(False)
-            if self._open_newest("wb"):
-                self._add(REC_HEADER, payload)
-                self.flush()  # a failure here forgets the file: see _write_failed
-            else:
-                self._session_logged = False
-                self._forget_newest(self._path(seq))
+            self._add(REC_HEADER, payload)
+            self.flush()  # a failure here forgets the file: see _write_failed
         if not self._session_logged:
             self.dropped += 1
             return 0
         return seq
 
-    def _open_newest(self, mode):
-        """Open the newest session file for writing; False when the flash refuses."""
+    def _open(self, path, mode):
+        """Open a session file for writing as ``self._file``; False when the flash refuses."""
         try:
-            self._file = open(self._path(self._firsts[-1]), mode)
+            self._file = open(path, mode)
             return True
         except OSError:
             self._flash_full = True
@@ -444,7 +449,7 @@ class Journal:
         if (
             not self._session_logged
             or not self._room_for(OVERHEAD + len(payload))
-            or (self._file is None and not self._open_newest("ab"))
+            or (self._file is None and not self._open(self._path(self._firsts[-1]), "ab"))
         ):
             self.dropped += 1
             self._dropped_in_session += 1
@@ -532,14 +537,18 @@ class Journal:
             self._ended[-1] = True
 
     def _forget_newest(self, path):
-        try:
-            os.remove(path)
-        except OSError:
-            pass
+        self._remove(path)
         self._stored -= self._sizes.pop()
         self._firsts.pop()
         self._ended.pop()
         self._cursor = None
+
+    @staticmethod
+    def _remove(path):
+        try:
+            os.remove(path)
+        except OSError:
+            pass
 
     def close(self):
         self.flush()

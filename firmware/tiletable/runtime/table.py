@@ -153,7 +153,8 @@ class Table:
 
         A failure starts nothing and leaves the game in progress as it was, except when the
         heap cannot hold that game and the new one at once: the game in progress is then
-        abandoned first (as starting the new one would have done) and the start tried again.
+        abandoned first (as starting the new one would have done) and the start tried again
+        (or, when the new session's file finds no room either, refused with NoRoom).
 
         :raises RulesetError: unknown game or a player count the ruleset does not allow.
         :raises NoRoom: the heap cannot hold the game (a ValueError).
@@ -172,7 +173,16 @@ class Table:
             ruleset, state, profile, controller = self._prepare(name, players)
         if self.journal.in_session:
             self._end_session("abandoned")
-        session = self.journal.start_session(ruleset.name, ruleset.hash, player_names, FIRMWARE, self._now_s())
+        try:
+            session = self.journal.start_session(ruleset.name, ruleset.hash, player_names, FIRMWARE, self._now_s())
+        except MemoryError:  # no room for the session file: the journal opened nothing
+            ruleset = state = controller = None
+            if self.state is not None:  # the game in progress was ended above
+                self.state = None
+                self.controller = None
+                self.open_menu()
+            self._unload_families(None)
+            raise _no_memory(name)
         self._begin(ruleset, state, profile, [], controller)
         self.redraw()
         return session
@@ -529,10 +539,11 @@ class NoRoom(ValueError):
     in the way: the app then restarts the board into the game (``App.restart_into``)."""
 
 
-def _no_memory(game, loaded):
+def _no_memory(game, loaded=None):
     """NoRoom for ``game``, after unloading every module the attempt imported (not in
-    ``loaded``): a failed start leaves the heap as it found it."""
-    release_modules(loaded)
+    ``loaded``, if given): a failed start leaves the heap as it found it."""
+    if loaded is not None:
+        release_modules(loaded)
     gc.collect()
     free = gc.mem_free() if hasattr(gc, "mem_free") else 0
     return NoRoom("not enough memory on this table for %s (%d bytes free)" % (game, free))
