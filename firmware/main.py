@@ -12,8 +12,12 @@ import asyncio
 import machine
 import time
 
-from tiletable.board.setup import build
-from tiletable.runtime.app import App
+from tiletable.runtime.heap import keep_packed
+
+keep_packed()  # before the imports: runtime/heap.py
+
+from tiletable.board.setup import build  # noqa: E402
+from tiletable.runtime.app import App  # noqa: E402
 
 _WATCHDOG_MS = 8000  # the rp2 port allows up to 8388 ms; the housekeeping task feeds it every 100 ms
 _MAINTENANCE_FLAG = "/maintenance"

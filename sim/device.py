@@ -36,6 +36,7 @@ table's time runs ahead of the wall clock; nothing else notices):
 ``reset``                   power cut and restart: unflushed journal records are lost, the table
                             resumes the game in progress from the journal
 ``heap``                    ``ok <used> <free>`` after a collection (MicroPython: gc.mem_alloc)
+``ballast <bytes>``         (MicroPython) leave the firmware only that much heap, in one piece
 ``quit``                    stop the device process
 =========================  =====================================================================
 """
@@ -281,7 +282,7 @@ class Device:
         self.app = App(self.hardware.board, instream, outstream, self.clock, root=root, unique_id=machine.unique_id())
         self.reset_requested = False
         self.quit_requested = False
-        self.ballast = []  # heap held back from the firmware (``ballast``)
+        self.ballast = None  # heap held back from the firmware (``ballast``)
         self.unsettled = []  # zones whose pieces changed since the tray last confirmed them
 
     def step(self):
@@ -415,15 +416,15 @@ class Device:
         return "ok %d %d" % (used, free)
 
     def do_ballast(self, args):
-        """``ballast N``: hold back the heap beyond an N-byte region right above what is in use
+        """``ballast N``: hold back all the heap but an N-byte region right above what is in use
         (MicroPython), so the firmware runs on in what a Pico would have left, while the
-        simulation's models and virtual tiles stay outside that budget. The holes between
-        live objects stay free, as they would on the Pico. Answers the free heap left."""
+        simulation's models and virtual tiles stay outside that budget. Answers the free heap
+        left (the region, and crumbs too small to hold anything)."""
         region = int(args[0])
         if not hasattr(gc, "mem_free"):
             return "err ballast: not on this runtime"
         self.pieces.make_all()  # the virtual tiles' tags are the simulation's, not the Pico's
-        self.ballast = []
+        self.ballast = None
         gc.collect()
         keeper = bytearray(region)  # first fit: the lowest region that large
         self._fill_heap()
@@ -432,13 +433,16 @@ class Device:
         return "ok %d" % gc.mem_free()
 
     def _fill_heap(self):
-        """Take every free block of 4 KB or more into ``self.ballast``."""
+        """Take every free block, largest first, into ``self.ballast`` (a chain of pairs,
+        so that holding them needs no block larger than the smallest)."""
+        chain = None
         size = 65536
-        while size >= 4096:
+        while size >= 16:
             try:
-                self.ballast.append(bytearray(size - 64))
+                chain = (bytearray(size), chain)
             except MemoryError:
                 size //= 2
+        self.ballast = chain
 
     def do_reset(self, args):
         self.reset_requested = True

@@ -55,13 +55,19 @@ class LocalControl:
 
     def __init__(self, power_on):
         self.power_on = power_on
-        self.device = power_on()
+        self.device = self._boot()
+
+    def _boot(self):
+        """Power on, and start the game a restart was for as ``App.run()`` does."""
+        device = self.power_on()
+        device.app.start_pending(device.clock())
+        return device
 
     def command(self, line):
         reply = self.device.command(line)
         if self.device.app.restart_requested:  # main.py closes the app and resets the board
             self.device.app.close()
-            self.device = self.power_on()
+            self.device = self._boot()
         if reply is None or reply.startswith("err"):
             raise AssertionError("%s: %s" % (line, reply))
         return reply[3:]

@@ -125,6 +125,39 @@ def test_restart_resumes_the_game_in_progress_from_the_journal(tmp_path):
     assert resumed.state()["actions"] == before["actions"] + 1
 
 
+@pytest.mark.parametrize("when", ["tile", "button"])
+def test_a_game_that_runs_out_of_heap_as_it_is_played_resumes_after_a_restart(tmp_path, monkeypatch, when):
+    """A heap in pieces can fail a game in the middle of a move: the journal is flushed, the
+    board restarts and the game resumes on a fresh heap, every move journalled before kept."""
+    import tiletable.runtime.table as table_module
+
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    before = control.state()
+    first_boot = control.device
+    handler = "zone_event" if when == "tile" else "button_event"
+    real = getattr(table_module.Table, handler)
+    failures = [1]
+
+    def out_of_heap_once(table, event, now_ms):
+        if failures[0]:
+            failures[0] -= 1
+            raise MemoryError("memory allocation failed, allocating 2048 bytes")
+        return real(table, event, now_ms)
+
+    monkeypatch.setattr(table_module.Table, handler, out_of_heap_once)
+    if when == "tile":
+        control.place(0, "4-4")
+    else:
+        control.press(1, "long")
+    assert control.device is not first_boot  # the board restarted
+    assert control.state()["actions"] == before["actions"] and control.state()["scores"] == before["scores"]
+    sessions = journal_sessions(tmp_path)
+    assert len(sessions) == 1 and len(sessions[0][1]) == before["actions"]  # the same session, resumed
+    assert sessions[0][1][-1] == "3-3"
+
+
 def test_a_power_cut_loses_only_unflushed_records_and_the_replay_still_holds(tmp_path):
     control = started(tmp_path)
     control.place(0, "3-3")

@@ -23,6 +23,7 @@ from tiletable.engine.rulesets import unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
+from tiletable.runtime.heap import keep_packed
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
@@ -58,6 +59,7 @@ class App:
     ``unique_id`` (``machine.unique_id()``) names the device to the PC."""
 
     def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None):
+        keep_packed()  # as main.py does before its imports, for any runtime that builds the app
         self._restart_spare = bytearray(_RESTART_SPARE)
         self.board = board
         self.ticks_ms = ticks_ms
@@ -90,7 +92,6 @@ class App:
         self.link = UsbLink(self.server, instream, outstream)
         self.running = True
         self.table.boot(ticks_ms())
-        self._start_pending(ticks_ms())
 
     # ----- link handlers
 
@@ -135,19 +136,31 @@ class App:
         self.running = False
         return True
 
-    def _start_pending(self, now_ms):
-        """At boot: start the game a restart was for (once: the note goes first). A game the
-        journal resumed comes first; a game that does not fit now is reported, not retried."""
+    def start_pending(self, now_ms):
+        """Start the game a restart was for (once: the note goes first), when the services
+        run (before the link answers anything): whether the game leaves room to be played is
+        judged on the heap they hold. A game the journal resumed comes first; a game that does
+        not fit now is reported, not retried."""
         import json
         import os
 
         try:
+            os.stat(self._start_flag)  # the usual boot: no note, and no file buffer taken for it
+        except OSError:
+            return
+        try:
             with open(self._start_flag) as f:
                 pending = json.loads(f.read())
-            os.remove(self._start_flag)
         except (OSError, ValueError):
-            return
-        if self.journal.in_session:
+            pending = None  # unreadable (cut short as it was written): nothing to start
+        except MemoryError:
+            pending = None
+            self.table.report(0, E_NO_MEMORY, "not enough memory on this table for the game it restarted for", now_ms)
+        try:
+            os.remove(self._start_flag)
+        except OSError:
+            pass
+        if pending is None or self.journal.in_session:
             return
         try:
             self.table.start(pending["ruleset"], pending["players"], now_ms)
@@ -274,11 +287,14 @@ class App:
         if self.selftest is not None:
             return  # the self test has the readers
         tray = self.tray
-        tray.poll(now_ms)
-        event = tray.events.get()
-        while event is not None:
-            self.table.zone_event(event, now_ms)
+        try:
+            tray.poll(now_ms)
             event = tray.events.get()
+            while event is not None:
+                self.table.zone_event(event, now_ms)
+                event = tray.events.get()
+        except MemoryError:
+            self._out_of_heap()
 
     def buttons(self, now_ms):
         """Buttons, the table's timers and the display; queued link events go out."""
@@ -293,16 +309,28 @@ class App:
             self._selftest_step(now_ms)
             return
         event = buttons.get()
-        while event is not None:
-            self.table.button_event(event, now_ms)
-            event = buttons.get()
-        if self.table.restart_for is not None:
-            name, players = self.table.restart_for
-            self.table.restart_for = None
-            if not self.restart_into(name, players):
-                self.table.report(0, E_NO_MEMORY, "not enough memory on this table for %s" % name, now_ms)
-        self.table.tick(now_ms)
+        try:
+            while event is not None:
+                self.table.button_event(event, now_ms)
+                event = buttons.get()
+            if self.table.restart_for is not None:
+                name, players = self.table.restart_for
+                self.table.restart_for = None
+                if not self.restart_into(name, players):
+                    self.table.report(0, E_NO_MEMORY, "not enough memory on this table for %s" % name, now_ms)
+            self.table.tick(now_ms)
+        except MemoryError:
+            self._out_of_heap()
         self.send_events()
+
+    def _out_of_heap(self):
+        """The heap ran out in the middle of the table's work (a game needs more as it goes on,
+        and a heap in pieces may not have it): the journal holds the game whole, so it is
+        flushed and the board restarted, and the game resumes on a fresh heap. Only the move
+        being made is lost, if it was not journalled yet: the table shows the game as it is."""
+        self.journal.flush()
+        self.restart_requested = True
+        self.running = False
 
     def send_events(self):
         outbox = self.table.outbox
@@ -352,6 +380,8 @@ class App:
             await _sleep_ms(_BUTTON_MS)
 
     async def _link_service(self):
+        # the scan and the buttons have run once (services() order), as the link has not
+        self.start_pending(self.ticks_ms())
         while self.running:
             self.serve()
             await _sleep_ms(_LINK_MS)

@@ -24,6 +24,7 @@ from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modul
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
+from tiletable.runtime.heap import check_room, free_bytes
 from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_UNDO, parse_json_payload
 from tiletable.runtime.profiles import profile_for, seatings
@@ -32,6 +33,12 @@ from tiletable.runtime.ui import error_text
 
 FIRMWARE = "0.4.0"
 OUTBOX_SIZE = 32
+# A game is started only if, with its code and state in the heap, PLAY_HEADROOM bytes are
+# still free, PLAY_BLOCK of them in one piece (its session file's buffer is 1.2 KB on the 64-bit
+# unix port): a game that would run out of heap as it is played is better refused (or
+# restarted into) at the start than lost to a MemoryError at the table.
+PLAY_HEADROOM = 24 * 1024
+PLAY_BLOCK = 4 * 1024
 BOOT_SETTLE_MS = 1500  # after a resume, tiles already lying on the pads are not new plays
 
 # Four characters per game for the menu (what a 4-digit group can draw).
@@ -198,6 +205,7 @@ class Table:
             controller = _controller_for(ruleset.family)
             state = ruleset.new_state(players)
             profile = profile_for(ruleset.name, players, ruleset.family)
+            check_room(PLAY_HEADROOM, PLAY_BLOCK)
         except MemoryError:
             raise _no_memory(name, loaded)
         self._note_family(ruleset.family, loaded)
@@ -544,9 +552,7 @@ def _no_memory(game, loaded=None):
     ``loaded``, if given): a failed start leaves the heap as it found it."""
     if loaded is not None:
         release_modules(loaded)
-    gc.collect()
-    free = gc.mem_free() if hasattr(gc, "mem_free") else 0
-    return NoRoom("not enough memory on this table for %s (%d bytes free)" % (game, free))
+    return NoRoom("not enough memory on this table for %s (%d bytes free)" % (game, free_bytes()))
 
 
 def _controller_for(family):

@@ -1,0 +1,25 @@
+# portable
+"""runtime/heap.py: the heap kept in large pieces, and the room a game must leave to be played."""
+import gc
+
+from portable import raises
+
+from tiletable.runtime.heap import COLLECT_EVERY, check_room, free_bytes, keep_packed
+
+ON_MICROPYTHON = hasattr(gc, "mem_free")
+
+
+def test_keep_packed_has_a_collection_made_every_few_kb():
+    keep_packed()
+    if ON_MICROPYTHON:
+        assert gc.threshold() == COLLECT_EVERY
+
+
+def test_check_room_wants_the_block_and_the_total():
+    check_room(0, 16)
+    if ON_MICROPYTHON:
+        free = free_bytes()
+        assert free > 0
+        raises(MemoryError, check_room, 0, free + 4096)  # no block larger than all that is free
+        err = raises(MemoryError, check_room, free + 4096, 16)
+        assert "wanted" in str(err)
