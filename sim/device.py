@@ -68,6 +68,7 @@ from tiletable.board.setup import build
 from tiletable.engine.cards import parse_card
 from tiletable.engine.tiles import parse_tile
 from tiletable.runtime.app import App
+from tiletable.runtime.heap import keep_packed
 
 TILE_SET = 1  # the enrolled virtual domino set (double-nine: every tile a preset uses)
 CARD_SET = 2  # the enrolled virtual card deck
@@ -77,6 +78,7 @@ _IDLE_STEP_MS = 5  # otherwise: buttons debounce over 20 ms, the table's timers 
 _SETTLE_MS = 3000  # the longest a placement may take to be confirmed before "err timeout"
 _HOLD_MS = {"short": 80, "long": 1200}
 _TONE_LOG = 32
+_BALLAST_SHELVES, _BALLAST_SHELF = 64, 256  # room for every block ``ballast`` holds back
 
 try:
     _ticks_ms = time.ticks_ms
@@ -418,31 +420,40 @@ class Device:
     def do_ballast(self, args):
         """``ballast N``: hold back all the heap but an N-byte region right above what is in use
         (MicroPython), so the firmware runs on in what a Pico would have left, while the
-        simulation's models and virtual tiles stay outside that budget. Answers the free heap
-        left (the region, and crumbs too small to hold anything)."""
+        simulation's models and virtual tiles stay outside that budget; and collect as main.py
+        has the Pico collect (runtime/heap.py: not before, where the models' own allocations
+        would only make the simulation slower). Answers the free heap left (the region, and
+        crumbs too small to hold anything)."""
         region = int(args[0])
         if not hasattr(gc, "mem_free"):
             return "err ballast: not on this runtime"
         self.pieces.make_all()  # the virtual tiles' tags are the simulation's, not the Pico's
         self.ballast = None
         gc.collect()
+        shelves = [[None] * _BALLAST_SHELF for _ in range(_BALLAST_SHELVES)]
         keeper = bytearray(region)  # first fit: the lowest region that large
-        self._fill_heap()
+        self._fill_heap(shelves)
+        self.ballast = shelves
         keeper = None
+        keep_packed()
         gc.collect()
         return "ok %d" % gc.mem_free()
 
-    def _fill_heap(self):
-        """Take every free block, largest first, into ``self.ballast`` (a chain of pairs,
-        so that holding them needs no block larger than the smallest)."""
-        chain = None
+    @staticmethod
+    def _fill_heap(shelves):
+        """Take every free block, largest first, onto the shelves (lists made beforehand: a
+        list grown now would want a block larger than the holes it is filling)."""
         size = 65536
-        while size >= 16:
+        shelf = slot = 0
+        while size >= 16 and shelf < len(shelves):
             try:
-                chain = (bytearray(size), chain)
+                shelves[shelf][slot] = bytearray(size)
             except MemoryError:
                 size //= 2
-        self.ballast = chain
+                continue
+            slot += 1
+            if slot == _BALLAST_SHELF:
+                shelf, slot = shelf + 1, 0
 
     def do_reset(self, args):
         self.reset_requested = True

@@ -23,7 +23,6 @@ from tiletable.engine.rulesets import unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
-from tiletable.runtime.heap import keep_packed
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
@@ -59,7 +58,6 @@ class App:
     ``unique_id`` (``machine.unique_id()``) names the device to the PC."""
 
     def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None):
-        keep_packed()  # as main.py does before its imports, for any runtime that builds the app
         self._restart_spare = bytearray(_RESTART_SPARE)
         self.board = board
         self.ticks_ms = ticks_ms

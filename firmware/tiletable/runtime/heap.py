@@ -5,13 +5,13 @@ whole heap before the first collection: an import leaves its modules' code sprea
 of it, and a game leaves its moves spread over what is free, with small holes between. After
 the boot's imports a 240 KB heap could hold 60 KB free yet no 2 KB block, and a match in
 progress could not find 2 KB for its growing move list with 50 KB free. ``keep_packed()``
-has a collection made every few KB allocated instead, so what stays lies together and the
+has a collection made every 16 KB allocated instead, so what stays lies together and the
 free heap stays in large pieces; ``check_room()`` is what a game must leave free to be
 played. CPython (the simulation on a PC) has no such heap: there these do nothing.
 """
 import gc
 
-COLLECT_EVERY = 4096  # bytes allocated between collections
+COLLECT_EVERY = 16 * 1024  # bytes allocated between collections
 
 
 def keep_packed():
