@@ -432,7 +432,8 @@ class Device:
         gc.collect()
         shelves = [[None] * _BALLAST_SHELF for _ in range(_BALLAST_SHELVES)]
         keeper = bytearray(region)  # first fit: the lowest region that large
-        self._fill_heap(shelves)
+        if not self._fill_heap(shelves):
+            return "err ballast: more free blocks than %d shelves of %d" % (_BALLAST_SHELVES, _BALLAST_SHELF)
         self.ballast = shelves
         keeper = None
         keep_packed()
@@ -442,10 +443,13 @@ class Device:
     @staticmethod
     def _fill_heap(shelves):
         """Take every free block, largest first, onto the shelves (lists made beforehand: a
-        list grown now would want a block larger than the holes it is filling)."""
+        list grown now would want a block larger than the holes it is filling); False when
+        the shelves are full first."""
         size = 65536
         shelf = slot = 0
-        while size >= 16 and shelf < len(shelves):
+        while size >= 16:
+            if shelf == len(shelves):
+                return False
             try:
                 shelves[shelf][slot] = bytearray(size)
             except MemoryError:
@@ -454,6 +458,7 @@ class Device:
             slot += 1
             if slot == _BALLAST_SHELF:
                 shelf, slot = shelf + 1, 0
+        return True
 
     def do_reset(self, args):
         self.reset_requested = True

@@ -40,6 +40,7 @@ from tiletable.proto.messages import (
     is_request,
     message_name,
 )
+from tiletable.runtime.heap import free_bytes
 from tiletable.runtime.journal import MAX_RECORD, JournalError
 
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
@@ -119,10 +120,7 @@ class LinkServer:
         except OSError as exc:
             return self._error(E_STORAGE, msg_type, seq, "%s: %r" % (message_name(msg_type), exc))
         except MemoryError:  # not a bug: the heap is full; the table carries on
-            import gc
-
-            gc.collect()
-            free = gc.mem_free() if hasattr(gc, "mem_free") else 0
+            free = free_bytes()
             return self._error(E_NO_MEMORY, msg_type, seq, "%s: not enough memory (%d bytes free)" % (message_name(msg_type), free))
         except Exception as exc:  # a bug must not stop the table: report it and carry on
             return self._error(E_INTERNAL, msg_type, seq, "%s: %r" % (message_name(msg_type), exc))

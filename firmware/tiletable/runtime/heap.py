@@ -2,9 +2,9 @@
 
 MicroPython collects garbage only when an allocation fails, so allocations run through the
 whole heap before the first collection: an import leaves its modules' code spread over all
-of it, and a game leaves its moves spread over what is free, with small holes between. After
-the boot's imports a 240 KB heap could hold 60 KB free yet no 2 KB block, and a match in
-progress could not find 2 KB for its growing move list with 50 KB free. ``keep_packed()``
+of it, and a game leaves its moves spread over what is free, with small holes between. In the
+tests (hardware/README.md) a boot left 99 KB free and no 2 KB block, and a match in progress
+could not find 2 KB for its growing move list with 50 KB free. ``keep_packed()``
 has a collection made every 16 KB allocated instead, so what stays lies together and the
 free heap stays in large pieces; ``check_room()`` is what a game must leave free to be
 played. CPython (the simulation on a PC) has no such heap: there these do nothing.
