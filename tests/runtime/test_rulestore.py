@@ -7,14 +7,15 @@ from runtime import toy_family
 from runtime.scratch import file_bytes, fresh_dir, write_bytes
 
 from tiletable.engine.errors import RulesetError
-from tiletable.runtime.rulestore import RuleStore
+from tiletable.runtime import rulestore
+from tiletable.runtime.rulestore import INDEX_FILE, RuleStore
 
 toy_family.register()
 
 
 def _installed(root):
     store = RuleStore(root)
-    return store.list(), sorted(os.listdir(root))
+    return store.list(), sorted(name for name in os.listdir(root) if name != INDEX_FILE)
 
 
 def test_put_list_get_remove():
@@ -117,3 +118,52 @@ def test_stray_temporary_files_are_removed_at_open():
     write_bytes(root + "/other.tmp", b"")
     assert _installed(root) == ([], [])
 
+
+
+class _CountedValidation:
+    """``rulestore.load_ruleset`` counting its calls, for as long as the ``with`` lasts."""
+
+    def __enter__(self):
+        self.calls = 0
+        self._real = rulestore.load_ruleset
+
+        def counted(data):
+            self.calls += 1
+            return self._real(data)
+
+        rulestore.load_ruleset = counted
+        return self
+
+    def __exit__(self, *exc):
+        rulestore.load_ruleset = self._real
+
+
+def test_a_list_answers_from_what_validation_proved_without_validating_again():
+    root = fresh_dir("rules-index")
+    store = RuleStore(root, "fw1")
+    documents = [toy_family.document("toy%d" % i, 1, 50 + i) for i in range(5)]
+    for data, content_hash in documents:
+        store.put(data, content_hash)
+    with _CountedValidation() as validation:
+        expected = [("toy%d" % i, 1, documents[i][1]) for i in range(5)]
+        assert store.list() == expected
+        assert RuleStore(root, "fw1").list() == expected  # after a reboot too
+        assert validation.calls == 0
+
+
+def test_a_document_the_index_does_not_vouch_for_is_validated_at_open():
+    root = fresh_dir("rules-index-stale")
+    store = RuleStore(root, "fw1")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    store.put(data, content_hash)
+    other, other_hash = toy_family.document("toy", 2, 120)
+    write_bytes(root + "/toy.json", other)  # copied over by hand, at the REPL
+    write_bytes(root + "/late.json", b'{"family":"toy","name":"late","params":{"target":0}}')
+    with _CountedValidation() as validation:
+        assert RuleStore(root, "fw1").list() == [("toy", 2, other_hash)]  # "late" is invalid
+        assert validation.calls == 2
+    with _CountedValidation() as validation:
+        assert RuleStore(root, "fw2").list() == [("toy", 2, other_hash)]  # another firmware's index
+        assert validation.calls == 2
+        assert RuleStore(root, "fw2").list() == [("toy", 2, other_hash)]
+        assert validation.calls == 2

@@ -65,7 +65,7 @@ class App:
         self._uid_table = root + "/uids.json"
         self.tray = Tray(board.readers, Resolver(UidTable.read(self._uid_table)))
         self.journal = Journal(root + "/journal")
-        self.rulestore = RuleStore(root + "/rulesets")
+        self.rulestore = RuleStore(root + "/rulesets", FIRMWARE)
         self.ui = TableUi(board.display, board.buzzer)
         self.wall_clock = WallClock(ticks_ms)
         self.table = Table(board, self.ui, self.journal, self.rulestore, self.wall_clock.now_s)
