@@ -45,6 +45,7 @@ from tiletable.runtime.journal import MAX_RECORD, JournalError
 
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
 _SESSION_ROW_MAX = 4 + 4 + 25 + 17 + 4 + 1 + 1  # a session row with a 24-character name
+_RULESET_ROW_MAX = 25 + 2 + 17  # name (24 characters), version, hash (16 hex digits)
 
 
 class LinkServer:
@@ -149,10 +150,19 @@ class LinkServer:
         }
 
     def _ruleset_list(self, fields):
+        """One page: the rulesets after ``after`` (by name) that fit in a frame."""
+        after = fields["after"]
         rows = []
+        more = 0
         for name, version, content_hash in self.rulestore.list():
+            if name <= after:
+                continue
+            if len(rows) == 255 or 2 + (len(rows) + 1) * _RULESET_ROW_MAX > MAX_PAYLOAD:
+                more = 1
+                break
             rows.append({"name": name, "version": version, "hash": content_hash})
-        return {"rulesets": rows}
+        return {"rulesets": rows, "more": more}
+
 
     def _ruleset_put_begin(self, fields):
         self._abort_upload()
