@@ -58,7 +58,12 @@ def _replies(server, wire):
     return out
 
 
-def _ask(server, msg_type, fields=None, seq=1):
+_numbers = iter(range(1, 1 << 30))
+
+
+def _ask(server, msg_type, fields=None, seq=None):
+    """One request, numbered as a host numbers them (each new request gets the next number)."""
+    seq = next(_numbers) & 0xFFFF if seq is None else seq
     replies = _replies(server, encode_message(msg_type, seq, fields))
     assert len(replies) == 1 and replies[0][1] == seq, replies
     return replies[0][0], replies[0][2]
@@ -122,6 +127,22 @@ def test_a_list_of_a_hundred_rulesets_comes_in_pages_that_fit_a_frame():
             break
         after = listed[-1]
     assert listed == names and pages > 1
+
+
+def test_a_repeated_request_gets_the_first_reply_and_is_not_run_again():
+    server = _server("server-repeat")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(data), "hash": content_hash})
+    _ok(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data})
+    commit = encode_message(RULESET_PUT_COMMIT, 4000, {})
+    first = server.receive(commit)
+    assert server.receive(commit + commit) == first * 2  # a retry, and one more in the same read
+    assert server.repeats_answered == 2 and server.errors_sent == 0  # run again: "without a put begin"
+    _ok(server, RULESET_REMOVE, {"name": "toy"})
+    assert _error(server, RULESET_PUT_COMMIT, None, E_SEQUENCE)  # a new number: a new request
+    hello = encode_message(HELLO, 4000, {"proto": 1, "host": "again"})
+    server.receive(hello)
+    assert server.receive(commit) != first  # a new host session: its number 4000 is a new request
 
 
 def test_ruleset_sync_errors_keep_the_installed_ruleset():
