@@ -12,9 +12,10 @@ import asyncio
 import machine
 import time
 
-from tiletable.runtime.heap import keep_packed
+from tiletable.runtime.heap import bytecode_on_heap, keep_packed
 
-keep_packed()  # before the imports: runtime/heap.py
+if bytecode_on_heap():
+    keep_packed()  # before the imports: runtime/heap.py
 
 from tiletable.board.setup import build  # noqa: E402
 from tiletable.runtime.app import App  # noqa: E402
