@@ -19,7 +19,6 @@ import json
 import os
 import sqlite3
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.runtime.journal import REC_END, REC_HEADER, parse_json_payload
 from tiletable_host.errors import CommandError
 

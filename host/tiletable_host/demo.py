@@ -8,7 +8,6 @@ play that caused it, and ends with the hand and match totals.
 """
 import random
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.state import CHANCE
 from tiletable_host.errors import CommandError

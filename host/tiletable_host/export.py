@@ -8,7 +8,6 @@ import csv
 import json
 import sys
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.runtime.journal import RECORD_NAMES, REC_SCORE
 from tiletable_host import db as dbmod
 from tiletable_host.errors import CommandError

@@ -6,10 +6,10 @@ command expects are raised as ``CommandError`` and printed as
 """
 import argparse
 import importlib
+import importlib.metadata
 import logging
 import sys
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable_host.errors import CommandError
 from tiletable_host.transport import TransportError
 
@@ -67,6 +67,7 @@ COMMANDS = [
 
 def build_parser():
     parser = argparse.ArgumentParser(prog="tiletable", description="PC tool for the tiletable domino table")
+    parser.add_argument("--version", action="version", version="tiletable " + importlib.metadata.version("tiletable"))
     parser.add_argument("--debug", action="store_true", help="log every frame on the link (>> sent, << received) to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in COMMANDS:

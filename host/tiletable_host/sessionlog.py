@@ -9,7 +9,6 @@ was not the last action).
 """
 from collections import Counter
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import IllegalAction
 from tiletable.engine.rulesets import find_ruleset, load_ruleset, preset_names
 from tiletable.engine.state import CHANCE, SIMULTANEOUS

@@ -20,9 +20,12 @@ import sys
 import tempfile
 import time
 
+from tiletable_host import SIM_DIR
 from tiletable_host.ptybridge import PtyBridge
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The checkout the simulated table's sources come from (the MicroPython runtime compiles them
+# with its tools/build_mpy.py; an installed wheel runs the CPython one only).
+REPO = os.path.dirname(os.path.realpath(SIM_DIR))
 MICROPYTHON_HEAP = "1M"  # a whole match: firmware, engine history, wire-level models (64-bit objects)
 
 
@@ -106,7 +109,7 @@ def device_argv(runtime, control_port, root, heap=MICROPYTHON_HEAP, lfs=None):
     if lfs:
         args += ["--lfs", lfs]
     if runtime == "cpython":
-        return [sys.executable, os.path.join(REPO, "sim", "device.py")] + args
+        return [sys.executable, os.path.join(SIM_DIR, "device.py")] + args
     if runtime == "micropython":
         micropython = os.path.join(os.path.dirname(sys.executable), "micropython")
         script = "import sys; sys.path[:0] = ['firmware', 'sim']; import device; device.main(%r)" % (args,)
@@ -117,6 +120,8 @@ def device_argv(runtime, control_port, root, heap=MICROPYTHON_HEAP, lfs=None):
 def build_mpy_tree():
     """Compile firmware/ and sim/ with mpy-cross into build/mpy (only what changed)."""
     out = os.path.join(REPO, "build", "mpy")
+    if not os.path.isfile(os.path.join(REPO, "tools", "build_mpy.py")):
+        raise ControlError("the MicroPython runtime runs from a checkout of the repository (tools/build_mpy.py)")
     subprocess.run([sys.executable, os.path.join(REPO, "tools", "build_mpy.py"), out], check=True, capture_output=True)
     return out
 
@@ -134,7 +139,7 @@ class SimulatedTable:
         """Start the device process behind a pty; returns once its control port answers."""
         root = root or tempfile.mkdtemp(prefix="simtable-")
         control_port = free_port()
-        cwd = build_mpy_tree() if runtime == "micropython" else REPO
+        cwd = build_mpy_tree() if runtime == "micropython" else root
         bridge = PtyBridge(device_argv(runtime, control_port, root, heap, lfs), cwd=cwd, stderr=stderr)
         bridge.start()
         table = cls(bridge, None, root, control_port)

@@ -15,7 +15,6 @@ import random
 import statistics
 import time
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import find_ruleset, load_ruleset
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL

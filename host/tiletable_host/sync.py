@@ -12,7 +12,6 @@ import glob
 import json
 import os
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import find_ruleset, load_ruleset, preset_names
 from tiletable.proto.messages import E_SEQUENCE

@@ -14,7 +14,6 @@ import json
 import logging
 import time
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.proto.frame import MAX_PAYLOAD, FrameDecoder, encode_frame
 from tiletable.proto.messages import (
     ERROR,

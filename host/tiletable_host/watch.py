@@ -9,7 +9,6 @@ and runs them through the PC's engine. PLAY, SCORE and ERROR events trigger a re
 import os
 import sys
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.tiles import tile_str
 from tiletable.runtime.journal import REC_HEADER, parse_json_payload
 from tiletable_host import db as dbmod
