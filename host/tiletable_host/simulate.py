@@ -16,10 +16,11 @@ import statistics
 import time
 
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import find_ruleset, load_ruleset
+from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable_host.errors import CommandError
 from tiletable_host.progress import Progress
+from tiletable_host.schema import read_ruleset_file
 
 STRATEGIES = ("random", "greedy")
 MAX_ACTIONS_PER_HAND = 20000  # far beyond any real hand; stops a ruleset that never ends a hand
@@ -43,13 +44,7 @@ def load_any_ruleset(spec):
     :raises CommandError: naming the file or preset and the reason.
     """
     if spec.endswith(".json"):
-        try:
-            with open(spec, "rb") as f:
-                return load_ruleset(f.read())
-        except OSError as exc:
-            raise CommandError("%s: cannot read (%s)" % (spec, exc.strerror or exc))
-        except RulesetError as exc:
-            raise CommandError("%s: %s: %s" % (spec, exc.field, exc.reason))
+        return read_ruleset_file(spec)
     try:
         return find_ruleset(spec)
     except ValueError as exc:
