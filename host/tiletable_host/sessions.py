@@ -7,6 +7,7 @@ from tiletable_host.sessionlog import result_of
 
 def configure(parser):
     parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+    parser.add_argument("--check", action="store_true", help="first read the whole database file to find damage (slow on years of sessions)")
 
 
 def format_time(unix_seconds):
@@ -18,6 +19,8 @@ def format_time(unix_seconds):
 def do_sessions(args):
     db = dbmod.Database.open(args.db or dbmod.default_path(), create=False)
     try:
+        if args.check:
+            db.check()
         sessions = db.sessions()
     finally:
         db.close()

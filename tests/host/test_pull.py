@@ -165,9 +165,51 @@ def test_a_damaged_database_is_reported(capsys, tmp_path, device):
     for i in range(page * 2 + 8, min(len(data), page * 3)):  # scribble over a b-tree page
         data[i] = 0x5A
     path.write_bytes(bytes(data))
-    status, _, err = tiletable(capsys, ["sessions", "--db", str(path)], device)
+    status, _, err = tiletable(capsys, ["sessions", "--check", "--db", str(path)], device)
     assert status == 1
-    assert err.startswith("tiletable: sessions: database %s is damaged (" % path)
+    assert err.startswith("tiletable: sessions: database %s is damaged (" % path) and err.count("\n") == 1
+
+
+def test_an_older_database_is_migrated_in_place(capsys, tmp_path, device):
+    play_into_journal(device.journal, seed=1)
+    path = str(tmp_path / "t.db")
+    tiletable(capsys, ["pull", "--db", path], device)
+    conn = sqlite3.connect(path)  # back to schema 1: no record count in sessions
+    with conn:
+        conn.execute("ALTER TABLE sessions DROP COLUMN records")
+        conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    db = Database.open(path)
+    assert db.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.sessions()[0]["records"] == db.record_count() > 0
+    db.close()
+
+
+def test_a_database_from_a_newer_tiletable_is_refused_and_left_alone(capsys, tmp_path, device):
+    path = str(tmp_path / "t.db")
+    Database.open(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 9")
+    conn.close()
+    status, _, err = tiletable(capsys, ["sessions", "--db", path])
+    assert status == 1
+    assert err == "tiletable: sessions: database %s was written by a newer tiletable (schema 9; this one knows up to 2): upgrade tiletable\n" % path
+
+
+def test_a_database_another_program_holds_is_called_in_use(capsys, tmp_path, device):
+    path = str(tmp_path / "t.db")
+    Database.open(path).close()
+    holder = sqlite3.connect(path)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("INSERT INTO devices VALUES ('x', 1)")
+    try:
+        for argv in (["sessions", "--db", path], ["pull", "--db", path]):
+            status, _, err = tiletable(capsys, argv, device)
+            assert status == 1
+            assert err == "tiletable: %s: database %s is in use by another program; try again when it has finished\n" % (argv[0], path)
+    finally:
+        holder.close()
 
 
 def test_sessions_without_a_database_says_how_to_get_one(capsys, tmp_path):
