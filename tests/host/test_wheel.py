@@ -25,7 +25,7 @@ def installed(tmp_path_factory):
 
 
 def _run(venv, *argv, cwd):
-    proc = subprocess.run([str(venv / "bin" / "tiletable"), *argv], cwd=cwd, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([str(venv / "bin" / "tiletable")] + list(argv), cwd=cwd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     return proc.stdout
 
