@@ -8,10 +8,10 @@ import argparse
 import importlib
 import importlib.metadata
 import logging
+import os
 import sys
 
 from tiletable_host.errors import CommandError
-from tiletable_host.transport import TransportError
 
 
 def _add_ports(sub):
@@ -65,8 +65,16 @@ COMMANDS = [
 ]
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with its usage errors on one line, like every other error of the tool."""
+
+    def error(self, message):
+        command = "usage" if self.prog == "tiletable" else self.prog.split()[-1]
+        self.exit(2, "tiletable: %s: %s (see `%s --help`)\n" % (command, message, self.prog))
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(prog="tiletable", description="PC tool for the tiletable domino table")
+    parser = Parser(prog="tiletable", description="PC tool for the tiletable domino table")
     parser.add_argument("--version", action="version", version="tiletable " + importlib.metadata.version("tiletable"))
     parser.add_argument("--debug", action="store_true", help="log every frame on the link (>> sent, << received) to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -76,14 +84,22 @@ def build_parser():
 
 
 def main(argv=None):
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        parser.print_help()
-        return 2
-    if args.debug:
-        logging.basicConfig(level=logging.DEBUG, format="%(message)s", stream=sys.stderr)
-    return run(args)
+    """The ``tiletable`` command. Ctrl-C at any moment and a reader that stops reading (``| head``)
+    end it quietly: one line, or nothing for a closed pipe, never a traceback."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "handler", None):
+            parser.print_help()
+            return 2
+        if args.debug:
+            logging.basicConfig(level=logging.DEBUG, format="%(message)s", stream=sys.stderr)
+        return run(args)
+    except KeyboardInterrupt:
+        print("tiletable: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return _reader_gone()
 
 
 def run(args):
@@ -92,15 +108,41 @@ def run(args):
     ``args.link``, when set, is an open transport the command uses instead of opening a port
     (tests pass an in-process device; ``tiletable run`` passes its simulated table).
     """
+    from tiletable_host.simtable import ControlError
+    from tiletable_host.transport import TransportError
+
     try:
         return args.handler(args) or 0
-    except (CommandError, TransportError) as exc:
-        sys.stdout.flush()
-        print("tiletable: %s: %s" % (args.command, exc), file=sys.stderr)
-        return 1
+    except (CommandError, TransportError, ControlError) as exc:
+        return _fail(args.command, str(exc))
     except KeyboardInterrupt:
-        print("tiletable: %s: interrupted" % args.command, file=sys.stderr)
-        return 130
+        return _fail(args.command, "interrupted", 130)
+    except BrokenPipeError:
+        return _reader_gone()
+    except OSError as exc:  # a path the user gave: missing folder, a directory, no permission, disk full
+        reason = exc.strerror or str(exc)
+        reason = reason[:1].lower() + reason[1:]
+        return _fail(args.command, "%s: %s" % (exc.filename, reason) if exc.filename else reason)
+    except Exception as exc:
+        if args.debug:
+            raise
+        return _fail(args.command, "unexpected error (%s: %s); `tiletable --debug %s ...` shows where" % (type(exc).__name__, exc, args.command))
+
+
+def _fail(command, reason, status=1):
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _reader_gone()
+    print("tiletable: %s: %s" % (command, reason), file=sys.stderr)
+    return status
+
+
+def _reader_gone():
+    """stdout's reader has gone: point stdout at /dev/null so the exit's flush is silent too."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 1
 
 
 if __name__ == "__main__":
