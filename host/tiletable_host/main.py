@@ -6,7 +6,6 @@ command expects are raised as ``CommandError`` and printed as
 """
 import argparse
 import importlib
-import importlib.metadata
 import logging
 import os
 import sys
@@ -14,38 +13,38 @@ import sys
 from tiletable_host.errors import CommandError
 
 
-def _add_ports(sub):
-    from tiletable_host import connect
-
+def _add_ports(sub, configure):
     parser = sub.add_parser("ports", help="list Picos running MicroPython (USB 2E8A:0005)")
-    parser.set_defaults(handler=connect.do_ports)
+    if configure:
+        from tiletable_host import connect
+
+        parser.set_defaults(handler=connect.do_ports)
 
 
-def _add_deploy(sub):
-    from tiletable_host import deploy
-
-    parser = sub.add_parser("deploy", help="compile the firmware with mpy-cross and copy it to a Pico with mpremote")
-    deploy.configure(parser)
-    parser.set_defaults(handler=deploy.do_deploy)
+_add_ports.command = "ports"
 
 
 def _command(name, module_name, help_text):
-    """A parser factory for the command ``name`` whose module has ``configure`` and ``do_<name>``."""
+    """A parser factory for the command ``name`` whose module has ``configure`` and ``do_<name>``;
+    the module is imported only when ``configure`` is true (the command that runs)."""
 
-    def add(sub):
-        module = importlib.import_module("tiletable_host." + module_name)
-        parser = sub.add_parser(name, help=help_text, description=(module.__doc__ or help_text).strip())
-        parser.formatter_class = argparse.RawDescriptionHelpFormatter
-        module.configure(parser)
-        parser.set_defaults(handler=getattr(module, "do_" + name))
+    def add(sub, configure):
+        parser = sub.add_parser(name, help=help_text, description=help_text)
+        if configure:
+            module = importlib.import_module("tiletable_host." + module_name)
+            parser.description = (module.__doc__ or help_text).strip()
+            parser.formatter_class = argparse.RawDescriptionHelpFormatter
+            module.configure(parser)
+            parser.set_defaults(handler=getattr(module, "do_" + name))
 
+    add.command = name
     return add
 
 
-# Functions adding each command's parser; each sets ``handler``.
+# Functions adding each command's parser; each sets ``handler`` when configured.
 COMMANDS = [
     _add_ports,
-    _add_deploy,
+    _command("deploy", "deploy", "compile the firmware with mpy-cross and copy it to a Pico with mpremote"),
     _command("sync", "sync", "validate ruleset files and install the changed ones on the table"),
     _command("pull", "pull", "copy the table's journal into the PC's database, then acknowledge it"),
     _command("sessions", "sessions", "list the sessions in the PC's database"),
@@ -73,13 +72,27 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, "tiletable: %s: %s (see `%s --help`)\n" % (command, message, self.prog))
 
 
-def build_parser():
+class _Version(argparse.Action):
+    """``--version``, reading the installed package's metadata only when asked (it is slow to import)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import importlib.metadata
+
+        parser.exit(0, "tiletable %s\n" % importlib.metadata.version("tiletable"))
+
+
+def build_parser(only=None):
+    """The command line; every command configured, or with ``only`` just that one (a command
+    imports its modules when configured, and start-up should not pay for all of them)."""
     parser = Parser(prog="tiletable", description="PC tool for the tiletable domino table")
-    parser.add_argument("--version", action="version", version="tiletable " + importlib.metadata.version("tiletable"))
+    parser.add_argument("--version", action=_Version)
     parser.add_argument("--debug", action="store_true", help="log every frame on the link (>> sent, << received) to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in COMMANDS:
-        add(sub)
+        add(sub, only is None or add.command == only)
     return parser
 
 
@@ -87,7 +100,8 @@ def main(argv=None):
     """The ``tiletable`` command. Ctrl-C at any moment and a reader that stops reading (``| head``)
     end it quietly: one line, or nothing for a closed pipe, never a traceback."""
     try:
-        parser = build_parser()
+        argv = sys.argv[1:] if argv is None else argv
+        parser = build_parser(only=next((a for a in argv if not a.startswith("-")), ""))
         args = parser.parse_args(argv)
         if not getattr(args, "handler", None):
             parser.print_help()
