@@ -10,6 +10,7 @@ Players: ``random`` picks any legal action; ``greedy`` takes the action that gai
 seat the most points right away (ties broken at random), which is what a beginner does.
 Matches restart when one ends until N hands have been played.
 """
+import copy
 import math
 import random
 import statistics
@@ -131,16 +132,34 @@ def choose(state, player, strategy, rng):
     if player == SIMULTANEOUS or strategy == "random" or len(actions) == 1:
         return rng.choice(actions)
     best, best_gain = [], None
-    base = state.scores[player]
     for action in actions:
-        trial = state.clone()
-        trial.apply(action)
-        gain = trial.scores[player] - base
+        gain = immediate_gain(state, action, player)
         if best_gain is None or gain > best_gain:
             best, best_gain = [action], gain
         elif gain == best_gain:
             best.append(action)
     return rng.choice(best)
+
+
+def immediate_gain(state, action, player):
+    """The points ``action`` gains ``player`` right away, tried on a copy of ``state``.
+
+    ``state.clone()`` replays the whole match, so a greedy player's every decision would cost
+    more as the match grows (moon: 80 hands took 15 times as long as 20). The copy here costs
+    the size of the position instead: the lists that only grow over a match (the history and
+    the score events) and the ruleset are shared with the original rather than copied, and
+    what the trial appended to them is cut off again.
+    """
+    history, events = state.history, state.score_events
+    kept = len(history), len(events)
+    memo = {id(state.ruleset): state.ruleset, id(history): history, id(events): events}
+    trial = copy.deepcopy(state, memo)
+    try:
+        trial.apply(action)
+        return trial.scores[player] - state.scores[player]
+    finally:
+        del history[kept[0]:]
+        del events[kept[1]:]
 
 
 def simulate(ruleset, hands, players=None, strategies=("greedy", "random"), seed=None, on_hand=None):
