@@ -20,7 +20,7 @@ from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, P_DEAL, PASS, k
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, TERMINAL
 from tiletable.engine.tiles import tile_str
-from tiletable.proto.messages import E_NO_MEMORY, E_UNSUPPORTED, RESTARTS_INTO
+from tiletable.proto.messages import E_NO_MEMORY, RESTARTS_INTO
 from tiletable.runtime.profiles import profile_for
 from tiletable_host import db as dbmod
 from tiletable_host import sync as syncmod
@@ -190,11 +190,6 @@ def _session(args, link, table, names, db_path):
     """Sync, play (or watch people play), pull; returns the session's id in the database."""
     print("== sync: every preset", flush=True)
     syncmod.sync_documents(link, syncmod.collect_documents([], True), db_path)
-    try:
-        link.set_clock(time.time())
-    except DeviceError as exc:  # firmware without a clock: sessions then carry no start time
-        if exc.code != E_UNSUPPORTED:
-            raise
     _start_game(link, names)
     print("== %s for %s" % (RULESET, ", ".join(names)), flush=True)
     view = TableView(link)

@@ -6,6 +6,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -183,3 +184,23 @@ def test_sim_prints_its_port_and_serves_until_interrupted(tmp_path):
         _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130 and err == "tiletable: sim: interrupted\n"
     assert os.path.isdir(str(tmp_path / "table" / "journal"))
+
+
+def test_any_command_that_talks_to_the_table_gives_its_sessions_a_start_time(capsys, tmp_path):
+    fresh = SimulatedTable.start()  # a table whose clock nobody has set yet
+    try:
+        started = time.time()
+        assert tiletable(capsys, ["sync", "--dry-run", "--port", fresh.port])[0] == 0
+        link = SerialTransport(fresh.port, timeout=TIMEOUT)
+        link.hello()
+        link.game_start("muggins", ["ann", "bob"])
+        link.game_stop()
+        link.close()
+        db = str(tmp_path / "t.db")
+        assert tiletable(capsys, ["pull", "--db", db, "--port", fresh.port])[0] == 0
+    finally:
+        fresh.stop()
+    database = Database.open(db)
+    (session,) = database.sessions()
+    database.close()
+    assert started - 2 <= session["time"] <= time.time() + 2
