@@ -7,13 +7,14 @@
     table.stop()
 
 The device's firmware runs unchanged (``App`` on ``board.setup.build`` over sim/machine.py);
-its journal lives in ``root`` (a temporary directory unless given), so ``restart()`` (a
+its journal lives in ``root`` (a temporary directory unless given, removed by ``stop()``), so ``restart()`` (a
 power cut through the pty bridge) or ``control.reset()`` (a power cut inside the device)
 resumes the game in progress. The MicroPython runtime imports the mpy-cross-compiled tree
 (tools/build_mpy.py, rebuilt here when sources changed), as the Pico does. The control
 protocol is described in sim/device.py.
 """
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -133,16 +134,19 @@ class SimulatedTable:
         self.root = root
         self.control_port = control_port
         self.port = bridge.port
+        self.temporary_root = False  # True: ``root`` was made for this table and goes with it
 
     @classmethod
     def start(cls, runtime="cpython", root=None, heap=MICROPYTHON_HEAP, lfs=None, stderr=None, timeout=20.0):
         """Start the device process behind a pty; returns once its control port answers."""
+        temporary = root is None
         root = root or tempfile.mkdtemp(prefix="simtable-")
         control_port = free_port()
         cwd = build_mpy_tree() if runtime == "micropython" else root
         bridge = PtyBridge(device_argv(runtime, control_port, root, heap, lfs), cwd=cwd, stderr=stderr)
         bridge.start()
         table = cls(bridge, None, root, control_port)
+        table.temporary_root = temporary
         table.control = table._connect(timeout)
         return table
 
@@ -170,3 +174,5 @@ class SimulatedTable:
                 pass
             self.control.close()
         self.bridge.stop()
+        if self.temporary_root:
+            shutil.rmtree(self.root, ignore_errors=True)

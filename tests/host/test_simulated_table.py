@@ -6,6 +6,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -150,10 +151,15 @@ def test_watch_once_in_the_menu(capsys, table, link):
 
 
 @pytest.mark.parametrize("runtime", ["cpython", "micropython"])
-def test_run_plays_pulls_and_prints_a_session(capsys, tmp_path, runtime):
+def test_run_plays_pulls_and_prints_a_session(capsys, tmp_path, runtime, monkeypatch):
     db = str(tmp_path / "run.db")
-    status, out, err = tiletable(capsys, ["run", "--runtime", runtime, "--hands", "1", "--quiet", "--db", db])
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    status, out, err = tiletable(capsys, ["run", "--runtime", runtime, "--hands", "1", "--db", db])
     assert status == 0, err
+    assert os.listdir(scratch) == []  # the simulated table's storage went with it
+    assert out.count("to act") <= 1 and "\nhand 1 over: ann " in out  # the story, and the view once
     assert "== pull" in out and "\nhand 1\n" in out and "violations found at the reveal: none" in out
     assert "disagree" not in out
     status, out, _ = tiletable(capsys, ["replay", "1", "--db", db])
