@@ -4,6 +4,8 @@ Every module except ``main.py`` is compiled to ``.mpy`` (bytecode for armv6m; th
 Cortex-M0+): smaller on flash, and imported without compiling on the device, which saves
 RAM and ~250 ms per module at boot. Family modules whose games are not wanted can be left
 out with ``--families`` so the device carries only what its rulesets need.
+
+    tiletable deploy --families line,trick --dry-run
 """
 import os
 import shlex

@@ -3,6 +3,8 @@
 Columns: session, ruleset, device, seq, type (header, action, score, undo, end, ...), text
 (the record as the table wrote it: an action's canonical text, a header's JSON), and for
 scores seat, points and rule split out, so a spreadsheet can sum them.
+
+    tiletable export 12 13 --format csv -o club.csv
 """
 import csv
 import json

@@ -14,7 +14,12 @@ from tiletable_host.errors import CommandError
 
 
 def _add_ports(sub, configure):
-    parser = sub.add_parser("ports", help="list Picos running MicroPython (USB 2E8A:0005)")
+    parser = sub.add_parser(
+        "ports",
+        help="list Picos running MicroPython (USB 2E8A:0005)",
+        description="List the Picos plugged in that run MicroPython (USB 2E8A:0005), with their serial ports.\n\n    tiletable ports",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     if configure:
         from tiletable_host import connect
 
@@ -32,7 +37,7 @@ def _command(name, module_name, help_text):
         parser = sub.add_parser(name, help=help_text, description=help_text)
         if configure:
             module = importlib.import_module("tiletable_host." + module_name)
-            parser.description = (module.__doc__ or help_text).strip()
+            parser.description = (module.__doc__ or help_text).strip().replace("``", "")  # words, not reST
             parser.formatter_class = argparse.RawDescriptionHelpFormatter
             module.configure(parser)
             parser.set_defaults(handler=getattr(module, "do_" + name))

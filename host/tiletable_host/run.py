@@ -11,6 +11,8 @@ journal is pulled into SQLite and the session's record printed.
 
 With ``--port`` (a Pico): the same, except that the people at the table play; the view is
 redrawn until the game is over (or Ctrl-C), then the session is pulled and printed.
+
+    tiletable run --players ann,bob --hands 2 --db club.db
 """
 import os
 import random

@@ -1,4 +1,7 @@
-"""``tiletable sessions``: the sessions in the PC's database, one line each."""
+"""``tiletable sessions``: the sessions in the PC's database, one line each.
+
+    tiletable sessions --db club.db
+"""
 import time
 
 from tiletable_host import db as dbmod

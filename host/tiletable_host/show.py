@@ -4,6 +4,8 @@ Plays, draws, passes and claims are told in the engine's words (``state.describe
 and other chance events are grouped on one line; each score carries its rule and arithmetic;
 undos, restarts and gaps are shown where they happened; the violations the engine finds at
 the reveal and every disagreement with the table's own record close the report.
+
+    tiletable show 12 --db club.db
 """
 from tiletable_host import db as dbmod
 from tiletable_host.sessionlog import replay_session, result_of

@@ -1,14 +1,13 @@
 """``tiletable simulate RULESET -n N``: play N hands with computer players, engine only, and report statistics.
 
-Generic over the state API every family shares (``current_player``, ``legal_actions``,
-``chance_outcomes``, ``apply``, ``outcome``, ``score_events``, ``hand_number``), so every
-preset and every ruleset file works, line, trick, column and climbing games alike. Chance
-nodes draw uniformly from ``chance_outcomes()``; at a ``SIMULTANEOUS`` node (the column
-game's hidden assignments) any legal action is taken at random, whatever the strategies.
+Any preset or ruleset file works, line, trick, column and climbing games alike. The computer
+players: ``random`` picks any legal move; ``greedy`` takes the move that gains its own seat the
+most points right away (ties broken at random), as a beginner would. Where everyone chooses at
+once (the column game's hidden assignments) the choice is random, whatever the strategy.
+Matches restart when one ends until N hands have been played. The report gives each seat's
+points per hand, the spread of scores, how often the first player won and match wins.
 
-Players: ``random`` picks any legal action; ``greedy`` takes the action that gains its own
-seat the most points right away (ties broken at random), which is what a beginner does.
-Matches restart when one ends until N hands have been played.
+    tiletable simulate moon -n 1000 --strategies greedy,random --seed 1
 """
 import copy
 import math

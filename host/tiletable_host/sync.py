@@ -7,6 +7,8 @@ the ruleset's canonical document (every parameter spelled out), so the table run
 game the PC validated, whatever its firmware's defaults. Rulesets whose content hash the table
 already has are skipped; each upload is checked by the hash the table reports, and once more
 by listing the table's rulesets at the end. An upload cut by a device reset is started again.
+
+    tiletable sync house.json --port /dev/ttyACM0
 """
 import glob
 import os

@@ -1,10 +1,12 @@
 """``tiletable watch``: a live view of the table, redrawn as the game goes.
 
-The STATE snapshot says what the table is doing (mode, scores, whose turn, its prompt, its
-last error). The rest (the open ends of the line, the trick, the columns, the last play and
-the arithmetic of its score) comes from replaying the session in progress: the view reads
-the session's journal records (JOURNAL_PULL, never acknowledged: watching changes nothing)
-and runs them through the PC's engine. PLAY, SCORE and ERROR events trigger a redraw.
+It shows what the table is doing (scores, whose turn, what the table asks for, its last
+error) and, from the session's journal run through the PC's own engine, the open ends of the
+line, the trick or the columns, and the last play with the arithmetic of its score. Watching
+changes nothing on the table. (For developers: STATE, then JOURNAL_PULL without an ack; the
+PLAY, SCORE and ERROR events trigger a redraw.)
+
+    tiletable watch --port /dev/pts/4
 """
 import os
 import sys

@@ -27,6 +27,8 @@ def test_every_command_has_help(capsys, name):
         build_parser().parse_args([name, "--help"])
     out = capsys.readouterr().out
     assert exit_.value.code == 0 and out.startswith("usage: tiletable %s" % name)
+    assert "\n    tiletable %s" % name in out  # an example to copy
+    assert "``" not in out
 
 
 class _Port:
