@@ -10,7 +10,7 @@ import logging
 import os
 import sys
 
-from tiletable_host.errors import CommandError
+from tiletable_host.errors import CommandError, ControlError, TransportError
 
 
 def _add_ports(sub, configure):
@@ -127,9 +127,6 @@ def run(args):
     ``args.link``, when set, is an open transport the command uses instead of opening a port
     (tests pass an in-process device; ``tiletable run`` passes its simulated table).
     """
-    from tiletable_host.simtable import ControlError
-    from tiletable_host.transport import TransportError
-
     try:
         return args.handler(args) or 0
     except (CommandError, TransportError, ControlError) as exc:

@@ -13,7 +13,7 @@ every command.
 import os
 import time
 
-from tiletable_host.errors import CommandError
+from tiletable_host.errors import CommandError, ControlError
 
 
 def configure(parser):
@@ -23,7 +23,7 @@ def configure(parser):
 
 def start_table(runtime="cpython", root=None):
     """A running SimulatedTable. :raises CommandError: when it does not start."""
-    from tiletable_host.simtable import ControlError, SimulatedTable
+    from tiletable_host.simtable import SimulatedTable
 
     try:
         return SimulatedTable.start(runtime=runtime, root=root)

@@ -22,16 +22,13 @@ import tempfile
 import time
 
 from tiletable_host import SIM_DIR
+from tiletable_host.errors import ControlError
 from tiletable_host.ptybridge import PtyBridge
 
 # The checkout the simulated table's sources come from (the MicroPython runtime compiles them
 # with its tools/build_mpy.py; an installed wheel runs the CPython one only).
 REPO = os.path.dirname(os.path.realpath(SIM_DIR))
 MICROPYTHON_HEAP = "1M"  # a whole match: firmware, engine history, wire-level models (64-bit objects)
-
-
-class ControlError(RuntimeError):
-    """The simulated device refused a control command (its ``err`` reply)."""
 
 
 class ControlClient:
