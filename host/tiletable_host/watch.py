@@ -18,7 +18,6 @@ from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.sessionlog import replay_records, resolve_ruleset
 
-CLEAR = "\x1b[H\x1b[2J"
 
 
 def configure(parser):
@@ -151,15 +150,37 @@ def do_watch(args):
         if not link.has_capability("game"):
             raise CommandError("%s has no game runtime to watch (capabilities: %s)" % (link.device_info["device"], ", ".join(link.device_info["capabilities"])))
         view.link = link
-        while True:
+        if args.once:
             view.refresh()
-            if not args.once and sys.stdout.isatty():
-                sys.stdout.write(CLEAR)
             print("\n".join(view.render()), flush=True)
-            if args.once:
-                return 0
-            link.poll_events(args.interval)
+            return 0
+        follow(view, link, args.interval)
     finally:
         close_link(args, link)
         if db is not None:
             db.close()
+
+
+def follow(view, link, interval, out=None):
+    """Redraw the view until Ctrl-C: in place on a terminal (rich's live display), else as a
+    new block only when something changed, so a log of the game reads once per change."""
+    out = out or sys.stdout
+    if out.isatty():
+        from rich.console import Console
+        from rich.live import Live
+        from rich.text import Text
+
+        with Live(console=Console(file=out), auto_refresh=False) as live:
+            while True:
+                view.refresh()
+                live.update(Text("\n".join(view.render())), refresh=True)
+                link.poll_events(interval)
+    shown = None
+    while True:
+        view.refresh()
+        lines = view.render()
+        if lines != shown:
+            out.write("\n".join(lines) + "\n\n")
+            out.flush()
+            shown = lines
+        link.poll_events(interval)
