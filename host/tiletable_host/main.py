@@ -86,7 +86,8 @@ class _Version(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         import importlib.metadata
 
-        parser.exit(0, "tiletable %s\n" % importlib.metadata.version("tiletable"))
+        print("tiletable %s" % importlib.metadata.version("tiletable"))
+        parser.exit(0)
 
 
 def build_parser(only=None):

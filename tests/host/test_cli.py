@@ -67,3 +67,8 @@ def test_a_port_that_does_not_answer(capsys):
         "tiletable: sync: loop:// does not answer as a tiletable (no reply to hello after 3 attempts of 0.1 s); "
         "is the firmware running?\n"
     )
+
+
+def test_version_is_printed_on_stdout():
+    proc = subprocess.run([sys.executable, "-m", "tiletable_host", "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("tiletable ") and proc.stderr == ""
