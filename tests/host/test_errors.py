@@ -11,6 +11,7 @@ import pytest
 
 from cli import tiletable
 from journal_games import play_into_journal
+from tiletable_host.main import build_parser, run
 from tiletable_host.transport_local import LocalTransport
 
 COMMAND = [sys.executable, "-m", "tiletable_host"]
@@ -22,9 +23,9 @@ def files(tmp_path_factory):
     where = tmp_path_factory.mktemp("bad")
     device = LocalTransport(str(where / "device"))
     play_into_journal(device.journal, seed=1)
-    args = __import__("tiletable_host.main", fromlist=["build_parser"]).build_parser().parse_args(["pull", "--db", str(where / "t.db")])
+    args = build_parser().parse_args(["pull", "--db", str(where / "t.db")])
     args.link = device
-    assert __import__("tiletable_host.main", fromlist=["run"]).run(args) == 0
+    assert run(args) == 0
     (where / "deep.json").write_text('{"family": "line", "name": "x", "params": ' + "[" * 50000 + "]" * 50000 + "}")
     (where / "family.json").write_text(json.dumps({"family": ["line"], "name": "x"}))
     (where / "text.db").write_text("not a database\n" * 300)
