@@ -10,10 +10,15 @@ points per hand, the spread of scores, how often the first player won and match 
     tiletable simulate moon -n 1000 --strategies greedy,random --seed 1
 """
 import copy
+import io
 import math
 import random
 import statistics
 import time
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
 
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import find_ruleset
@@ -78,12 +83,7 @@ class Stats:
             return lines
         lines.append("hand length: %.1f player actions on average (min %d, max %d)" % (
             statistics.mean(self.hand_lengths), min(self.hand_lengths), max(self.hand_lengths)))
-        lines.append("points per hand by seat:")
-        for seat in range(self.players):
-            values = [p[seat] for p in self.hand_points]
-            lines.append("  P%d %-6s mean %7.2f  sd %6.2f  min %4d  median %6.1f  max %4d" % (
-                seat, self.strategies[seat], statistics.mean(values), statistics.pstdev(values),
-                min(values), statistics.median(values), max(values)))
+        lines.extend(self._seat_table())
         lines.extend(histogram([v for p in self.hand_points for v in p]))
         decided = [(first, points) for first, points in zip(self.first_actors, self.hand_points) if first is not None]
         wins = sum(1 for first, points in decided if _sole_best(points) == first)
@@ -96,6 +96,22 @@ class Stats:
             counts = [sum(1 for w in self.match_winners if seat in w) for seat in range(self.players)]
             lines.append("match wins by seat: " + ", ".join("P%d %d" % (i, c) for i, c in enumerate(counts)))
         return lines
+
+
+    def _seat_table(self):
+        """Points per hand by seat, as a table drawn by rich (plain text, no colours)."""
+        table = Table(title="points per hand by seat:", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+        for heading in ("seat", "strategy", "mean", "sd", "min", "median", "max"):
+            table.add_column(heading, justify="left" if heading in ("seat", "strategy") else "right")
+        for seat in range(self.players):
+            values = [p[seat] for p in self.hand_points]
+            table.add_row(
+                "P%d" % seat, self.strategies[seat], "%.2f" % statistics.mean(values), "%.2f" % statistics.pstdev(values),
+                str(min(values)), "%.1f" % statistics.median(values), str(max(values)),
+            )
+        console = Console(file=io.StringIO(), width=100, color_system=None)
+        console.print(table)
+        return [line.rstrip() for line in console.file.getvalue().split("\n") if line.strip()]
 
 
 def _sole_best(points):

@@ -78,3 +78,13 @@ def test_the_greedy_players_trial_scores_as_a_replayed_clone_and_leaves_the_stat
             assert immediate_gain(state, action, seat) == replayed.scores[seat] - state.scores[seat]
         assert (list(state.history), list(state.score_events), list(state.scores), state.action_str(state.history[-1])) == before
         state.apply(rng.choice(list(state.legal_actions)))
+
+
+def test_the_seat_table_has_a_row_per_seat_with_its_strategy_and_mean():
+    stats = simulate(find_ruleset("moon"), 5, seed=3)
+    lines = stats.report()
+    start = lines.index("points per hand by seat:")
+    rows = [line.split() for line in lines[start + 3:start + 3 + stats.players]]
+    assert [row[:2] for row in rows] == [["P0", "greedy"], ["P1", "random"], ["P2", "greedy"]]
+    means = [float(row[2]) for row in rows]
+    assert means == [round(sum(p[s] for p in stats.hand_points) / 5, 2) for s in range(3)]
