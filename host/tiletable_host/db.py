@@ -42,6 +42,8 @@ CREATE TABLE sessions (
     time INTEGER,
     result TEXT,
     records INTEGER NOT NULL DEFAULT 0,
+    who TEXT NOT NULL DEFAULT '',
+    outcome TEXT NOT NULL DEFAULT 'in progress',
     UNIQUE (device, first_seq)
 );
 CREATE TABLE records (
@@ -65,14 +67,42 @@ CREATE TABLE devices (
 """
 
 
-# MIGRATIONS[v] takes a database from schema version v to v + 1.
-MIGRATIONS = {
-    # 2: each session keeps its record count, so listing years of sessions counts nothing
-    1: """
+def _migrate_to_2(conn):
+    """Each session keeps its record count and the texts `sessions` lists (its players and its
+    outcome), so listing years of sessions counts and decodes nothing."""
+    conn.executescript(
+        """
 ALTER TABLE sessions ADD COLUMN records INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN who TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN outcome TEXT NOT NULL DEFAULT 'in progress';
 UPDATE sessions SET records = (SELECT count(*) FROM records r WHERE r.session = sessions.id);
-""",
-}
+"""
+    )
+    rows = conn.execute("SELECT id, players, result FROM sessions").fetchall()
+    conn.executemany(
+        "UPDATE sessions SET who = ?, outcome = ? WHERE id = ?",
+        [(who_text(json.loads(players)), outcome_text(result), session) for session, players, result in rows],
+    )
+
+
+# MIGRATIONS[v] takes a database from schema version v to v + 1.
+MIGRATIONS = {1: _migrate_to_2}
+
+
+def who_text(players):
+    """The players as `sessions` lists them: ``ann, bob``."""
+    return ", ".join(str(name) for name in players)
+
+
+def outcome_text(result_json):
+    """An end record's payload as a short text (``target 141-204``); ``in progress`` for none."""
+    if result_json is None:
+        return "in progress"
+    result = json.loads(result_json)
+    text = str(result.get("reason", "ended"))
+    if "scores" in result:
+        text += " " + "-".join(str(s) for s in result["scores"])
+    return text
 
 
 def default_path():
@@ -146,7 +176,7 @@ class Database:
         if version < SCHEMA_VERSION:
             with conn:
                 for step in range(version, SCHEMA_VERSION):
-                    conn.executescript(MIGRATIONS[step])
+                    MIGRATIONS[step](conn)
                 conn.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
         # readers never wait for a writer (a `pull` while `show` runs), and a crash loses nothing
         conn.execute("PRAGMA journal_mode = WAL")
@@ -211,7 +241,10 @@ class Database:
                     (device, seq, rtype, bytes(payload), session),
                 )
                 if rtype == REC_END and session is not None:
-                    self.conn.execute("UPDATE sessions SET result = ? WHERE id = ?", (bytes(payload).decode(), session))
+                    result = bytes(payload).decode()
+                    self.conn.execute(
+                        "UPDATE sessions SET result = ?, outcome = ? WHERE id = ?", (result, outcome_text(result), session)
+                    )
                 counts[session] = counts.get(session, 0) + 1
                 added += 1
             for session_id, count in counts.items():
@@ -220,17 +253,20 @@ class Database:
 
     def _add_session(self, device, seq, payload):
         header = parse_json_payload(payload)
+        players = header.get("players", [])
         cursor = self.conn.execute(
-            "INSERT INTO sessions (device, first_seq, ruleset, hash, players, boot, firmware, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO sessions (device, first_seq, ruleset, hash, players, boot, firmware, time, who)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 device,
                 seq,
                 str(header.get("ruleset", "?")),
                 str(header.get("hash", "")),
-                json.dumps(header.get("players", [])),
+                json.dumps(players),
                 header.get("boot"),
                 header.get("firmware"),
                 header.get("time"),
+                who_text(players if isinstance(players, list) else [players]),
             ),
         )
         return cursor.lastrowid
@@ -255,8 +291,13 @@ class Database:
 
     def sessions(self):
         """Every session as a dict (id, device, first_seq, ruleset, hash, players, boot,
-        firmware, time, result, records), oldest first."""
+        firmware, time, result, records, started, who, outcome), oldest first."""
         return [_session_dict(row) for row in self.conn.execute(_SESSIONS_QUERY + " ORDER BY id")]
+
+    def listing(self):
+        """Every session as ``(id, started, ruleset, device, records, who, outcome)``, oldest
+        first: what `tiletable sessions` prints, without decoding any JSON in Python."""
+        return self.conn.execute(_LISTING_QUERY).fetchall()
 
     def session(self, session_id):
         """One session (see ``sessions``). :raises CommandError: when there is no such session."""
@@ -289,7 +330,15 @@ class Database:
         return row[0] if row else None
 
 
-_SESSIONS_QUERY = "SELECT id, device, first_seq, ruleset, hash, players, boot, firmware, time, result, records FROM sessions"
+# Every session field, and the texts a person reads: started ("2024-03-01 19:30 UTC" or "time
+# unknown"), who ("ann, bob") and outcome ("target 141-204"), the last two kept when stored so
+# that listing years of sessions decodes no JSON.
+_STARTED = "coalesce(strftime('%Y-%m-%d %H:%M UTC', time, 'unixepoch'), 'time unknown')"
+_SESSIONS_QUERY = (
+    "SELECT id, device, first_seq, ruleset, hash, players, boot, firmware, time, result, records, %s, who, outcome"
+    " FROM sessions" % _STARTED
+)
+_LISTING_QUERY = "SELECT id, %s, ruleset, device, records, who, outcome FROM sessions ORDER BY id" % _STARTED
 
 
 def database_error(path, exc):
@@ -305,7 +354,8 @@ def database_error(path, exc):
 
 
 def _session_dict(row):
-    keys = ("id", "device", "first_seq", "ruleset", "hash", "players", "boot", "firmware", "time", "result", "records")
+    keys = ("id", "device", "first_seq", "ruleset", "hash", "players", "boot", "firmware", "time", "result", "records",
+            "started", "who", "outcome")
     session = dict(zip(keys, row))
     session["players"] = json.loads(session["players"])
     session["result"] = json.loads(session["result"]) if session["result"] else None

@@ -201,14 +201,3 @@ def _compare_scores(replay):
 
 def _score_list(counter):
     return ", ".join("P%d %+d %s" % key for key in sorted(counter.elements()))
-
-
-def result_of(session):
-    """A short text for a session's end record (``over 61-40``), or ``in progress``."""
-    result = session["result"]
-    if result is None:
-        return "in progress"
-    text = str(result.get("reason", "ended"))
-    if "scores" in result:
-        text += " " + "-".join(str(s) for s in result["scores"])
-    return text

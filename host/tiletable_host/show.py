@@ -8,8 +8,7 @@ the reveal and every disagreement with the table's own record close the report.
     tiletable show 12 --db club.db
 """
 from tiletable_host import db as dbmod
-from tiletable_host.sessionlog import replay_session, result_of
-from tiletable_host.sessions import format_time
+from tiletable_host.sessionlog import replay_session
 
 
 def configure(parser):
@@ -23,9 +22,9 @@ def render_session(replay):
     names = session["players"]
     lines = [
         "session %d: %s (hash %s) on %s, %s, firmware %s"
-        % (session["id"], session["ruleset"], session["hash"], session["device"], format_time(session["time"]), session["firmware"]),
+        % (session["id"], session["ruleset"], session["hash"], session["device"], session["started"], session["firmware"]),
         "players: " + ", ".join("P%d %s" % (i, name) for i, name in enumerate(names)),
-        "result: " + result_of(session),
+        "result: " + session["outcome"],
     ]
     hand = None
     chance = []

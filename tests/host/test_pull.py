@@ -172,17 +172,22 @@ def test_a_damaged_database_is_reported(capsys, tmp_path, device):
 
 
 def test_an_older_database_is_migrated_in_place(capsys, tmp_path, device):
-    play_into_journal(device.journal, seed=1)
+    state = play_into_journal(device.journal, seed=1)
     path = str(tmp_path / "t.db")
     tiletable(capsys, ["pull", "--db", path], device)
-    conn = sqlite3.connect(path)  # back to schema 1: no record count in sessions
+    db = Database.open(path)
+    (listed,) = db.listing()
+    db.close()
+    conn = sqlite3.connect(path)  # back to schema 1: no record count nor listing texts in sessions
     with conn:
-        conn.execute("ALTER TABLE sessions DROP COLUMN records")
+        for column in ("records", "who", "outcome"):
+            conn.execute("ALTER TABLE sessions DROP COLUMN %s" % column)
         conn.execute("PRAGMA user_version = 1")
     conn.close()
     db = Database.open(path)
     assert db.conn.execute("PRAGMA user_version").fetchone()[0] == 2
     assert db.sessions()[0]["records"] == db.record_count() > 0
+    assert db.listing() == [listed] and listed[-2:] == ("ann, bob", "target %d-%d" % tuple(state.scores))
     db.close()
 
 
