@@ -6,7 +6,6 @@ command expects are raised as ``CommandError`` and printed as
 """
 import argparse
 import importlib
-import logging
 import os
 import sys
 
@@ -113,6 +112,8 @@ def main(argv=None):
             parser.print_help()
             return 2
         if args.debug:
+            import logging  # only here: a command without --debug need not load it
+
             logging.basicConfig(level=logging.DEBUG, format="%(message)s", stream=sys.stderr)
         return run(args)
     except KeyboardInterrupt:
