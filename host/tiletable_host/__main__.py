@@ -17,8 +17,7 @@ def main():
     signal.signal(signal.SIGINT, _interrupted_while_loading)
     from tiletable_host.main import main as run_tool
 
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # main() turns it into one line
-    return run_tool()
+    return run_tool()  # which hands Ctrl-C back to Python inside its try, to say it in one line
 
 
 if __name__ == "__main__":

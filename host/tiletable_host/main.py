@@ -7,6 +7,7 @@ command expects are raised as ``CommandError`` and printed as
 import argparse
 import importlib
 import os
+import signal
 import sys
 
 from tiletable_host.errors import CommandError, ControlError, TransportError
@@ -105,6 +106,7 @@ def main(argv=None):
     """The ``tiletable`` command. Ctrl-C at any moment and a reader that stops reading (``| head``)
     end it quietly: one line, or nothing for a closed pipe, never a traceback."""
     try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C raises KeyboardInterrupt from here on
         argv = sys.argv[1:] if argv is None else argv
         parser = build_parser(only=next((a for a in argv if not a.startswith("-")), ""))
         args = parser.parse_args(argv)
