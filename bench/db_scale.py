@@ -59,21 +59,24 @@ def play_matches(count, seed=1):
 def fill(db_path, sessions):
     """Store ``sessions`` sessions in ``db_path`` through the journal and the pull path."""
     ruleset = find_ruleset("muggins")
-    matches = play_matches(MATCHES)
-    device = LocalTransport(tempfile.mkdtemp(prefix="bench-db-device-"), timeout=2.0)
-    device.hello()
     db = Database.open(db_path)
     started = time.perf_counter()
     written = db.session_count()
-    while written < sessions:
-        for number in range(written, min(written + BATCH, sessions)):
-            records, scores = matches[number % len(matches)]
-            device.journal.start_session(ruleset.name, ruleset.hash, ["ann", "bob"], "bench", 1500000000 + 3600 * number)
-            for rtype, payload in records:
-                device.journal.log(rtype, payload)
-            device.journal.end_session({"reason": "target", "scores": scores})
-        pull_journal(device, db)
-        written = db.session_count()
+    if written < sessions:
+        matches = play_matches(MATCHES)
+    with tempfile.TemporaryDirectory(prefix="bench-db-device-") as root:
+        device = LocalTransport(root, timeout=2.0)
+        device.hello()
+        while written < sessions:
+            for number in range(written, min(written + BATCH, sessions)):
+                records, scores = matches[number % len(matches)]
+                device.journal.start_session(ruleset.name, ruleset.hash, ["ann", "bob"], "bench", 1500000000 + 3600 * number)
+                for rtype, payload in records:
+                    device.journal.log(rtype, payload)
+                device.journal.end_session({"reason": "target", "scores": scores})
+            pull_journal(device, db)
+            written = db.session_count()
+        device.journal.close()
     print("stored %d sessions, %d records, %.0f MB in %.0f s (through the pull path)" % (
         written, db.record_count(), os.path.getsize(db_path) / 1e6, time.perf_counter() - started), flush=True)
     db.close()
