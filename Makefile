@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test setup bench clean
+.PHONY: run test crosscheck setup bench clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -27,6 +27,11 @@ run: $(STAMP)
 
 test: setup
 	$(PY) -m pytest -q tests
+
+# The Block game against OpenSpiel's block_dominoes (skipped by `make test`, which runs without it).
+crosscheck: setup
+	$(PY) -m pip install --quiet -e 'host[openspiel]'
+	$(PY) -m pytest -q tests/engine/test_line_openspiel.py
 
 bench: setup
 	$(PY) bench/engine

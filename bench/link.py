@@ -19,7 +19,6 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]
 
-import tiletable_host  # noqa: E402,F401  (puts firmware/ on sys.path)
 from tiletable.engine.rulesets import find_ruleset  # noqa: E402
 from tiletable.engine.state import CHANCE, TERMINAL  # noqa: E402
 from tiletable.runtime.journal import Journal  # noqa: E402

@@ -1,12 +1,10 @@
-"""The tiletable PC tool. It runs the firmware's own engine (firmware/tiletable) unchanged.
+"""The tiletable PC tool. It runs the firmware's own engine (the package ``tiletable``) unchanged.
 
-The engine is not copied into this package: the checkout's firmware/ directory is put on
-sys.path, so the PC and the Pico execute the very same files.
+The engine is not copied by hand: ``tiletable`` and the folders below are symlinks into the
+checkout's firmware/ and sim/, which an editable install follows and a wheel carries as files.
 """
 import os
-import sys
 
-FIRMWARE_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "firmware"))
-
-if FIRMWARE_DIR not in sys.path:
-    sys.path.insert(0, FIRMWARE_DIR)
+BUNDLED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bundled")
+FIRMWARE_DIR = os.path.join(BUNDLED_DIR, "firmware")  # what `deploy` compiles and copies
+SIM_DIR = os.path.join(BUNDLED_DIR, "sim")  # the simulated table `sim` and `run` start

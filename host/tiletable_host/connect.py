@@ -3,6 +3,8 @@
 ``--port`` overrides discovery and accepts a device path (``/dev/ttyACM0``), a pty from
 ``tiletable sim``, or any pyserial URL (``socket://``, ``loop://``, ``spy://...``).
 """
+import time
+
 from serial.tools import list_ports
 
 from tiletable_host.errors import CommandError
@@ -67,6 +69,7 @@ def open_link(args, on_event=None):
             link.on_event = on_event
         if link.device_info is None:
             link.hello()
+            give_time(link)
         return link
     from tiletable_host.transport import TransportError
     from tiletable_host.transport_serial import SerialTransport
@@ -81,7 +84,15 @@ def open_link(args, on_event=None):
     except TransportError as exc:
         link.close()
         raise CommandError("%s does not answer as a tiletable (%s); is the firmware running?" % (port, exc))
+    give_time(link)
     return link
+
+
+def give_time(link):
+    """Set the table's wall clock from the PC's: a Pico has no battery clock, and a session
+    started after this carries its start time (whichever command talked to the table last)."""
+    if link.has_capability("clock"):
+        link.set_clock(time.time())
 
 
 def close_link(args, link):

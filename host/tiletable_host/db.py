@@ -6,25 +6,28 @@ Tables::
               the table wrote it (the journal's sequence number is the key, so importing the
               same record twice stores it once)
     sessions  one row per session header: device, first_seq, ruleset, hash, players (JSON),
-              boot, firmware, time, result (the REC_END payload, JSON, or NULL)
+              boot, firmware, time, result (the REC_END payload, JSON, or NULL), and how
+              many records it holds
     rulesets  hash -> name, document: every ruleset this PC pushed, so a session can be
               replayed with the exact ruleset it was played with
     devices   device -> the journal's boot counter at the last pull (it only grows, so a
               smaller one means a wiped journal or another table of the same name)
 
 The file is marked with ``PRAGMA application_id`` so a foreign SQLite file is refused rather
-than written into; a damaged file is found by ``PRAGMA quick_check`` at open.
+than written into; ``PRAGMA user_version`` is the schema version, and an older file is
+migrated in place (``MIGRATIONS``). A damaged file is found on demand (``check``, `tiletable
+sessions --check`): reading every page of years of sessions takes seconds.
 """
 import json
 import os
 import sqlite3
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.runtime.journal import REC_END, REC_HEADER, parse_json_payload
 from tiletable_host.errors import CommandError
 
 APPLICATION_ID = 0x54544442  # "TTDB"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+BUSY_TIMEOUT = 2.0  # seconds to wait for another program's write before calling the file in use
 
 _SCHEMA = """
 CREATE TABLE sessions (
@@ -38,6 +41,9 @@ CREATE TABLE sessions (
     firmware TEXT,
     time INTEGER,
     result TEXT,
+    records INTEGER NOT NULL DEFAULT 0,
+    who TEXT NOT NULL DEFAULT '',
+    outcome TEXT NOT NULL DEFAULT 'in progress',
     UNIQUE (device, first_seq)
 );
 CREATE TABLE records (
@@ -59,6 +65,44 @@ CREATE TABLE devices (
     boot INTEGER NOT NULL
 );
 """
+
+
+def _migrate_to_2(conn):
+    """Each session keeps its record count and the texts `sessions` lists (its players and its
+    outcome), so listing years of sessions counts and decodes nothing."""
+    conn.executescript(
+        """
+ALTER TABLE sessions ADD COLUMN records INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN who TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN outcome TEXT NOT NULL DEFAULT 'in progress';
+UPDATE sessions SET records = (SELECT count(*) FROM records r WHERE r.session = sessions.id);
+"""
+    )
+    rows = conn.execute("SELECT id, players, result FROM sessions").fetchall()
+    conn.executemany(
+        "UPDATE sessions SET who = ?, outcome = ? WHERE id = ?",
+        [(who_text(json.loads(players)), outcome_text(result), session) for session, players, result in rows],
+    )
+
+
+# MIGRATIONS[v] takes a database from schema version v to v + 1.
+MIGRATIONS = {1: _migrate_to_2}
+
+
+def who_text(players):
+    """The players as `sessions` lists them: ``ann, bob``."""
+    return ", ".join(str(name) for name in players)
+
+
+def outcome_text(result_json):
+    """An end record's payload as a short text (``target 141-204``); ``in progress`` for none."""
+    if result_json is None:
+        return "in progress"
+    result = json.loads(result_json)
+    text = str(result.get("reason", "ended"))
+    if "scores" in result:
+        text += " " + "-".join(str(s) for s in result["scores"])
+    return text
 
 
 def default_path():
@@ -86,47 +130,69 @@ class Database:
 
     @classmethod
     def open(cls, path, create=True):
-        """Open (and with ``create``, initialise) the database at ``path``.
+        """Open (and with ``create``, initialise or migrate) the database at ``path``.
 
-        :raises CommandError: for a file that is not SQLite, is damaged, belongs to another
-            program, or is missing when ``create`` is False.
+        :raises CommandError: for a file that is not SQLite, belongs to another program, is in
+            use by another program, was made by a newer tiletable, or is missing when
+            ``create`` is False.
         """
         if not create and not os.path.exists(path):
             raise CommandError("no database at %s (run `tiletable pull` first, or pass --db)" % path)
+        if os.path.isdir(path):
+            raise CommandError("%s is a folder; pass a database file with --db" % path)
         folder = os.path.dirname(os.path.abspath(path))
-        os.makedirs(folder, exist_ok=True)
         try:
-            conn = sqlite3.connect(path)
+            os.makedirs(folder, exist_ok=True)
+            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT)
+        except (OSError, sqlite3.Error) as exc:
+            raise CommandError("cannot open database %s: %s" % (path, getattr(exc, "strerror", None) or exc))
+        try:
+            cls._prepare(conn, path)
         except sqlite3.Error as exc:
-            raise CommandError("cannot open database %s: %s" % (path, exc))
-        try:
-            cls._check(conn, path)
+            conn.close()
+            raise database_error(path, exc)
         except CommandError:
             conn.close()
             raise
         return cls(path, conn)
 
     @staticmethod
-    def _check(conn, path):
-        try:
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            health = conn.execute("PRAGMA quick_check").fetchone()[0]
-        except sqlite3.DatabaseError as exc:
-            raise CommandError("%s is not a tiletable database (%s)" % (path, exc))
-        if health != "ok":
-            raise CommandError("database %s is damaged (%s); restore a backup or pass another --db" % (path, health))
+    def _prepare(conn, path):
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if app_id == 0 and tables == 0:
             with conn:
                 conn.executescript(_SCHEMA)
                 conn.execute("PRAGMA application_id = %d" % APPLICATION_ID)
                 conn.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
-            return
-        if app_id != APPLICATION_ID:
+        elif app_id != APPLICATION_ID:
             raise CommandError("%s is not a tiletable database (it belongs to another program); pass another --db" % path)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version != SCHEMA_VERSION:
-            raise CommandError("database %s has schema version %d; this tiletable reads version %d" % (path, version, SCHEMA_VERSION))
+        if version > SCHEMA_VERSION:
+            raise CommandError(
+                "database %s was written by a newer tiletable (schema %d; this one knows up to %d): upgrade tiletable"
+                % (path, version, SCHEMA_VERSION)
+            )
+        if version < SCHEMA_VERSION:
+            with conn:
+                for step in range(version, SCHEMA_VERSION):
+                    MIGRATIONS[step](conn)
+                conn.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
+        # readers never wait for a writer (a `pull` while `show` runs), and a crash loses nothing
+        conn.execute("PRAGMA journal_mode = WAL")
+
+    def check(self):
+        """Read every page of the file (slow on a large database: on demand only).
+
+        :raises CommandError: naming what is damaged.
+        """
+        try:
+            health = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+        except sqlite3.Error as exc:
+            raise database_error(self.path, exc)
+        if health != "ok":  # "*** in database main ***\nOn tree page 3 ...": one line, without the banner
+            health = "; ".join(line for line in health.splitlines() if not line.startswith("***"))
+            raise CommandError("database %s is damaged (%s); restore a backup or pass another --db" % (self.path, health))
 
     def close(self):
         self.conn.close()
@@ -148,10 +214,11 @@ class Database:
         try:
             return self._import(device, records)
         except sqlite3.Error as exc:  # disk full, read-only file, locked by another program
-            raise CommandError("cannot write to %s: %s" % (self.path, exc))
+            raise database_error(self.path, exc)
 
     def _import(self, device, records):
         added = 0
+        counts = {}  # session id -> records added to it
         with self.conn:
             session = None
             for seq, rtype, payload in records:
@@ -174,23 +241,32 @@ class Database:
                     (device, seq, rtype, bytes(payload), session),
                 )
                 if rtype == REC_END and session is not None:
-                    self.conn.execute("UPDATE sessions SET result = ? WHERE id = ?", (bytes(payload).decode(), session))
+                    result = bytes(payload).decode()
+                    self.conn.execute(
+                        "UPDATE sessions SET result = ?, outcome = ? WHERE id = ?", (result, outcome_text(result), session)
+                    )
+                counts[session] = counts.get(session, 0) + 1
                 added += 1
+            for session_id, count in counts.items():
+                self.conn.execute("UPDATE sessions SET records = records + ? WHERE id = ?", (count, session_id))
         return added
 
     def _add_session(self, device, seq, payload):
         header = parse_json_payload(payload)
+        players = header.get("players", [])
         cursor = self.conn.execute(
-            "INSERT INTO sessions (device, first_seq, ruleset, hash, players, boot, firmware, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO sessions (device, first_seq, ruleset, hash, players, boot, firmware, time, who)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 device,
                 seq,
                 str(header.get("ruleset", "?")),
                 str(header.get("hash", "")),
-                json.dumps(header.get("players", [])),
+                json.dumps(players),
                 header.get("boot"),
                 header.get("firmware"),
                 header.get("time"),
+                who_text(players if isinstance(players, list) else [players]),
             ),
         )
         return cursor.lastrowid
@@ -215,20 +291,20 @@ class Database:
 
     def sessions(self):
         """Every session as a dict (id, device, first_seq, ruleset, hash, players, boot,
-        firmware, time, result, records), oldest first."""
-        rows = self.conn.execute(
-            "SELECT s.id, s.device, s.first_seq, s.ruleset, s.hash, s.players, s.boot, s.firmware, s.time, s.result,"
-            " (SELECT count(*) FROM records r WHERE r.session = s.id)"
-            " FROM sessions s ORDER BY s.id"
-        ).fetchall()
-        return [_session_dict(row) for row in rows]
+        firmware, time, result, records, started, who, outcome), oldest first."""
+        return [_session_dict(row) for row in self.conn.execute(_SESSIONS_QUERY + " ORDER BY id")]
+
+    def listing(self):
+        """Every session as ``(id, started, ruleset, device, records, who, outcome)``, oldest
+        first: what `tiletable sessions` prints, without decoding any JSON in Python."""
+        return self.conn.execute(_LISTING_QUERY).fetchall()
 
     def session(self, session_id):
         """One session (see ``sessions``). :raises CommandError: when there is no such session."""
-        for session in self.sessions():
-            if session["id"] == session_id:
-                return session
-        raise CommandError("no session %d in %s (see `tiletable sessions`)" % (session_id, self.path))
+        row = self.conn.execute(_SESSIONS_QUERY + " WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            raise CommandError("no session %d in %s (see `tiletable sessions`)" % (session_id, self.path))
+        return _session_dict(row)
 
     def session_records(self, session_id):
         """``(seq, rtype, payload bytes)`` of a session, in order."""
@@ -254,8 +330,32 @@ class Database:
         return row[0] if row else None
 
 
+# Every session field, and the texts a person reads: started ("2024-03-01 19:30 UTC" or "time
+# unknown"), who ("ann, bob") and outcome ("target 141-204"), the last two kept when stored so
+# that listing years of sessions decodes no JSON.
+_STARTED = "coalesce(strftime('%Y-%m-%d %H:%M UTC', time, 'unixepoch'), 'time unknown')"
+_SESSIONS_QUERY = (
+    "SELECT id, device, first_seq, ruleset, hash, players, boot, firmware, time, result, records, %s, who, outcome"
+    " FROM sessions" % _STARTED
+)
+_LISTING_QUERY = "SELECT id, %s, ruleset, device, records, who, outcome FROM sessions ORDER BY id" % _STARTED
+
+
+def database_error(path, exc):
+    """The one-line CommandError for an sqlite3 error on the database at ``path``, by its cause."""
+    reason = str(exc)
+    if "locked" in reason or "busy" in reason:
+        return CommandError("database %s is in use by another program; try again when it has finished" % path)
+    if "not a database" in reason:
+        return CommandError("%s is not a tiletable database (%s)" % (path, reason))
+    if "malformed" in reason or "corrupt" in reason:
+        return CommandError("database %s is damaged (%s); restore a backup or pass another --db" % (path, reason))
+    return CommandError("cannot use database %s: %s" % (path, reason))
+
+
 def _session_dict(row):
-    keys = ("id", "device", "first_seq", "ruleset", "hash", "players", "boot", "firmware", "time", "result", "records")
+    keys = ("id", "device", "first_seq", "ruleset", "hash", "players", "boot", "firmware", "time", "result", "records",
+            "started", "who", "outcome")
     session = dict(zip(keys, row))
     session["players"] = json.loads(session["players"])
     session["result"] = json.loads(session["result"]) if session["result"] else None

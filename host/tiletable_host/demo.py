@@ -5,10 +5,11 @@ players (seats alternate ``greedy``, which takes the action worth most to it rig
 and ``random``), dealt from a seeded shuffle, so the same seed prints the same match.
 Each hand lists who sets, then every score change as ``who, rule, arithmetic`` with the
 play that caused it, and ends with the hand and match totals.
+
+    tiletable demo
 """
 import random
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.state import CHANCE
 from tiletable_host.errors import CommandError

@@ -4,12 +4,15 @@ Every module except ``main.py`` is compiled to ``.mpy`` (bytecode for armv6m; th
 Cortex-M0+): smaller on flash, and imported without compiling on the device, which saves
 RAM and ~250 ms per module at boot. Family modules whose games are not wanted can be left
 out with ``--families`` so the device carries only what its rulesets need.
+
+    tiletable deploy --families line,trick --dry-run
 """
 import os
 import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 
 from tiletable_host import FIRMWARE_DIR
 from tiletable_host.connect import resolve_port
@@ -31,7 +34,9 @@ MPY_CROSS_FLAGS = ("-march=armv6m", "-O3")
 
 def configure(parser):
     parser.add_argument("--port", help="serial port or pyserial URL (default: the one Pico found)")
-    parser.add_argument("--build-dir", default=os.path.join("build", "firmware"), help="where compiled files go")
+    parser.add_argument(
+        "--build-dir", help="where compiled files go (default: a new temporary folder, named in the output; removed after a real deploy)"
+    )
     parser.add_argument(
         "--families",
         default=",".join(sorted(FAMILY_MODULES)),
@@ -138,15 +143,23 @@ def _dirs(written):
 
 def do_deploy(args):
     families = [f.strip() for f in args.families.split(",") if f.strip()]
-    written = compile_firmware(args.build_dir, families, frozen=args.frozen)
-    size = sum(os.path.getsize(os.path.join(args.build_dir, p)) for p in written)
-    print("compiled %d files (%d bytes) into %s" % (len(written), size, args.build_dir))
     port = args.port or (None if args.dry_run else resolve_port())
-    command = mpremote_command(port or "<port>", args.build_dir, written, remove_package=args.frozen)
+    build_dir = args.build_dir or tempfile.mkdtemp(prefix="tiletable-firmware-")
+    try:
+        written = compile_firmware(build_dir, families, frozen=args.frozen)
+    except OSError as exc:
+        raise CommandError("cannot write the compiled firmware into %s: %s" % (build_dir, exc.strerror or exc))
+    size = sum(os.path.getsize(os.path.join(build_dir, p)) for p in written)
+    print("compiled %d files (%d bytes) into %s" % (len(written), size, build_dir))
+    command = mpremote_command(port or "<port>", build_dir, written, remove_package=args.frozen)
     if args.dry_run:
         print("mpremote " + " ".join(shlex.quote(a) for a in command))
         return 0
-    proc = subprocess.run([sys.executable, "-m", "mpremote"] + command)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "mpremote"] + command)
+    finally:
+        if not args.build_dir:
+            shutil.rmtree(build_dir, ignore_errors=True)
     if proc.returncode:
         raise CommandError("mpremote failed (exit %d) while copying to %s" % (proc.returncode, port))
     print("deployed to %s; the board has been reset" % port)

@@ -11,6 +11,8 @@ for is kept as it is. A tag that refuses writes (locked pages, or no NTAG at all
 by its UID in the table's UID table instead, which the table consults for tags without a
 record. ``--only 3-5,6-6`` enrols just those pieces (a replacement sticker). The table must
 have no game in progress.
+
+    tiletable enrol --set 1 --only 3-5,6-6
 """
 import time
 

@@ -3,12 +3,13 @@
 Columns: session, ruleset, device, seq, type (header, action, score, undo, end, ...), text
 (the record as the table wrote it: an action's canonical text, a header's JSON), and for
 scores seat, points and rule split out, so a spreadsheet can sum them.
+
+    tiletable export 12 13 --format csv -o club.csv
 """
 import csv
 import json
 import sys
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.runtime.journal import RECORD_NAMES, REC_SCORE
 from tiletable_host import db as dbmod
 from tiletable_host.errors import CommandError

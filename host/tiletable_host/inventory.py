@@ -6,6 +6,8 @@ when every piece of the set has been seen, or after ``--wait`` seconds without a
 on Ctrl-C), and reports: pieces missing, pieces claimed by two tags (duplicates), tags of
 another set, and tags the table cannot use (blank, damaged, foreign, unreadable) with the
 reason. The exit status is 1 unless the set is complete and clean.
+
+    tiletable inventory --set 1
 """
 import time
 

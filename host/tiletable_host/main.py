@@ -6,46 +6,50 @@ command expects are raised as ``CommandError`` and printed as
 """
 import argparse
 import importlib
-import logging
+import os
+import signal
 import sys
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
-from tiletable_host.errors import CommandError
-from tiletable_host.transport import TransportError
+from tiletable_host.errors import CommandError, ControlError, TransportError
 
 
-def _add_ports(sub):
-    from tiletable_host import connect
+def _add_ports(sub, configure):
+    parser = sub.add_parser(
+        "ports",
+        help="list Picos running MicroPython (USB 2E8A:0005)",
+        description="List the Picos plugged in that run MicroPython (USB 2E8A:0005), with their serial ports.\n\n    tiletable ports",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    if configure:
+        from tiletable_host import connect
 
-    parser = sub.add_parser("ports", help="list Picos running MicroPython (USB 2E8A:0005)")
-    parser.set_defaults(handler=connect.do_ports)
+        parser.set_defaults(handler=connect.do_ports)
 
 
-def _add_deploy(sub):
-    from tiletable_host import deploy
-
-    parser = sub.add_parser("deploy", help="compile the firmware with mpy-cross and copy it to a Pico with mpremote")
-    deploy.configure(parser)
-    parser.set_defaults(handler=deploy.do_deploy)
+_add_ports.command = "ports"
 
 
 def _command(name, module_name, help_text):
-    """A parser factory for the command ``name`` whose module has ``configure`` and ``do_<name>``."""
+    """A parser factory for the command ``name`` whose module has ``configure`` and ``do_<name>``;
+    the module is imported only when ``configure`` is true (the command that runs)."""
 
-    def add(sub):
-        module = importlib.import_module("tiletable_host." + module_name)
-        parser = sub.add_parser(name, help=help_text, description=(module.__doc__ or help_text).strip())
-        parser.formatter_class = argparse.RawDescriptionHelpFormatter
-        module.configure(parser)
-        parser.set_defaults(handler=getattr(module, "do_" + name))
+    def add(sub, configure):
+        parser = sub.add_parser(name, help=help_text, description=help_text)
+        if configure:
+            module = importlib.import_module("tiletable_host." + module_name)
+            parser.description = (module.__doc__ or help_text).strip().replace("``", "")  # words, not reST
+            parser.formatter_class = argparse.RawDescriptionHelpFormatter
+            module.configure(parser)
+            parser.set_defaults(handler=getattr(module, "do_" + name))
 
+    add.command = name
     return add
 
 
-# Functions adding each command's parser; each sets ``handler``.
+# Functions adding each command's parser; each sets ``handler`` when configured.
 COMMANDS = [
     _add_ports,
-    _add_deploy,
+    _command("deploy", "deploy", "compile the firmware with mpy-cross and copy it to a Pico with mpremote"),
     _command("sync", "sync", "validate ruleset files and install the changed ones on the table"),
     _command("pull", "pull", "copy the table's journal into the PC's database, then acknowledge it"),
     _command("sessions", "sessions", "list the sessions in the PC's database"),
@@ -65,24 +69,60 @@ COMMANDS = [
 ]
 
 
-def build_parser():
-    parser = argparse.ArgumentParser(prog="tiletable", description="PC tool for the tiletable domino table")
+class Parser(argparse.ArgumentParser):
+    """argparse with its usage errors on one line, like every other error of the tool."""
+
+    def error(self, message):
+        command = "usage" if self.prog == "tiletable" else self.prog.split()[-1]
+        self.exit(2, "tiletable: %s: %s (see `%s --help`)\n" % (command, message, self.prog))
+
+
+class _Version(argparse.Action):
+    """``--version``, reading the installed package's metadata only when asked (it is slow to import)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import importlib.metadata
+
+        print("tiletable %s" % importlib.metadata.version("tiletable"))
+        parser.exit(0)
+
+
+def build_parser(only=None):
+    """The command line; every command configured, or with ``only`` just that one (a command
+    imports its modules when configured, and start-up should not pay for all of them)."""
+    parser = Parser(prog="tiletable", description="PC tool for the tiletable domino table")
+    parser.add_argument("--version", action=_Version)
     parser.add_argument("--debug", action="store_true", help="log every frame on the link (>> sent, << received) to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in COMMANDS:
-        add(sub)
+        add(sub, only is None or add.command == only)
     return parser
 
 
 def main(argv=None):
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        parser.print_help()
-        return 2
-    if args.debug:
-        logging.basicConfig(level=logging.DEBUG, format="%(message)s", stream=sys.stderr)
-    return run(args)
+    """The ``tiletable`` command. Ctrl-C at any moment and a reader that stops reading (``| head``)
+    end it quietly: one line, or nothing for a closed pipe, never a traceback."""
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C raises KeyboardInterrupt from here on
+        argv = sys.argv[1:] if argv is None else argv
+        parser = build_parser(only=next((a for a in argv if not a.startswith("-")), ""))
+        args = parser.parse_args(argv)
+        if not getattr(args, "handler", None):
+            parser.print_help()
+            return 2
+        if args.debug:
+            import logging  # only here: a command without --debug need not load it
+
+            logging.basicConfig(level=logging.DEBUG, format="%(message)s", stream=sys.stderr)
+        return run(args)
+    except KeyboardInterrupt:
+        print("tiletable: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return _reader_gone()
 
 
 def run(args):
@@ -93,13 +133,36 @@ def run(args):
     """
     try:
         return args.handler(args) or 0
-    except (CommandError, TransportError) as exc:
-        sys.stdout.flush()
-        print("tiletable: %s: %s" % (args.command, exc), file=sys.stderr)
-        return 1
+    except (CommandError, TransportError, ControlError) as exc:
+        return _fail(args.command, str(exc))
     except KeyboardInterrupt:
-        print("tiletable: %s: interrupted" % args.command, file=sys.stderr)
-        return 130
+        return _fail(args.command, "interrupted", 130)
+    except BrokenPipeError:
+        return _reader_gone()
+    except OSError as exc:  # a path the user gave: missing folder, a directory, no permission, disk full
+        reason = exc.strerror or str(exc)
+        reason = reason[:1].lower() + reason[1:]
+        return _fail(args.command, "%s: %s" % (exc.filename, reason) if exc.filename else reason)
+    except Exception as exc:
+        if args.debug:
+            raise
+        return _fail(args.command, "unexpected error (%s: %s); `tiletable --debug %s ...` shows where" % (type(exc).__name__, exc, args.command))
+
+
+def _fail(command, reason, status=1):
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _reader_gone()
+    print("tiletable: %s: %s" % (command, reason), file=sys.stderr)
+    return status
+
+
+def _reader_gone():
+    """stdout's reader has gone: point stdout at /dev/null so the exit's flush is silent too."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 1
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
 The firmware runs the link with Ctrl-C disabled (frames carry 0x03), so mpremote cannot
 interrupt it; after this request the main loop restores Ctrl-C and returns to the REPL,
 where ``mpremote`` (and ``tiletable deploy``) work as usual. A reset starts the table again.
+
+    tiletable maintenance --port /dev/ttyACM0
 """
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError

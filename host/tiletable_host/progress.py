@@ -1,54 +1,46 @@
-"""A one-line progress bar on stderr for long transfers and simulations.
+"""A progress bar on stderr for long transfers and simulations, drawn by rich.
 
-Drawn only when stderr is a terminal (or ``force``), so logs and tests stay clean; the
-bar is redrawn at most every 0.1 s, so progress costs nothing measurable in a hot loop.
+Drawn only on a terminal and only when there is something to do (no bar for 0 of 0), so logs,
+pipes and tests stay clean. While it is shown, what the command prints on stdout goes above
+it (rich's live display), so a line never lands in the middle of the bar.
 """
 import sys
-import time
 
-_WIDTH = 30
-_INTERVAL = 0.1
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TaskProgressColumn, TextColumn, TimeRemainingColumn
+from rich.progress import Progress as RichProgress
 
 
 class Progress:
-    """``with Progress("pull", total) as bar: bar.update(done)``; the line is cleared at the end.
+    """``with Progress("pull", total, "records") as bar: bar.update(done)``.
 
-    Example of a drawn line: ``pull [###############               ]  50%  1200/2400 records``
+    Example of a drawn line: ``pull ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━  50% 1200/2400 records 0:00:03``
     """
 
-    def __init__(self, label, total, unit="", stream=None, force=False):
-        self.label = label
-        self.total = max(total, 0)
-        self.unit = unit
-        self.stream = stream or sys.stderr
-        self.enabled = force or (hasattr(self.stream, "isatty") and self.stream.isatty())
-        self.done = 0
-        self._drawn_at = 0.0
+    def __init__(self, label, total, unit="", stream=None):
+        stream = stream or sys.stderr
+        self._bar = None
+        if total > 0 and hasattr(stream, "isatty") and stream.isatty():
+            self._bar = RichProgress(
+                TextColumn(label),
+                BarColumn(),
+                TaskProgressColumn(),
+                MofNCompleteColumn(),
+                TextColumn(unit),
+                TimeRemainingColumn(),
+                console=Console(file=stream, force_terminal=True),
+            )
+            self._task = self._bar.add_task(label, total=total)
 
     def __enter__(self):
+        if self._bar is not None:
+            self._bar.start()
         return self
 
     def __exit__(self, *exc):
-        if self.enabled:
-            self._draw()
-            self.stream.write("\n")
-            self.stream.flush()
+        if self._bar is not None:
+            self._bar.stop()
 
     def update(self, done, total=None):
-        self.done = done
-        if total is not None:
-            self.total = total
-        now = time.monotonic()
-        if self.enabled and now - self._drawn_at >= _INTERVAL:
-            self._drawn_at = now
-            self._draw()
-
-    def _draw(self):
-        fraction = min(self.done / self.total, 1.0) if self.total else 1.0
-        filled = int(round(fraction * _WIDTH))
-        unit = " " + self.unit if self.unit else ""
-        line = "%s [%s%s] %3d%%  %d/%d%s" % (
-            self.label, "#" * filled, " " * (_WIDTH - filled), fraction * 100, self.done, self.total, unit
-        )
-        self.stream.write("\r" + line)
-        self.stream.flush()
+        if self._bar is not None:
+            self._bar.update(self._task, completed=done, total=total)

@@ -1,11 +1,12 @@
 """``tiletable pull``: copy the table's journal into the PC's SQLite database, then acknowledge it.
 
-Incremental: the pull starts after the highest sequence number the database holds for this
-table. Idempotent: records are keyed by (device, sequence number), so a record received twice
-is stored once. Safe: the table is told (JOURNAL_ACK) only what is committed, so it never
-deletes a record the PC does not have; records are committed in batches of COMMIT_RECORDS (a
-commit waits for the disk), and what arrived is committed even when the link fails. A reset
-in the middle just makes the next request wait for the table and ask again.
+Only what is new is copied: the pull starts after the last record the database holds for this
+table, and a record received twice is stored once. The table is told the PC has a record only
+once it is safely written, so the table never deletes a record the PC does not have; what
+arrived before a broken link is kept, and a table that resets in the middle is simply asked
+again. (For developers: records are committed every COMMIT_RECORDS, then JOURNAL_ACK.)
+
+    tiletable pull --db club.db
 """
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link

@@ -1,5 +1,8 @@
 """``tiletable replay SESSION``: re-run a stored session through the PC's engine and compare
-every score with what the table recorded; exit status 1 when they diverge (usable in scripts)."""
+every score with what the table recorded; exit status 1 when they diverge (usable in scripts).
+
+    tiletable replay 12
+"""
 from tiletable_host import db as dbmod
 from tiletable_host.errors import CommandError
 from tiletable_host.sessionlog import replay_session

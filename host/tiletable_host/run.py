@@ -5,23 +5,25 @@ play it the way people would: hands are laid on the seat pads (a hand scan) and 
 tiles are laid on the pad of the seat to act (a choice of ends is stepped with the seat
 button and confirmed with a long press), a press draws or passes, a double press claims.
 The moves come from a simple greedy player; a copy of the engine on the PC follows along and
-each step is checked against the table's STATE. The watch view is printed after every play.
-Then the journal is pulled into SQLite and the session's record printed.
+each step is checked against the table's STATE. A line tells the scores after each hand and
+the watch view is printed once at the end (after every play with ``--live``). Then the
+journal is pulled into SQLite and the session's record printed.
 
 With ``--port`` (a Pico): the same, except that the people at the table play; the view is
 redrawn until the game is over (or Ctrl-C), then the session is pulled and printed.
+
+    tiletable run --players ann,bob --hands 2 --db club.db
 """
 import os
 import random
 import tempfile
 import time
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, P_DEAL, PASS, kind_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, TERMINAL
 from tiletable.engine.tiles import tile_str
-from tiletable.proto.messages import E_NO_MEMORY, E_UNSUPPORTED, RESTARTS_INTO
+from tiletable.proto.messages import E_NO_MEMORY, RESTARTS_INTO
 from tiletable.runtime.profiles import profile_for
 from tiletable_host import db as dbmod
 from tiletable_host import sync as syncmod
@@ -41,9 +43,9 @@ def configure(parser):
     parser.add_argument("--players", default="ann,bob", help="player names, comma-separated (default: %(default)s)")
     parser.add_argument("--hands", type=int, default=2, help="hands to play on the simulated table (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=5, help="seed of the deals and the players' choices (default: %(default)s)")
-    parser.add_argument("--db", default=None, help="database to pull into (default: a new one in a temporary directory)")
+    parser.add_argument("--db", default=None, help="database to pull into and keep (default: a temporary one, removed at the end)")
     parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython", help="interpreter of the simulated device")
-    parser.add_argument("--quiet", action="store_true", help="print the view only at the end of each hand")
+    parser.add_argument("--live", action="store_true", help="print the table's view after every play (default: once, at the end)")
     add_link_options(parser)
 
 
@@ -162,28 +164,29 @@ def _print_view(view):
 
 def do_run(args):
     names = [n.strip() for n in args.players.split(",") if n.strip()]
-    db_path = args.db or os.path.join(tempfile.mkdtemp(prefix="tiletable-run-"), "tiletable.db")
-    table = None
-    if not args.port and getattr(args, "link", None) is None:
-        from tiletable_host.sim import start_table
+    with tempfile.TemporaryDirectory(prefix="tiletable-run-") as scratch:
+        db_path = args.db or os.path.join(scratch, "tiletable.db")
+        table = None
+        if not args.port and getattr(args, "link", None) is None:
+            from tiletable_host.sim import start_table
 
-        table = start_table(args.runtime)
-        args.port = table.port
-        print("simulated table started on %s" % table.port, flush=True)
-    try:
-        link = open_link(args)
+            table = start_table(args.runtime)
+            args.port = table.port
+            print("simulated table started on %s" % table.port, flush=True)
         try:
-            session_id = _session(args, link, table, names, db_path)
+            link = open_link(args)
+            try:
+                session_id = _session(args, link, table, names, db_path)
+            finally:
+                close_link(args, link)
         finally:
-            close_link(args, link)
-    finally:
-        if table is not None:
-            table.stop()
-    db = dbmod.Database.open(db_path, create=False)
-    try:
-        print("\n".join(render_session(replay_session(db, session_id))))
-    finally:
-        db.close()
+            if table is not None:
+                table.stop()
+        db = dbmod.Database.open(db_path, create=False)
+        try:
+            print("\n".join(render_session(replay_session(db, session_id))))
+        finally:
+            db.close()
     return 0
 
 
@@ -191,23 +194,23 @@ def _session(args, link, table, names, db_path):
     """Sync, play (or watch people play), pull; returns the session's id in the database."""
     print("== sync: every preset", flush=True)
     syncmod.sync_documents(link, syncmod.collect_documents([], True), db_path)
-    try:
-        link.set_clock(time.time())
-    except DeviceError as exc:  # firmware without a clock: sessions then carry no start time
-        if exc.code != E_UNSUPPORTED:
-            raise
     _start_game(link, names)
     print("== %s for %s" % (RULESET, ", ".join(names)), flush=True)
     view = TableView(link)
     link.on_event = view.on_event
     if table is not None:
+        hand_numbers = iter(range(1, args.hands + 2))
 
         def on_play(hand_over):
-            if hand_over or not args.quiet:
+            if args.live:
                 _print_view(view)
+            elif hand_over:
+                scores = ", ".join("%s %d" % (name, score) for name, score in zip(names, game.state.scores))
+                print("hand %d over: %s" % (next(hand_numbers), scores), flush=True)
 
         game = ScriptedGame(table.control, link, find_ruleset(RULESET), len(names), args.seed, on_play)
         game.play(args.hands)
+        print("== the table now", flush=True)
         _print_view(view)
         if not game.state.is_over():
             link.game_stop()
@@ -217,7 +220,8 @@ def _session(args, link, table, names, db_path):
     db = dbmod.Database.open(db_path)
     try:
         added, _, _ = pull_journal(link, db)
-        print("pulled %d records into %s" % (added, db_path), flush=True)
+        kept = db_path if args.db else "a temporary database (pass --db to keep the session)"
+        print("pulled %d records into %s" % (added, kept), flush=True)
         return db.sessions()[-1]["id"]
     finally:
         db.close()

@@ -1,88 +1,158 @@
-"""A small JSON Schema checker for the keywords tiletable's schemas use (standard library only).
+"""Ruleset files checked with a real JSON Schema validator, every problem at once, before the engine.
 
-Supported: ``type``, ``enum``, ``required``, ``properties``, ``additionalProperties`` (true or
-false), ``items``, ``pattern``, ``minimum``, ``maximum``, ``minLength``, ``maxLength``. Any
-other keyword in a schema is refused when the schema is loaded, so a schema can never
-silently ask for a check that does not happen.
+The schema is ``ruleset.schema.json`` (the document's fields) with each family's ``params``
+derived from the engine's own ``PARAMS`` declarations, so the two never disagree on names,
+types or ranges. The engine's ``load_ruleset`` stays the authority: it runs after the schema
+and also checks the rules that span several parameters.
+
+    ruleset = read_ruleset_file("house.json")   # or CommandError:
+    # house.json: params.targt: unknown parameter (did you mean 'target'?); version: must be at least 1 (got 0)
 """
+import difflib
 import json
 import os
-import re
+import reprlib
 
-SUPPORTED = frozenset(
-    (
-        "$schema", "$id", "title", "description", "type", "enum", "required", "properties",
-        "additionalProperties", "items", "pattern", "minimum", "maximum", "minLength", "maxLength",
-    )
-)
+import jsonschema
+
+from tiletable.engine.errors import RulesetError
+from tiletable.engine.rulesets import FAMILIES, load_ruleset, loaded_modules, release_modules, schema_module
+from tiletable_host.errors import CommandError
+
 RULESET_SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ruleset.schema.json")
-
-_TYPES = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-}
+_TILE = {"type": "string", "pattern": "^[0-9]+-[0-9]+$"}
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 40, 40
+_LISTED = 8  # unknown names get the allowed ones listed up to this many
 
 
-def load_schema(path):
-    """Read a schema file. :raises ValueError: for a keyword this checker does not implement."""
-    with open(path) as f:
+def param_schema(spec):
+    """The JSON Schema of one engine parameter spec, e.g. ``("int", 100, 1, 100000)``."""
+    kind = spec[0]
+    if kind == "int":
+        return {"type": "integer", "minimum": spec[2], "maximum": spec[3]}
+    if kind == "choice":
+        return {"enum": list(spec[2])}
+    if kind == "bool":
+        return {"type": "boolean"}
+    if kind == "tile":
+        return {"anyOf": [_TILE, {"type": "null"}]} if spec[1] is None else _TILE
+    if kind == "tiles":
+        return {"type": "array", "items": _TILE}
+    if kind == "counts":
+        count = {"type": "integer", "minimum": spec[2], "maximum": spec[3]}
+        return {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"}, "additionalProperties": count}
+    raise ValueError("parameter kind %r has no JSON Schema" % (kind,))
+
+
+def ruleset_schema():
+    """The whole schema: the document file plus, per family, its parameters from the engine."""
+    with open(RULESET_SCHEMA_PATH) as f:
         schema = json.load(f)
-    _check_keywords(schema, "")
+    branches = []
+    loaded = loaded_modules()
+    try:
+        for family in sorted(FAMILIES):
+            params = schema_module(family).PARAMS
+            branches.append(
+                {
+                    "if": {"properties": {"family": {"const": family}}, "required": ["family"]},
+                    "then": {
+                        "properties": {
+                            "params": {
+                                "properties": {name: param_schema(spec) for name, spec in params.items()},
+                                "additionalProperties": False,
+                            }
+                        }
+                    },
+                }
+            )
+    finally:
+        release_modules(loaded)
+    schema["allOf"] = branches
+    jsonschema.Draft202012Validator.check_schema(schema)
     return schema
 
 
-def _check_keywords(schema, where):
-    for key in schema:
-        if key not in SUPPORTED:
-            raise ValueError("schema keyword %r at %r is not supported" % (key, where or "/"))
-    for name, sub in schema.get("properties", {}).items():
-        _check_keywords(sub, where + "/" + name)
-    if isinstance(schema.get("items"), dict):
-        _check_keywords(schema["items"], where + "/items")
+def problems(document, schema):
+    """Every way ``document`` breaks ``schema``, as ``"field: reason"`` texts in document order."""
+    validator = jsonschema.Draft202012Validator(schema)
+    found = []
+    for error in sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path]):
+        found.extend(_explain(error))
+    return found
 
 
-def validate(value, schema, path=""):
-    """The problems of ``value`` against ``schema`` as ``(field path, reason)`` pairs, e.g.
-    ``("version", "must be integer (got '2')")``; an empty list when it conforms."""
-    problems = []
-    field = path or "document"
-    expected = schema.get("type")
-    if expected is not None and not _TYPES[expected](value):
-        return [(field, "must be %s (got %r)" % (expected, value))]
-    if "enum" in schema and value not in schema["enum"]:
-        problems.append((field, "must be one of %s (got %r)" % (", ".join(map(str, schema["enum"])), value)))
-    if isinstance(value, str):
-        if "pattern" in schema and not re.search(schema["pattern"], value):
-            problems.append((field, "must match %s (got %r)" % (schema["pattern"], value)))
-        if len(value) < schema.get("minLength", 0):
-            problems.append((field, "must be at least %d characters" % schema["minLength"]))
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            problems.append((field, "must be at most %d characters" % schema["maxLength"]))
-    if _TYPES["number"](value):
-        if "minimum" in schema and value < schema["minimum"]:
-            problems.append((field, "must be at least %s (got %r)" % (schema["minimum"], value)))
-        if "maximum" in schema and value > schema["maximum"]:
-            problems.append((field, "must be at most %s (got %r)" % (schema["maximum"], value)))
-    if isinstance(value, dict):
-        for key in schema.get("required", ()):
-            if key not in value:
-                problems.append((_join(path, key), "is required"))
-        properties = schema.get("properties", {})
-        for key, item in value.items():
-            if key in properties:
-                problems.extend(validate(item, properties[key], _join(path, key)))
-            elif schema.get("additionalProperties", True) is False:
-                problems.append((_join(path, key), "unknown field (allowed: %s)" % ", ".join(properties)))
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        for index, item in enumerate(value):
-            problems.extend(validate(item, schema["items"], "%s[%d]" % (field, index)))
-    return problems
+def _explain(error):
+    field = _field(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = list(error.schema.get("properties", {}))
+        what = "parameter" if field == "params" else "field"
+        texts = []
+        for key in sorted(set(error.instance) - set(known)):
+            close = difflib.get_close_matches(key, known, n=1)
+            if close:
+                hint = " (did you mean %r?)" % close[0]
+            else:  # a family's parameters are too many to list: RULES.md names them
+                hint = "" if len(known) > _LISTED else " (allowed: %s)" % ", ".join(known)
+            texts.append("%s: unknown %s%s" % (_field(list(error.absolute_path) + [key]), what, hint))
+        return texts
+    value = _SHORT.repr(error.instance)
+    if error.validator == "type":
+        return ["%s: must be %s (got %s)" % (field, _kind(error.validator_value), value)]
+    if error.validator == "enum":
+        choices = ", ".join(map(str, error.validator_value))
+        close = difflib.get_close_matches(str(error.instance), [str(c) for c in error.validator_value], n=1)
+        hint = " (did you mean %r?)" % close[0] if close and isinstance(error.instance, str) else ""
+        return ["%s: must be one of %s (got %s)%s" % (field, choices, value, hint)]
+    if error.validator in ("minimum", "maximum"):
+        return ["%s: must be at %s %s (got %s)" % (field, "least" if error.validator == "minimum" else "most", error.validator_value, value)]
+    if error.validator == "required":
+        return ["%s: is required" % _field(list(error.absolute_path) + [error.message.split("'")[1]])]
+    if error.validator == "pattern" and error.schema is _TILE:
+        return ["%s: must be a tile like \"6-6\" (got %s)" % (field, value)]
+    if error.validator == "pattern":
+        return ["%s: must be 1-24 characters of a-z, 0-9, '-' or '_' (got %s)" % (field, value)]
+    if error.validator == "anyOf":
+        return ["%s: must be a tile like \"6-6\" or null (got %s)" % (field, value)]
+    return ["%s: %s" % (field, error.message)]
 
 
-def _join(path, key):
-    return key if not path else path + "." + key
+def _field(path):
+    text = ""
+    for part in path:
+        text += "[%d]" % part if isinstance(part, int) else ("." if text else "") + str(part)
+    return text or "document"
+
+
+def _kind(expected):
+    names = {"object": "an object", "array": "a list", "string": "text", "integer": "a whole number", "boolean": "true or false"}
+    return names.get(expected, expected)
+
+
+def read_ruleset_file(path, schema=None):
+    """The engine's Ruleset for the JSON file at ``path``, checked by the schema, then the engine.
+
+    :raises CommandError: one line, ``<path>: <field>: <reason>``, with every problem the
+        schema finds (``; ``-separated), or the engine's first.
+    """
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as exc:
+        raise CommandError("%s: cannot read (%s)" % (path, exc.strerror or exc))
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except UnicodeError:
+        raise CommandError("%s: not UTF-8 text" % path)
+    except json.JSONDecodeError as exc:
+        raise CommandError("%s: not valid JSON: %s (line %d, column %d)" % (path, exc.msg, exc.lineno, exc.colno))
+    except RecursionError:
+        raise CommandError("%s: not a ruleset: its JSON is nested too deeply" % path)
+    found = problems(document, schema or ruleset_schema())
+    if found:
+        raise CommandError("%s: %s" % (path, "; ".join(found)))
+    try:
+        return load_ruleset(document)
+    except RulesetError as exc:
+        raise CommandError("%s: %s: %s" % (path, exc.field, exc.reason))

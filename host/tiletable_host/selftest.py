@@ -9,6 +9,8 @@ display, the LEDs and the buzzer are judged by the person watching ("check" in t
 
 ``--last`` prints the table's last report again without testing (the table keeps it until it
 restarts). A game in progress must be stopped first.
+
+    tiletable selftest --last
 """
 import time
 

@@ -9,7 +9,6 @@ was not the last action).
 """
 from collections import Counter
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import IllegalAction
 from tiletable.engine.rulesets import find_ruleset, load_ruleset, preset_names
 from tiletable.engine.state import CHANCE, SIMULTANEOUS
@@ -202,14 +201,3 @@ def _compare_scores(replay):
 
 def _score_list(counter):
     return ", ".join("P%d %+d %s" % key for key in sorted(counter.elements()))
-
-
-def result_of(session):
-    """A short text for a session's end record (``over 61-40``), or ``in progress``."""
-    result = session["result"]
-    if result is None:
-        return "in progress"
-    text = str(result.get("reason", "ended"))
-    if "scores" in result:
-        text += " " + "-".join(str(s) for s in result["scores"])
-    return text

@@ -1,33 +1,27 @@
-"""``tiletable sessions``: the sessions in the PC's database, one line each."""
-import time
+"""``tiletable sessions``: the sessions in the PC's database, one line each.
 
+    tiletable sessions --db club.db
+"""
 from tiletable_host import db as dbmod
-from tiletable_host.sessionlog import result_of
 
 
 def configure(parser):
     parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
-
-
-def format_time(unix_seconds):
-    if unix_seconds is None:
-        return "time unknown"
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(unix_seconds))
+    parser.add_argument("--check", action="store_true", help="first read the whole database file to find damage (slow on years of sessions)")
 
 
 def do_sessions(args):
     db = dbmod.Database.open(args.db or dbmod.default_path(), create=False)
     try:
-        sessions = db.sessions()
+        if args.check:
+            db.check()
+        sessions = db.listing()
     finally:
         db.close()
     if not sessions:
         print("no sessions in %s (pull some with `tiletable pull`)" % db.path)
         return 0
-    print("%4s  %-20s  %-12s  %-18s  %7s  %s" % ("id", "started", "ruleset", "table", "records", "players / result"))
-    for s in sessions:
-        print(
-            "%4d  %-20s  %-12s  %-18s  %7d  %s / %s"
-            % (s["id"], format_time(s["time"]), s["ruleset"], s["device"], s["records"], ", ".join(s["players"]), result_of(s))
-        )
+    lines = ["%4s  %-20s  %-12s  %-18s  %7s  %s" % ("id", "started", "ruleset", "table", "records", "players / result")]
+    lines.extend("%4d  %-20s  %-12s  %-18s  %7d  %s / %s" % row for row in sessions)
+    print("\n".join(lines))
     return 0

@@ -4,10 +4,11 @@ Plays, draws, passes and claims are told in the engine's words (``state.describe
 and other chance events are grouped on one line; each score carries its rule and arithmetic;
 undos, restarts and gaps are shown where they happened; the violations the engine finds at
 the reveal and every disagreement with the table's own record close the report.
+
+    tiletable show 12 --db club.db
 """
 from tiletable_host import db as dbmod
-from tiletable_host.sessionlog import replay_session, result_of
-from tiletable_host.sessions import format_time
+from tiletable_host.sessionlog import replay_session
 
 
 def configure(parser):
@@ -21,9 +22,9 @@ def render_session(replay):
     names = session["players"]
     lines = [
         "session %d: %s (hash %s) on %s, %s, firmware %s"
-        % (session["id"], session["ruleset"], session["hash"], session["device"], format_time(session["time"]), session["firmware"]),
+        % (session["id"], session["ruleset"], session["hash"], session["device"], session["started"], session["firmware"]),
         "players: " + ", ".join("P%d %s" % (i, name) for i, name in enumerate(names)),
-        "result: " + result_of(session),
+        "result: " + session["outcome"],
     ]
     hand = None
     chance = []

@@ -3,14 +3,17 @@
 The firmware runs unchanged in a child process (sim/device.py, on CPython or the MicroPython
 unix port) with wire-level models of the readers, displays and buttons; its USB serial is a
 pseudo-terminal, so every other command works against it with ``--port``, exactly as with a
-Pico. Tiles are laid and buttons pressed through the control port (one text command per
-line: ``place 0 5-5``, ``press 1 double``, ``display``; see sim/device.py), e.g. with
-``nc 127.0.0.1 PORT``.
+Pico. Tiles are laid and buttons pressed through the control port it prints (one text
+command per line: place 0 5-5, press 1 double, display); docs/SIMULATED_TABLE.md lists
+every command.
+
+    tiletable sim                # then, in another terminal:
+    tiletable watch --port /dev/pts/4
 """
 import os
 import time
 
-from tiletable_host.errors import CommandError
+from tiletable_host.errors import CommandError, ControlError
 
 
 def configure(parser):
@@ -20,7 +23,7 @@ def configure(parser):
 
 def start_table(runtime="cpython", root=None):
     """A running SimulatedTable. :raises CommandError: when it does not start."""
-    from tiletable_host.simtable import ControlError, SimulatedTable
+    from tiletable_host.simtable import SimulatedTable
 
     try:
         return SimulatedTable.start(runtime=runtime, root=root)

@@ -7,27 +7,28 @@
     table.stop()
 
 The device's firmware runs unchanged (``App`` on ``board.setup.build`` over sim/machine.py);
-its journal lives in ``root`` (a temporary directory unless given), so ``restart()`` (a
+its journal lives in ``root`` (a temporary directory unless given, removed by ``stop()``), so ``restart()`` (a
 power cut through the pty bridge) or ``control.reset()`` (a power cut inside the device)
 resumes the game in progress. The MicroPython runtime imports the mpy-cross-compiled tree
 (tools/build_mpy.py, rebuilt here when sources changed), as the Pico does. The control
 protocol is described in sim/device.py.
 """
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 
+from tiletable_host import SIM_DIR
+from tiletable_host.errors import ControlError
 from tiletable_host.ptybridge import PtyBridge
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The checkout the simulated table's sources come from (the MicroPython runtime compiles them
+# with its tools/build_mpy.py; an installed wheel runs the CPython one only).
+REPO = os.path.dirname(os.path.realpath(SIM_DIR))
 MICROPYTHON_HEAP = "1M"  # a whole match: firmware, engine history, wire-level models (64-bit objects)
-
-
-class ControlError(RuntimeError):
-    """The simulated device refused a control command (its ``err`` reply)."""
 
 
 class ControlClient:
@@ -106,7 +107,7 @@ def device_argv(runtime, control_port, root, heap=MICROPYTHON_HEAP, lfs=None):
     if lfs:
         args += ["--lfs", lfs]
     if runtime == "cpython":
-        return [sys.executable, os.path.join(REPO, "sim", "device.py")] + args
+        return [sys.executable, os.path.join(SIM_DIR, "device.py")] + args
     if runtime == "micropython":
         micropython = os.path.join(os.path.dirname(sys.executable), "micropython")
         script = "import sys; sys.path[:0] = ['firmware', 'sim']; import device; device.main(%r)" % (args,)
@@ -117,6 +118,8 @@ def device_argv(runtime, control_port, root, heap=MICROPYTHON_HEAP, lfs=None):
 def build_mpy_tree():
     """Compile firmware/ and sim/ with mpy-cross into build/mpy (only what changed)."""
     out = os.path.join(REPO, "build", "mpy")
+    if not os.path.isfile(os.path.join(REPO, "tools", "build_mpy.py")):
+        raise ControlError("the MicroPython runtime runs from a checkout of the repository (tools/build_mpy.py)")
     subprocess.run([sys.executable, os.path.join(REPO, "tools", "build_mpy.py"), out], check=True, capture_output=True)
     return out
 
@@ -128,16 +131,19 @@ class SimulatedTable:
         self.root = root
         self.control_port = control_port
         self.port = bridge.port
+        self.temporary_root = False  # True: ``root`` was made for this table and goes with it
 
     @classmethod
     def start(cls, runtime="cpython", root=None, heap=MICROPYTHON_HEAP, lfs=None, stderr=None, timeout=20.0):
         """Start the device process behind a pty; returns once its control port answers."""
+        temporary = root is None
         root = root or tempfile.mkdtemp(prefix="simtable-")
         control_port = free_port()
-        cwd = build_mpy_tree() if runtime == "micropython" else REPO
+        cwd = build_mpy_tree() if runtime == "micropython" else root
         bridge = PtyBridge(device_argv(runtime, control_port, root, heap, lfs), cwd=cwd, stderr=stderr)
         bridge.start()
         table = cls(bridge, None, root, control_port)
+        table.temporary_root = temporary
         table.control = table._connect(timeout)
         return table
 
@@ -165,3 +171,5 @@ class SimulatedTable:
                 pass
             self.control.close()
         self.bridge.stop()
+        if self.temporary_root:
+            shutil.rmtree(self.root, ignore_errors=True)

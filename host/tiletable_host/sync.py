@@ -1,27 +1,26 @@
 """``tiletable sync``: validate ruleset documents on the PC and install the changed ones on the table.
 
 Every document is checked before anything is sent: JSON syntax, the ruleset JSON Schema
-(ruleset.schema.json), then the engine's own ``load_ruleset`` (the family's parameters), so
-a mistake is reported with its file and field instead of as a device error. What is sent is
+(schema.py: every problem, with its field), then the engine's own ``load_ruleset``, so a
+mistake is reported with its file and field instead of as a device error. What is sent is
 the ruleset's canonical document (every parameter spelled out), so the table runs exactly the
 game the PC validated, whatever its firmware's defaults. Rulesets whose content hash the table
 already has are skipped; each upload is checked by the hash the table reports, and once more
 by listing the table's rulesets at the end. An upload cut by a device reset is started again.
+
+    tiletable sync house.json --port /dev/ttyACM0
 """
 import glob
-import json
 import os
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
-from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import find_ruleset, load_ruleset, preset_names
+from tiletable.engine.rulesets import find_ruleset, preset_names
 from tiletable.proto.messages import E_SEQUENCE
 from tiletable.runtime.rulestore import MAX_DOCUMENT
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.progress import Progress
-from tiletable_host.schema import RULESET_SCHEMA_PATH, load_schema, validate
+from tiletable_host.schema import read_ruleset_file, ruleset_schema
 from tiletable_host.transport import DeviceError, TransportError
 
 UPLOAD_ATTEMPTS = 3  # an upload cut by a reset is started again this many times in all
@@ -46,32 +45,11 @@ class Document:
 
 
 def document_from_file(path, schema):
-    """Validate the ruleset file at ``path``.
+    """The document of the ruleset file at ``path`` (checked by ``schema.read_ruleset_file``).
 
-    :raises CommandError: ``<path>: <field>: <reason>`` for the first problem found.
+    :raises CommandError: ``<path>: <field>: <reason>`` for every problem the schema finds.
     """
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as exc:
-        raise CommandError("%s: cannot read (%s)" % (path, exc.strerror or exc))
-    try:
-        doc = json.loads(raw.decode("utf-8"))
-    except UnicodeError:
-        raise CommandError("%s: not UTF-8 text" % path)
-    except json.JSONDecodeError as exc:
-        raise CommandError("%s: not valid JSON: %s (line %d, column %d)" % (path, exc.msg, exc.lineno, exc.colno))
-    problems = validate(doc, schema)
-    if problems:
-        field, reason = problems[0]
-        raise CommandError("%s: %s: %s" % (path, field, reason))
-    try:
-        ruleset = load_ruleset(doc)
-    except RulesetError as exc:
-        raise CommandError("%s: %s: %s" % (path, exc.field, exc.reason))
-    except ImportError as exc:
-        raise CommandError("%s: family %r is not available on this PC (%s)" % (path, doc["family"], exc))
-    document = Document(path, ruleset)
+    document = Document(path, read_ruleset_file(path, schema))
     if len(document.data) > MAX_DOCUMENT:
         raise CommandError("%s: document is %d bytes, over the table's limit of %d" % (path, len(document.data), MAX_DOCUMENT))
     return document
@@ -83,7 +61,7 @@ def collect_documents(paths, presets):
 
     :raises CommandError: for an invalid document, a missing path, or two sources of one name.
     """
-    schema = load_schema(RULESET_SCHEMA_PATH)
+    schema = ruleset_schema()
     documents = []
     if presets:
         for name in preset_names():

@@ -14,7 +14,6 @@ import json
 import logging
 import time
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.proto.frame import MAX_PAYLOAD, FrameDecoder, encode_frame
 from tiletable.proto.messages import (
     ERROR,
@@ -45,6 +44,7 @@ from tiletable.proto.messages import (
     message_name,
 )
 from tiletable.runtime.journal import iter_records
+from tiletable_host.errors import TransportError
 
 log = logging.getLogger("tiletable.link")
 
@@ -73,10 +73,6 @@ IDEMPOTENT = frozenset(
 
 _CHUNK_OVERHEAD = 4  # a chunk request's offset (u16) and data length (u16)
 _PULL_OVERHEAD = 6  # a pull reply's last (u32) and records length (u16)
-
-
-class TransportError(Exception):
-    """The link failed: no device, no reply, a port that went away for good."""
 
 
 class ReplyTimeout(TransportError):

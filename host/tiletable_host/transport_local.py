@@ -9,7 +9,6 @@ the directory, exactly as the firmware does at boot.
 import os
 import time
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.proto.server import LinkServer
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore

@@ -5,6 +5,7 @@ The only module that imports pyserial. ``serial_for_url`` opens plain paths as w
 port goes away (a Pico that resets re-enumerates its USB device), ``reconnect`` re-opens the
 same path until it is back or ``reconnect_timeout`` has passed.
 """
+import errno
 import time
 
 import serial
@@ -36,10 +37,13 @@ class SerialTransport(Transport):
         self._open()
 
     def _open(self):
+        """Open the port for this program alone: a second command on it would take its replies."""
         try:
-            self._serial = serial.serial_for_url(self.port, baudrate=BAUDRATE, timeout=0, write_timeout=self.timeout)
+            self._serial = serial.serial_for_url(
+                self.port, baudrate=BAUDRATE, timeout=0, write_timeout=self.timeout, exclusive=True
+            )
         except (serial.SerialException, OSError, ValueError) as exc:
-            raise TransportError("cannot open %s: %s (it may be in use by another program)" % (self.port, exc))
+            raise TransportError(_open_failure(self.port, exc))
 
     def _write(self, data):
         if self._serial is None:
@@ -82,3 +86,16 @@ class SerialTransport(Transport):
             except (serial.SerialException, OSError):
                 pass
             self._serial = None
+
+
+def _open_failure(port, exc):
+    """Why ``port`` did not open, in one line: pyserial's message repeats the path."""
+    code = getattr(exc, "errno", None)
+    if code in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EBUSY):
+        return "%s is in use by another program (another tiletable, mpremote or a terminal?)" % port
+    if code == errno.ENOENT:
+        return "no port %s (is the table plugged in? `tiletable ports` lists the Picos found)" % port
+    if code == errno.EACCES:
+        return "no permission to open %s (on Linux, join the dialout group)" % port
+    reason = getattr(exc, "strerror", None) or str(exc)
+    return "cannot open %s: %s" % (port, reason)

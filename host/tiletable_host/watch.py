@@ -1,15 +1,16 @@
 """``tiletable watch``: a live view of the table, redrawn as the game goes.
 
-The STATE snapshot says what the table is doing (mode, scores, whose turn, its prompt, its
-last error). The rest (the open ends of the line, the trick, the columns, the last play and
-the arithmetic of its score) comes from replaying the session in progress: the view reads
-the session's journal records (JOURNAL_PULL, never acknowledged: watching changes nothing)
-and runs them through the PC's engine. PLAY, SCORE and ERROR events trigger a redraw.
+It shows what the table is doing (scores, whose turn, what the table asks for, its last
+error) and, from the session's journal run through the PC's own engine, the open ends of the
+line, the trick or the columns, and the last play with the arithmetic of its score. Watching
+changes nothing on the table. (For developers: STATE, then JOURNAL_PULL without an ack; the
+PLAY, SCORE and ERROR events trigger a redraw.)
+
+    tiletable watch --port /dev/pts/4
 """
 import os
 import sys
 
-import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.tiles import tile_str
 from tiletable.runtime.journal import REC_HEADER, parse_json_payload
 from tiletable_host import db as dbmod
@@ -17,7 +18,6 @@ from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.sessionlog import replay_records, resolve_ruleset
 
-CLEAR = "\x1b[H\x1b[2J"
 
 
 def configure(parser):
@@ -150,15 +150,37 @@ def do_watch(args):
         if not link.has_capability("game"):
             raise CommandError("%s has no game runtime to watch (capabilities: %s)" % (link.device_info["device"], ", ".join(link.device_info["capabilities"])))
         view.link = link
-        while True:
+        if args.once:
             view.refresh()
-            if not args.once and sys.stdout.isatty():
-                sys.stdout.write(CLEAR)
             print("\n".join(view.render()), flush=True)
-            if args.once:
-                return 0
-            link.poll_events(args.interval)
+            return 0
+        follow(view, link, args.interval)
     finally:
         close_link(args, link)
         if db is not None:
             db.close()
+
+
+def follow(view, link, interval, out=None):
+    """Redraw the view until Ctrl-C: in place on a terminal (rich's live display), else as a
+    new block only when something changed, so a log of the game reads once per change."""
+    out = out or sys.stdout
+    if out.isatty():
+        from rich.console import Console
+        from rich.live import Live
+        from rich.text import Text
+
+        with Live(console=Console(file=out), auto_refresh=False) as live:
+            while True:
+                view.refresh()
+                live.update(Text("\n".join(view.render())), refresh=True)
+                link.poll_events(interval)
+    shown = None
+    while True:
+        view.refresh()
+        lines = view.render()
+        if lines != shown:
+            out.write("\n".join(lines) + "\n\n")
+            out.flush()
+            shown = lines
+        link.poll_events(interval)

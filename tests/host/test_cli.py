@@ -27,6 +27,8 @@ def test_every_command_has_help(capsys, name):
         build_parser().parse_args([name, "--help"])
     out = capsys.readouterr().out
     assert exit_.value.code == 0 and out.startswith("usage: tiletable %s" % name)
+    assert "\n    tiletable %s" % name in out  # an example to copy
+    assert "``" not in out
 
 
 class _Port:
@@ -55,8 +57,7 @@ def test_a_port_that_cannot_be_opened(capsys, tmp_path):
     missing = str(tmp_path / "ttyACM9")
     status, _, err = tiletable(capsys, ["sync", "--port", missing])
     assert status == 1
-    assert err.startswith("tiletable: sync: cannot open %s: " % missing)
-    assert err.endswith(" (it may be in use by another program)\n") and err.count("\n") == 1
+    assert err == "tiletable: sync: no port %s (is the table plugged in? `tiletable ports` lists the Picos found)\n" % missing
 
 
 def test_a_port_that_does_not_answer(capsys):
@@ -66,3 +67,8 @@ def test_a_port_that_does_not_answer(capsys):
         "tiletable: sync: loop:// does not answer as a tiletable (no reply to hello after 3 attempts of 0.1 s); "
         "is the firmware running?\n"
     )
+
+
+def test_version_is_printed_on_stdout():
+    proc = subprocess.run([sys.executable, "-m", "tiletable_host", "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("tiletable ") and proc.stderr == ""

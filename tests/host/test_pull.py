@@ -1,6 +1,7 @@
 """``tiletable pull`` into SQLite: incremental, idempotent, acknowledged only when committed,
 whole across device resets; and clear errors for a damaged or foreign database file."""
 import io
+import re
 import sqlite3
 
 import pytest
@@ -165,9 +166,56 @@ def test_a_damaged_database_is_reported(capsys, tmp_path, device):
     for i in range(page * 2 + 8, min(len(data), page * 3)):  # scribble over a b-tree page
         data[i] = 0x5A
     path.write_bytes(bytes(data))
-    status, _, err = tiletable(capsys, ["sessions", "--db", str(path)], device)
+    status, _, err = tiletable(capsys, ["sessions", "--check", "--db", str(path)], device)
     assert status == 1
-    assert err.startswith("tiletable: sessions: database %s is damaged (" % path)
+    assert err.startswith("tiletable: sessions: database %s is damaged (" % path) and err.count("\n") == 1
+
+
+def test_an_older_database_is_migrated_in_place(capsys, tmp_path, device):
+    state = play_into_journal(device.journal, seed=1)
+    path = str(tmp_path / "t.db")
+    tiletable(capsys, ["pull", "--db", path], device)
+    db = Database.open(path)
+    (listed,) = db.listing()
+    db.close()
+    conn = sqlite3.connect(path)  # back to schema 1: no record count nor listing texts in sessions
+    with conn:
+        for column in ("records", "who", "outcome"):
+            conn.execute("ALTER TABLE sessions DROP COLUMN %s" % column)
+        conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    db = Database.open(path)
+    assert db.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.sessions()[0]["records"] == db.record_count() > 0
+    assert db.listing() == [listed] and listed[-2:] == ("ann, bob", "target %d-%d" % tuple(state.scores))
+    db.close()
+
+
+def test_a_database_from_a_newer_tiletable_is_refused_and_left_alone(capsys, tmp_path, device):
+    path = str(tmp_path / "t.db")
+    Database.open(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 9")
+    conn.close()
+    status, _, err = tiletable(capsys, ["sessions", "--db", path])
+    assert status == 1
+    assert err == "tiletable: sessions: database %s was written by a newer tiletable (schema 9; this one knows up to 2): upgrade tiletable\n" % path
+
+
+def test_a_database_another_program_holds_is_called_in_use(capsys, tmp_path, device):
+    path = str(tmp_path / "t.db")
+    Database.open(path).close()
+    holder = sqlite3.connect(path)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("INSERT INTO devices VALUES ('x', 1)")
+    try:
+        for argv in (["sessions", "--db", path], ["pull", "--db", path]):
+            status, _, err = tiletable(capsys, argv, device)
+            assert status == 1
+            assert err == "tiletable: %s: database %s is in use by another program; try again when it has finished\n" % (argv[0], path)
+    finally:
+        holder.close()
 
 
 def test_sessions_without_a_database_says_how_to_get_one(capsys, tmp_path):
@@ -189,9 +237,16 @@ def test_a_long_pull_draws_a_progress_bar_on_a_terminal(tmp_path, device):
     db = Database.open(str(tmp_path / "t.db"))
     screen = _Terminal()
     added, sessions, last = pull_journal(device, db, progress_stream=screen)
-    final = screen.getvalue().split("\r")[-1]
-    assert final == "pull [%s] 100%%  %d/%d records\n" % ("#" * 30, last, last)
+    drawn = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", screen.getvalue())  # without the colours and cursor moves
+    assert re.search(r"pull ━+ 100%% %d/%d records" % (last, last), drawn), drawn
     assert (added, sessions) == (last, 3)
+
+
+def test_nothing_to_pull_draws_no_bar(tmp_path, device):
+    device.hello()
+    screen = _Terminal()
+    pull_journal(device, Database.open(str(tmp_path / "t.db")), progress_stream=screen)
+    assert screen.getvalue() == ""
 
 
 def test_a_table_whose_journal_restarted_is_reported_before_anything_is_stored(capsys, tmp_path, device):

@@ -113,12 +113,15 @@ def test_plot_writes_an_svg_with_one_line_per_seat(capsys, pulled, tmp_path):
     assert status == 0 and out == "wrote %s\n" % target
     root = ET.fromstring(target.read_text())
     ns = "{http://www.w3.org/2000/svg}"
-    lines = root.findall(ns + "polyline")
+    lines = [path for path in root.iter(ns + "path") if path.get("class") == "line reactive nofill"]
     assert len(lines) == 2
-    legend = [t.text for t in root.findall(ns + "text") if t.text and ":" in t.text and t.text.split(":")[0] in ("ann", "bob")]
-    assert legend == ["ann: %d" % states[0].scores[0], "bob: %d" % states[0].scores[1]]
-    hands = [t for t in root.findall(ns + "text") if t.text and t.text.startswith("hand ")]
-    assert len(hands) == states[0].hand_number  # hands are numbered from 0; the last one ends the match
+    assert "stroke-dasharray:8,4" in target.read_text().replace(" ", "")  # the second seat is dashed
+    texts = [t.text for t in root.iter(ns + "text")]
+    assert ["ann: %d" % states[0].scores[0], "bob: %d" % states[0].scores[1]] == [t for t in texts if t and t.split(":")[0] in ("ann", "bob")]
+    assert "score" in texts and any(t and t.startswith("hands:") for t in texts)
+    x_axis = next(g for g in root.iter(ns + "g") if g.get("class") == "axis x always_show")
+    marks = [t.text for t in x_axis.iter(ns + "text")]
+    assert marks == [str(n) for n in range(1, states[0].hand_number + 2)]  # hand_number counts from 0
 
 
 @pytest.mark.parametrize("name", ["bergen", "block", "buki", "columns", "dasan", "draw", "matador", "moon", "sebastopol", "sniff"])

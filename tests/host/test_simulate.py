@@ -1,9 +1,12 @@
 """``tiletable simulate``: every preset plays to the end of its hands with random and greedy players."""
+import random
+
 import pytest
 
 from cli import tiletable
 from tiletable.engine.rulesets import find_ruleset, preset_names
-from tiletable_host.simulate import simulate
+from tiletable.engine.state import CHANCE, TERMINAL
+from tiletable_host.simulate import immediate_gain, simulate
 
 
 @pytest.mark.parametrize("name", preset_names())
@@ -54,3 +57,34 @@ def test_a_ruleset_file_can_be_simulated(capsys, tmp_path):
 def test_simulate_errors_are_one_line(capsys, argv, message):
     status, _, err = tiletable(capsys, argv)
     assert status == 1 and err == "tiletable: simulate: %s\n" % message
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_the_greedy_players_trial_scores_as_a_replayed_clone_and_leaves_the_state_alone(name):
+    state = find_ruleset(name).new_state(None)
+    rng = random.Random(7)
+    for _ in range(400):
+        player = state.current_player()
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            state.apply(rng.choice(list(state.chance_outcomes())))
+            continue
+        before = (list(state.history), list(state.score_events), list(state.scores), state.action_str(state.history[-1]))
+        for action in state.legal_actions:
+            replayed = state.clone()
+            replayed.apply(action)
+            seat = player if player >= 0 else 0
+            assert immediate_gain(state, action, seat) == replayed.scores[seat] - state.scores[seat]
+        assert (list(state.history), list(state.score_events), list(state.scores), state.action_str(state.history[-1])) == before
+        state.apply(rng.choice(list(state.legal_actions)))
+
+
+def test_the_seat_table_has_a_row_per_seat_with_its_strategy_and_mean():
+    stats = simulate(find_ruleset("moon"), 5, seed=3)
+    lines = stats.report()
+    start = lines.index("points per hand by seat:")
+    rows = [line.split() for line in lines[start + 3:start + 3 + stats.players]]
+    assert [row[:2] for row in rows] == [["P0", "greedy"], ["P1", "random"], ["P2", "greedy"]]
+    means = [float(row[2]) for row in rows]
+    assert means == [round(sum(p[s] for p in stats.hand_points) / 5, 2) for s in range(3)]

@@ -6,6 +6,8 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
+import time
 
 import pytest
 
@@ -84,8 +86,10 @@ def _records(db_path):
 
 def test_sync_over_the_pty_then_nothing_left_to_push(capsys, tmp_path, table, link):
     db = str(tmp_path / "t.db")
+    link.close()  # the port is opened exclusively: one program at a time
     status, out, _ = tiletable(capsys, ["sync", "--db", db, "--port", table.port], None)
     assert status == 0 and "(verified by hash)" in out
+    link.reconnect()
     status, out, _ = tiletable(capsys, ["sync", "--db", db], link)
     assert status == 0 and "sync: 0 pushed, %d unchanged" % len(preset_names()) in out
 
@@ -94,6 +98,7 @@ def test_a_device_reset_in_the_middle_of_a_sync_loses_nothing(capsys, tmp_path, 
     link.hello()
     for name in link.ruleset_list():
         link.ruleset_remove(name)
+    link.close()
     resetting = ResettingLink(table, RULESET_PUT_CHUNK, 3)
     try:
         status, out, err = tiletable(capsys, ["sync", "--db", str(tmp_path / "t.db")], resetting)
@@ -101,12 +106,13 @@ def test_a_device_reset_in_the_middle_of_a_sync_loses_nothing(capsys, tmp_path, 
         resetting.close()
         _reconnect_control(table)
     assert status == 0, err
+    link.reconnect()
     link.hello()
     assert link.ruleset_list() == {n: (1, find_ruleset(n).hash) for n in preset_names()}
 
 
 @pytest.mark.parametrize("at", [1, 2])
-def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(capsys, tmp_path, table, link, played, at):
+def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(capsys, tmp_path, table, played, at):
     interrupted = str(tmp_path / "interrupted.db")
     resetting = ResettingLink(table, JOURNAL_PULL, at)
     try:
@@ -117,7 +123,7 @@ def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(cap
     assert status == 0, err
     assert resetting.seen > at  # the reset did fall in the middle of the pull
     clean = str(tmp_path / "clean.db")
-    assert tiletable(capsys, ["pull", "--no-ack", "--db", clean], link)[0] == 0
+    assert tiletable(capsys, ["pull", "--no-ack", "--db", clean, "--port", table.port])[0] == 0
     stored = _records(interrupted)
     assert stored == _records(clean)
     assert [r[0] for r in stored] == list(range(1, len(stored) + 1))
@@ -145,14 +151,25 @@ def test_watch_once_in_the_menu(capsys, table, link):
 
 
 @pytest.mark.parametrize("runtime", ["cpython", "micropython"])
-def test_run_plays_pulls_and_prints_a_session(capsys, tmp_path, runtime):
+def test_run_plays_pulls_and_prints_a_session(capsys, tmp_path, runtime, monkeypatch):
     db = str(tmp_path / "run.db")
-    status, out, err = tiletable(capsys, ["run", "--runtime", runtime, "--hands", "1", "--quiet", "--db", db])
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    status, out, err = tiletable(capsys, ["run", "--runtime", runtime, "--hands", "1", "--db", db])
     assert status == 0, err
+    assert os.listdir(scratch) == []  # the simulated table's storage went with it
+    assert out.count("to act") <= 1 and "\nhand 1 over: ann " in out  # the story, and the view once
     assert "== pull" in out and "\nhand 1\n" in out and "violations found at the reveal: none" in out
     assert "disagree" not in out
     status, out, _ = tiletable(capsys, ["replay", "1", "--db", db])
     assert status == 0 and out.splitlines()[-1].startswith("no divergence: final scores ")
+
+
+def test_a_second_program_on_the_port_is_told_it_is_in_use(capsys, table, link):
+    status, _, err = tiletable(capsys, ["sync", "--dry-run", "--port", table.port])
+    assert status == 1
+    assert err == "tiletable: sync: %s is in use by another program (another tiletable, mpremote or a terminal?)\n" % table.port
 
 
 def test_sim_prints_its_port_and_serves_until_interrupted(tmp_path):
@@ -173,3 +190,23 @@ def test_sim_prints_its_port_and_serves_until_interrupted(tmp_path):
         _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130 and err == "tiletable: sim: interrupted\n"
     assert os.path.isdir(str(tmp_path / "table" / "journal"))
+
+
+def test_any_command_that_talks_to_the_table_gives_its_sessions_a_start_time(capsys, tmp_path):
+    fresh = SimulatedTable.start()  # a table whose clock nobody has set yet
+    try:
+        started = time.time()
+        assert tiletable(capsys, ["sync", "--dry-run", "--port", fresh.port])[0] == 0
+        link = SerialTransport(fresh.port, timeout=TIMEOUT)
+        link.hello()
+        link.game_start("muggins", ["ann", "bob"])
+        link.game_stop()
+        link.close()
+        db = str(tmp_path / "t.db")
+        assert tiletable(capsys, ["pull", "--db", db, "--port", fresh.port])[0] == 0
+    finally:
+        fresh.stop()
+    database = Database.open(db)
+    (session,) = database.sessions()
+    database.close()
+    assert started - 2 <= session["time"] <= time.time() + 2

@@ -76,7 +76,7 @@ def test_prune_removes_rulesets_that_are_not_sources(capsys, tmp_path, device):
     [
         ("{nope", "bad.json: not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)"),
         ({"family": "line"}, "bad.json: name: is required"),
-        ({"family": "line", "name": "x", "version": "2"}, "bad.json: version: must be integer (got '2')"),
+        ({"family": "line", "name": "x", "version": "2"}, "bad.json: version: must be a whole number (got '2')"),
         ({"family": "chess", "name": "x"}, "bad.json: family: must be one of line, trick, column, climb (got 'chess')"),
         ({"family": "line", "name": "x", "colour": 1}, "bad.json: colour: unknown field (allowed: family, name, version, params, aliases, description)"),
         ({"family": "line", "name": "x", "params": {"target": 0}}, "bad.json: params.target: must be at least 1 (got 0)"),

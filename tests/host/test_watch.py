@@ -1,5 +1,6 @@
 """The watch view of every game family, drawn from a STATE snapshot and the journal of the
 session in progress (an in-process device whose STATE answers like the table runtime's)."""
+import io
 import json
 
 import pytest
@@ -10,6 +11,7 @@ from tiletable.engine.rulesets import preset_names
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.proto.messages import EV_ERROR, STATE
 from tiletable_host.transport_local import LocalTransport
+from tiletable_host.watch import TableView, follow
 
 FAMILY_LINE = {"line": "line: ", "trick": "trick ", "column": "columns: ", "climb": "to beat: "}
 
@@ -86,3 +88,29 @@ def test_watch_refuses_a_device_without_a_game_runtime(capsys, tmp_path):
     status, _, err = tiletable(capsys, ["watch", "--once"], device)
     assert status == 1
     assert err == "tiletable: watch: tiletable-local has no game runtime to watch (capabilities: journal, maintenance, rulesets)\n"
+
+
+class _Stopping:
+    """The link for ``follow``: each poll, a change of the table (or none); Ctrl-C after the last."""
+
+    def __init__(self, device, changes):
+        self.device = device
+        self.changes = list(changes)
+
+    def poll_events(self, interval):
+        if not self.changes:
+            raise KeyboardInterrupt
+        self.changes.pop(0)()
+
+
+def test_following_into_a_log_prints_a_view_only_when_it_changed(tmp_path):
+    device, _ = _device(tmp_path, "muggins", ("ann", "bob"), 20)
+    device.hello()
+    view = TableView(device)
+    device.on_event = view.on_event
+    out = io.StringIO()
+    error = lambda: device.send_event(EV_ERROR, {"code": 4, "message": "5-6 does not match either end"})  # noqa: E731
+    with pytest.raises(KeyboardInterrupt):
+        follow(view, _Stopping(device, [lambda: None, lambda: None, error, lambda: None]), 0.01, out)
+    blocks = out.getvalue().split("\n\n")[:-1]
+    assert len(blocks) == 2 and blocks[1].endswith("last error: 5-6 does not match either end")
