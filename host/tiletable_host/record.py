@@ -18,8 +18,9 @@ from collections import Counter
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, load_ruleset, schema_module, validate_params
-from tiletable.runtime.journal import REC_ACTION, REC_END, REC_HEADER, REC_SCORE
+from tiletable.runtime.journal import REC_ACTION, REC_END, REC_HEADER, REC_SCORE, parse_json_payload
 from tiletable_host.errors import CommandError
+from tiletable_host.sessionlog import replay_session
 
 FORMAT = "tiletable-record 1"
 EXTENSION = ".tgr"
@@ -54,7 +55,10 @@ class Score:
         return (self.seat, self.points, self.rule)
 
     def text(self):
-        return "{P%d %+d %s%s}" % (self.seat, self.points, self.rule, ": " + self.detail if self.detail else "")
+        """``{P0 +10 fives: ends 5x2 = 10}``; braces and ``;`` in the detail become ``()`` and ``,``
+        so the comment reads back whole."""
+        detail = self.detail.replace("{", "(").replace("}", ")").replace(";", ",")
+        return "{P%d %+d %s%s}" % (self.seat, self.points, self.rule, ": " + detail if detail else "")
 
 
 class Move:
@@ -206,8 +210,8 @@ def _parse_body_line(record, line, number, hand):
             end = rest.find("}")
             if end < 0:
                 raise RecordFileError(number, "score comment %r is not closed with }" % rest[:40])
-            if not record.moves or record.moves[-1].line != number:
-                raise RecordFileError(number, "score comment %r follows no action on its line" % rest[: end + 1])
+            if not record.moves or hand is not None:
+                raise RecordFileError(number, "score comment %r follows no action of its hand" % rest[: end + 1])
             record.moves[-1].scores.append(_parse_score(rest[1:end].strip(), number))
             rest = rest[end + 1 :]
             continue
@@ -218,7 +222,7 @@ def _parse_body_line(record, line, number, hand):
             clock = token
             continue
         record.moves.append(Move(token, number, clock, hand))
-        clock, hand = None, None
+        clock = hand = None
     if clock is not None:
         raise RecordFileError(number, "time %s is followed by no action" % clock)
 
@@ -362,6 +366,15 @@ def record_of_replay(replay, header):
     return record
 
 
+def session_records_text(db, sessions):
+    """Yield the text of a record of each stored session (its header's table, event and site
+    are kept when it was itself imported from a record)."""
+    for session in sessions:
+        stored = db.session_records(session["id"])
+        header = parse_json_payload(stored[0][2]) if stored and stored[0][1] == REC_HEADER else {}
+        yield record_of_replay(replay_session(db, session["id"]), header).to_text()
+
+
 def record_of_state(state, players, **header):
     """A record of an engine ``state`` (a simulated or rule-book game), every score explained."""
     record = GameRecord(header_tags(state.ruleset, players, **header))
@@ -407,3 +420,32 @@ def import_device(record):
     content, so importing it again stores nothing and no real table's numbering is touched."""
     digest = hashlib.sha256(record.to_text().encode()).hexdigest()[:12]
     return "import-" + digest
+
+
+def read_records(path):
+    """The records of the file at ``path``, each checked against the engine, with its final state.
+
+    :raises CommandError: for a file that cannot be read, and (as ``RecordFileError``, the
+        message prefixed with the file name) for the first problem in any record.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError("cannot read %s: %s" % (path, exc))
+    try:
+        records = parse_records(text)
+        return [(record, check_record(record)) for record in records]
+    except RecordFileError as exc:
+        raise CommandError("%s: %s" % (path, exc))
+
+
+def summary(record, state):
+    """``muggins, ann v bob: 212 actions up to hand 3, target 78 202``"""
+    return "%s, %s: %d actions up to hand %d, %s" % (
+        record.tags["Ruleset"],
+        " v ".join(record.players()),
+        len(record.moves),
+        state.hand_number + (0 if state.is_over() else 1),
+        "in progress" if state.outcome() is None else result_text(state),
+    )
