@@ -57,6 +57,7 @@ COMMANDS = [
     _command("plot", "plot", "draw each seat's score over a session as SVG"),
     _command("simulate", "simulate", "play many hands with computer players (engine only) and report statistics"),
     _command("watch", "watch", "a live view of the table: scores, turn, the line or trick, the last play"),
+    _command("serve", "serve.command", "a local web app: live tables in the browser, and the club's history"),
     _command("sim", "sim", "run the simulated table on a pseudo-terminal until Ctrl-C"),
     _command("demo", "demo", "play and print a fully explained simulated match (Muggins, 4 players)"),
     _command("run", "run", "a whole session: sync, play Muggins on the simulated table (or watch a real one), pull, show"),
