@@ -23,7 +23,7 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 run: $(STAMP)
-	$(VENV)/bin/tiletable run
+	$(VENV)/bin/tiletable run --pace 0.4
 
 test: setup
 	$(PY) -m pytest -q tests
