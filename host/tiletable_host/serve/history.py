@@ -11,6 +11,7 @@ import time
 
 from openskill.models import PlackettLuce
 
+from tiletable_host.serve.live import explained_scores, with_names
 from tiletable_host.sessionlog import result_of
 from tiletable_host.sessions import format_time
 
@@ -128,9 +129,9 @@ def hands_of(replay):
             {
                 "seq": entry.seq,
                 "player": names[entry.actor] if entry.actor is not None and entry.actor < len(names) else "",
-                "text": entry.description or entry.text,
+                "text": with_names(entry.description or entry.text, names),
                 "undone": entry.undone,
-                "scores": [{"player": names[e.seat] if e.seat < len(names) else "P%d" % e.seat, "points": e.points, "rule": e.rule, "detail": e.detail} for e in entry.engine_scores],
+                "scores": explained_scores(entry.engine_scores, names),
             }
         )
         if entry.scores_after is not None and not entry.undone:

@@ -7,17 +7,31 @@ turn a ``watch.TableView`` into a *picture*: the family's view of the table (the
 dominoes with its open ends and spinner arms, the trick, the columns, the play to beat),
 scores by name, whose turn, the last play with its explained score, the last error.
 """
+import re
 import threading
 import time
 
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.line_actions import K_PLAY, SET_POINT, kind_of
 from tiletable.engine.line_layout import CROSS, SLOT_NAMES
+from tiletable.engine.rulesets import FAMILIES, family_module, schema_module
 from tiletable.engine.tiles import high, is_double, low, tile_str
 from tiletable_host.connect import open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.transport import TransportError
 from tiletable_host.watch import TableView, open_ruleset_db, turn_text
+
+
+def load_engine():
+    """Import every family's modules before threads share the engine: validating a ruleset
+    unloads the modules it imported (the Pico's heap needs that), which would take them away
+    from under another thread importing them; modules loaded before are never unloaded."""
+    for family in FAMILIES:
+        family_module(family)
+        schema_module(family)
+
+
+load_engine()
 
 
 class Hub:
@@ -75,6 +89,14 @@ def picture(snap, names, replay, event_error=None):
     return result
 
 
+_SEAT = re.compile(r"\bP([0-9])\b")
+
+
+def with_names(text, names):
+    """The engine's sentence with its seats (``P1 plays 3-5``) told by the players' names."""
+    return _SEAT.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)
+
+
 def last_play(replay, names):
     """The last play in effect by a player, in words, with each score it caused explained."""
     actions = [e for e in replay.actions() if not e.undone and e.actor is not None]
@@ -84,12 +106,17 @@ def last_play(replay, names):
     return {
         "seq": last.seq,
         "text": last.text,
-        "description": last.description,
-        "scores": [
-            {"player": names[e.seat] if e.seat < len(names) else "P%d" % e.seat, "points": e.points, "rule": e.rule, "detail": e.detail}
-            for e in last.engine_scores
-        ],
+        "description": with_names(last.description, names),
+        "scores": explained_scores(last.engine_scores, names),
     }
+
+
+def explained_scores(events, names):
+    """Score events for people: who, how many points, by which rule, and the arithmetic."""
+    return [
+        {"player": names[e.seat] if e.seat < len(names) else "P%d" % e.seat, "points": e.points, "rule": e.rule, "detail": with_names(e.detail, names)}
+        for e in events
+    ]
 
 
 def table_picture(state, replay):
