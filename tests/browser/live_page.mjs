@@ -1,0 +1,60 @@
+// Drives headless Chromium (Debian's /usr/bin/chromium) through playwright-core for the
+// tests of `tiletable serve`. Usage:
+//   node live_page.mjs watch URL SECONDS          print {"seq", "t"} each time the last play changes
+//   node live_page.mjs shot URL FILE.png [WIDTH HEIGHT]   wait for a drawn table, save a screenshot
+//   node live_page.mjs visit URL...              load each page, print its title and its tables
+// Every mode ends with one line {"errors": [...]}: console errors and page errors seen.
+import { chromium } from "playwright-core";
+
+const [mode, ...rest] = process.argv.slice(2);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  // playwright gives the browser a fresh profile directory of its own (no --user-data-dir)
+});
+const errors = [];
+const out = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
+
+async function newPage(width, height) {
+  const page = await browser.newPage({ viewport: { width: width || 1280, height: height || 800 } });
+  page.on("console", (msg) => { if (msg.type() === "error") errors.push(msg.text()); });
+  page.on("pageerror", (err) => errors.push(String(err)));
+  return page;
+}
+
+try {
+  if (mode === "watch") {
+    const [url, seconds] = rest;
+    const page = await newPage();
+    await page.exposeFunction("reportSeq", (seq, t) => out({ seq: Number(seq), t: t / 1000 }));
+    await page.goto(url);
+    await page.evaluate(() => {
+      let last = null;
+      new MutationObserver(() => {
+        const box = document.querySelector("section.table .last");
+        const seq = box ? box.dataset.seq : null;
+        if (seq !== null && seq !== last) { last = seq; window.reportSeq(seq, Date.now()); }
+      }).observe(document.getElementById("tables"), { childList: true, subtree: true });
+    });
+    out({ ready: true });
+    await page.waitForTimeout(Number(seconds) * 1000);
+  } else if (mode === "shot") {
+    const [url, file, width, height] = rest;
+    const page = await newPage(Number(width) || 1280, Number(height) || 800);
+    await page.goto(url);
+    await page.waitForSelector("section.table[data-status=game] .board");
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: file, fullPage: true });
+    out({ shot: file });
+  } else if (mode === "visit") {
+    const page = await newPage();
+    for (const url of rest) {
+      const response = await page.goto(url);
+      out({ url, status: response.status(), title: await page.title(), text: await page.innerText("main") });
+    }
+  }
+} finally {
+  out({ errors });
+  await browser.close();
+}

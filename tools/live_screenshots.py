@@ -1,0 +1,169 @@
+"""Screenshots of ``tiletable serve``'s live view, taken by headless Chromium.
+
+    python tools/live_screenshots.py docs
+
+writes ``live-muggins.png`` (a line game played on the simulated table by ``run``'s scripted
+players, stopped in the middle of its first hand) and ``live-moon.png``, ``live-dasan.png``,
+``live-columns.png``: the simulated table's game runtime is scripted for line games only, so
+these three show positions the engine reached in a random match, journalled and replayed
+exactly as a table's session would be, published to the same live page.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
+
+import tiletable_host  # noqa: E402,F401  (puts firmware/ on sys.path)
+from engine.families_play import Rng, choose  # noqa: E402
+from tiletable.engine.rulesets import find_ruleset  # noqa: E402
+from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL  # noqa: E402
+from tiletable.runtime.journal import REC_ACTION, REC_SCORE  # noqa: E402
+from tiletable_host.serve.command import WebServer  # noqa: E402
+from tiletable_host.serve.live import Hub, picture  # noqa: E402
+from tiletable_host.sessionlog import replay_records  # noqa: E402
+
+BROWSER_SCRIPT = os.path.join(ROOT, "tests", "browser", "live_page.mjs")
+NAMES = ("ann", "bob", "cy", "di")
+
+
+def browser(*args, timeout=120):
+    """Run the Chromium driver (tests/browser/live_page.mjs); its JSON lines, parsed."""
+    import json
+
+    done = subprocess.run(["node", BROWSER_SCRIPT] + list(args), cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        raise RuntimeError("the browser driver failed: %s" % done.stderr.strip()[-800:])
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def engine_position(name, seed, predicate, limit=4000):
+    """Play a random match of preset ``name`` until ``predicate(state)`` holds (checked after
+    every action); returns the state and the journal records ``(seq, type, payload)`` it made."""
+    ruleset = find_ruleset(name)
+    state = ruleset.new_state()
+    rng = Rng(seed)
+    records = []
+    for _ in range(limit):
+        if state.current_player() == TERMINAL:
+            break
+        action = choose(state, rng, bid_rarely=True)
+        events = state.play(action)
+        records.append((len(records) + 2, REC_ACTION, state.action_str(action).encode()))
+        records.extend((len(records) + 2, REC_SCORE, ("%d %d %s" % (e.seat, e.points, e.rule)).encode()) for e in events)
+        if predicate(state):
+            return state, records
+    raise RuntimeError("no position of %s matched within %d actions" % (name, limit))
+
+
+def position_picture(name, seed, predicate):
+    """The live picture of an engine position, as a table in that position would be shown."""
+    state, records = engine_position(name, seed, predicate)
+    names = list(NAMES[: state.players])
+    replay = replay_records({"players": names}, state.ruleset, records)
+    to_act = state.current_player()
+    snapshot = {
+        "ruleset": name,
+        "hand": state.hand_number,
+        "players": state.players,
+        "scores": list(state.scores),
+        "to_act": to_act if to_act >= 0 else {CHANCE: "chance", SIMULTANEOUS: "all"}.get(to_act, "over"),
+        "mode": "game",
+    }
+    return picture(snapshot, names, replay)
+
+
+POSITIONS = {
+    # a trick with two tiles on it, some tricks taken
+    "moon": lambda s: len(s.trick) == 2 and s.trick_number >= 3,
+    # several piles after a few battles
+    "columns": lambda s: sum(1 for c in s.columns if c) == 3 and len(s.won[0]) + len(s.won[1]) >= 4,
+    # a combination of several cards to beat, mid-hand
+    "dasan": lambda s: s.last_player is not None and s.cards_played >= 12 and s.last is not None and s.last[0] * s.last[1] >= 2,
+}
+
+
+def shoot_positions(out_dir, seed=3):
+    """Screenshots of the Moon, column game and Da San positions; returns console errors."""
+    errors = []
+    for name, predicate in POSITIONS.items():
+        hub = Hub()
+        hub.publish("table 1 (%s)" % name, position_picture(name, seed, predicate))
+        server = WebServer(hub, os.path.join(tempfile.mkdtemp(), "none.db"))
+        try:
+            lines = browser("shot", server.start(), os.path.join(out_dir, "live-%s.png" % name), "1100", "640")
+        finally:
+            server.stop()
+        errors.extend(lines[-1]["errors"])
+    return errors
+
+
+class _Enough(Exception):
+    """Raised by the screenshot's play callback to stop the scripted game mid-hand."""
+
+
+def shoot_line_game(out_dir, plays=14, seed=5):
+    """A Muggins hand on the simulated table, watched through its port like ``serve`` does,
+    photographed after ``plays`` plays; returns console errors."""
+    import time
+
+    from tiletable_host.connect import open_link
+    from tiletable_host.run import ScriptedGame
+    from tiletable_host.serve.live import PortWatcher
+    from tiletable_host.simtable import SimulatedTable
+
+    table = SimulatedTable.start()
+    hub = Hub()
+    watcher = PortWatcher(hub, table.port)
+    server = WebServer(hub, os.path.join(tempfile.mkdtemp(), "none.db"))
+    try:
+        start_game(open_link, table.port, "muggins", ["ann", "bob"])
+        watcher.start()
+        url = server.start()
+        count = []
+
+        def on_play(hand_over):
+            count.append(hand_over)
+            if len(count) >= plays:
+                raise _Enough()
+
+        try:
+            ScriptedGame(table.control, table.control, find_ruleset("muggins"), 2, seed, on_play).play(1)
+        except _Enough:
+            pass
+        time.sleep(1.0)  # the watcher's next look at the table
+        return browser("shot", url, os.path.join(out_dir, "live-muggins.png"), "1100", "520")[-1]["errors"]
+    finally:
+        watcher.stop()
+        server.stop()
+        table.stop()
+
+
+def start_game(open_link, port, ruleset, names):
+    """Install the presets on the table at ``port`` and start a game, then let go of the port."""
+    from tiletable_host import sync as syncmod
+
+    class Options:
+        timeout = 2.0
+        link = None
+
+    Options.port = port
+    link = open_link(Options)
+    try:
+        syncmod.sync_documents(link, syncmod.collect_documents([], True), os.path.join(tempfile.mkdtemp(), "sync.db"))
+        link.game_start(ruleset, names)
+    finally:
+        link.close()
+
+
+def main(argv):
+    out_dir = argv[0] if argv else os.path.join(ROOT, "docs")
+    errors = shoot_line_game(out_dir) + shoot_positions(out_dir)
+    print("screenshots in %s; console errors: %s" % (out_dir, errors or "none"))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
