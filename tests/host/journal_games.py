@@ -33,3 +33,17 @@ def play_into_journal(journal, ruleset_name="muggins", players=("ann", "bob"), s
     else:
         journal.flush()
     return state
+
+
+NAMES = ("ann", "bob", "cy", "di")
+
+
+def play_whole_match(journal, ruleset_name, seed=5):
+    """A whole match of preset ``ruleset_name`` for its default number of players (named from
+    ``NAMES``), by random players who bid rarely (random Moon bids would never end a match)."""
+    from engine.families_play import Rng, choose
+
+    ruleset = find_ruleset(ruleset_name)
+    players = NAMES[: ruleset.module.default_players(ruleset.params)]
+    rng = Rng(seed)
+    return play_into_journal(journal, ruleset_name, players, seed, choose=lambda state: choose(state, rng, bid_rarely=True))

@@ -6,15 +6,13 @@ import re
 import pytest
 
 from cli import tiletable
-from engine.families_play import Rng, choose
-from journal_games import play_into_journal
-from tiletable.engine.rulesets import find_ruleset, preset_names
+from journal_games import play_into_journal, play_whole_match
+from tiletable.engine.rulesets import preset_names
 from tiletable_host import record as recordmod
 from tiletable_host.db import Database
 from tiletable_host.transport_local import LocalTransport
 
 DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "RECORD.md")
-NAMES = ("ann", "bob", "cy", "di")
 
 
 def doc_examples():
@@ -24,11 +22,8 @@ def doc_examples():
 
 def played_session(tmp_path, capsys, name, seed=5):
     """A finished match of preset ``name`` logged into a journal and pulled; (db path, state)."""
-    ruleset = find_ruleset(name)
-    players = NAMES[: ruleset.module.default_players(ruleset.params)]
     device = LocalTransport(str(tmp_path / "device"))
-    rng = Rng(seed)
-    state = play_into_journal(device.journal, name, players, seed, choose=lambda s: choose(s, rng, bid_rarely=True))
+    state = play_whole_match(device.journal, name, seed)
     db_path = str(tmp_path / "t.db")
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     return db_path, state

@@ -41,14 +41,16 @@ class Hub:
     def __init__(self):
         self._lock = threading.Lock()
         self._tables = {}
+        self._published = {}  # as given, to compare the next one with
         self.version = 0
 
     def publish(self, name, picture):
+        """Make ``picture`` the table's; the version grows only when it differs from the last."""
         with self._lock:
-            if self._tables.get(name) == picture:
+            if self._published.get(name) == picture:
                 return
-            picture = dict(picture, name=name, at=time.time())
-            self._tables[name] = picture
+            self._published[name] = picture
+            self._tables[name] = dict(picture, name=name, at=time.time())
             self.version += 1
 
     def tables(self):
