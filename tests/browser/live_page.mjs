@@ -1,6 +1,7 @@
 // Drives headless Chromium (Debian's /usr/bin/chromium) through playwright-core for the
 // tests of `tiletable serve`. Usage:
-//   node live_page.mjs watch URL SECONDS          print {"seq", "t"} each time the last play changes
+//   node live_page.mjs watch URL                  print {"seq", "t", "text"} each time the last play
+//                                                 changes, until a line arrives on standard input
 //   node live_page.mjs shot URL FILE.png [WIDTH HEIGHT]   wait for a drawn table, save a screenshot
 //   node live_page.mjs visit URL...              load each page, print its title and its tables
 // Every mode ends with one line {"errors": [...]}: console errors and page errors seen.
@@ -25,20 +26,20 @@ async function newPage(width, height) {
 
 try {
   if (mode === "watch") {
-    const [url, seconds] = rest;
+    const [url] = rest;
     const page = await newPage();
-    await page.exposeFunction("reportSeq", (seq, t) => out({ seq: Number(seq), t: t / 1000 }));
+    await page.exposeFunction("reportSeq", (seq, t, text) => out({ seq: Number(seq), t: t / 1000, text }));
     await page.goto(url);
     await page.evaluate(() => {
       let last = null;
       new MutationObserver(() => {
         const box = document.querySelector("section.table .last");
         const seq = box ? box.dataset.seq : null;
-        if (seq !== null && seq !== last) { last = seq; window.reportSeq(seq, Date.now()); }
+        if (seq !== null && seq !== last) { last = seq; window.reportSeq(seq, Date.now(), box.querySelector(".play").textContent); }
       }).observe(document.getElementById("tables"), { childList: true, subtree: true });
     });
     out({ ready: true });
-    await page.waitForTimeout(Number(seconds) * 1000);
+    await new Promise((resolve) => { process.stdin.once("data", resolve); process.stdin.once("end", resolve); });
   } else if (mode === "shot") {
     const [url, file, width, height] = rest;
     const page = await newPage(Number(width) || 1280, Number(height) || 800);

@@ -242,7 +242,7 @@ def wait_for(predicate, seconds=20.0):
 
 def test_a_watched_table_unplugged_and_plugged_back_is_shown_again(tmp_path):
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
-    from live_screenshots import start_game
+    from live_browser import start_game
     from tiletable_host.connect import open_link
     from tiletable_host.simtable import SimulatedTable
 

@@ -1,6 +1,7 @@
-"""Screenshots of ``tiletable serve``'s live view, taken by headless Chromium.
+"""Headless Chromium on ``tiletable serve``'s live view: screenshots, and a watched game.
 
-    python tools/live_screenshots.py docs
+    python tools/live_browser.py docs
+
 
 writes ``live-muggins.png`` (a line game played on the simulated table by ``run``'s scripted
 players, stopped in the middle of its first hand) and ``live-moon.png``, ``live-dasan.png``,
@@ -101,44 +102,96 @@ def shoot_positions(out_dir, seed=3):
 
 
 class _Enough(Exception):
-    """Raised by the screenshot's play callback to stop the scripted game mid-hand."""
+    """Raised by the play callback to stop the scripted game mid-hand."""
 
 
-def shoot_line_game(out_dir, plays=14, seed=5):
-    """A Muggins hand on the simulated table, watched through its port like ``serve`` does,
-    photographed after ``plays`` plays; returns console errors."""
-    import time
+class WatchedTable:
+    """The simulated table with a Muggins game started, watched through its port by a
+    ``PortWatcher`` as ``serve`` does, its live page served; ``play(n, on_play)`` plays ``n``
+    plays of the first hand with ``run``'s scripted players. Use as a context manager."""
 
-    from tiletable_host.connect import open_link
-    from tiletable_host.run import ScriptedGame
-    from tiletable_host.serve.live import PortWatcher
-    from tiletable_host.simtable import SimulatedTable
+    def __init__(self, seed=5):
+        self.seed = seed
 
-    table = SimulatedTable.start()
-    hub = Hub()
-    watcher = PortWatcher(hub, table.port)
-    server = WebServer(hub, os.path.join(tempfile.mkdtemp(), "none.db"))
-    try:
-        start_game(open_link, table.port, "muggins", ["ann", "bob"])
-        watcher.start()
-        url = server.start()
+    def __enter__(self):
+        from tiletable_host.connect import open_link
+        from tiletable_host.serve.live import PortWatcher
+        from tiletable_host.simtable import SimulatedTable
+
+        self.table = SimulatedTable.start()
+        self.hub = Hub()
+        self.watcher = PortWatcher(self.hub, self.table.port)
+        self.server = WebServer(self.hub, os.path.join(tempfile.mkdtemp(), "none.db"))
+        start_game(open_link, self.table.port, "muggins", ["ann", "bob"])
+        self.watcher.start()
+        self.url = self.server.start()
+        return self
+
+    def play(self, plays, on_play=None):
+        """Play ``plays`` plays (fewer if the hand ends first); ``on_play()`` after each."""
+        from tiletable_host.run import ScriptedGame
+
         count = []
 
-        def on_play(hand_over):
-            count.append(hand_over)
+        def after(hand_over):
+            if hand_over:
+                return
+            count.append(1)
+            if on_play is not None:
+                on_play()
             if len(count) >= plays:
                 raise _Enough()
 
         try:
-            ScriptedGame(table.control, table.control, find_ruleset("muggins"), 2, seed, on_play).play(1)
+            ScriptedGame(self.table.control, self.table.control, find_ruleset("muggins"), 2, self.seed, after).play(1)
         except _Enough:
             pass
+        return len(count)
+
+    def __exit__(self, *exc):
+        self.watcher.stop()
+        self.server.stop()
+        self.table.stop()
+
+
+def shoot_line_game(out_dir, plays=14):
+    """A Muggins hand on the simulated table photographed after ``plays`` plays; returns
+    console errors."""
+    import time
+
+    with WatchedTable() as watched:
+        watched.play(plays)
         time.sleep(1.0)  # the watcher's next look at the table
-        return browser("shot", url, os.path.join(out_dir, "live-muggins.png"), "1100", "520")[-1]["errors"]
-    finally:
-        watcher.stop()
-        server.stop()
-        table.stop()
+        return browser("shot", watched.url, os.path.join(out_dir, "live-muggins.png"), "1100", "520")[-1]["errors"]
+
+
+def watch_plays(plays, pace):
+    """Play ``plays`` plays on the watched simulated table, ``pace`` seconds apart, while
+    Chromium shows the live page; returns ``(play times, [(seq, time seen, text)], console errors)``.
+    A play's time is when the table had taken it (the scripted player checks the table's state)."""
+    import json
+    import time
+
+    with WatchedTable() as watched:
+        proc = subprocess.Popen(["node", BROWSER_SCRIPT, "watch", watched.url], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            if json.loads(proc.stdout.readline()).get("ready") is not True:
+                raise RuntimeError("the browser did not open the live page")
+            times = []
+
+            def on_play():
+                times.append(time.time())
+                time.sleep(pace)
+
+            watched.play(plays, on_play)
+            time.sleep(1.5)
+            out, _ = proc.communicate("stop\n", timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    seen = [(line["seq"], line["t"], line["text"]) for line in lines if "seq" in line]
+    return times, seen, lines[-1]["errors"]
 
 
 def start_game(open_link, port, ruleset, names):
