@@ -142,8 +142,9 @@ class WatchedTable:
             if len(count) >= plays:
                 raise _Enough()
 
+        self.game = ScriptedGame(self.table.control, self.table.control, find_ruleset("muggins"), 2, self.seed, after)
         try:
-            ScriptedGame(self.table.control, self.table.control, find_ruleset("muggins"), 2, self.seed, after).play(1)
+            self.game.play(1)
         except _Enough:
             pass
         return len(count)
@@ -152,6 +153,18 @@ class WatchedTable:
         self.watcher.stop()
         self.server.stop()
         self.table.stop()
+
+
+def wait_for(predicate, seconds=20.0):
+    """True once ``predicate()`` holds (polled every 50 ms), False after ``seconds``."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def shoot_line_game(out_dir, plays=14):

@@ -3,7 +3,8 @@
 //   node live_page.mjs watch URL                  print {"seq", "t", "text"} each time the last play
 //                                                 changes, until a line arrives on standard input
 //   node live_page.mjs shot URL FILE.png [WIDTH HEIGHT]   wait for a drawn table, save a screenshot
-//   node live_page.mjs visit URL...              load each page, print its title and its tables
+//   node live_page.mjs visit URL...              load each page (a live page: until its tables
+//                                                 arrive), print its status, title and text
 // Every mode ends with one line {"errors": [...]}: console errors and page errors seen.
 import { chromium } from "playwright-core";
 
@@ -52,6 +53,7 @@ try {
     const page = await newPage();
     for (const url of rest) {
       const response = await page.goto(url);
+      if (await page.$("#tables")) await page.waitForSelector("section.table");  // a live page: its first event
       out({ url, status: response.status(), title: await page.title(), text: await page.innerText("main") });
     }
   }

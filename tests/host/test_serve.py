@@ -231,18 +231,9 @@ def test_the_event_stream_sends_every_table_at_each_change(club):
         server.stop()
 
 
-def wait_for(predicate, seconds=20.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_a_watched_table_unplugged_and_plugged_back_is_shown_again(tmp_path):
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
-    from live_browser import start_game
+    from live_browser import start_game, wait_for
     from tiletable_host.connect import open_link
     from tiletable_host.simtable import SimulatedTable
 

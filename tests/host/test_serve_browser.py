@@ -65,3 +65,22 @@ def test_screenshots_of_the_four_families(tmp_path):
     for name in ("muggins", "moon", "dasan", "columns"):
         with open(tmp_path / ("live-%s.png" % name), "rb") as shot:
             assert shot.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_illegal_play_is_shown_with_its_reason_on_the_big_screen():
+    from tiletable.engine.line_actions import K_PLAY, kind_of
+    from tiletable.engine.tiles import tile_str
+
+    with live_browser.WatchedTable() as watched:
+        watched.play(5)
+        state = watched.game.state
+        seat = state.current_player()
+        playable = {a & 0xFF for a in state.legal_actions if kind_of(a) == K_PLAY}
+        tile = tile_str([t for t in state.hands[seat] if t not in playable][0])
+        watched.table.control.place(watched.game.zone[seat], tile)
+        assert live_browser.wait_for(lambda: watched.hub.tables()[1][0]["error"])
+        lines = live_browser.browser("visit", watched.url + "?big=1")
+    assert lines[-1] == {"errors": []}
+    text = lines[0]["text"]
+    assert re.search(r"Illegal: Err\d+ %s does not match end [LR] \(\d\)" % tile, text), text
+    assert "%s to act" % ("ann", "bob")[seat] in text and "Table says: %s to play" % ("ann", "bob")[seat] in text

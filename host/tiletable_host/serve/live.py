@@ -80,7 +80,7 @@ def picture(snap, names, replay, event_error=None):
         "scores": snap["scores"],
         "to_act": snap["to_act"] if isinstance(snap["to_act"], int) else None,
         "turn": turn_text(snap["to_act"], names, snap["mode"]),
-        "prompt": snap.get("prompt") or "",
+        "prompt": with_names(snap.get("prompt") or "", names),
         "error": "Err%d %s" % tuple(snap["last_error"]) if snap.get("last_error") else event_error or "",
         "last": None,
         "table": None,
