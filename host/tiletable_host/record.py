@@ -375,19 +375,6 @@ def session_records_text(db, sessions):
         yield record_of_replay(replay_session(db, session["id"]), header).to_text()
 
 
-def record_of_state(state, players, **header):
-    """A record of an engine ``state`` (a simulated or rule-book game), every score explained."""
-    record = GameRecord(header_tags(state.ruleset, players, **header))
-    record.tags["Result"] = result_text(state)
-    replay = state.ruleset.new_state(state.players, state.options)
-    for action in state.history:
-        hand = replay.hand_number + 1
-        note = replay.describe(action) if replay.current_player() >= 0 else ""
-        events = replay.play(action)
-        record.add(state.action_str(action), hand, [Score(e.seat, e.points, e.rule, e.detail) for e in events], note)
-    return record
-
-
 # ----- importing
 
 

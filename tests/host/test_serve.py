@@ -231,7 +231,7 @@ def test_the_event_stream_sends_every_table_at_each_change(club):
         server.stop()
 
 
-def test_a_watched_table_unplugged_and_plugged_back_is_shown_again(tmp_path):
+def test_two_watched_tables_one_missing_one_unplugged_and_plugged_back(tmp_path):
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
     from live_browser import start_game, wait_for
     from tiletable_host.connect import open_link
@@ -239,21 +239,24 @@ def test_a_watched_table_unplugged_and_plugged_back_is_shown_again(tmp_path):
 
     table = SimulatedTable.start(root=str(tmp_path / "table"))
     hub = Hub()
-    watcher = PortWatcher(hub, table.port, str(tmp_path / "none.db"), timeout=0.5)
+    missing = str(tmp_path / "ttyACM9")
+    watchers = [PortWatcher(hub, port, str(tmp_path / "none.db"), timeout=0.5) for port in (table.port, missing)]
     try:
         start_game(open_link, table.port, "muggins", ["ann", "bob"])
-        watcher.start()
-        status = lambda: [t.get("status") for t in hub.tables()[1]]  # noqa: E731
-        assert wait_for(lambda: status() == ["game"])
+        for watcher in watchers:
+            watcher.start()
+        status = lambda: sorted((t["name"], t.get("status")) for t in hub.tables()[1])  # noqa: E731
+        assert wait_for(lambda: status() == sorted([(table.port, "game"), (missing, "unplugged")]))
         table.bridge.process.kill()  # unplugged: nothing answers on the port any more
-        assert wait_for(lambda: status() == ["unplugged"])
-        assert "waiting for it" in hub.tables()[1][0]["text"]
+        assert wait_for(lambda: status() == sorted([(table.port, "unplugged"), (missing, "unplugged")]))
+        assert all("waiting for it" in t["text"] for t in hub.tables()[1])
         table.control.close()
         table.restart()  # plugged back: the same port, the game resumed from the journal
-        assert wait_for(lambda: status() == ["game"])
-        assert hub.tables()[1][0]["players"] == ["ann", "bob"]
+        assert wait_for(lambda: status() == sorted([(table.port, "game"), (missing, "unplugged")]))
+        assert [t["players"] for t in hub.tables()[1] if t["name"] == table.port] == [["ann", "bob"]]
     finally:
-        watcher.stop()
+        for watcher in watchers:
+            watcher.stop()
         table.stop()
 
 
