@@ -186,6 +186,8 @@ def test_the_line_is_drawn_tile_by_tile_with_its_open_ends(name):
         assert set(line["open"]) == {s for i, s in enumerate(("L", "R", "S1", "S2")) if state.layout.is_open(i)}
         if line["S1"] or line["S2"]:
             assert line["spinner"] is not None
+        if name == "sebastopol":  # the 6-6 set is the spinner, laid crosswise
+            assert line["set"] == [6, 6, True] and line["spinner"] == ["set", 0]
         pic = picture(snapshot(state), ["ann", "bob", "cy", "di"][: state.players], replay)
         assert pic["table"]["boneyard"] == state.stock and pic["table"]["ends"] == state.layout.text()
 
