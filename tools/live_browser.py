@@ -4,10 +4,10 @@
 
 
 writes ``live-muggins.png`` (a line game played on the simulated table by ``run``'s scripted
-players, stopped in the middle of its first hand) and ``live-moon.png``, ``live-dasan.png``,
-``live-columns.png``: the simulated table's game runtime is scripted for line games only, so
-these three show positions the engine reached in a random match, journalled and replayed
-exactly as a table's session would be, published to the same live page.
+players, stopped in the middle of its first hand) and ``live-sniff.png``, ``live-moon.png``,
+``live-dasan.png``, ``live-columns.png``: the simulated table is scripted for Muggins only, so
+these show positions the engine reached in a random match, journalled and replayed exactly
+as a table's session would be, published to the same live page.
 """
 import os
 import subprocess
@@ -77,6 +77,8 @@ def position_picture(name, seed, predicate):
 
 
 POSITIONS = {
+    # Sniff's sniff: a double with its arms up and down, several tiles on the line
+    "sniff": lambda s: s.layout.spinner >= 0 and s.layout.tiles >= 11,
     # a trick with two tiles on it, some tricks taken
     "moon": lambda s: len(s.trick) == 2 and s.trick_number >= 3,
     # several piles after a few battles
@@ -87,7 +89,7 @@ POSITIONS = {
 
 
 def shoot_positions(out_dir, seed=3):
-    """Screenshots of the Moon, column game and Da San positions; returns console errors."""
+    """Screenshots of the Sniff, Moon, column game and Da San positions; returns console errors."""
     errors = []
     for name, predicate in POSITIONS.items():
         hub = Hub()
