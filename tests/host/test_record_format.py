@@ -184,3 +184,20 @@ def test_an_undone_action_is_left_out_and_named(capsys, tmp_path):
     assert len(record.moves) == 17 and recordmod.check_record(record).scores == state.scores
     assert record.moves[-1].text == state.action_str(action)
     assert "; undone before it: %s. " % state.action_str(action) in out
+
+
+def test_a_file_of_several_records_checks_and_imports_each(capsys, tmp_path):
+    device = LocalTransport(str(tmp_path / "device"))
+    played = [play_whole_match(device.journal, name, seed) for seed, name in enumerate(("moon", "columns"), 1)]
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    path = str(tmp_path / "two.tgr")
+    assert tiletable(capsys, ["export", "--format", "record", "-o", path, "--db", db_path])[1] == "wrote 2 records to %s\n" % path
+    status, out, _ = tiletable(capsys, ["check", path])
+    assert status == 0 and [line.split(" (")[0] for line in out.splitlines()] == ["%s: record 1" % path, "%s: record 2" % path]
+    assert "(moon, ann v bob v cy: " in out and "(columns, ann v bob: " in out
+    other_db = str(tmp_path / "other.db")
+    status, out, _ = tiletable(capsys, ["import", path, "--db", other_db])
+    assert status == 0 and out.count("imported as session") == 2
+    assert [s["ruleset"] for s in Database.open(other_db).sessions()] == ["moon", "columns"]
+    assert [recordmod.check_record(r).scores for r in recordmod.parse_records(open(path).read())] == [s.scores for s in played]
