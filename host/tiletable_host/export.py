@@ -21,6 +21,8 @@ def configure(parser):
     parser.add_argument("sessions", type=int, nargs="*", metavar="SESSION", help="sessions to export (default: all)")
     parser.add_argument("--format", choices=("jsonl", "csv", "record"), default="jsonl", help="output format (default: %(default)s)")
     parser.add_argument("-o", "--output", default="-", help="file to write (default: standard output)")
+    parser.add_argument("--event", default=None, help="the Event tag of records (default: what the session was imported with, else ?)")
+    parser.add_argument("--site", default=None, help="the Site tag of records (default: what the session was imported with, else ?)")
     parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
 
 
@@ -77,7 +79,7 @@ def do_export(args):
         if args.format == "record":
             from tiletable_host.record import session_records_text
 
-            rows = session_records_text(db, chosen_sessions(db, args.sessions))
+            rows = session_records_text(db, chosen_sessions(db, args.sessions), event=args.event, site=args.site)
         else:
             rows = export_rows(db, args.sessions)
         if args.output == "-":

@@ -366,12 +366,13 @@ def record_of_replay(replay, header):
     return record
 
 
-def session_records_text(db, sessions):
-    """Yield the text of a record of each stored session (its header's table, event and site
-    are kept when it was itself imported from a record)."""
+def session_records_text(db, sessions, event=None, site=None):
+    """Yield the text of a record of each stored session: ``event`` and ``site`` when given,
+    else those (and the table) the session was imported with, if it was."""
     for session in sessions:
         stored = db.session_records(session["id"])
         header = parse_json_payload(stored[0][2]) if stored and stored[0][1] == REC_HEADER else {}
+        header.update((key, value) for key, value in (("event", event), ("site", site)) if value)
         yield record_of_replay(replay_session(db, session["id"]), header).to_text()
 
 

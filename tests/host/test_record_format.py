@@ -73,7 +73,9 @@ def test_an_imported_record_is_a_session_like_a_pulled_one_and_is_stored_once(ca
     assert status == 0 and out.endswith("already stored as session 1\n")
     assert tiletable(capsys, ["replay", "1", "--db", other_db])[1].splitlines()[-1] == "no divergence: final scores %d %d" % tuple(played.scores)
     status, out, _ = tiletable(capsys, ["export", "1", "--format", "record", "--db", other_db])
-    assert status == 0 and "[Event club night]" in out and "[Table tiletable-local]" in out
+    assert status == 0 and "[Event club night]" in out and "[Site ?]" in out and "[Table tiletable-local]" in out
+    status, renamed, _ = tiletable(capsys, ["export", "1", "--format", "record", "--site", "Kyoto", "--db", other_db])
+    assert renamed == out.replace("[Site ?]", "[Site Kyoto]")
     assert out.split("\n\n", 1)[1] == text.split("\n\n", 1)[1]  # the body is unchanged by the trip
 
 
