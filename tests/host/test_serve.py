@@ -285,3 +285,15 @@ def test_run_prints_the_address_of_its_live_view(capsys, tmp_path):
     status, out, err = tiletable(capsys, ["run", "--hands", "1", "--quiet", "--db", str(tmp_path / "run.db")])
     assert status == 0, err
     assert re.search(r"^live view in a browser: http://127\.0\.0\.1:\d+/$", out, re.M)
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(capsys, tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, out, err = tiletable(capsys, ["serve", "--no-table", "--http-port", str(port), "--db", str(tmp_path / "t.db")])
+    assert status == 1 and out == ""
+    assert err == "tiletable: serve: cannot listen on 127.0.0.1:%d (Address already in use); pass another --http-port\n" % port

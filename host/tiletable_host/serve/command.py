@@ -6,6 +6,7 @@ table (a Pico, or the pty that ``tiletable sim`` prints); a table that is unplug
 as waiting and comes back when it is plugged in again. The history pages read the same
 database as ``pull``, ``sessions`` and ``show`` (``--db``).
 """
+import socket
 import threading
 import time
 
@@ -27,29 +28,39 @@ def configure(parser):
 
 
 class WebServer:
-    """uvicorn serving the app in a thread of its own; ``url`` once started."""
+    """uvicorn serving the app in a thread of its own, on a socket bound here first (so a
+    port in use is one clear error); ``url`` once started."""
 
     def __init__(self, hub, db_path, host="127.0.0.1", port=0):
         config = uvicorn.Config(create_app(hub, db_path), host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, name="web server", daemon=True)
+        self.thread = None
         self.url = None
 
     def start(self, timeout=10.0):
-        """:raises CommandError: when the server cannot listen (port taken)."""
+        """:raises CommandError: when the address cannot be listened on (a port in use)."""
+        host, port = self.server.config.host, self.server.config.port
+        listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            listener.bind((host, port))
+        except OSError as exc:
+            listener.close()
+            raise CommandError("cannot listen on %s:%d (%s); pass another --http-port" % (host, port, exc.strerror or exc))
+        self.url = "http://%s:%d/" % (host, listener.getsockname()[1])
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [listener]}, name="web server", daemon=True)
         self.thread.start()
         deadline = time.monotonic() + timeout
         while not self.server.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise CommandError("the web server could not listen on %s:%d" % (self.server.config.host, self.server.config.port))
+                raise CommandError("the web server did not start on %s" % self.url)
             time.sleep(0.02)
-        host, port = self.server.servers[0].sockets[0].getsockname()[:2]
-        self.url = "http://%s:%d/" % (host, port)
         return self.url
 
     def stop(self):
         self.server.should_exit = True
-        self.thread.join(5)
+        if self.thread is not None:
+            self.thread.join(5)
 
 
 def do_serve(args):
