@@ -203,3 +203,16 @@ def test_a_file_of_several_records_checks_and_imports_each(capsys, tmp_path):
     assert status == 0 and out.count("imported as session") == 2
     assert [s["ruleset"] for s in Database.open(other_db).sessions()] == ["moon", "columns"]
     assert [recordmod.check_record(r).scores for r in recordmod.parse_records(open(path).read())] == [s.scores for s in played]
+
+
+def test_a_record_of_a_custom_ruleset_checks_imports_and_replays(capsys, tmp_path):
+    from tiletable.engine.rulesets import find_ruleset
+
+    custom = find_ruleset("muggins", target=61)
+    text = doc_examples()[0].replace('"target":200', '"target":61').replace("[Hash 2536ada149cfab8d]", "[Hash %s]" % custom.hash)
+    path = write(tmp_path, text)
+    assert tiletable(capsys, ["check", path])[0] == 0
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["import", path, "--db", db_path])[0] == 0
+    status, out, _ = tiletable(capsys, ["replay", "1", "--db", db_path])  # the ruleset came with the record
+    assert status == 0 and "replayed with muggins (hash %s)" % custom.hash in out and out.endswith("final scores 30 10\n")
