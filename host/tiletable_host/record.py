@@ -156,7 +156,9 @@ def parse_records(text):
     in_body = False
     hand = None
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split(";", 1)[0].strip()
+        line = raw.strip()
+        if not line.startswith("["):  # a tag's value may hold a ";" (an event, a name)
+            line = line.split(";", 1)[0].strip()
         if not line:
             continue
         tag = _TAG.match(line)
@@ -333,7 +335,7 @@ def header_tags(ruleset, players, start_time=None, table="?", event="?", site="?
     }
     for seat, name in enumerate(players):
         tags["Seat%d" % seat] = name
-    return tags
+    return {tag: " ".join(str(value).split()) for tag, value in tags.items()}  # one line each
 
 
 def record_of_replay(replay, header):

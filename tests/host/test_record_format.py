@@ -65,7 +65,7 @@ def test_every_game_round_trips_journal_record_engine(capsys, tmp_path, name):
 def test_an_imported_record_is_a_session_like_a_pulled_one_and_is_stored_once(capsys, tmp_path):
     db_path, played = played_session(tmp_path, capsys, "muggins")
     text = "".join(recordmod.session_records_text(Database.open(db_path), Database.open(db_path).sessions()))
-    path = write(tmp_path, text.replace("[Event ?]", "[Event club night]"))
+    path = write(tmp_path, text.replace("[Event ?]", "[Event club night; finals]"))
     other_db = str(tmp_path / "other.db")
     status, out, err = tiletable(capsys, ["import", path, "--db", other_db])
     assert (status, err) == (0, "") and out.endswith("imported as session 1\n")
@@ -73,9 +73,9 @@ def test_an_imported_record_is_a_session_like_a_pulled_one_and_is_stored_once(ca
     assert status == 0 and out.endswith("already stored as session 1\n")
     assert tiletable(capsys, ["replay", "1", "--db", other_db])[1].splitlines()[-1] == "no divergence: final scores %d %d" % tuple(played.scores)
     status, out, _ = tiletable(capsys, ["export", "1", "--format", "record", "--db", other_db])
-    assert status == 0 and "[Event club night]" in out and "[Site ?]" in out and "[Table tiletable-local]" in out
-    status, renamed, _ = tiletable(capsys, ["export", "1", "--format", "record", "--site", "Kyoto", "--db", other_db])
-    assert renamed == out.replace("[Site ?]", "[Site Kyoto]")
+    assert status == 0 and "[Event club night; finals]" in out and "[Site ?]" in out and "[Table tiletable-local]" in out
+    status, renamed, _ = tiletable(capsys, ["export", "1", "--format", "record", "--site", "Kyoto\nwest", "--db", other_db])
+    assert renamed == out.replace("[Site ?]", "[Site Kyoto west]")
     assert out.split("\n\n", 1)[1] == text.split("\n\n", 1)[1]  # the body is unchanged by the trip
 
 
