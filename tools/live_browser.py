@@ -10,6 +10,7 @@ these show positions the engine reached in a random match, journalled and replay
 as a table's session would be, published to the same live page.
 """
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -122,8 +123,9 @@ class WatchedTable:
 
         self.table = SimulatedTable.start()
         self.hub = Hub()
-        self.watcher = PortWatcher(self.hub, self.table.port)
-        self.server = WebServer(self.hub, os.path.join(tempfile.mkdtemp(), "none.db"))
+        no_db = os.path.join(tempfile.mkdtemp(), "none.db")  # presets only, never the user's database
+        self.watcher = PortWatcher(self.hub, self.table.port, no_db)
+        self.server = WebServer(self.hub, no_db)
         start_game(open_link, self.table.port, "muggins", ["ann", "bob"])
         self.watcher.start()
         self.url = self.server.start()
@@ -167,6 +169,87 @@ def wait_for(predicate, seconds=20.0):
             return True
         time.sleep(0.05)
     return False
+
+
+class MoonScript:
+    """Plays Moon on the simulated table the way people would (docs/TABLE.md "Moon"): hands
+    laid on the seat pads and OK, the first bidder bids 4 and the others pass with the seat
+    buttons, the bidder keeps its hand with a press, and each tile is laid on the trick zone
+    (a long press names the suit of a lead when the table asks), the zone cleared after each
+    trick. A PC-side engine makes the choices and must agree with the table at every step."""
+
+    def __init__(self, control, seed, on_play):
+        from tiletable.runtime.profiles import profile_for
+
+        self.control = control
+        self.ruleset = find_ruleset("moon")
+        self.state = self.ruleset.new_state(3)
+        self.rng = random.Random(seed)
+        self.profile = profile_for("moon", 3, "trick")
+        self.on_play = on_play
+
+    def play(self, tricks):
+        """Deal, bid, keep, then play ``tricks`` tricks (or to the end of the hand)."""
+        from tiletable.engine.tiles import tile_str
+
+        from tiletable.engine.trick import TILES
+
+        state = self.state
+        tiles = list(TILES)
+        self.rng.shuffle(tiles)
+        for seat in range(3):
+            hand = [tile_str(t) for t in tiles[seat * 7 : seat * 7 + 7]]
+            self.control.place(self.profile.seat_zone[seat], *hand)
+            self.control.remove(self.profile.seat_zone[seat])
+            for text in hand:
+                self._apply("D%d:%s" % (seat, text))
+        self._apply("W:?")
+        self.control.press("ok")
+        self._check("the deal")
+        self._call(state.current_player(), 1)  # bid 4
+        while state.current_player() >= 0 and self._legal("B%d:PASS" % state.current_player()):
+            self._call(state.current_player(), 0)
+        self.control.press(state.current_player())  # the bidder keeps its hand
+        self._apply("KEEP")
+        self._check("KEEP")
+        hand = state.hand_number
+        while state.trick_number < tricks and state.hand_number == hand:
+            seat = state.current_player()
+            tile = state.action_str(self.rng.choice(list(state.legal_actions))).split("/")[0]
+            self.control.place(self.profile.trick_zone, tile)
+            options = []  # as the table reads a tile on the trick zone: as is, or naming a suit
+            for text in (tile, tile + "/" + tile[0], tile + "/" + tile[-1]):
+                if text not in options and self._legal(text):
+                    options.append(text)
+            if len(options) > 1:
+                self.control.press(seat, "long")  # the suit the table offers first
+            self._apply(options[0])
+            if not state.trick:
+                self.control.remove(self.profile.trick_zone)
+            self._check(options[0])
+            self.on_play()
+
+    def _legal(self, text):
+        try:
+            return self.state.is_legal(self.state.parse_action(text))
+        except Exception:
+            return False
+
+    def _call(self, seat, presses):
+        for _ in range(presses):
+            self.control.press(seat)
+        self.control.press(seat, "long")
+        word = "4" if presses else "PASS"
+        self._apply("B%d:%s" % (seat, word))
+        self._check("B%d:%s" % (seat, word))
+
+    def _apply(self, text):
+        self.state.apply(self.state.parse_action(text))
+
+    def _check(self, step):
+        snap = self.control.state()
+        if snap.get("actions") != len(self.state.history) or snap.get("scores") != self.state.scores:
+            raise RuntimeError("after %s the table has %s actions and scores %s, the script %d and %s" % (step, snap.get("actions"), snap.get("scores"), len(self.state.history), self.state.scores))
 
 
 def shoot_line_game(out_dir, plays=14):

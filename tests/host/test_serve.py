@@ -242,7 +242,13 @@ def test_two_watched_tables_one_missing_one_unplugged_and_plugged_back(tmp_path)
     table = SimulatedTable.start(root=str(tmp_path / "table"))
     hub = Hub()
     missing = str(tmp_path / "ttyACM9")
-    watchers = [PortWatcher(hub, port, str(tmp_path / "none.db"), timeout=0.5) for port in (table.port, missing)]
+    newer = str(tmp_path / "newer.db")  # a database of a later schema: the tables are watched all the same
+    Database.open(newer).close()
+    import sqlite3
+
+    with sqlite3.connect(newer) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    watchers = [PortWatcher(hub, port, newer, timeout=0.5) for port in (table.port, missing)]
     try:
         start_game(open_link, table.port, "muggins", ["ann", "bob"])
         for watcher in watchers:

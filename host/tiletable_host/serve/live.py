@@ -222,7 +222,10 @@ class PortWatcher(threading.Thread):
                 self.stopping.wait(1.0)
 
     def _watch(self):
-        db = open_ruleset_db(self.db_path)  # this thread's own connection: sqlite3 wants one per thread
+        try:
+            db = open_ruleset_db(self.db_path)  # this thread's own connection: sqlite3 wants one per thread
+        except CommandError:
+            db = None  # a database this tool cannot read (the history pages say why): presets only
         view = TableView(None, db)
         try:
             view.link = open_link(_LinkArgs(self.port, self.timeout), on_event=view.on_event)
