@@ -3,11 +3,12 @@
     python tools/live_browser.py docs
 
 
-writes ``live-muggins.png`` (a line game played on the simulated table by ``run``'s scripted
-players, stopped in the middle of its first hand) and ``live-sniff.png``, ``live-moon.png``,
-``live-dasan.png``, ``live-columns.png``: the simulated table is scripted for Muggins only, so
-these show positions the engine reached in a random match, journalled and replayed exactly
-as a table's session would be, published to the same live page.
+writes ``live-muggins.png`` and ``live-moon.png`` (games played on the simulated table with
+its pads and buttons, by ``run``'s scripted players and by ``MoonScript``, stopped in the
+middle of the first hand) and ``live-sniff.png``, ``live-dasan.png``, ``live-columns.png``:
+the simulated table is not scripted for those, so these show positions the engine reached in
+a random match, journalled and replayed exactly as a table's session would be, published to
+the same live page.
 """
 import os
 import random
@@ -80,8 +81,6 @@ def position_picture(name, seed, predicate):
 POSITIONS = {
     # Sniff's sniff: a double with its arms up and down, several tiles on the line
     "sniff": lambda s: s.layout.spinner >= 0 and s.layout.tiles >= 11,
-    # a trick with two tiles on it, some tricks taken
-    "moon": lambda s: len(s.trick) == 2 and s.trick_number >= 3,
     # several piles after a few battles
     "columns": lambda s: sum(1 for c in s.columns if c) == 3 and len(s.won[0]) + len(s.won[1]) >= 4,
     # a combination of several cards to beat, mid-hand
@@ -90,7 +89,7 @@ POSITIONS = {
 
 
 def shoot_positions(out_dir, seed=3):
-    """Screenshots of the Sniff, Moon, column game and Da San positions; returns console errors."""
+    """Screenshots of the Sniff, column game and Da San positions; returns console errors."""
     errors = []
     for name, predicate in POSITIONS.items():
         hub = Hub()
@@ -109,11 +108,14 @@ class _Enough(Exception):
 
 
 class WatchedTable:
-    """The simulated table with a Muggins game started, watched through its port by a
-    ``PortWatcher`` as ``serve`` does, its live page served; ``play(n, on_play)`` plays ``n``
-    plays of the first hand with ``run``'s scripted players. Use as a context manager."""
+    """The simulated table with a game of ``ruleset`` (Muggins or Moon) started, watched
+    through its port by a ``PortWatcher`` as ``serve`` does, its live page served;
+    ``play(n, on_play)`` plays ``n`` plays of the first hand (Muggins with ``run``'s scripted
+    players, Moon with ``MoonScript``). Use as a context manager."""
 
-    def __init__(self, seed=5):
+    def __init__(self, ruleset="muggins", seed=5):
+        self.ruleset = ruleset
+        self.names = ["ann", "bob", "cy"] if ruleset == "moon" else ["ann", "bob"]
         self.seed = seed
 
     def __enter__(self):
@@ -126,7 +128,7 @@ class WatchedTable:
         no_db = os.path.join(tempfile.mkdtemp(), "none.db")  # presets only, never the user's database
         self.watcher = PortWatcher(self.hub, self.table.port, no_db)
         self.server = WebServer(self.hub, no_db)
-        start_game(open_link, self.table.port, "muggins", ["ann", "bob"])
+        start_game(open_link, self.table.port, self.ruleset, self.names)
         self.watcher.start()
         self.url = self.server.start()
         return self
@@ -146,9 +148,14 @@ class WatchedTable:
             if len(count) >= plays:
                 raise _Enough()
 
-        self.game = ScriptedGame(self.table.control, self.table.control, find_ruleset("muggins"), 2, self.seed, after)
+        if self.ruleset == "moon":
+            self.game = MoonScript(self.table.control, self.seed, lambda: after(False))
+            play = lambda: self.game.play(plays)  # noqa: E731
+        else:
+            self.game = ScriptedGame(self.table.control, self.table.control, find_ruleset(self.ruleset), 2, self.seed, after)
+            play = lambda: self.game.play(1)  # noqa: E731
         try:
-            self.game.play(1)
+            play()
         except _Enough:
             pass
         return len(count)
@@ -188,8 +195,8 @@ class MoonScript:
         self.profile = profile_for("moon", 3, "trick")
         self.on_play = on_play
 
-    def play(self, tricks):
-        """Deal, bid, keep, then play ``tricks`` tricks (or to the end of the hand)."""
+    def play(self, plays):
+        """Deal, bid, keep, then lay ``plays`` tiles (fewer if the hand ends first)."""
         from tiletable.engine.tiles import tile_str
 
         from tiletable.engine.trick import TILES
@@ -213,7 +220,8 @@ class MoonScript:
         self._apply("KEEP")
         self._check("KEEP")
         hand = state.hand_number
-        while state.trick_number < tricks and state.hand_number == hand:
+        while plays > 0 and state.hand_number == hand:
+            plays -= 1
             seat = state.current_player()
             tile = state.action_str(self.rng.choice(list(state.legal_actions))).split("/")[0]
             self.control.place(self.profile.trick_zone, tile)
@@ -252,25 +260,24 @@ class MoonScript:
             raise RuntimeError("after %s the table has %s actions and scores %s, the script %d and %s" % (step, snap.get("actions"), snap.get("scores"), len(self.state.history), self.state.scores))
 
 
-def shoot_line_game(out_dir, plays=14):
-    """A Muggins hand on the simulated table photographed after ``plays`` plays; returns
-    console errors."""
+def shoot_table(out_dir, ruleset, plays):
+    """The simulated table's live view after ``plays`` plays of ``ruleset``; returns console errors."""
     import time
 
-    with WatchedTable() as watched:
+    with WatchedTable(ruleset) as watched:
         watched.play(plays)
         time.sleep(1.0)  # the watcher's next look at the table
-        return browser("shot", watched.url, os.path.join(out_dir, "live-muggins.png"), "1100", "520")[-1]["errors"]
+        return browser("shot", watched.url, os.path.join(out_dir, "live-%s.png" % ruleset), "1100", "560")[-1]["errors"]
 
 
-def watch_plays(plays, pace):
-    """Play ``plays`` plays on the watched simulated table, ``pace`` seconds apart, while
+def watch_plays(plays, pace, ruleset="muggins"):
+    """Play ``plays`` plays of ``ruleset`` on the watched simulated table, ``pace`` seconds apart, while
     Chromium shows the live page; returns ``(play times, [(seq, time seen, text)], console errors)``.
     A play's time is when the table had taken it (the scripted player checks the table's state)."""
     import json
     import time
 
-    with WatchedTable() as watched:
+    with WatchedTable(ruleset) as watched:
         proc = subprocess.Popen(["node", BROWSER_SCRIPT, "watch", watched.url], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
             if json.loads(proc.stdout.readline()).get("ready") is not True:
@@ -311,7 +318,7 @@ def start_game(open_link, port, ruleset, names):
 
 def main(argv):
     out_dir = argv[0] if argv else os.path.join(ROOT, "docs")
-    errors = shoot_line_game(out_dir) + shoot_positions(out_dir)
+    errors = shoot_table(out_dir, "muggins", 14) + shoot_table(out_dir, "moon", 11) + shoot_positions(out_dir)
     print("screenshots in %s; console errors: %s" % (out_dir, errors or "none"))
     return 1 if errors else 0
 
