@@ -196,7 +196,8 @@ class MoonScript:
         self.on_play = on_play
 
     def play(self, plays):
-        """Deal, bid, keep, then lay ``plays`` tiles (fewer if the hand ends first)."""
+        """Deal, bid, keep, then lay ``plays`` tiles (fewer if the hand ends first); ``on_play()``
+        after each player's action (a call, the keep, a tile)."""
         from tiletable.engine.tiles import tile_str
 
         from tiletable.engine.trick import TILES
@@ -219,6 +220,7 @@ class MoonScript:
         self.control.press(state.current_player())  # the bidder keeps its hand
         self._apply("KEEP")
         self._check("KEEP")
+        self.on_play()
         hand = state.hand_number
         while plays > 0 and state.hand_number == hand:
             plays -= 1
@@ -250,6 +252,7 @@ class MoonScript:
         word = "4" if presses else "PASS"
         self._apply("B%d:%s" % (seat, word))
         self._check("B%d:%s" % (seat, word))
+        self.on_play()
 
     def _apply(self, text):
         self.state.apply(self.state.parse_action(text))
@@ -318,7 +321,7 @@ def start_game(open_link, port, ruleset, names):
 
 def main(argv):
     out_dir = argv[0] if argv else os.path.join(ROOT, "docs")
-    errors = shoot_table(out_dir, "muggins", 14) + shoot_table(out_dir, "moon", 11) + shoot_positions(out_dir)
+    errors = shoot_table(out_dir, "muggins", 14) + shoot_table(out_dir, "moon", 15) + shoot_positions(out_dir)
     print("screenshots in %s; console errors: %s" % (out_dir, errors or "none"))
     return 1 if errors else 0
 

@@ -37,7 +37,7 @@ def test_the_live_page_shows_every_play_of_the_simulated_table_in_order(ruleset,
     seqs = [seq for seq, _, _ in seen]
     assert seqs == sorted(set(seqs))
     for (seq, shown, text), played in zip(seen, times):
-        assert text.split()[2] in names, text
+        assert text.split()[2] in names or text == "Last play: the bidder keeps the hand", text
         assert shown >= played - 0.5  # seen after it was played (clocks of one machine)
 
 
