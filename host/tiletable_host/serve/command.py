@@ -32,7 +32,9 @@ class WebServer:
     port in use is one clear error); ``url`` once started."""
 
     def __init__(self, hub, db_path, host="127.0.0.1", port=0):
-        config = uvicorn.Config(create_app(hub, db_path), host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
+        # log_config=None: uvicorn's own handlers would hold on to the sys.stderr of the moment
+        # (a test's captured stream, closed later); its warnings go to the root logger instead
+        config = uvicorn.Config(create_app(hub, db_path), host=host, port=port, log_config=None, log_level="warning", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = None
         self.url = None
