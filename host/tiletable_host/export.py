@@ -1,4 +1,5 @@
-"""``tiletable export``: the stored records as JSON Lines or CSV, one row per journal record.
+"""``tiletable export``: the stored records as JSON Lines or CSV, one row per journal record,
+or each session as a tile game record (``--format record``, docs/RECORD.md).
 
 Columns: session, ruleset, device, seq, type (header, action, score, undo, end, ...), text
 (the record as the table wrote it: an action's canonical text, a header's JSON), and for
@@ -19,21 +20,29 @@ COLUMNS = ("session", "ruleset", "device", "seq", "type", "text", "seat", "point
 
 def configure(parser):
     parser.add_argument("sessions", type=int, nargs="*", metavar="SESSION", help="sessions to export (default: all)")
-    parser.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="output format (default: %(default)s)")
+    parser.add_argument("--format", choices=("jsonl", "csv", "record"), default="jsonl", help="output format (default: %(default)s)")
     parser.add_argument("-o", "--output", default="-", help="file to write (default: standard output)")
+    parser.add_argument("--event", default=None, help="the Event tag of records (default: what the session was imported with, else ?)")
+    parser.add_argument("--site", default=None, help="the Site tag of records (default: what the session was imported with, else ?)")
     parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
 
 
-def export_rows(db, session_ids=()):
-    """Yield one dict per record (keys ``COLUMNS``) of the chosen sessions, in order."""
+def chosen_sessions(db, session_ids=()):
+    """The sessions ``session_ids`` (all when empty), oldest first.
+
+    :raises CommandError: naming a session the database does not hold.
+    """
     sessions = db.sessions()
     known = {s["id"]: s for s in sessions}
     for session_id in session_ids:
         if session_id not in known:
             raise CommandError("no session %d in %s (see `tiletable sessions`)" % (session_id, db.path))
-    for session in sessions:
-        if session_ids and session["id"] not in session_ids:
-            continue
+    return [s for s in sessions if not session_ids or s["id"] in session_ids]
+
+
+def export_rows(db, session_ids=()):
+    """Yield one dict per record (keys ``COLUMNS``) of the chosen sessions, in order."""
+    for session in chosen_sessions(db, session_ids):
         for seq, rtype, payload in db.session_records(session["id"]):
             text = payload.decode("utf-8", "replace")
             row = dict.fromkeys(COLUMNS)
@@ -48,7 +57,11 @@ def export_rows(db, session_ids=()):
 def write_rows(rows, out, fmt):
     """Write rows as JSON Lines or CSV (with a header line); returns the number of rows."""
     count = 0
-    if fmt == "csv":
+    if fmt == "record":
+        for text in rows:
+            out.write(("\n" if count else "") + text)
+            count += 1
+    elif fmt == "csv":
         writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         for row in rows:
@@ -64,7 +77,12 @@ def write_rows(rows, out, fmt):
 def do_export(args):
     db = dbmod.Database.open(args.db or dbmod.default_path(), create=False)
     try:
-        rows = export_rows(db, args.sessions)
+        if args.format == "record":
+            from tiletable_host.record import session_records_text
+
+            rows = session_records_text(db, chosen_sessions(db, args.sessions), event=args.event, site=args.site)
+        else:
+            rows = export_rows(db, args.sessions)
         if args.output == "-":
             count = write_rows(rows, sys.stdout, args.format)
         else:

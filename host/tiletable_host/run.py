@@ -46,6 +46,8 @@ def configure(parser):
     parser.add_argument("--db", default=None, help="database to pull into and keep (default: a temporary one, removed at the end)")
     parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython", help="interpreter of the simulated device")
     parser.add_argument("--live", action="store_true", help="print the table's view after every play (default: once, at the end)")
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds to wait after each play on the simulated table, to follow it in the browser (default: %(default)s)")
+    parser.add_argument("--http-port", type=int, default=0, help="port of the live view in the browser (default: a free one; -1: no live view)")
     add_link_options(parser)
 
 
@@ -157,9 +159,36 @@ class ScriptedGame:
             )
 
 
-def _print_view(view):
+def _print_view(view, live=None):
     view.refresh()
+    if live is not None:
+        live.publish(view)
     print("\n".join("  | " + line for line in view.render()), flush=True)
+
+
+class LiveView:
+    """The browser view beside the session (``tiletable serve``'s app on this command's own
+    link and database): the address is printed, and the table's picture published after
+    every play."""
+
+    def __init__(self, db_path, port, table_name):
+        from tiletable_host.serve.command import WebServer
+        from tiletable_host.serve.live import Hub
+
+        self.hub = Hub()
+        self.table_name = table_name
+        self.server = WebServer(self.hub, db_path, port=port)
+
+    def start(self):
+        print("live view in a browser: %s" % self.server.start(), flush=True)
+
+    def publish(self, view):
+        from tiletable_host.serve.live import picture_of
+
+        self.hub.publish(self.table_name, picture_of(view))
+
+    def stop(self):
+        self.server.stop()
 
 
 def do_run(args):
@@ -198,24 +227,37 @@ def _session(args, link, table, names, db_path):
     print("== %s for %s" % (RULESET, ", ".join(names)), flush=True)
     view = TableView(link)
     link.on_event = view.on_event
-    if table is not None:
-        hand_numbers = iter(range(1, args.hands + 2))
+    live = None
+    if args.http_port >= 0:
+        live = LiveView(db_path, args.http_port, "simulated table" if table is not None else args.port)
+        live.start()
+    try:
+        if table is not None:
+            hand_numbers = iter(range(1, args.hands + 2))
 
-        def on_play(hand_over):
-            if args.live:
-                _print_view(view)
-            elif hand_over:
-                scores = ", ".join("%s %d" % (name, score) for name, score in zip(names, game.state.scores))
-                print("hand %d over: %s" % (next(hand_numbers), scores), flush=True)
+            def on_play(hand_over):
+                if args.live:
+                    _print_view(view, live)
+                else:
+                    if live is not None:
+                        view.refresh()
+                        live.publish(view)
+                    if hand_over:
+                        scores = ", ".join("%s %d" % (name, score) for name, score in zip(names, game.state.scores))
+                        print("hand %d over: %s" % (next(hand_numbers), scores), flush=True)
+                time.sleep(args.pace)
 
-        game = ScriptedGame(table.control, link, find_ruleset(RULESET), len(names), args.seed, on_play)
-        game.play(args.hands)
-        print("== the table now", flush=True)
-        _print_view(view)
-        if not game.state.is_over():
-            link.game_stop()
-    else:
-        _watch_until_over(link, view)
+            game = ScriptedGame(table.control, link, find_ruleset(RULESET), len(names), args.seed, on_play)
+            game.play(args.hands)
+            print("== the table now", flush=True)
+            _print_view(view, live)
+            if not game.state.is_over():
+                link.game_stop()
+        else:
+            _watch_until_over(link, view, live)
+    finally:
+        if live is not None:
+            live.stop()
     print("== pull", flush=True)
     db = dbmod.Database.open(db_path)
     try:
@@ -252,11 +294,13 @@ def _start_game(link, names):
         time.sleep(0.2)
 
 
-def _watch_until_over(link, view):
+def _watch_until_over(link, view, live):
     """People play at a real table: redraw the view until the game is over or Ctrl-C."""
     try:
         while True:
             view.refresh()
+            if live is not None:
+                live.publish(view)
             print("\n".join(view.render()) + "\n", flush=True)
             if view.snapshot.get("mode") != "game":
                 return

@@ -83,7 +83,7 @@ class TableView:
             return ["table in %s mode: %s for %s players chosen, no game in progress" % (snap.get("mode", "?"), menu[0], menu[1])]
         names = self.session["players"] if self.session else ["P%d" % i for i in range(snap["players"])]
         to_act = snap["to_act"]
-        lines = ["%s, hand %d, %s" % (snap["ruleset"], snap["hand"] + 1, _turn_text(to_act, names, snap["mode"]))]
+        lines = ["%s, hand %d, %s" % (snap["ruleset"], snap["hand"] + 1, turn_text(to_act, names, snap["mode"]))]
         for seat, score in enumerate(snap["scores"]):
             marker = "  <- to act" if to_act == seat else ""
             lines.append("  P%d %-10s %5d%s" % (seat, names[seat] if seat < len(names) else "?", score, marker))
@@ -100,7 +100,7 @@ class TableView:
         return lines
 
 
-def _turn_text(to_act, names, mode):
+def turn_text(to_act, names, mode):
     if mode != "game":
         return mode
     if isinstance(to_act, int):
@@ -136,14 +136,14 @@ def _last_play(replay, names):
     return lines
 
 
-def _open_db(path):
+def open_ruleset_db(path):
     """The ruleset memory, if this PC has a database (watching never creates one)."""
     path = path or dbmod.default_path()
     return dbmod.Database.open(path, create=False) if os.path.exists(path) else None
 
 
 def do_watch(args):
-    db = _open_db(args.db)
+    db = open_ruleset_db(args.db)
     view = TableView(None, db)
     link = open_link(args, on_event=view.on_event)
     try:

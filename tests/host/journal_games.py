@@ -7,8 +7,11 @@ from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, TERMINAL
 
 
-def play_into_journal(journal, ruleset_name="muggins", players=("ann", "bob"), seed=1, max_actions=None):
-    """Play one match (or its first ``max_actions`` actions) into ``journal``; returns the final state."""
+def play_into_journal(journal, ruleset_name="muggins", players=("ann", "bob"), seed=1, max_actions=None, choose=None):
+    """Play one match (or its first ``max_actions`` actions) into ``journal``; returns the final state.
+
+    ``choose(state)``, when given, picks each action instead of a uniform random choice.
+    """
     ruleset = find_ruleset(ruleset_name)
     state = ruleset.new_state(len(players))
     rng = random.Random(seed)
@@ -16,7 +19,10 @@ def play_into_journal(journal, ruleset_name="muggins", players=("ann", "bob"), s
     count = 0
     while state.current_player() != TERMINAL and (max_actions is None or count < max_actions):
         player = state.current_player()
-        action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions))
+        if choose is not None:
+            action = choose(state)
+        else:
+            action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions))
         events = state.play(action)
         journal.log_action(state.action_str(action))
         for event in events:
@@ -27,3 +33,17 @@ def play_into_journal(journal, ruleset_name="muggins", players=("ann", "bob"), s
     else:
         journal.flush()
     return state
+
+
+NAMES = ("ann", "bob", "cy", "di")
+
+
+def play_whole_match(journal, ruleset_name, seed=5):
+    """A whole match of preset ``ruleset_name`` for its default number of players (named from
+    ``NAMES``), by random players who bid rarely (random Moon bids would never end a match)."""
+    from engine.families_play import Rng, choose
+
+    ruleset = find_ruleset(ruleset_name)
+    players = NAMES[: ruleset.module.default_players(ruleset.params)]
+    rng = Rng(seed)
+    return play_into_journal(journal, ruleset_name, players, seed, choose=lambda state: choose(state, rng, bid_rarely=True))

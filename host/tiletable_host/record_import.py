@@ -1,0 +1,30 @@
+"""``tiletable import FILE...``: store tile game records (docs/RECORD.md) in the PC's database.
+
+Each record is checked through the engine first; when any record of the files fails, nothing
+is stored. An imported session is kept under the device ``import-<digest of the record>``,
+so importing the same record again adds nothing, and its ruleset is remembered so ``show``,
+``replay`` and ``export`` work on it like on a pulled session.
+"""
+from tiletable_host import db as dbmod
+from tiletable_host.record import import_device, journal_records, read_records, summary
+
+
+def configure(parser):
+    parser.add_argument("files", nargs="+", metavar="FILE", help="record files (.tgr)")
+    parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+
+
+def do_import(args):
+    checked = [(path, item) for path in args.files for item in read_records(path)]
+    db = dbmod.Database.open(args.db or dbmod.default_path())
+    try:
+        for path, (record, state) in checked:
+            device = import_device(record)
+            db.remember_ruleset(state.ruleset.hash, state.ruleset.name, state.ruleset.to_json())
+            added = db.import_records(device, journal_records(record, state.ruleset))
+            session = [s["id"] for s in db.sessions() if s["device"] == device][0]
+            verb = "imported as" if added else "already stored as"
+            print("%s: %s: %s session %d" % (path, summary(record, state), verb, session))
+    finally:
+        db.close()
+    return 0

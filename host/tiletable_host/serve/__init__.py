@@ -1,0 +1,1 @@
+"""``tiletable serve``: the browser view of live tables and of the club's history."""

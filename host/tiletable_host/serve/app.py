@@ -1,0 +1,142 @@
+"""The web app (Starlette): live pages fed by server-sent events, history pages rendered on
+the server from the SQLite database the other commands use.
+
+Routes::
+
+    /                         live tables (``?big=1``: the big-screen layout for a club room)
+    /events                   server-sent events: every table's picture, as JSON, at each change
+    /history                  sessions, filtered by ?player= &game= &since= &until=
+    /history/session/N        one session hand by hand, explained scores, score chart
+    /history/session/N.tgr    its tile game record (docs/RECORD.md)
+    /history/player/NAME      a player's sessions and games
+    /history/standings        per-game standings and openskill ratings
+"""
+import asyncio
+import json
+import os
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from tiletable_host import db as dbmod
+from tiletable_host.errors import CommandError
+from tiletable_host.plot import render_svg
+from tiletable_host.record import session_records_text
+from tiletable_host.serve import history
+from tiletable_host.sessionlog import replay_session
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+EVENT_POLL = 0.05  # seconds between looks at the hub: a play reaches the page well within a second
+
+
+def create_app(hub, db_path):
+    """The ASGI app showing ``hub``'s live tables and the history in the database at ``db_path``."""
+    templates = Environment(loader=PackageLoader("tiletable_host.serve", "templates"), autoescape=select_autoescape())
+
+    def page(template, status=200, **context):
+        return HTMLResponse(templates.get_template(template).render(**context), status_code=status)
+
+    def with_db(handler):
+        """Open the database for one request (a connection per thread, as sqlite3 wants);
+        without one, or for an unknown session, say so on the page."""
+
+        def endpoint(request):
+            if not os.path.exists(db_path):
+                return page("message.html", 404, title="History", message="No database at %s yet: pull a table's journal first (tiletable pull)." % db_path)
+            try:
+                db = dbmod.Database.open(db_path, create=False)
+            except CommandError as exc:
+                return page("message.html", 500, title="History", message=str(exc))
+            try:
+                return handler(request, db)
+            except CommandError as exc:
+                return page("message.html", 404, title="History", message=str(exc))
+            finally:
+                db.close()
+
+        return endpoint
+
+    def live(request):
+        return page("live.html", big=request.query_params.get("big") == "1", title="Live tables")
+
+    async def events(request):
+        async def stream():
+            seen = -1
+            while True:
+                version, tables = hub.tables()
+                if version != seen:
+                    seen = version
+                    yield {"event": "tables", "data": json.dumps(tables)}
+                await asyncio.sleep(EVENT_POLL)
+
+        return EventSourceResponse(stream(), ping=15)
+
+    def sessions_page(request, db):
+        query = {key: request.query_params.get(key, "").strip() for key in ("player", "game", "since", "until")}
+        every = db.sessions()
+        try:
+            found = history.find_sessions(every, **query)
+            problem = ""
+        except ValueError as exc:
+            found, problem = [], str(exc)
+        return page(
+            "sessions.html",
+            title="Sessions",
+            sessions=[history.session_row(s) for s in reversed(found)],
+            query=query,
+            problem=problem,
+            games=sorted({s["ruleset"] for s in every}),
+            players=sorted({p for s in every for p in s["players"]}),
+        )
+
+    def session_page(request, db):
+        session_id = request.path_params["session"]
+        replay = replay_session(db, session_id)
+        return page(
+            "session.html",
+            title="Session %d" % session_id,
+            session=history.session_row(replay.session),
+            hands=history.hands_of(replay),
+            final=list(replay.state.scores),
+            chart=Markup(render_svg(replay)),
+            divergences=replay.divergences,
+            violations=[v.text() for v in replay.violations],
+        )
+
+    def session_record(request, db):
+        session_id = request.path_params["session"]
+        text = "".join(session_records_text(db, [db.session(session_id)]))
+        headers = {"Content-Disposition": 'inline; filename="session-%d.tgr"' % session_id}
+        return PlainTextResponse(text, headers=headers)
+
+    def player_page(request, db):
+        name = request.path_params["name"]
+        sessions, games = history.player_record(db.sessions(), name)
+        if not sessions:
+            raise CommandError("no session with a player named %r" % name)
+        ratings = {game: row for game, rows in history.standings(db.sessions()).items() for row in rows if row["player"] == name}
+        return page("player.html", title=name, name=name, sessions=sessions, games=games, ratings=ratings)
+
+    def standings_page(request, db):
+        return page("standings.html", title="Standings", standings=history.standings(db.sessions()))
+
+    def favicon(request):
+        return Response(status_code=204)
+
+    routes = [
+        Route("/", live),
+        Route("/events", events),
+        Route("/history", with_db(sessions_page)),
+        Route("/history/session/{session:int}", with_db(session_page)),
+        Route("/history/session/{session:int}.tgr", with_db(session_record)),
+        Route("/history/player/{name}", with_db(player_page)),
+        Route("/history/standings", with_db(standings_page)),
+        Route("/favicon.ico", favicon),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)

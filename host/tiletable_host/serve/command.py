@@ -1,0 +1,85 @@
+"""``tiletable serve``: a local web app showing live tables and the club's history.
+
+Open the address it prints in a browser. Live tables are redrawn as they play (server-sent
+events); ``/?big=1`` is the layout for a big screen in a club room. Each ``--port`` is one
+table (a Pico, or the pty that ``tiletable sim`` prints); a table that is unplugged is shown
+as waiting and comes back when it is plugged in again. The history pages read the same
+database as ``pull``, ``sessions`` and ``show`` (``--db``).
+"""
+import socket
+import threading
+import time
+
+import uvicorn
+
+from tiletable_host import db as dbmod
+from tiletable_host.connect import resolve_port
+from tiletable_host.errors import CommandError
+from tiletable_host.serve.app import create_app
+from tiletable_host.serve.live import Hub, PortWatcher
+
+
+def configure(parser):
+    parser.add_argument("--port", action="append", default=[], help="a table's serial port or pty; repeat for several tables (default: the one Pico found)")
+    parser.add_argument("--no-table", action="store_true", help="history only: watch no table")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s, this PC only)")
+    parser.add_argument("--http-port", type=int, default=8417, help="HTTP port (default: %(default)s; 0 picks a free one)")
+    parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+
+
+class WebServer:
+    """uvicorn serving the app in a thread of its own, on a socket bound here first (so a
+    port in use is one clear error); ``url`` once started."""
+
+    def __init__(self, hub, db_path, host="127.0.0.1", port=0):
+        # log_config=None: uvicorn's own handlers would hold on to the sys.stderr of the moment
+        # (a test's captured stream, closed later); its warnings go to the root logger instead
+        config = uvicorn.Config(create_app(hub, db_path), host=host, port=port, log_config=None, log_level="warning", timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(config)
+        self.thread = None
+        self.url = None
+
+    def start(self, timeout=10.0):
+        """:raises CommandError: when the address cannot be listened on (a port in use)."""
+        host, port = self.server.config.host, self.server.config.port
+        listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            listener.bind((host, port))
+        except OSError as exc:
+            listener.close()
+            raise CommandError("cannot listen on %s:%d (%s); pass another --http-port" % (host, port, exc.strerror or exc))
+        self.url = "http://%s:%d/" % (host, listener.getsockname()[1])
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [listener]}, name="web server", daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise CommandError("the web server did not start on %s" % self.url)
+            time.sleep(0.02)
+        return self.url
+
+    def stop(self):
+        self.server.should_exit = True
+        if self.thread is not None:
+            self.thread.join(5)
+
+
+def do_serve(args):
+    db_path = args.db or dbmod.default_path()
+    ports = [] if args.no_table else (args.port or [resolve_port(None)])
+    hub = Hub()
+    watchers = [PortWatcher(hub, port, db_path) for port in ports]
+    server = WebServer(hub, db_path, args.host, args.http_port)
+    url = server.start()
+    for watcher in watchers:
+        watcher.start()
+    print("live view and history on %s (tables: %s; database %s); Ctrl-C stops" % (url, ", ".join(ports) or "none", db_path), flush=True)
+    try:
+        while server.thread.is_alive():
+            server.thread.join(0.5)
+    finally:
+        for watcher in watchers:
+            watcher.stop()
+        server.stop()
+    return 0

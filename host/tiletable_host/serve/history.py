@@ -1,0 +1,146 @@
+"""The club's history as the browser shows it: sessions found by player, game and date,
+one session hand by hand, a player's record, and per-game standings with ratings.
+
+Ratings are openskill's Plackett-Luce model (a multiplayer generalisation of TrueSkill-like
+ratings): every finished session is one match whose ranking is its final scores, in the order
+the sessions were played. The page shows the ordinal (mu - 3 sigma), the conservative figure
+players are sorted by.
+"""
+import calendar
+import time
+
+from openskill.models import PlackettLuce
+
+from tiletable_host.serve.live import explained_scores, with_names
+from tiletable_host.sessionlog import result_of
+from tiletable_host.sessions import format_time
+
+
+def session_row(session):
+    """What a list of sessions shows of one."""
+    return {
+        "id": session["id"],
+        "started": format_time(session["time"]),
+        "ruleset": session["ruleset"],
+        "device": session["device"],
+        "players": session["players"],
+        "result": result_of(session),
+        "records": session["records"],
+    }
+
+
+def find_sessions(sessions, player="", game="", since="", until=""):
+    """The sessions that have ``player`` at the table, are of ruleset ``game``, and started on
+    or after ``since`` and on or before ``until`` (``YYYY-MM-DD``, UTC); empty means any.
+
+    :raises ValueError: for a date that is not ``YYYY-MM-DD``.
+    """
+    low = _day_start(since) if since else None
+    high = _day_start(until) + 86400 if until else None
+    found = []
+    for session in sessions:
+        if player and player not in session["players"]:
+            continue
+        if game and session["ruleset"] != game:
+            continue
+        started = session["time"]
+        if (low is not None or high is not None) and started is None:
+            continue
+        if (low is not None and started < low) or (high is not None and started >= high):
+            continue
+        found.append(session)
+    return found
+
+
+def _day_start(text):
+    try:
+        return calendar.timegm(time.strptime(text, "%Y-%m-%d"))
+    except ValueError:
+        raise ValueError("date %r is not YYYY-MM-DD" % text)
+
+
+def finished(session):
+    result = session["result"]
+    return result is not None and isinstance(result.get("scores"), list) and len(result["scores"]) == len(session["players"])
+
+
+def standings(sessions):
+    """Per ruleset, one row per player: sessions finished, wins (a top score, shared or not),
+    points in total, and the openskill rating after all of them, best ordinal first."""
+    model = PlackettLuce()
+    games = {}
+    for session in sessions:
+        if not finished(session):
+            continue
+        table = games.setdefault(session["ruleset"], {})
+        scores = session["result"]["scores"]
+        rows = [table.setdefault(name, {"player": name, "played": 0, "wins": 0, "points": 0, "rating": model.rating(name=name)}) for name in session["players"]]
+        rated = model.rate([[row["rating"]] for row in rows], scores=list(scores))
+        for row, [rating], score in zip(rows, rated, scores):
+            row["rating"] = rating
+            row["played"] += 1
+            row["points"] += score
+            row["wins"] += score == max(scores)
+    result = {}
+    for game in sorted(games):
+        rows = sorted(games[game].values(), key=lambda r: -r["rating"].ordinal())
+        for row in rows:
+            rating = row.pop("rating")
+            row.update(mu=round(rating.mu, 2), sigma=round(rating.sigma, 2), ordinal=round(rating.ordinal(), 2))
+        result[game] = rows
+    return result
+
+
+def player_record(sessions, name):
+    """A player's sessions (newest first) and, per ruleset, sessions, wins and points."""
+    own = [s for s in sessions if name in s["players"]]
+    games = {}
+    for session in own:
+        row = games.setdefault(session["ruleset"], {"game": session["ruleset"], "played": 0, "finished": 0, "wins": 0, "points": 0})
+        row["played"] += 1
+        if finished(session):
+            scores = session["result"]["scores"]
+            mine = scores[session["players"].index(name)]
+            row["finished"] += 1
+            row["points"] += mine
+            row["wins"] += mine == max(scores)
+    return [session_row(s) for s in reversed(own)], [games[g] for g in sorted(games)]
+
+
+def hands_of(replay):
+    """The session hand by hand: each hand's plays (chance actions gathered on one line), with
+    the scores they caused and the scores at the end of the hand."""
+    names = replay.session["players"]
+    hands = []
+    chance = []
+    for entry in replay.entries:
+        if entry.kind == "score":
+            continue
+        if entry.kind == "action" and (not hands or hands[-1]["number"] != entry.hand + 1):
+            _close_chance(hands, chance)
+            hands.append({"number": entry.hand + 1, "steps": [], "scores": None})
+        if not hands:
+            continue
+        if entry.kind == "action" and entry.actor is None and not entry.engine_scores:
+            chance.append(entry.text)
+            continue
+        _close_chance(hands, chance)
+        hands[-1]["steps"].append(
+            {
+                "seq": entry.seq,
+                "player": names[entry.actor] if entry.actor is not None and entry.actor < len(names) else "",
+                "text": with_names(entry.description or entry.text, names),
+                "undone": entry.undone,
+                "scores": explained_scores(entry.engine_scores, names),
+            }
+        )
+        if entry.scores_after is not None and not entry.undone:
+            hands[-1]["scores"] = list(entry.scores_after)
+    _close_chance(hands, chance)
+    return hands
+
+
+def _close_chance(hands, chance):
+    if chance and hands:
+        hands[-1]["steps"].append({"seq": None, "player": "", "text": "chance: " + " ".join(chance), "undone": False, "scores": []})
+    del chance[:]

@@ -1,0 +1,253 @@
+"""Live tables for the browser: what each table shows, as JSON, kept in a ``Hub``.
+
+A table is watched either by a ``PortWatcher`` (a thread with its own link to one port,
+which reconnects when the table is unplugged and plugged back) or by a command that already
+holds the link (``tiletable run`` publishes its own ``TableView`` after every play). Both
+turn a ``watch.TableView`` into a *picture*: the family's view of the table (the line as
+dominoes with its open ends and spinner arms, the trick, the columns, the play to beat),
+scores by name, whose turn, the last play with its explained score, the last error.
+"""
+import re
+import threading
+import time
+
+import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
+from tiletable.engine.line_actions import K_PLAY, ORIENT_TEXT, SET_POINT, kind_of
+from tiletable.engine.line_layout import CROSS, SLOT_NAMES
+from tiletable.engine.rulesets import FAMILIES, family_module, schema_module
+from tiletable.engine.tiles import high, is_double, low, tile_str
+from tiletable_host.connect import open_link
+from tiletable_host.errors import CommandError
+from tiletable_host.transport import TransportError
+from tiletable_host.watch import TableView, open_ruleset_db, turn_text
+
+
+def load_engine():
+    """Import every family's modules before threads share the engine: validating a ruleset
+    unloads the modules it imported (the Pico's heap needs that), which would take them away
+    from under another thread importing them; modules loaded before are never unloaded."""
+    for family in FAMILIES:
+        family_module(family)
+        schema_module(family)
+
+
+load_engine()
+
+
+class Hub:
+    """The latest picture of every table, with a version that grows at each change (the
+    server-sent event stream waits on it)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._tables = {}
+        self._published = {}  # as given, to compare the next one with
+        self.version = 0
+
+    def publish(self, name, picture):
+        """Make ``picture`` the table's; the version grows only when it differs from the last."""
+        with self._lock:
+            if self._published.get(name) == picture:
+                return
+            self._published[name] = picture
+            self._tables[name] = dict(picture, name=name, at=time.time())
+            self.version += 1
+
+    def tables(self):
+        """``(version, [picture, ...])`` in the order the tables were first published."""
+        with self._lock:
+            return self.version, list(self._tables.values())
+
+
+def picture_of(view):
+    """The browser's picture of a ``TableView`` just refreshed."""
+    names = view.session["players"] if view.session else None
+    return picture(view.snapshot, names, view.replay, view.event_error)
+
+
+def picture(snap, names, replay, event_error=None):
+    """The browser's picture of a table from its STATE snapshot ``snap``, the players' names
+    and the engine's replay of the session in progress (None before its first record)."""
+    if "ruleset" not in snap:
+        menu = snap.get("menu", ["?", 0])
+        return {"status": "idle", "text": "%s mode: %s for %s players chosen, no game in progress" % (snap.get("mode", "?"), menu[0], menu[1])}
+    names = names or ["P%d" % i for i in range(snap["players"])]
+    result = {
+        "status": "game",
+        "ruleset": snap["ruleset"],
+        "hand": snap["hand"] + 1,
+        "players": names,
+        "scores": snap["scores"],
+        "to_act": snap["to_act"] if isinstance(snap["to_act"], int) else None,
+        "turn": turn_text(snap["to_act"], names, snap["mode"]),
+        "prompt": with_names(snap.get("prompt") or "", names),
+        "error": "Err%d %s" % tuple(snap["last_error"]) if snap.get("last_error") else event_error or "",
+        "last": None,
+        "table": None,
+    }
+    if replay is not None:
+        result["table"] = table_picture(replay.state, replay)
+        result["last"] = last_play(replay, names)
+    return result
+
+
+_SEAT = re.compile(r"\bP([0-9])\b")
+
+
+def with_names(text, names):
+    """The engine's sentence with its seats (``P1 plays 3-5``) told by the players' names."""
+    return _SEAT.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)
+
+
+def last_play(replay, names):
+    """The last play in effect by a player, in words, with each score it caused explained."""
+    actions = [e for e in replay.actions() if not e.undone and e.actor is not None]
+    if not actions:
+        return None
+    last = actions[-1]
+    return {
+        "seq": last.seq,
+        "text": last.text,
+        "description": with_names(last.description, names),
+        "scores": explained_scores(last.engine_scores, names),
+    }
+
+
+def explained_scores(events, names):
+    """Score events for people: who, how many points, by which rule, and the arithmetic."""
+    return [
+        {"player": names[e.seat] if e.seat < len(names) else "P%d" % e.seat, "points": e.points, "rule": e.rule, "detail": with_names(e.detail, names)}
+        for e in events
+    ]
+
+
+def table_picture(state, replay):
+    """The family's view of the table."""
+    family = state.family
+    if family == "line":
+        return {"family": family, "line": line_picture(state), "ends": state.layout.text(), "boneyard": state.stock}
+    if family == "trick":
+        return {
+            "family": family,
+            "trick": [{"seat": seat, "tile": tile_str(tile)} for seat, tile in state.trick],
+            "trick_number": state.trick_number + 1,
+            "tricks": list(state.tricks),
+            "bidder": state.bidder,
+            "suit": state.suit,
+            "trump": state.trump,
+        }
+    if family == "column":
+        return {
+            "family": family,
+            "columns": [None if pile is None else [tile_str(t) for t in pile] for pile in state.columns],
+            "piles": [0 if state.columns[slot] is None else state.pile_value(slot) for slot in range(3)],
+            "battle": [{"column": "LCR"[slot], "cards": [tile_str(a), tile_str(b)], "result": result} for slot, a, b, result in state.last_battle],
+            "field_deck": state.field_deck,
+        }
+    return {
+        "family": family,
+        "to_beat": _to_beat(state, replay),
+        "bidder": state.bidder,
+        "bid": state.bid,
+        "cards_left": [state.hands[seat].size() for seat in range(state.players)],
+    }
+
+
+def _to_beat(state, replay):
+    if state.last_player is None:
+        return None
+    for entry in reversed(replay.actions()):
+        if entry.actor == state.last_player and not entry.undone and entry.text != "PASS":
+            return {"seat": state.last_player, "cards": entry.text.split("+")}
+    return None
+
+
+def line_picture(state):
+    """The line of the hand in progress: the set tile and the tiles of each arm (``L``, ``R``,
+    ``S1``, ``S2``) from the set outwards, each as ``[inner half, outer half, crosswise]``,
+    the tile the spinner arms grow from, and which ends are open (with the value they show).
+
+    The layout keeps only the open ends, so the line is rebuilt by replaying the hand."""
+    fresh = state.ruleset.new_state(state.players, state.options)
+    picture = None
+    for action in state.history:
+        hand = fresh.hand_number
+        spinner_before = fresh.layout.spinner
+        fresh.apply(action)
+        if fresh.hand_number != hand:
+            picture = None
+            continue
+        if kind_of(action) != K_PLAY:
+            continue
+        t, point = action & 0xFF, (action >> 8) & 7
+        layout = fresh.layout
+        if point == SET_POINT:
+            orient = ORIENT_TEXT[(action >> 11) & 3]  # "x" crosswise, "i" inline, "" the ruleset's way
+            crosswise = orient == "x" or (orient == "" and (layout.xd[0] == CROSS or layout.lone_double or layout.spinner >= 0))
+            picture = {"set": [layout.val[0], layout.val[1], is_double(t) and crosswise], "spinner": None}
+            picture.update((name, []) for name in SLOT_NAMES)
+            if layout.spinner >= 0:
+                picture["spinner"] = ["set", 0]
+            continue
+        out = layout.val[point]
+        inner = low(t) if high(t) == out else high(t)
+        arm = picture[SLOT_NAMES[point]]
+        arm.append([inner, out, is_double(t) and layout.xd[point] == CROSS])
+        if spinner_before < 0 <= layout.spinner:
+            picture["spinner"] = [SLOT_NAMES[point], len(arm) - 1]
+    if picture is not None:
+        picture["open"] = {SLOT_NAMES[slot]: state.layout.val[slot] for slot in range(4) if state.layout.is_open(slot)}
+    return picture
+
+
+class PortWatcher(threading.Thread):
+    """Watches the table on ``port`` and publishes its picture; when the port goes away (the
+    table unplugged or restarted) it says so and opens the port again every second."""
+
+    def __init__(self, hub, port, db_path=None, interval=0.2, timeout=2.0):
+        super().__init__(name="watch " + port, daemon=True)
+        self.hub = hub
+        self.port = port
+        self.db_path = db_path
+        self.interval = interval
+        self.timeout = timeout
+        self.stopping = threading.Event()
+
+    def run(self):
+        while not self.stopping.is_set():
+            try:
+                self._watch()
+            except (CommandError, TransportError, OSError) as exc:
+                self.hub.publish(self.port, {"status": "unplugged", "text": "no table on %s (%s); waiting for it" % (self.port, exc)})
+                self.stopping.wait(1.0)
+
+    def _watch(self):
+        try:
+            db = open_ruleset_db(self.db_path)  # this thread's own connection: sqlite3 wants one per thread
+        except CommandError:
+            db = None  # a database this tool cannot read (the history pages say why): presets only
+        view = TableView(None, db)
+        try:
+            view.link = open_link(_LinkArgs(self.port, self.timeout), on_event=view.on_event)
+            try:
+                while not self.stopping.is_set():
+                    view.refresh()
+                    self.hub.publish(self.port, picture_of(view))
+                    view.link.poll_events(self.interval)
+            finally:
+                view.link.close()
+        finally:
+            if db is not None:
+                db.close()
+
+    def stop(self):
+        self.stopping.set()
+
+
+class _LinkArgs:
+    """The options ``connect.open_link`` reads, for a port given by the watcher."""
+
+    def __init__(self, port, timeout):
+        self.port = port
+        self.timeout = timeout
+        self.link = None

@@ -1,0 +1,218 @@
+"""The open record format (docs/RECORD.md): export, check and import of every game, the
+rule-book examples written by hand, and every kind of problem reported with its line."""
+import os
+import re
+
+import pytest
+
+from cli import tiletable
+from journal_games import play_into_journal, play_whole_match
+from tiletable.engine.rulesets import preset_names
+from tiletable_host import record as recordmod
+from tiletable_host.db import Database
+from tiletable_host.transport_local import LocalTransport
+
+DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "RECORD.md")
+
+
+def doc_examples():
+    with open(DOCS, encoding="utf-8") as handle:
+        return re.findall(r"```tgr\n(.*?)```", handle.read(), re.S)
+
+
+def played_session(tmp_path, capsys, name, seed=5):
+    """A finished match of preset ``name`` logged into a journal and pulled; (db path, state)."""
+    device = LocalTransport(str(tmp_path / "device"))
+    state = play_whole_match(device.journal, name, seed)
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    return db_path, state
+
+
+def write(tmp_path, text, name="game.tgr"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_the_rule_book_examples_check_clean_one_per_family(capsys, tmp_path):
+    examples = doc_examples()
+    families = [re.search(r"^\[Family (\w+)\]$", text, re.M).group(1) for text in examples]
+    assert sorted(families) == ["climb", "column", "line", "trick"]
+    for number, text in enumerate(examples):
+        path = write(tmp_path, text, "example%d.tgr" % number)
+        status, out, err = tiletable(capsys, ["check", path])
+        assert (status, err) == (0, ""), err
+        assert out.endswith("clean\n")
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_every_game_round_trips_journal_record_engine(capsys, tmp_path, name):
+    db_path, played = played_session(tmp_path, capsys, name)
+    assert played.is_over()
+    out_path = str(tmp_path / "out.tgr")
+    status, out, err = tiletable(capsys, ["export", "--format", "record", "-o", out_path, "--db", db_path])
+    assert (status, err) == (0, "") and out == "wrote 1 records to %s\n" % out_path
+    [record] = recordmod.parse_records(open(out_path, encoding="utf-8").read())
+    state = recordmod.check_record(record)
+    assert state.scores == played.scores and state.history == played.history
+    assert record.tags["Result"] == recordmod.result_text(played)
+    assert record.tags["Date"] == "2023.11.14" and record.tags["Table"] == "tiletable-local"
+    status, out, _ = tiletable(capsys, ["check", out_path])
+    assert status == 0 and out.endswith(": clean\n")
+
+
+def test_an_imported_record_is_a_session_like_a_pulled_one_and_is_stored_once(capsys, tmp_path):
+    db_path, played = played_session(tmp_path, capsys, "muggins")
+    text = "".join(recordmod.session_records_text(Database.open(db_path), Database.open(db_path).sessions()))
+    path = write(tmp_path, text.replace("[Event ?]", "[Event club night; finals]"))
+    other_db = str(tmp_path / "other.db")
+    status, out, err = tiletable(capsys, ["import", path, "--db", other_db])
+    assert (status, err) == (0, "") and out.endswith("imported as session 1\n")
+    status, out, _ = tiletable(capsys, ["import", path, "--db", other_db])
+    assert status == 0 and out.endswith("already stored as session 1\n")
+    assert tiletable(capsys, ["replay", "1", "--db", other_db])[1].splitlines()[-1] == "no divergence: final scores %d %d" % tuple(played.scores)
+    status, out, _ = tiletable(capsys, ["export", "1", "--format", "record", "--db", other_db])
+    assert status == 0 and "[Event club night; finals]" in out and "[Site ?]" in out and "[Table tiletable-local]" in out
+    status, renamed, _ = tiletable(capsys, ["export", "1", "--format", "record", "--site", "Kyoto\nwest", "--db", other_db])
+    assert renamed == out.replace("[Site ?]", "[Site Kyoto west]")
+    assert out.split("\n\n", 1)[1] == text.split("\n\n", 1)[1]  # the body is unchanged by the trip
+
+
+def test_import_of_a_bad_record_stores_nothing(capsys, tmp_path):
+    good = write(tmp_path, doc_examples()[0], "good.tgr")
+    bad = write(tmp_path, doc_examples()[1].replace("3-4/4 4-6 3-6", "3-4/4 6-6 3-6"), "bad.tgr")
+    db_path = str(tmp_path / "t.db")
+    status, out, err = tiletable(capsys, ["import", good, bad, "--db", db_path])
+    assert status == 1 and out == ""
+    assert err.startswith("tiletable: import: %s: line " % bad) and "illegal action '6-6'" in err
+    db = Database.open(db_path)
+    assert db.session_count() == 0 and db.record_count() == 0
+
+
+def check_error(capsys, tmp_path, text):
+    status, out, err = tiletable(capsys, ["check", write(tmp_path, text)])
+    assert status == 1 and out == "" and err.count("\n") == 1
+    return err
+
+
+def line_of(text, fragment):
+    return text[: text.index(fragment)].count("\n") + 1
+
+
+def test_check_names_the_line_of_an_illegal_action(capsys, tmp_path):
+    text = doc_examples()[0].replace("18:00:30 5-6>L", "18:00:30 5-6>R")
+    err = check_error(capsys, tmp_path, text)
+    assert err.startswith("tiletable: check: %s: line %d: illegal action '5-6>R': " % (tmp_path / "game.tgr", line_of(text, "5-6>R")))
+
+
+def test_check_names_the_line_of_a_score_that_disagrees(capsys, tmp_path):
+    text = doc_examples()[0].replace("{P0 +10 fives: ends 6 + 4 = 10}", "{P0 +5 fives: ends 6 + 4 = 10}")
+    err = check_error(capsys, tmp_path, text)
+    assert ": line %d: after claim0 the record scores P0 +5 fives, the engine P0 +10 fives: ends 6 + 4 = 10\n" % line_of(text, "+5 fives") in err
+
+
+def test_check_finds_a_score_the_record_leaves_out(capsys, tmp_path):
+    text = doc_examples()[0].replace(" {P1 +10 fives: ends 5x2 + 0 = 10}", "")
+    err = check_error(capsys, tmp_path, text)
+    assert ": line %d: after claim1 the record scores nothing, the engine P1 +10 fives" % line_of(text, "claim1") in err
+
+
+def test_check_names_the_line_of_a_wrong_hash(capsys, tmp_path):
+    text = doc_examples()[0].replace("[Hash 2536ada149cfab8d]", "[Hash 2536ada149cfab8e]")
+    err = check_error(capsys, tmp_path, text)
+    assert err.endswith(
+        ": line %d: hash 2536ada149cfab8e is not the content hash of ruleset muggins with these parameters (2536ada149cfab8d)\n"
+        % line_of(text, "[Hash")
+    )
+
+
+def test_check_finds_parameters_that_are_not_the_hashed_ones(capsys, tmp_path):
+    text = doc_examples()[0].replace('"target":200', '"target":61')
+    assert ": line %d: hash 2536ada149cfab8d is not the content hash" % line_of(text, "[Hash") in check_error(capsys, tmp_path, text)
+
+
+def test_check_finds_a_wrong_hand_marker_and_a_wrong_result(capsys, tmp_path):
+    text = doc_examples()[0].replace("Hand 1", "Hand 2")
+    assert ": line %d: hand marker says hand 2, but the engine is in hand 1" % line_of(text, "D0:5-5") in check_error(capsys, tmp_path, text)
+    text = doc_examples()[0].replace("[Result *]", "[Result target 30 10]")
+    assert ": line %d: result 'target 30 10', but the engine ends with '*'" % line_of(text, "[Result") in check_error(capsys, tmp_path, text)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (("[Format tiletable-record 1]", "[Format tiletable-record 2]"), "format 'tiletable-record 2' is not 'tiletable-record 1'"),
+        (("[Site ?]\n", ""), "the header lacks the Site tag"),
+        (("{P0 +10 fives: ends 6 + 4 = 10}", "{P0 +10 fives: ends 6 + 4 = 10"), "is not closed with }"),
+        (("{P0 +10 fives: ends 6 + 4 = 10}", "{zero points}"), "is not of the form {P<seat> <points> <rule>: <detail>}"),
+        (("18:00:42 claim0", "18:00:42"), "time 18:00:42 is followed by no action"),
+        (("[Params {", "[Params {{"), "parameters or version do not parse"),
+        (("[Params {", '[Params {"no_such_rule":1,'), "the ruleset does not load"),
+    ],
+)
+def test_check_explains_a_record_that_does_not_parse(capsys, tmp_path, change, message):
+    text = doc_examples()[0].replace(*change)
+    assert text != doc_examples()[0]
+    err = check_error(capsys, tmp_path, text)
+    assert err.startswith("tiletable: check: %s: line " % (tmp_path / "game.tgr")) and message in err
+
+
+def test_check_of_a_file_that_is_not_there_or_not_text(capsys, tmp_path):
+    status, _, err = tiletable(capsys, ["check", str(tmp_path / "none.tgr")])
+    assert status == 1 and err.startswith("tiletable: check: cannot read %s: " % (tmp_path / "none.tgr"))
+    path = tmp_path / "binary.tgr"
+    path.write_bytes(b"\xff\xfe\x00")
+    status, _, err = tiletable(capsys, ["check", str(path)])
+    assert status == 1 and err.startswith("tiletable: check: cannot read %s: " % path)
+
+
+def test_an_undone_action_is_left_out_and_named(capsys, tmp_path):
+    device = LocalTransport(str(tmp_path / "device"))
+    journal = device.journal
+    state = play_into_journal(journal, "block", ("ann", "bob"), seed=2, max_actions=16)
+    # the session is still open: log a play and take it back
+    action = next(iter(state.legal_actions))
+    seq = journal.log_action(state.action_str(action))
+    journal.log_undo(seq)
+    assert not state.play(action)  # played again for good: no score in Block
+    journal.log_action(state.action_str(action))
+    journal.flush()
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    status, out, _ = tiletable(capsys, ["export", "--format", "record", "--db", db_path])
+    assert status == 0 and "[Result *]" in out
+    [record] = recordmod.parse_records(out)
+    assert len(record.moves) == 17 and recordmod.check_record(record).scores == state.scores
+    assert record.moves[-1].text == state.action_str(action)
+    assert "; undone before it: %s. " % state.action_str(action) in out
+
+
+def test_a_file_of_several_records_checks_and_imports_each(capsys, tmp_path):
+    device = LocalTransport(str(tmp_path / "device"))
+    played = [play_whole_match(device.journal, name, seed) for seed, name in enumerate(("moon", "columns"), 1)]
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    path = str(tmp_path / "two.tgr")
+    assert tiletable(capsys, ["export", "--format", "record", "-o", path, "--db", db_path])[1] == "wrote 2 records to %s\n" % path
+    status, out, _ = tiletable(capsys, ["check", path])
+    assert status == 0 and [line.split(" (")[0] for line in out.splitlines()] == ["%s: record 1" % path, "%s: record 2" % path]
+    assert "(moon, ann v bob v cy: " in out and "(columns, ann v bob: " in out
+    other_db = str(tmp_path / "other.db")
+    status, out, _ = tiletable(capsys, ["import", path, "--db", other_db])
+    assert status == 0 and out.count("imported as session") == 2
+    assert [s["ruleset"] for s in Database.open(other_db).sessions()] == ["moon", "columns"]
+    assert [recordmod.check_record(r).scores for r in recordmod.parse_records(open(path).read())] == [s.scores for s in played]
+
+
+def test_a_record_of_a_custom_ruleset_checks_imports_and_replays(capsys, tmp_path):
+    from tiletable.engine.rulesets import find_ruleset
+
+    custom = find_ruleset("muggins", target=61)
+    text = doc_examples()[0].replace('"target":200', '"target":61').replace("[Hash 2536ada149cfab8d]", "[Hash %s]" % custom.hash)
+    path = write(tmp_path, text)
+    assert tiletable(capsys, ["check", path])[0] == 0
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["import", path, "--db", db_path])[0] == 0
+    status, out, _ = tiletable(capsys, ["replay", "1", "--db", db_path])  # the ruleset came with the record
+    assert status == 0 and "replayed with muggins (hash %s)" % custom.hash in out and out.endswith("final scores 30 10\n")
