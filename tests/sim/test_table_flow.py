@@ -1,0 +1,56 @@
+"""Games that used to get stuck or lose their way at the table, played through the simulated
+table's zones and buttons only (issue 15): a refused piece changes nothing and the same seat
+can then play legally; an undone play can be played again."""
+from player import journal_sessions, local_table, reads
+from test_table_rules import flushed_journal, started
+from tiletable.runtime.profiles import profile_for
+
+COLUMNS = profile_for("columns", 2, "column")
+
+
+def _turn_up_field(control, *cards):
+    for column, card in enumerate(cards):
+        control.place(COLUMNS.field_zone[column], card)
+
+
+def _assign(control, seat, *cards):
+    for column, card in enumerate(cards):
+        control.place(COLUMNS.assign_zone[(column, seat)], card)
+
+
+def _lift_assignments(control):
+    for zone in COLUMNS.assign_zone.values():
+        control.remove(zone)
+
+
+def test_column_card_refused_for_the_second_player_changes_nothing_and_can_be_replaced(table_root):
+    control = started(table_root, "columns", 2)
+    _turn_up_field(control, "0-0", "0-1", "0-2")
+    dealt = control.state()["actions"]
+    _assign(control, 0, "6-6", "5-6", "4-6")
+    _assign(control, 1, "3-3", "0-0", "3-4")  # 0-0 lies on the field: seat 1 cannot hold it
+    assert reads(control.display()[1], "Err3")
+    assert control.state()["actions"] == dealt  # not even seat 0's assignment is taken
+    control.remove(COLUMNS.assign_zone[(1, 1)])
+    control.place(COLUMNS.assign_zone[(1, 1)], "2-2")
+    assert control.state()["actions"] > dealt + 2  # both assignments, the battle, the refill
+    actions = flushed_journal(control, table_root)[1]
+    assert actions[dealt : dealt + 2] == ["A0:6-6,5-6,4-6", "A1:3-3,2-2,3-4"]
+
+
+def test_column_battle_undone_resolves_again_with_the_same_cards(table_root):
+    control = started(table_root, "columns", 2)
+    _turn_up_field(control, "0-0", "0-1", "0-2")
+    dealt = control.state()["actions"]
+    _assign(control, 0, "6-6", "5-6", "4-6")
+    _assign(control, 1, "3-3", "2-2", "3-4")
+    played = control.state()["actions"]
+    assert played > dealt + 2
+    control.press("undo")
+    assert control.state()["actions"] == dealt
+    _lift_assignments(control)
+    _assign(control, 0, "6-6", "5-6", "4-6")
+    _assign(control, 1, "3-3", "2-2", "3-4")
+    assert control.state()["actions"] == played
+    actions = flushed_journal(control, table_root)[1]
+    assert actions[dealt : dealt + 2] == ["A0:6-6,5-6,4-6", "A1:3-3,2-2,3-4"]
