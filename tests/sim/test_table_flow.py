@@ -54,3 +54,52 @@ def test_column_battle_undone_resolves_again_with_the_same_cards(table_root):
     assert control.state()["actions"] == played
     actions = flushed_journal(control, table_root)[1]
     assert actions[dealt : dealt + 2] == ["A0:6-6,5-6,4-6", "A1:3-3,2-2,3-4"]
+
+
+def _da_san_auction_won_by_seat_0(control):
+    """Cut, show the lowest heart, and bid: seat 0 leads the first trick."""
+    for seat, card in ((0, "H5"), (1, "S7"), (2, "D9")):
+        control.place(seat, card)
+        control.remove(seat)
+    control.place(0, "H4")
+    control.remove(0)
+    control.press(0, "long")  # bids 1
+    control.press(2, "long")  # passes
+    control.press(1, "long")  # passes
+    return control.state()["actions"]
+
+
+def test_da_san_lead_undone_is_taken_again_when_laid_again(table_root):
+    control = started(table_root, "dasan", 3)
+    bid = _da_san_auction_won_by_seat_0(control)
+    control.place(0, "H4")
+    control.command("wait 900")
+    assert control.state()["actions"] == bid + 1
+    control.press("undo")
+    assert control.state()["actions"] == bid
+    control.remove(0)
+    control.place(0, "H4")
+    control.command("wait 900")
+    assert control.state()["actions"] == bid + 1
+    assert flushed_journal(control, table_root)[1][-1] == "H4"
+
+
+def test_da_san_cards_laid_out_of_turn_are_refused_with_err1(table_root):
+    control = started(table_root, "dasan", 3)
+    bid = _da_san_auction_won_by_seat_0(control)
+    control.place(1, "S9")  # seat 0 leads, seat 2 follows: seat 1 is early
+    control.command("wait 900")
+    assert reads(control.display()[1], "Err1")
+    assert control.state()["actions"] == bid
+    control.remove(1)
+
+
+def test_da_san_combination_laid_just_before_the_turn_is_taken_when_it_comes(table_root):
+    control = started(table_root, "dasan", 3)
+    bid = _da_san_auction_won_by_seat_0(control)
+    control.place(0, "H4")
+    control.command("wait 300")
+    control.place(2, "S6")  # seat 2 is next: it lays while seat 0's lead is still settling
+    control.command("wait 1000")
+    assert control.state()["actions"] == bid + 2
+    assert flushed_journal(control, table_root)[1][-2:] == ["H4", "S6"]
