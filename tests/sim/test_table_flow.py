@@ -1,7 +1,7 @@
 """Games that used to get stuck or lose their way at the table, played through the simulated
 table's zones and buttons only (issue 15): a refused piece changes nothing and the same seat
 can then play legally; an undone play can be played again."""
-from player import journal_sessions, local_table, reads
+from player import LinePlayer, choose_game, local_table, reads
 from test_table_rules import flushed_journal, started
 from tiletable.runtime.profiles import profile_for
 
@@ -103,3 +103,38 @@ def test_da_san_combination_laid_just_before_the_turn_is_taken_when_it_comes(tab
     control.command("wait 1000")
     assert control.state()["actions"] == bid + 2
     assert flushed_journal(control, table_root)[1][-2:] == ["H4", "S6"]
+
+
+def _block_hand_played_with_every_hand_scanned(control):
+    """A hand of Block played to its end with both hands scanned: no reveal is needed."""
+    player = LinePlayer(control, "block", 2, seed=3, scan=(0, 1))
+    choose_game(control, "block", 2)
+    player._deal()
+    while player.god.hand_number == 0:
+        player._move()
+    return player
+
+
+def test_line_hand_ending_with_every_tile_known_shows_its_summary(table_root):
+    control = local_table(table_root)
+    _block_hand_played_with_every_hand_scanned(control)
+    state = control.state()
+    assert state["hand"] == 1 and state["prompt"] == "hand over: OK for the next hand"
+    assert not reads(control.display()[0], "dEAL")
+    dealt = state["actions"]
+    control.press("ok")  # the summary goes: the next deal waits for its own OK
+    assert reads(control.display()[0], "dEAL") and control.state()["actions"] == dealt
+
+
+def test_line_tile_laid_during_the_summary_is_no_hand_scan(table_root):
+    control = local_table(table_root)
+    _block_hand_played_with_every_hand_scanned(control)
+    control.place(0, "6-6")  # tidying the pads while the scores are up
+    control.remove(0)
+    control.press("ok")
+    assert reads(control.display()[0], "dEAL")
+    dealt = control.state()["actions"]
+    control.press("ok")
+    actions = flushed_journal(control, table_root)[1]
+    assert actions[dealt : dealt + 7] == ["D0:?"] * 7
+

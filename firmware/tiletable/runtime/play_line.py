@@ -78,6 +78,7 @@ class LineController(Controller):
         self.violations_seen = len(st.violations)
         self.foul = [False] * st.players
         self.deferred_press = None  # (seat, due_ms): a press that may become a double press
+        self.hand = st.hand_number  # the hand whose summary comes when it ends
         self.after_act(0)
 
     # ----- zones
@@ -99,7 +100,7 @@ class LineController(Controller):
             return
         phase = st.phase
         if phase == P_DEAL:
-            if role == SEAT:
+            if role == SEAT and not self.summary:  # during the summary the pads are cleared
                 self._scan(seat, tiles, now_ms)
             return
         if phase in (P_REVEAL, P_LOT):
@@ -279,7 +280,6 @@ class LineController(Controller):
         """Follow-ups the table makes itself: the unseen tile of a draw, queued lots and reveals
         in the engine's order, Buki's stake choices, and the summary when a hand ended."""
         st = self.state
-        hand = st.hand_number
         while not st.is_over():
             phase = st.phase
             if phase == P_DRAWN and st.hidden[st.drawer]:
@@ -293,7 +293,7 @@ class LineController(Controller):
                 self.act(chance_action(K_LOT if phase == P_LOT else K_REVEAL, seat, t), seat, now_ms)
             else:
                 break
-        if st.hand_number != hand or st.is_over():
+        if st.hand_number != self.hand or st.is_over():
             self._hand_ended(now_ms)
         self._open_forced_choice()
 
@@ -315,6 +315,7 @@ class LineController(Controller):
     def _hand_ended(self, now_ms):
         """Show the hand's result until OK; report every rule the reveal found broken."""
         st = self.state
+        self.hand = st.hand_number
         self.summary = True
         self.queued = [[] for _ in range(st.players)]
         for violation in st.violations[self.violations_seen :]:
@@ -328,6 +329,8 @@ class LineController(Controller):
         self.deferred_press = None
         self.queued = [[] for _ in range(self.state.players)]
         self.summary = False
+        self.foul = [False] * self.state.players
+        self.hand = self.state.hand_number
         self.violations_seen = len(self.state.violations)
 
     def joins_previous(self, before, last):
