@@ -138,3 +138,15 @@ def test_line_tile_laid_during_the_summary_is_no_hand_scan(table_root):
     actions = flushed_journal(control, table_root)[1]
     assert actions[dealt : dealt + 7] == ["D0:?"] * 7
 
+
+def test_undo_at_the_next_deal_keeps_the_finished_hand(table_root):
+    control = local_table(table_root)
+    _block_hand_played_with_every_hand_scanned(control)
+    control.press("ok")
+    played = control.state()["actions"]
+    control.press("undo")
+    assert reads(control.display()[0], "Err7")
+    assert control.state()["actions"] == played
+    control.press("ok")  # the deal, then undo takes it back, and no further
+    control.press("undo")
+    assert control.state()["actions"] == played

@@ -4,8 +4,8 @@ button (press = next option, long press = confirm), and the steady score view.
 A controller turns one family's zone and button events into engine actions (docs/TABLE.md).
 The interface the table calls: ``on_zone(role, a, b, event, now_ms)``, ``on_button(seat,
 kind, now_ms)``, ``on_ok(now_ms)``, ``tick(now_ms) -> redraw?``, ``draw()``, ``draw_score(seat,
-winner)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back) and ``reset()``
-(forget half-made choices after an undo).
+winner)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back),
+``can_undo()`` and ``reset()`` (forget half-made choices after an undo).
 """
 from tiletable import tagrecord
 from tiletable.drivers.buttons import Buttons
@@ -42,6 +42,15 @@ class Controller:
         self.state = table.state
         self.ui = table.ui
         self.choice = None
+        self.closed_at = 0  # history length when the last hand's summary was dismissed
+
+    def close_hand(self):
+        """The summary was dismissed: the finished hand's actions are no longer undone."""
+        self.closed_at = len(self.state.history)
+
+    def can_undo(self):
+        """Whether UNDO may take back the last action: not once a finished hand is closed."""
+        return len(self.state.history) > self.closed_at
 
     # ----- helpers for the families
 
@@ -148,6 +157,8 @@ class TextController(Controller):
         self.dealing = True  # waiting for OK after the deal (hand scans allowed)
         self.summary = False
         self.hand = self.state.hand_number
+        if self.state.hand_number:  # resumed at a later hand's deal: the hands before are closed
+            self.close_hand()
 
     def legal_texts(self):
         st = self.state
@@ -217,6 +228,7 @@ class TextController(Controller):
     def on_ok(self, now_ms):
         if self.summary:
             self.summary = False
+            self.close_hand()
             return
         if self.dealing:
             self.dealing = False

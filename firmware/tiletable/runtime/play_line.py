@@ -79,6 +79,8 @@ class LineController(Controller):
         self.foul = [False] * st.players
         self.deferred_press = None  # (seat, due_ms): a press that may become a double press
         self.hand = st.hand_number  # the hand whose summary comes when it ends
+        if st.phase == P_DEAL and st.hand_number:  # resumed at a later hand's deal
+            self.close_hand()
         self.after_act(0)
 
     # ----- zones
@@ -257,6 +259,7 @@ class LineController(Controller):
         if self.summary:
             self.summary = False
             self.foul = [False] * st.players
+            self.close_hand()
         elif st.phase == P_DEAL:
             self._deal(now_ms)
 

@@ -19,7 +19,7 @@ from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, st
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.cards import card_str
-from tiletable.engine.errors import E_OVER, IllegalAction, RulesetError
+from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
@@ -456,6 +456,9 @@ class Table:
         if state is None or not state.history or self.mode != MODE_GAME:
             # a finished match's session is closed: its journal stays as it ended
             self.reject(0, E_OVER, "nothing to undo", now_ms)
+            return False
+        if not self.controller.can_undo():
+            self.reject(0, E_PHASE, "the last hand is over: its plays are kept", now_ms)
             return False
         while state.history:
             last = state.action_str(state.history[-1])
