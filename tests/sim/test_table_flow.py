@@ -150,3 +150,48 @@ def test_undo_at_the_next_deal_keeps_the_finished_hand(table_root):
     control.press("ok")  # the deal, then undo takes it back, and no further
     control.press("undo")
     assert control.state()["actions"] == played
+
+
+def _moon_first_trick_taken_by_seat_1(control):
+    """Seat 1 bids 4 and keeps its hand, then takes trick 1 with 6-6 (left on the trick zone)."""
+    control.press(1)
+    control.press(1, "long")
+    control.press(2, "long")
+    control.press(0, "long")
+    control.press(1)  # keeps the hand
+    for tile in ("6-6", "2-6", "1-1"):
+        control.place(4, tile)
+
+
+def test_moon_suit_choice_of_a_lead_is_on_the_leaders_display(table_root):
+    control = started(table_root, "moon", 3)
+    _moon_first_trick_taken_by_seat_1(control)
+    assert reads(control.display()[1], "tr 1")
+    control.remove(4)
+    control.place(4, "3-5")  # a non-double lead: which suit?
+    assert reads(control.display()[1], "SUI3")
+    control.press(1)
+    assert reads(control.display()[1], "SUI5")
+    control.press(1, "long")
+    assert flushed_journal(control, table_root)[1][-1] == "3-5/5"
+
+
+def test_moon_tile_of_another_seats_scanned_hand_is_refused_with_err1(table_root):
+    control = local_table(table_root)
+    choose_game(control, "moon", 3)
+    control.place(0, "0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6")  # seat 0 scans its hand
+    control.remove(0)
+    control.press("ok")
+    control.press(1)
+    control.press(1, "long")  # seat 1 bids 4, the others pass
+    control.press(2, "long")
+    control.press(0, "long")
+    control.press(1)
+    played = control.state()["actions"]
+    control.place(4, "0-0")  # seat 0's tile while seat 1 leads
+    assert reads(control.display()[0], "Err1")
+    assert control.state()["actions"] == played
+    control.remove(4)
+    control.place(4, "6-6")
+    assert control.state()["actions"] == played + 1
+
