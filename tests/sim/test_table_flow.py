@@ -195,3 +195,36 @@ def test_moon_tile_of_another_seats_scanned_hand_is_refused_with_err1(table_root
     control.place(4, "6-6")
     assert control.state()["actions"] == played + 1
 
+
+def _power_cut(control, root):
+    """The journal flushed, then the power gone: a new device on the same flash."""
+    control.command("wait 2500")
+    return local_table(root)
+
+
+def test_moon_resumes_mid_trick_with_the_same_display(table_root):
+    control = started(table_root, "moon", 3)
+    _moon_first_trick_taken_by_seat_1(control)
+    control.remove(4)
+    control.place(4, "5-5")  # a double: no suit to choose
+    before = control.state()
+    shown = control.display()
+    resumed = _power_cut(control, table_root)
+    assert resumed.state() == before
+    assert resumed.display() == shown and not any(reads(text, "dEAL") for text in shown)
+    resumed.command("wait 1500")
+    resumed.place(4, "4-5")  # seat 2 follows at once: no OK needed
+    assert resumed.state()["actions"] == before["actions"] + 1
+
+
+def test_column_game_resumes_mid_round_without_a_deal(table_root):
+    control = started(table_root, "columns", 2)
+    _turn_up_field(control, "0-0", "0-1", "0-2")
+    before = control.state()
+    resumed = _power_cut(control, table_root)
+    assert resumed.state() == before
+    assert not any(reads(text, "dEAL") for text in resumed.display())
+    resumed.command("wait 1500")
+    _assign(resumed, 0, "6-6", "5-6", "4-6")
+    _assign(resumed, 1, "3-3", "2-2", "3-4")
+    assert resumed.state()["actions"] > before["actions"] + 2

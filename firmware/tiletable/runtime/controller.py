@@ -154,11 +154,18 @@ class TextController(Controller):
     def __init__(self, table):
         Controller.__init__(self, table)
         self.scanned = {}  # chance prefix ("D1") -> piece texts laid on that seat's pad
-        self.dealing = True  # waiting for OK after the deal (hand scans allowed)
+        self.dealing = self.at_deal()  # waiting for OK after the deal (hand scans allowed)
         self.summary = False
         self.hand = self.state.hand_number
-        if self.state.hand_number:  # resumed at a later hand's deal: the hands before are closed
+        if self.dealing and self.state.hand_number:  # resumed at a later hand's deal
             self.close_hand()
+        if not self.dealing:  # resumed mid-hand: the call in progress is offered again
+            self.open_call()
+
+    def at_deal(self):
+        """Whether the match stands at a deal (a start, or a resume between hands): the table
+        then waits for hand scans and OK. Mid-hand (a resume after a power cut) it does not."""
+        return self.state.current_player() == CHANCE
 
     def legal_texts(self):
         st = self.state

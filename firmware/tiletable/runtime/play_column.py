@@ -44,6 +44,11 @@ class ColumnController(TextController):
                     if self.act(turned, 0, now_ms, quiet=True):
                         self.after_act(now_ms)
 
+    def at_deal(self):
+        """Only the match's start: later the table deals the private decks and waits for the
+        field cards by itself."""
+        return not self.state.history
+
     def _played_cards(self):
         """The tiles the match's assignments have played so far (they never count again)."""
         st = self.state
