@@ -2,7 +2,8 @@
 
 Columns: session, ruleset, device, seq, type (header, action, score, undo, end, ...), text
 (the record as the table wrote it: an action's canonical text, a header's JSON), and for
-scores seat, points and rule split out, so a spreadsheet can sum them.
+scores seat (counted from 1, as people count them), player (the seat's name), points (chips
+for Buki, whose journal keeps half-chips) and rule split out, so a spreadsheet can sum them.
 """
 import csv
 import json
@@ -12,8 +13,10 @@ import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.runtime.journal import RECORD_NAMES, REC_SCORE
 from tiletable_host import db as dbmod
 from tiletable_host.errors import CommandError
+from tiletable_host.people import seat_name
+from tiletable_host.sessionlog import session_scale
 
-COLUMNS = ("session", "ruleset", "device", "seq", "type", "text", "seat", "points", "rule")
+COLUMNS = ("session", "ruleset", "device", "seq", "type", "text", "seat", "player", "points", "rule")
 
 
 def configure(parser):
@@ -33,6 +36,7 @@ def export_rows(db, session_ids=()):
     for session in sessions:
         if session_ids and session["id"] not in session_ids:
             continue
+        scale = session_scale(db, session)
         for seq, rtype, payload in db.session_records(session["id"]):
             text = payload.decode("utf-8", "replace")
             row = dict.fromkeys(COLUMNS)
@@ -40,7 +44,8 @@ def export_rows(db, session_ids=()):
             row.update(type=RECORD_NAMES.get(rtype, str(rtype)), text=text)
             if rtype == REC_SCORE:
                 seat, points, rule = text.split(" ", 2)
-                row.update(seat=int(seat), points=int(points), rule=rule)
+                points = int(points) if scale == 1 else int(points) / scale
+                row.update(seat=int(seat) + 1, player=seat_name(session["players"], int(seat)), points=points, rule=rule)
             yield row
 
 

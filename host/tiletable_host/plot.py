@@ -7,6 +7,7 @@ from the journal, so undone actions do not appear.
 from xml.sax.saxutils import escape
 
 from tiletable_host import db as dbmod
+from tiletable_host.people import score_scale, score_text
 from tiletable_host.sessionlog import replay_session
 
 WIDTH, HEIGHT = 720, 360
@@ -40,7 +41,10 @@ def score_series(replay):
 def render_svg(replay):
     """The chart as SVG text."""
     names = replay.session["players"]
+    scale = score_scale(replay.ruleset, len(names))
     points, hand_starts = score_series(replay)
+    totals = points[-1]
+    points = [[v / scale for v in p] for p in points]  # chips for Buki (half-chips in the journal)
     low = min(0, min(min(p) for p in points))
     high = max(1, max(max(p) for p in points))
     steps = max(len(points) - 1, 1)
@@ -77,7 +81,7 @@ def render_svg(replay):
         legend_y = TOP + 16 * seat + 8
         out.append('<rect x="%d" y="%d" width="12" height="12" fill="%s"/>' % (WIDTH - RIGHT + 14, legend_y - 10, colour))
         out.append(
-            '<text x="%d" y="%d">%s: %d</text>' % (WIDTH - RIGHT + 32, legend_y, escape(name), points[-1][seat])
+            '<text x="%d" y="%d">%s: %s</text>' % (WIDTH - RIGHT + 32, legend_y, escape(name), score_text(totals[seat], scale))
         )
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -94,8 +98,8 @@ def _ticks(low, high):
                 break
         else:
             step *= 10
-    first = -(-low // step) * step
-    return list(range(first, high + 1, step))
+    first = int(-(-low // step) * step)
+    return list(range(first, int(high) + 1, step))  # Buki's chips may end in .5
 
 
 def do_plot(args):
