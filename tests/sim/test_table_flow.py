@@ -228,3 +228,18 @@ def test_column_game_resumes_mid_round_without_a_deal(table_root):
     _assign(resumed, 0, "6-6", "5-6", "4-6")
     _assign(resumed, 1, "3-3", "2-2", "3-4")
     assert resumed.state()["actions"] > before["actions"] + 2
+
+
+def test_prompts_count_seats_from_1_and_use_the_players_names(table_root):
+    control = started(table_root, "block", 2)  # from the menu: the players are P1 and P2
+    control.place(0, "3-3")
+    control.remove(0)
+    assert control.state()["prompt"] == "P2 to play"  # seat 1
+    app = control.device.app
+    app.table.start("block", ["ann", "bob"], app.ticks_ms())  # as the PC's START names them
+    control.press("ok")
+    control.place(2, "3-3")  # seat 1 holds the highest double
+    control.remove(2)
+    assert control.state()["prompt"] == "ann to play"
+    resumed = _power_cut(control, table_root)
+    assert resumed.state()["prompt"] == "ann to play"

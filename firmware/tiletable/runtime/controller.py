@@ -42,6 +42,7 @@ class Controller:
         self.state = table.state
         self.ui = table.ui
         self.choice = None
+        self.summary = False  # a finished hand's scores are up until OK
         self.closed_at = 0  # history length when the last hand's summary was dismissed
 
     def close_hand(self):
@@ -128,8 +129,17 @@ class Controller:
             self.ui.blank(seat)
 
     def prompt(self):
+        """What the table waits for, in words (STATE, the PC's watch): seats as people name them."""
         if self.choice is not None:
-            return "P%d chooses %s: %s" % (self.choice.seat, self.choice.purpose, self.choice.label)
+            return "%s chooses %s: %s" % (self.table.seat_name(self.choice.seat), self.choice.purpose, self.choice.label)
+        if self.state.is_over():
+            return "match over: OK for the menu"
+        if self.summary:
+            return "hand over: OK for the next hand"
+        return self.play_prompt()
+
+    def play_prompt(self):
+        """The prompt in the middle of a hand (families override)."""
         return ""
 
 
@@ -270,12 +280,8 @@ class TextController(Controller):
     def draw(self):
         self.draw_scores()
 
-    def prompt(self):
-        if self.choice is not None:
-            return Controller.prompt(self)
-        if self.summary:
-            return "hand over: OK for the next hand"
+    def play_prompt(self):
         if self.dealing:
             return "deal: scan hands on the pads, then OK"
         actor = self.state.current_player()
-        return "P%d to play" % actor if actor >= 0 else "waiting for the pieces"
+        return "%s to play" % self.table.seat_name(actor) if actor >= 0 else "waiting for the pieces"

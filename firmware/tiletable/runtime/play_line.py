@@ -389,21 +389,17 @@ class LineController(Controller):
                     mask |= 1 << _point(a)
         ui.candidate_ends(mask)
 
-    def prompt(self):
+    def play_prompt(self):
         st = self.state
-        if self.choice is not None:
-            return Controller.prompt(self)
-        if self.summary:
-            return "hand over: OK for the next hand"
         phase = st.phase
         if phase == P_DEAL:
             return "deal: scan hands on the pads, then OK"
         if phase == P_LOT:
-            return "lot: P%d lays one tile" % st.lot_seats[0]
+            return "lot: %s lays one tile" % self.table.seat_name(st.lot_seats[0])
         if phase in (P_DECLARE, P_BERGEN):
             return "the holder of the setting tile lays it"
         if phase == P_REVEAL:
-            return "reveal: P%d lays its tiles" % self._first_hidden()
+            return "reveal: %s lays its tiles" % self.table.seat_name(self._first_hidden())
         if phase == P_DRAWN:
-            return "P%d lays the drawn tile" % st.drawer
-        return "P%d to play" % st.current_player()
+            return "%s lays the drawn tile" % self.table.seat_name(st.drawer)
+        return "%s to play" % self.table.seat_name(st.current_player())

@@ -115,6 +115,7 @@ class Table:
         self.mode = MODE_MENU
         self.state = None
         self.ruleset = None
+        self.player_names = []  # the session's players, seat by seat (the menu's: P1, P2, ...)
         self.profile = None
         self.controller = None
         self.seqs = []  # journal sequence number of each action in state.history
@@ -190,7 +191,7 @@ class Table:
                 self.open_menu()
             self._unload_families(None)
             raise _no_memory(name)
-        self._begin(ruleset, state, profile, [], controller)
+        self._begin(ruleset, state, profile, [], controller, player_names)
         self.redraw()
         return session
 
@@ -224,9 +225,10 @@ class Table:
                 unload_module(module)
         gc.collect()
 
-    def _begin(self, ruleset, state, profile, seqs, controller):
+    def _begin(self, ruleset, state, profile, seqs, controller, player_names):
         self.menu.select(ruleset.name, state.players)
         self.ruleset = ruleset
+        self.player_names = list(player_names)
         self.state = state
         self.profile = profile
         self.seqs = seqs
@@ -286,7 +288,7 @@ class Table:
         except MemoryError:
             raise _no_memory(header["ruleset"], loaded)
         self._note_family(ruleset.family, loaded)
-        self._begin(ruleset, state, profile, [seq for seq, _ in entries], controller)
+        self._begin(ruleset, state, profile, [seq for seq, _ in entries], controller, header["players"])
         self.journal.resume()
         self._quiet_until = ticks_add(now_ms, BOOT_SETTLE_MS)
         self.redraw()
@@ -481,6 +483,12 @@ class Table:
             self.outbox.pop(0)
             self.events_lost += 1
         self.outbox.append((msg_type, fields))
+
+    def seat_name(self, seat):
+        """What people call ``seat`` (from 0): its player's name, else ``P<seat + 1>``. Prompts
+        use it; error reasons keep the engine's 0-based ``P<seat>`` (the PC names them)."""
+        names = self.player_names
+        return names[seat] if 0 <= seat < len(names) and names[seat] else "P%d" % (seat + 1)
 
     def _seat_of_zone(self, zone):
         if self.profile is not None and zone in self.profile.role_of:
