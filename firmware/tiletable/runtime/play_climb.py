@@ -43,16 +43,17 @@ class ClimbController(TextController):
             return
         seat = a
         pad = self.on_pad[seat]
+        for identity in event.items:
+            if identity[0] != tagrecord.KIND_CARD:
+                if self.is_placed(event):
+                    self.reject(seat, E_TILE, "a domino is not part of Da San", now_ms)
+                return
         texts = [card_str(identity[2]) for identity in event.items]
         if not self.is_placed(event):
             for text in texts:
                 if text in pad:
                     pad.remove(text)
             return
-        for identity in event.items:
-            if identity[0] != tagrecord.KIND_CARD:
-                self.reject(seat, E_TILE, "a domino is not part of Da San", now_ms)
-                return
         pad.extend(text for text in texts if text not in pad)
         for text in texts:
             for prefix in ("C%d:" % seat, "O%d:" % seat):
