@@ -165,10 +165,8 @@ class TextController(Controller):
         Controller.__init__(self, table)
         self.scanned = {}  # chance prefix ("D1") -> piece texts laid on that seat's pad
         self.dealing = self.at_deal()  # waiting for OK after the deal (hand scans allowed)
-        self.summary = False
         self.hand = self.state.hand_number
-        if self.dealing and self.state.hand_number:  # resumed at a later hand's deal
-            self.close_hand()
+        self.summary = self.dealing and self.state.hand_number > 0  # resumed between hands
         if not self.dealing:  # resumed mid-hand: the call in progress is offered again
             self.open_call()
 

@@ -74,13 +74,15 @@ class LineController(Controller):
         self.per_hand = st.per_hand
         self.scanned = [[] for _ in range(st.players)]
         self.queued = [[] for _ in range(st.players)]  # lots and reveals laid before their turn
-        self.summary = False
         self.violations_seen = len(st.violations)
         self.foul = [False] * st.players
         self.deferred_press = None  # (seat, due_ms): a press that may become a double press
         self.hand = st.hand_number  # the hand whose summary comes when it ends
-        if st.phase == P_DEAL and st.hand_number:  # resumed at a later hand's deal
-            self.close_hand()
+        if st.phase == P_DEAL and st.hand_number:  # resumed between hands: the last one's result
+            self.summary = True
+            for violation in st.violations:
+                if violation.hand == st.hand_number - 1:
+                    self.foul[violation.seat] = True
         self.after_act(0)
 
     # ----- zones
@@ -335,6 +337,7 @@ class LineController(Controller):
         self.foul = [False] * self.state.players
         self.hand = self.state.hand_number
         self.violations_seen = len(self.state.violations)
+        self._open_forced_choice()  # an undone stake is chosen again
 
     def joins_previous(self, before, last):
         """A draw's tile and the deal's tiles go with what started them; a set with its declaration."""
