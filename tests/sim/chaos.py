@@ -21,6 +21,7 @@ from player import LocalControl, local_table
 SETTLE = "wait 1600"  # a message (Err, a chime) runs out: the steady view is back
 FLUSH = "wait 2500"  # the journal's timed flush
 BLINK_OFF = "wait 300"  # longer than a blinking digit's off phase (segments.blink_off_ms)
+SUMMARY = "hand over: OK for the next hand"
 STEADY_KEYS = ("mode", "scores", "hand", "actions", "to_act", "prompt", "ruleset", "players")
 
 
@@ -117,6 +118,11 @@ class ChaosControl(LocalControl):
         self.counts["cuts"] += 1
         LocalControl.command(self, FLUSH)
         self.device = self._boot()  # the old device is gone; flash and pieces remain
+        for zone in sorted(self.lying):  # the new readers find what lies on their zones
+            if self.lying[zone]:
+                LocalControl.command(self, "place %d %s" % (zone, " ".join(self.lying[zone])))
+        if self.steady()[0]["prompt"] == SUMMARY and expected[0]["prompt"] != SUMMARY:
+            self._do("press ok short")  # resumed between hands: the last result shows again first
         self._check("a power cut", expected)
 
     def _refuse(self, expected):

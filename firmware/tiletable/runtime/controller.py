@@ -99,6 +99,10 @@ class Controller:
     def after_act(self, now_ms):
         """Automatic follow-ups once an action was accepted (families override)."""
 
+    def on_lying(self, role, a, b, event):
+        """Pieces found lying on a zone as the table resumes: never plays, but a family may
+        need to know where they lie (the trick zone's count, a column slot's card)."""
+
     def on_ok(self, now_ms):
         pass
 

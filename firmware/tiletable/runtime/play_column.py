@@ -25,6 +25,10 @@ class ColumnController(TextController):
         self.slot = {}  # (column, seat) -> tile text lying there
         self.used = self._played_cards()
 
+    def on_lying(self, role, a, b, event):
+        if role == ASSIGN and self.is_placed(event) and event.items[0][0] == tagrecord.KIND_TILE:
+            self.slot[(a, b)] = tile_str(event.items[-1][2])  # a card laid before the power cut
+
     def on_zone(self, role, a, b, event, now_ms):
         if role == ASSIGN:
             key = (a, b)

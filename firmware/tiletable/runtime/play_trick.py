@@ -42,6 +42,10 @@ class TrickController(TextController):
             return "notr"
         return word
 
+    def on_lying(self, role, a, b, event):
+        if role == TRICK:
+            self.on_trick_zone = event.count  # the last trick still lies there: its winner shows
+
     def on_zone(self, role, a, b, event, now_ms):
         if role == TRICK:
             self.on_trick_zone = event.count

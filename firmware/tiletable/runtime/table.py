@@ -317,13 +317,15 @@ class Table:
         present = 1 if kind == PLACED else 0
         for identity in event.items:
             self.send(EV_ZONE, {"zone": event.zone, "tag": item_text(identity), "present": present})
-        if self._quiet_until is not None:
-            if ticks_diff(now_ms, self._quiet_until) < 0:
-                return
+        settling = self._quiet_until is not None and ticks_diff(now_ms, self._quiet_until) < 0
+        if not settling:
             self._quiet_until = None
         if self.mode == MODE_GAME and self.profile is not None and event.zone in self.profile.role_of:
             role, a, b = self.profile.role_of[event.zone]
-            self.controller.on_zone(role, a, b, event, now_ms)
+            if settling:  # pieces lying since before the restart: where they lie, not plays
+                self.controller.on_lying(role, a, b, event)
+            else:
+                self.controller.on_zone(role, a, b, event, now_ms)
             self.redraw()
 
     def button_event(self, event, now_ms):
