@@ -159,6 +159,8 @@ class TextController(Controller):
     * **Summary**: when a hand ends the scores stay up until OK.
     """
 
+    scans_hands = True  # a deal waits for hand scans and OK (Da San's does not)
+
     def call_texts(self, seat):
         """Every call ``seat`` might make now, in display order (families override); the legal
         ones are offered. Built from a short list because enumerating every legal action can
@@ -168,16 +170,20 @@ class TextController(Controller):
     def __init__(self, table):
         Controller.__init__(self, table)
         self.scanned = {}  # chance prefix ("D1") -> piece texts laid on that seat's pad
-        self.dealing = self.at_deal()  # waiting for OK after the deal (hand scans allowed)
+        self.dealing = self.scans_hands and self.at_deal()  # waiting for OK (hand scans allowed)
         self.hand = self.state.hand_number
-        self.summary = self.dealing and self.state.hand_number > 0  # resumed between hands
-        if not self.dealing:  # resumed mid-hand: the call in progress is offered again
+        self.summary = self.state.hand_number > 0 and self.between_hands()  # resumed in a summary
+        if not self.dealing and not self.summary:  # resumed mid-hand: the call is offered again
             self.open_call()
 
     def at_deal(self):
         """Whether the match stands at a deal (a start, or a resume between hands): the table
         then waits for hand scans and OK. Mid-hand (a resume after a power cut) it does not."""
         return self.state.current_player() == CHANCE
+
+    def between_hands(self):
+        """Whether nothing of the current hand was played yet (its summary may still be up)."""
+        return self.at_deal()
 
     def legal_texts(self):
         st = self.state
@@ -192,13 +198,13 @@ class TextController(Controller):
     def after_act(self, now_ms):
         """Deal unseen pieces (after OK), open a call, and show the summary of a finished hand."""
         st = self.state
-        while not self.dealing and not st.is_over() and self.deal_unseen(now_ms):
-            pass
-        if st.hand_number != self.hand or st.is_over():
+        if st.hand_number != self.hand or st.is_over():  # the next deal waits for the summary's OK
             self.hand = st.hand_number
             self.summary = True
-            self.dealing = True
+            self.dealing = self.scans_hands
             self.scanned = {}
+        while not self.dealing and not st.is_over() and self.deal_unseen(now_ms):
+            pass
         if self.choice is None and not self.summary:
             self.open_call()
 
@@ -248,6 +254,8 @@ class TextController(Controller):
         if self.summary:
             self.summary = False
             self.close_hand()
+            if not self.dealing:
+                self.open_call()
             return
         if self.dealing:
             self.dealing = False
@@ -262,8 +270,11 @@ class TextController(Controller):
         return last.endswith(":?") or (last.startswith("A1:") and before.startswith("A0:"))
 
     def reset(self):
+        """After an undo: back in the hand (an undone hand-ending play leaves the summary and
+        the next deal), or at the deal again when the deal itself was undone."""
         self.choice = None
         self.summary = False
+        self.dealing = self.scans_hands and self.at_deal()
         self.hand = self.state.hand_number
         self.open_call()
 

@@ -24,13 +24,18 @@ from tiletable.runtime.profiles import SEAT
 
 class ClimbController(TextController):
     stable_ms = 800
+    scans_hands = False  # hands are never scanned: the cut comes first, the deal needs no OK
 
     def __init__(self, table):
         TextController.__init__(self, table)
-        self.dealing = False  # nothing to scan: the cut comes first, OK is not needed
         self.on_pad = [[] for _ in range(self.state.players)]
         self.played = self._played_cards()
         self.due = [None] * self.state.players  # per seat: ms when the pad's cards count as laid
+
+    def between_hands(self):
+        """The next hand is dealt at once: nothing of it played yet but its deal."""
+        st = self.state
+        return bool(st.history) and st.action_str(st.history[-1])[0] in "DK"
 
     def call_texts(self, seat):
         return ["B%d:%s" % (seat, word) for word in ("PASS", "1", "2", "3")]
@@ -136,8 +141,7 @@ class ClimbController(TextController):
 
     def after_act(self, now_ms):
         TextController.after_act(self, now_ms)
-        if self.summary:
-            self.dealing = False  # the next hand starts with its deal: no scan, no OK
+        if self.summary:  # the next hand is dealt already
             self.played = set()
             self.on_pad = [[] for _ in range(self.state.players)]
         seat = self.state.current_player()
