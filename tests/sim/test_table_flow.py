@@ -4,6 +4,7 @@ can then play legally; an undone play can be played again."""
 from player import LinePlayer, choose_game, local_table, reads
 from test_table_rules import flushed_journal, started
 from tiletable.runtime.profiles import profile_for
+from tiletable.runtime.table import GAME_LABELS
 
 COLUMNS = profile_for("columns", 2, "column")
 
@@ -243,3 +244,15 @@ def test_prompts_count_seats_from_1_and_use_the_players_names(table_root):
     assert control.state()["prompt"] == "ann to play"
     resumed = _power_cut(control, table_root)
     assert resumed.state()["prompt"] == "ann to play"
+
+
+def test_menu_keeps_a_fixed_order_and_opens_on_the_last_game_played(table_root):
+    control = local_table(table_root)
+    order = ["muggins", "sniff", "matador", "buki", "moon", "columns", "dasan", "block", "draw", "sebastopol", "bergen"]
+    for name in order:
+        assert reads(control.display()[0], GAME_LABELS[name]), name
+        control.press(0)
+    choose_game(control, "sniff", 2)
+    control.device.app.table.stop()  # the match is stopped (from the PC); later the power goes
+    restarted = _power_cut(control, table_root)
+    assert reads(restarted.display()[0], "SNIF") and reads(restarted.display()[1], "2P")

@@ -41,7 +41,8 @@ PLAY_HEADROOM = 24 * 1024
 PLAY_BLOCK = 4 * 1024
 BOOT_SETTLE_MS = 1500  # after a resume, tiles already lying on the pads are not new plays
 
-# Four characters per game for the menu (what a 4-digit group can draw).
+# Four characters per game for the menu (what a 4-digit group can draw), in the menu's order:
+# the rule book's, line games from the simplest, then Moon, the column game and Da San.
 GAME_LABELS = {
     "block": "bLOC",
     "draw": "drAW",
@@ -70,11 +71,15 @@ def item_text(identity):
 
 
 class Menu:
-    """Choose a game and a player count: seat button press = next game, long press = next count."""
+    """Choose a game and a player count: seat button press = next game, long press = next count.
+
+    The games come in a fixed order (``GAME_LABELS``'s, then any others by name); the menu
+    opens on the game played last (``select``), Muggins on a table that never played."""
 
     def __init__(self, names):
-        self.names = names
-        self.index = names.index("muggins") if "muggins" in names else 0
+        known = [name for name in GAME_LABELS if name in names]
+        self.names = known + sorted(name for name in names if name not in GAME_LABELS)
+        self.index = self.names.index("muggins") if "muggins" in self.names else 0
         self.players = 4
 
     @property
@@ -143,6 +148,10 @@ class Table:
             except (RulesetError, ValueError, KeyError) as exc:
                 self.report(0, E_OVER, "cannot resume: %s" % exc, now_ms)
                 self.journal.end_session({"reason": "unresumable"})
+        sessions = self.journal.sessions()
+        if sessions and sessions[-1]["header"] is not None:  # the menu opens on the last game
+            header = sessions[-1]["header"]
+            self.menu.select(header.get("ruleset"), len(header.get("players", ())))
         self.open_menu()
 
     def open_menu(self):
