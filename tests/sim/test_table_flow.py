@@ -256,3 +256,48 @@ def test_menu_keeps_a_fixed_order_and_opens_on_the_last_game_played(table_root):
     control.device.app.table.stop()  # the match is stopped (from the PC); later the power goes
     restarted = _power_cut(control, table_root)
     assert reads(restarted.display()[0], "SNIF") and reads(restarted.display()[1], "2P")
+
+
+def _shown(control, seat):
+    """What a seat's group shows, blinking or not (read again after a blink's off phase)."""
+    first = control.display()[seat]
+    control.command("wait 300")
+    return first if first.strip() else control.display()[seat]
+
+
+def test_scanned_hand_is_asked_for_its_drawn_tile_on_the_display(table_root):
+    from tiletable.engine.line_actions import DRAW, K_PLAY, kind_of
+
+    control = local_table(table_root)
+    player = LinePlayer(control, "draw", 2, seed=3, scan=(0, 1))
+    choose_game(control, "draw", 2)
+    player._deal()
+    for _ in range(100):
+        legal = list(player.god.legal_actions)
+        if DRAW in legal and not any(kind_of(a) == K_PLAY for a in legal):
+            seat = player.god.turn
+            control.press(seat)
+            assert reads(_shown(control, seat), "SHO?")
+            return
+        player._move()
+    raise AssertionError("nobody had to draw")
+
+
+def test_buki_stake_choice_opens_on_the_seats_last_stake(table_root):
+    control = local_table(table_root)
+    player = LinePlayer(control, "buki", 4, seed=3)
+    choose_game(control, "buki", 4)
+    player._deal()
+    while player.god.hand_number == 0:
+        player._move()
+    control.press("ok")  # the summary
+    player._deal()
+    assert player.stakes
+    seat, stake = next(iter(player.stakes.items()))
+    for _ in range(60):
+        prompt = control.state()["prompt"]
+        if prompt.startswith("P%d chooses stake" % (seat + 1)):
+            assert prompt.endswith(": %d" % stake)
+            return
+        player._move()
+    raise AssertionError("seat %d was not asked for a stake again" % seat)

@@ -11,7 +11,9 @@ Muggins, Sniff, Matador and Buki.
 * **Reveal** (``rEVL``): each seat lays its remaining tiles; the engine counts and checks
   every fact the hand implied, and each broken rule is reported (``FOUL`` + EV_ERROR).
 * **Buki**: the banker picks the minimum stake, a seat whose bet is due picks its stake
-  (press steps, long press places); a long press on your turn opens an early bet.
+  (press steps, long press places); a long press on your turn opens an early bet. The
+  choice opens on the seat's last stake, so a seat that keeps its stake only confirms it.
+* **Drawn tile** (scanned hand): the drawer's display asks for it (``SHO?``).
 """
 from tiletable import tagrecord
 from tiletable.drivers.buttons import Buttons
@@ -77,6 +79,8 @@ class LineController(Controller):
         self.violations_seen = len(st.violations)
         self.foul = [False] * st.players
         self.deferred_press = None  # (seat, due_ms): a press that may become a double press
+        self.last_stake = {}  # seat -> the stake it chose last (Buki), offered first next time
+        self.stake_log = []  # (history length, seat, stake before) of this hand: undo restores it
         self.hand = st.hand_number  # the hand whose summary comes when it ends
         if st.phase == P_DEAL and st.hand_number:  # resumed between hands: the last one's result
             self.summary = True
@@ -197,6 +201,10 @@ class LineController(Controller):
     # ----- buttons
 
     def on_button(self, seat, kind, now_ms):
+        choice = self.choice
+        if choice is not None and choice.seat == seat and choice.purpose == "stake" and kind == Buttons.LONG:
+            self.stake_log.append((len(self.state.history), seat, self.last_stake.get(seat)))
+            self.last_stake[seat] = choice.action & 0xFFFFFF
         if self.choose(seat, kind, now_ms):
             return
         st = self.state
@@ -262,6 +270,7 @@ class LineController(Controller):
             self.summary = False
             self.foul = [False] * st.players
             self.close_hand()
+            self.stake_log = []  # the hand's stakes can no longer be undone
         elif st.phase == P_DEAL:
             self._deal(now_ms)
 
@@ -316,6 +325,10 @@ class LineController(Controller):
         if legal and kind_of(legal[0]) in (K_STAKES, K_BET) and kind_of(legal[-1]) == kind_of(legal[0]):
             seat = st.setter if kind_of(legal[0]) == K_STAKES else st.turn
             self.choice = Choice(seat, legal, [option_label(a) for a in legal], "stake")
+            last = self.last_stake.get(seat)
+            for i in range(len(legal)):
+                if legal[i] & 0xFFFFFF == last:
+                    self.choice.index = i
 
     def _hand_ended(self, now_ms):
         """Show the hand's result until OK; report every rule the reveal found broken."""
@@ -337,6 +350,10 @@ class LineController(Controller):
         self.foul = [False] * self.state.players
         self.hand = self.state.hand_number
         self.violations_seen = len(self.state.violations)
+        log = self.stake_log
+        while log and log[-1][0] >= len(self.state.history):  # undone stakes: offer as before
+            _, seat, before = log.pop()
+            self.last_stake[seat] = before
         self._open_forced_choice()  # an undone stake is chosen again
 
     def joins_previous(self, before, last):
@@ -377,6 +394,8 @@ class LineController(Controller):
                 ui.text(seat, "drAW" if phase == P_BERGEN and seat == st.bergen_next and st.stock else "SEt?")
             elif phase == P_REVEAL:
                 ui.text(seat, "rEVL") if st.hidden[seat] else self.draw_score(seat)
+            elif phase == P_DRAWN and seat == st.drawer:
+                ui.text(seat, "SHO?", True)  # a scanned hand: show the drawn tile on the pad
             elif st.claim_points and seat == st.claim_mover:
                 ui.text(seat, "C%3d" % st.claim_points, True)
             else:
