@@ -301,3 +301,9 @@ def test_buki_stake_choice_opens_on_the_seats_last_stake(table_root):
             return
         player._move()
     raise AssertionError("seat %d was not asked for a stake again" % seat)
+
+
+def test_da_san_displays_show_chips_left(table_root):
+    control = started(table_root, "dasan", 3)
+    _da_san_auction_won_by_seat_0(control)
+    assert [reads(text, "20") for text in control.display()[:3]] == [True, True, True]

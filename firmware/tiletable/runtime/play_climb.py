@@ -32,6 +32,12 @@ class ClimbController(TextController):
         self.played = self._played_cards()
         self.due = [None] * self.state.players  # per seat: ms when the pad's cards count as laid
 
+    def draw_score(self, seat, highlight=False):
+        """Chips left when the match is played down from a stack (``chips``), else the score."""
+        st = self.state
+        stack = st.ruleset.params["chips"]
+        self.ui.number(seat, stack + st.scores[seat] if stack else st.scores[seat], highlight)
+
     def between_hands(self):
         """The next hand is dealt at once: nothing of it played yet but its deal."""
         st = self.state
