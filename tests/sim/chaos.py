@@ -61,9 +61,10 @@ class ChaosControl(LocalControl):
         """The table once its messages ran out: (STATE's steady fields, digits, LEDs)."""
         LocalControl.command(self, SETTLE)
         state = self.state()
-        first = self.display()
+        readings = [self.display()]
         LocalControl.command(self, BLINK_OFF)
-        shown = [a if a.strip() else b for a, b in zip(first, self.display())]  # a blinking choice
+        readings.append(self.display())  # a blinking group is dark in one of the two readings
+        shown = max(readings, key=lambda groups: len("".join(groups).replace(" ", "")))
         return {k: state.get(k) for k in STEADY_KEYS}, shown, self.leds()
 
     def _check(self, what, expected):

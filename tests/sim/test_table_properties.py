@@ -29,13 +29,14 @@ MATCHES = [
 ]
 
 
-def play_chaotic_match(root, player_class, name, players, options, seed, max_moves):
-    """Play one match (or its first ``max_moves`` steps) with chaos; returns (god, counts)."""
+def play_chaotic_match(root, player_class, name, players, options, seed, max_moves, **chances):
+    """Play one match (or its first ``max_moves`` steps) with chaos; returns (god, counts).
+    ``chances``: of an undo, a power cut and a refused piece after a step (``ChaosControl``)."""
     rng = random.Random(seed)
     family = player_class.family if player_class is not LinePlayer else "line"
     profile = profile_for(name, players, family)
     zones = sorted(profile.seat_zone.values()) or sorted(profile.assign_zone.values())
-    control = chaos_table(root, rng, "3-4" if family == "climb" else "H4", zones)
+    control = chaos_table(root, rng, "3-4" if family == "climb" else "H4", zones, **chances)
     player = chaotic(player_class)(control, name, players, seed=seed, **options)
     god = player.play_match(max_moves=max_moves)
     table = control.state()
