@@ -23,6 +23,7 @@ import os
 import sqlite3
 
 from tiletable.runtime.journal import REC_END, REC_HEADER, parse_json_payload
+from tiletable_host.people import scores_text
 from tiletable_host.errors import CommandError
 
 APPLICATION_ID = 0x54544442  # "TTDB"
@@ -81,7 +82,7 @@ UPDATE sessions SET records = (SELECT count(*) FROM records r WHERE r.session = 
     rows = conn.execute("SELECT id, players, result FROM sessions").fetchall()
     conn.executemany(
         "UPDATE sessions SET who = ?, outcome = ? WHERE id = ?",
-        [(who_text(json.loads(players)), outcome_text(result), session) for session, players, result in rows],
+        [(who_text(json.loads(players)), outcome_text(result, json.loads(players)), session) for session, players, result in rows],
     )
 
 
@@ -94,14 +95,15 @@ def who_text(players):
     return ", ".join(str(name) for name in players)
 
 
-def outcome_text(result_json):
-    """An end record's payload as a short text (``target 141-204``); ``in progress`` for none."""
+def outcome_text(result_json, players=(), scale=1):
+    """An end record's payload as a short text (``over: ann 61, bob -40``); ``in progress`` for
+    none. ``scale``: score units per point or chip (``people.score_scale``: Buki's 2)."""
     if result_json is None:
         return "in progress"
     result = json.loads(result_json)
     text = str(result.get("reason", "ended"))
     if "scores" in result:
-        text += " " + "-".join(str(s) for s in result["scores"])
+        text += ": " + scores_text(players, result["scores"], scale)
     return text
 
 
@@ -243,13 +245,20 @@ class Database:
                 if rtype == REC_END and session is not None:
                     result = bytes(payload).decode()
                     self.conn.execute(
-                        "UPDATE sessions SET result = ?, outcome = ? WHERE id = ?", (result, outcome_text(result), session)
+                        "UPDATE sessions SET result = ?, outcome = ? WHERE id = ?", (result, self._outcome(session, result), session)
                     )
                 counts[session] = counts.get(session, 0) + 1
                 added += 1
             for session_id, count in counts.items():
                 self.conn.execute("UPDATE sessions SET records = records + ? WHERE id = ?", (count, session_id))
         return added
+
+    def _outcome(self, session_id, result):
+        """The outcome text `sessions` lists, with the players' names and Buki's chips."""
+        from tiletable_host.sessionlog import session_scale  # it imports the engine: only when ending a session
+
+        session = self.session(session_id)
+        return outcome_text(result, session["players"], session_scale(self, session))
 
     def _add_session(self, device, seq, payload):
         header = parse_json_payload(payload)

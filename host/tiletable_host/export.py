@@ -3,7 +3,8 @@ or each session as a tile game record (``--format record``, docs/RECORD.md).
 
 Columns: session, ruleset, device, seq, type (header, action, score, undo, end, ...), text
 (the record as the table wrote it: an action's canonical text, a header's JSON), and for
-scores seat, points and rule split out, so a spreadsheet can sum them.
+scores seat (counted from 1, as people count them), player (the seat's name), points (chips
+for Buki, whose journal keeps half-chips) and rule split out, so a spreadsheet can sum them.
 
     tiletable export 12 13 --format csv -o club.csv
 """
@@ -14,8 +15,10 @@ import sys
 from tiletable.runtime.journal import RECORD_NAMES, REC_SCORE
 from tiletable_host import db as dbmod
 from tiletable_host.errors import CommandError
+from tiletable_host.people import seat_name
+from tiletable_host.sessionlog import session_scale
 
-COLUMNS = ("session", "ruleset", "device", "seq", "type", "text", "seat", "points", "rule")
+COLUMNS = ("session", "ruleset", "device", "seq", "type", "text", "seat", "player", "points", "rule")
 
 
 def configure(parser):
@@ -43,6 +46,7 @@ def chosen_sessions(db, session_ids=()):
 def export_rows(db, session_ids=()):
     """Yield one dict per record (keys ``COLUMNS``) of the chosen sessions, in order."""
     for session in chosen_sessions(db, session_ids):
+        scale = session_scale(db, session)
         for seq, rtype, payload in db.session_records(session["id"]):
             text = payload.decode("utf-8", "replace")
             row = dict.fromkeys(COLUMNS)
@@ -50,7 +54,8 @@ def export_rows(db, session_ids=()):
             row.update(type=RECORD_NAMES.get(rtype, str(rtype)), text=text)
             if rtype == REC_SCORE:
                 seat, points, rule = text.split(" ", 2)
-                row.update(seat=int(seat), points=int(points), rule=rule)
+                points = int(points) if scale == 1 else int(points) / scale
+                row.update(seat=int(seat) + 1, player=seat_name(session["players"], int(seat)), points=points, rule=rule)
             yield row
 
 

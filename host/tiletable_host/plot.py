@@ -10,6 +10,7 @@ engine's, replayed from the journal, so undone actions do not appear.
 import pygal
 
 from tiletable_host import db as dbmod
+from tiletable_host.people import score_scale, score_text
 from tiletable_host.sessionlog import replay_session
 
 WIDTH, HEIGHT = 900, 420
@@ -42,7 +43,10 @@ def score_series(replay):
 def render_svg(replay):
     """The chart as SVG text."""
     names = replay.session["players"]
+    scale = score_scale(replay.ruleset, len(names))
     points, hand_starts = score_series(replay)
+    totals = points[-1]
+    points = [[v / scale for v in p] for p in points]  # chips for Buki (half-chips in the journal)
     chart = pygal.XY(
         width=WIDTH,
         height=HEIGHT,
@@ -58,7 +62,7 @@ def render_svg(replay):
     chart.x_labels = [{"label": str(number), "value": start} for number, start in enumerate([0] + hand_starts, 1)]
     for seat, name in enumerate(names):
         chart.add(
-            "%s: %d" % (name, points[-1][seat]),
+            "%s: %s" % (name, score_text(totals[seat], scale)),
             [(i, p[seat]) for i, p in enumerate(points)],
             stroke_style={"width": 3, "dasharray": DASHES[seat % len(DASHES)]},
         )

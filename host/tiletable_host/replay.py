@@ -5,6 +5,7 @@ every score with what the table recorded; exit status 1 when they diverge (usabl
 """
 from tiletable_host import db as dbmod
 from tiletable_host.errors import CommandError
+from tiletable_host.people import for_people, score_scale, scores_text
 from tiletable_host.sessionlog import replay_session
 
 
@@ -25,9 +26,11 @@ def do_replay(args):
         "session %d: %d actions and %d table scores replayed with %s (hash %s)"
         % (args.session, len(actions), scored, replay.ruleset.name, replay.ruleset.hash)
     )
+    names = replay.session["players"]
     for divergence in replay.divergences:
-        print("  " + divergence)
+        print("  " + for_people(divergence, names))
     if replay.divergences:
         raise CommandError("session %d: %d divergences from the table's record" % (args.session, len(replay.divergences)))
-    print("no divergence: final scores %s" % " ".join(str(s) for s in replay.state.scores))
+    scale = score_scale(replay.ruleset, len(names))
+    print("no divergence: final scores %s" % scores_text(names, replay.state.scores, scale))
     return 0

@@ -24,6 +24,7 @@ from tiletable.runtime.journal import (
     REC_UNDO,
 )
 from tiletable_host.errors import CommandError
+from tiletable_host.people import score_scale, scores_text
 
 
 class Entry:
@@ -82,6 +83,15 @@ def resolve_ruleset(db, name, content_hash):
     raise CommandError(
         "ruleset %r with hash %s is neither a preset of this engine nor one synced from this PC" % (name, content_hash)
     )
+
+
+def session_scale(db, session):
+    """The session's score units per point or chip (Buki: 2); 1 when its ruleset is not on
+    this PC, so a listing still shows the session."""
+    try:
+        return score_scale(resolve_ruleset(db, session["ruleset"], session["hash"]), len(session["players"]))
+    except CommandError:
+        return 1
 
 
 def replay_session(db, session_id):
@@ -201,3 +211,15 @@ def _compare_scores(replay):
 
 def _score_list(counter):
     return ", ".join("P%d %+d %s" % key for key in sorted(counter.elements()))
+
+
+def result_of(session, scale=1):
+    """A short text for a session's end record (``over: ann 61, bob -40``), or ``in progress``;
+    ``scale``: score units per point or chip (``people.score_scale``)."""
+    result = session["result"]
+    if result is None:
+        return "in progress"
+    text = str(result.get("reason", "ended"))
+    if "scores" in result:
+        text += ": " + scores_text(session["players"], result["scores"], scale)
+    return text

@@ -3,12 +3,14 @@
 Plays, draws, passes and claims are told in the engine's words (``state.describe``); deals
 and other chance events are grouped on one line; each score carries its rule and arithmetic;
 undos, restarts and gaps are shown where they happened; the violations the engine finds at
-the reveal and every disagreement with the table's own record close the report.
+the reveal and every disagreement with the table's own record close the report. Seats are
+named as people know them (``people``): from 1, with the players' names.
 
     tiletable show 12 --db club.db
 """
 from tiletable_host import db as dbmod
-from tiletable_host.sessionlog import replay_session
+from tiletable_host.people import for_people, score_event_text, score_scale, scores_text
+from tiletable_host.sessionlog import replay_session, result_of
 
 
 def configure(parser):
@@ -20,11 +22,12 @@ def render_session(replay):
     """The report as a list of lines."""
     session = replay.session
     names = session["players"]
+    scale = score_scale(replay.ruleset, len(names))
     lines = [
         "session %d: %s (hash %s) on %s, %s, firmware %s"
         % (session["id"], session["ruleset"], session["hash"], session["device"], session["started"], session["firmware"]),
-        "players: " + ", ".join("P%d %s" % (i, name) for i, name in enumerate(names)),
-        "result: " + session["outcome"],
+        "players: " + ", ".join("P%d %s" % (i + 1, name) for i, name in enumerate(names)),
+        "result: " + result_of(session, scale),
     ]
     hand = None
     chance = []
@@ -40,7 +43,7 @@ def render_session(replay):
         if entry.kind == "action" and entry.hand != hand:
             flush_chance()
             if hand is not None:
-                lines.append("  scores: " + _scores(names, entry_scores_before(replay, entry)))
+                lines.append("  scores: " + scores_text(names, entry_scores_before(replay, entry), scale))
             hand = entry.hand
             lines.append("hand %d" % (hand + 1))
         if entry.kind == "action" and entry.actor is None and not entry.engine_scores and entry.scores_after is not None:
@@ -48,20 +51,20 @@ def render_session(replay):
             continue
         flush_chance()
         undone = "  (undone)" if entry.undone else ""
-        lines.append("  %-6s %s%s" % ("#%d" % entry.seq, entry.description or entry.text, undone))
+        lines.append("  %-6s %s%s" % ("#%d" % entry.seq, for_people(entry.description or entry.text, names), undone))
         for event in entry.engine_scores:
-            lines.append("         %s %+d %s: %s" % (_name(names, event.seat), event.points, event.rule, event.detail))
+            lines.append("         " + score_event_text(event, names, scale))
     flush_chance()
     if replay.state is not None:
-        lines.append("final scores: " + _scores(names, replay.state.scores))
+        lines.append("final scores: " + scores_text(names, replay.state.scores, scale))
     if replay.violations:
         lines.append("violations found at the reveal:")
-        lines.extend("  " + v.text() for v in replay.violations)
+        lines.extend("  " + for_people(v.text(), names) for v in replay.violations)
     else:
         lines.append("violations found at the reveal: none")
     if replay.divergences:
         lines.append("the table's record and the engine disagree:")
-        lines.extend("  " + d for d in replay.divergences)
+        lines.extend("  " + for_people(d, names) for d in replay.divergences)
     return lines
 
 
@@ -74,14 +77,6 @@ def entry_scores_before(replay, entry):
         if other.scores_after is not None and not other.undone:
             scores = other.scores_after
     return scores
-
-
-def _name(names, seat):
-    return names[seat] if 0 <= seat < len(names) else "P%d" % seat
-
-
-def _scores(names, scores):
-    return ", ".join("%s %d" % (_name(names, i), s) for i, s in enumerate(scores))
 
 
 def do_show(args):

@@ -16,6 +16,7 @@ from tiletable.runtime.journal import REC_HEADER, parse_json_payload
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
+from tiletable_host.people import for_people, score_event_text, score_scale, score_text, seat_name
 from tiletable_host.sessionlog import replay_records, resolve_ruleset
 
 
@@ -81,22 +82,23 @@ class TableView:
         if "ruleset" not in snap:
             menu = snap.get("menu", ["?", 0])
             return ["table in %s mode: %s for %s players chosen, no game in progress" % (snap.get("mode", "?"), menu[0], menu[1])]
-        names = self.session["players"] if self.session else ["P%d" % i for i in range(snap["players"])]
+        names = self.session["players"] if self.session else []
+        scale = score_scale(self.replay.ruleset, snap["players"]) if self.replay is not None else 1
         to_act = snap["to_act"]
         lines = ["%s, hand %d, %s" % (snap["ruleset"], snap["hand"] + 1, turn_text(to_act, names, snap["mode"]))]
         for seat, score in enumerate(snap["scores"]):
             marker = "  <- to act" if to_act == seat else ""
-            lines.append("  P%d %-10s %5d%s" % (seat, names[seat] if seat < len(names) else "?", score, marker))
+            lines.append("  P%d %-10s %5s%s" % (seat + 1, seat_name(names, seat), score_text(score, scale), marker))
         if self.replay is not None:
-            lines.extend(_table_lines(self.replay.state))
-            lines.extend(_last_play(self.replay, names))
+            lines.extend(_table_lines(self.replay.state, names))
+            lines.extend(_last_play(self.replay, names, scale))
         if snap.get("prompt"):
             lines.append("table says: %s" % snap["prompt"])
         error = snap.get("last_error")
         if error:
-            lines.append("last error: Err%d %s" % (error[0], error[1]))
+            lines.append("last error: Err%d %s" % (error[0], for_people(error[1], names)))
         elif self.event_error:
-            lines.append("last error: %s" % self.event_error)
+            lines.append("last error: %s" % for_people(self.event_error, names))
         return lines
 
 
@@ -104,16 +106,16 @@ def turn_text(to_act, names, mode):
     if mode != "game":
         return mode
     if isinstance(to_act, int):
-        return "%s to act" % (names[to_act] if to_act < len(names) else "P%d" % to_act)
+        return "%s to act" % seat_name(names, to_act)
     return {"chance": "dealing or drawing", "all": "everyone chooses", "over": "over"}.get(to_act, str(to_act))
 
 
-def _table_lines(state):
+def _table_lines(state, names):
     """The family's view of the table: open ends, the trick, the columns, the play to beat."""
     if state.family == "line":
         return ["line: %s   boneyard %d" % (state.layout.text(), state.stock)]
     if state.family == "trick":
-        trick = " ".join("P%d %s" % (seat, tile_str(tile)) for seat, tile in state.trick) or "empty"
+        trick = " ".join("%s %s" % (seat_name(names, seat), tile_str(tile)) for seat, tile in state.trick) or "empty"
         return ["trick %d: %s   tricks won %s" % (state.trick_number + 1, trick, " ".join(map(str, state.tricks)))]
     if state.family == "column":
         cells = []
@@ -121,18 +123,18 @@ def _table_lines(state):
             cells.append("%s %s" % ("LCR"[slot], "-" if pile is None else "%d pips" % state.pile_value(slot)))
         return ["columns: " + "   ".join(cells)]
     if state.family == "climb" and state.last_player is not None:
-        return ["to beat: P%d's play" % state.last_player]
+        return ["to beat: %s's play" % seat_name(names, state.last_player)]
     return []
 
 
-def _last_play(replay, names):
+def _last_play(replay, names, scale):
     actions = [e for e in replay.actions() if not e.undone and e.actor is not None]
     if not actions:
         return []
     last = actions[-1]
-    lines = ["last play: #%d %s" % (last.seq, last.description)]
+    lines = ["last play: #%d %s" % (last.seq, for_people(last.description, names))]
     for event in last.engine_scores:
-        lines.append("  %s %+d %s: %s" % (names[event.seat] if event.seat < len(names) else "P%d" % event.seat, event.points, event.rule, event.detail))
+        lines.append("  " + score_event_text(event, names, scale))
     return lines
 
 

@@ -192,6 +192,15 @@ def test_an_unseen_draw_can_excuse_one_tile_but_not_two():
     assert len(k.check(0, [[], [0x35]], None)) == 1
 
 
+def test_a_tile_drawn_and_played_after_the_set_was_not_held_at_the_set_bug():
+    k = Knowledge()
+    k.add_setter_claim(2, 1, "set 1-3 as holder of the best setting tile")
+    k.log_play(2, 1, 0x13)
+    k.log_draw(9, 0, 0x33)  # P0's scanned hand draws 3-3 later, then plays it
+    k.log_play(11, 0, 0x33)
+    assert k.check(0, [[0x12], []], lambda t: t) == []
+
+
 def test_describe_says_who_does_what():
     state = start("muggins", [["6-6", "2-3"], ["1-1", "1-2"]])
     assert state.describe(state.parse_action("2-3")) == "P0 sets 2-3"

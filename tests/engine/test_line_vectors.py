@@ -311,6 +311,20 @@ def test_TV_SNF_6_lightest_draw_sets():
     assert state.stock == 14
 
 
+def test_TV_SNF_lightest_draw_starts_over_when_the_boneyard_cannot_serve_the_tied():
+    """RULES.md §2 S2, settled: every drawn tile goes back and all players draw again."""
+    stock = ["0-3", "1-2", "0-4", "2-2"]
+    rest = ["%d-%d" % (a, b) for a in range(7) for b in range(a, 7) if "%d-%d" % (a, b) not in stock]
+    state = start("sniff", [rest[:12], rest[12:]])
+    run(state, "lot0:0-3 lot1:1-2")  # tied on 3: two tiles left for the two tied
+    assert state.lot_seats == [0, 1]
+    run(state, "lot0:0-4 lot1:2-2")  # tied on 4, and nothing left to draw
+    assert state.current_player() == CHANCE and state.lot_seats == [0, 1]
+    assert all(state.loc[t] == 0 for t in (0x03, 0x12, 0x04, 0x22))  # all back in the boneyard
+    run(state, "lot0:0-3 lot1:0-4")
+    assert state.current_player() == 0
+
+
 # --- §3.7 Matador -----------------------------------------------------------------------------
 def _mat1(**params):
     return start(

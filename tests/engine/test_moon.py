@@ -282,3 +282,20 @@ def test_player_count_and_parameters():
     assert find_ruleset("moon").new_state().players == 3
     assert "exactly 3" in raises(RulesetError, find_ruleset("moon").new_state, 4).reason
     assert raises(RulesetError, find_ruleset, "moon", widow="open").field == "params.widow"
+
+
+def test_TV_MOON_9_double_blank_under_pagat_trumps():
+    """RULES.md TV-MOON-9 (settled): [0|0] is an ordinary suit-0 tile that can be trumped when
+    led, and the only trump, winning any trick, when 0 is trumps."""
+    hands = {P1: "0-0 1-1 1-2 1-3 1-4 2-2 2-4", P2: "5-5 2-3 5-6 3-3 3-4 4-4 6-6", P3: "1-5 1-6 2-5 2-6 3-5 3-6 4-6"}
+    led = find_ruleset("moon", trumps="bidder_declares", lead_suit_rule="higher_end").new_state()
+    deal(led, hands, "4-5")
+    play_texts(led, "B1:4 B2:PASS B0:PASS KEEP TRUMP5 0-0 5-5 1-6")
+    assert led.tricks[P2] == 1 and led.tricks[P1] == 0  # trumped
+    hands = {P1: "5-6 1-1 1-2 1-3 1-4 2-2 2-4", P2: "0-0 2-3 5-5 3-3 3-4 4-4 1-5", P3: "6-6 1-6 2-5 2-6 3-5 3-6 4-6"}
+    discarded = find_ruleset("moon", trumps="bidder_declares", lead_suit_rule="higher_end").new_state()
+    deal(discarded, hands, "4-5")
+    play_texts(discarded, "B1:4 B2:PASS B0:PASS KEEP TRUMP0 5-6")
+    assert "0-0" in legal_texts(discarded)  # P2 holds no 6: it may discard the blank
+    play_texts(discarded, "0-0 4-6")
+    assert discarded.tricks[P2] == 1  # [0|0] is the trump

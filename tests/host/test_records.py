@@ -29,7 +29,8 @@ def test_sessions_lists_each_session_with_its_result(capsys, pulled):
     status, out, _ = tiletable(capsys, ["sessions", "--db", db_path])
     lines = out.splitlines()
     assert status == 0 and len(lines) == 4
-    assert "muggins" in lines[1] and "ann, bob / %s %s" % (states[0].outcome().termination, "-".join(map(str, states[0].scores))) in lines[1]
+    expected = "ann, bob / %s: ann %d, bob %d" % ((states[0].outcome().termination,) + tuple(states[0].scores))
+    assert "muggins" in lines[1] and expected in lines[1]
     assert "2023-11-14 22:13 UTC" in lines[1]
     assert lines[3].endswith("cy, di / in progress")
 
@@ -40,10 +41,12 @@ def test_show_explains_every_score_and_ends_with_the_final_scores(capsys, pulled
     assert status == 0
     events = states[0].score_events
     for event in events:
-        assert "%s %+d %s: %s" % (("ann", "bob")[event.seat], event.points, event.rule, event.detail) in out
+        detail = event.detail.replace("P0", "ann").replace("P1", "bob")  # the engine counts seats from 0
+        assert "%s %+d %s: %s" % (("ann", "bob")[event.seat], event.points, event.rule, detail) in out
     assert "\nhand %d\n" % (states[0].hand_number + 1) in out and "\nhand %d\n" % (states[0].hand_number + 2) not in out
     assert "final scores: ann %d, bob %d" % tuple(states[0].scores) in out
-    assert "P0 sets" in out or "P1 sets" in out
+    assert "ann sets" in out or "bob sets" in out
+    assert "players: P1 ann, P2 bob" in out and "P0" not in out
     assert "disagree" not in out
 
 
@@ -56,7 +59,7 @@ def test_replay_agrees_with_the_table(capsys, pulled):
     db_path, states = pulled
     status, out, _ = tiletable(capsys, ["replay", "2", "--db", db_path])
     assert status == 0
-    assert out.splitlines()[-1] == "no divergence: final scores %d %d" % tuple(states[1].scores)
+    assert out.splitlines()[-1] == "no divergence: final scores ann %d, bob %d" % tuple(states[1].scores)
 
 
 def test_replay_reports_a_score_the_engine_does_not_give(capsys, pulled):
@@ -70,7 +73,8 @@ def test_replay_reports_a_score_the_engine_does_not_give(capsys, pulled):
     status, out, err = tiletable(capsys, ["replay", "1", "--db", db_path])
     assert status == 1
     assert err == "tiletable: replay: session 1: 2 divergences from the table's record\n"
-    assert "the table scored P%s %+d %s, the engine P%s %+d %s" % (seat, int(points) + 5, rule, seat, int(points), rule) in out
+    name = ("ann", "bob")[int(seat)]
+    assert "the table scored %s %+d %s, the engine %s %+d %s" % (name, int(points) + 5, rule, name, int(points), rule) in out
     assert "final scores: the table has" in out
 
 
@@ -92,7 +96,8 @@ def test_export_jsonl_has_one_object_per_record_with_scores_split(capsys, pulled
     rows = [json.loads(line) for line in out.splitlines()]
     assert status == 0 and rows[0]["type"] == "header" and rows[-1]["type"] == "end"
     scores = [r for r in rows if r["type"] == "score"]
-    assert [(r["seat"], r["points"], r["rule"]) for r in scores] == [(e.seat, e.points, e.rule) for e in states[0].score_events]
+    expected = [(e.seat + 1, ("ann", "bob")[e.seat], e.points, e.rule) for e in states[0].score_events]
+    assert [(r["seat"], r["player"], r["points"], r["rule"]) for r in scores] == expected
 
 
 def test_export_csv_to_a_file(capsys, pulled, tmp_path):
@@ -135,10 +140,16 @@ def test_show_and_replay_follow_every_family(capsys, tmp_path, name):
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     status, out, err = tiletable(capsys, ["show", "1", "--db", db_path])
     assert status == 0, err
-    assert "final scores: " + ", ".join("%s %d" % (n, s) for n, s in zip(players, state.scores)) in out
+    final = ", ".join("%s %s" % (n, _chips(s) if name == "buki" else s) for n, s in zip(players, state.scores))
+    assert "final scores: " + final in out
     assert "disagree" not in out
     status, out, _ = tiletable(capsys, ["replay", "1", "--db", db_path])
-    assert status == 0 and out.splitlines()[-1] == "no divergence: final scores " + " ".join(map(str, state.scores))
+    assert status == 0 and out.splitlines()[-1] == "no divergence: final scores " + final
+
+
+def _chips(half_chips):
+    """Buki's score as the table shows it: chips, from the engine's half-chips."""
+    return ("%.1f" % (half_chips / 2.0)).replace(".0", "")
 
 
 def test_show_reports_a_violation_found_at_the_reveal_with_a_synced_ruleset(capsys, tmp_path):
@@ -167,5 +178,5 @@ def test_show_reports_a_violation_found_at_the_reveal_with_a_synced_ruleset(caps
     assert status == 0
     assert out.splitlines()[-2:] == [
         "violations found at the reveal:",
-        "  hand 0, action 5, P1: must play: passed on L=3 R=4: held nothing that fits, but held 3-5",
+        "  hand 1, action 5, bob: must play: passed on L=3 R=4: held nothing that fits, but held 3-5",
     ]

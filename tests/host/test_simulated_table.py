@@ -140,7 +140,7 @@ def test_watch_once_shows_the_game_in_progress(capsys, table, link):
     lines = out.splitlines()
     assert status == 0 and state.hand_number >= 1
     assert lines[0] == "muggins, hand 1, %s to act" % ("cy", "di")[game.state.current_player()]
-    assert lines[1].startswith("  P0 cy") and lines[2].startswith("  P1 di")
+    assert lines[1].startswith("  P1 cy") and lines[2].startswith("  P2 di")
     assert lines[3].startswith("line: ") and "boneyard 14" in lines[3]
     assert lines[4].startswith("last play: #") and " sets " in lines[4]
 

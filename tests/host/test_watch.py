@@ -29,7 +29,7 @@ def _device(tmp_path, name, players, actions):
         "hand": state.hand_number,
         "actions": len(state.history),
         "to_act": {CHANCE: "chance", SIMULTANEOUS: "all", TERMINAL: "over"}.get(actor, actor),
-        "prompt": "P0 to play",
+        "prompt": "P1 to play",
     }
     device.server.register(STATE, lambda fields: {"snapshot": json.dumps(snapshot)}, "game")
     return device, state
@@ -44,11 +44,13 @@ def test_watch_once_shows_scores_turn_table_and_last_play_for_every_preset(capsy
     lines = out.splitlines()
     assert lines[0].startswith("%s, hand %d, " % (name, state.hand_number + 1))
     for seat in range(state.players):
-        assert lines[1 + seat].startswith("  P%d %-10s %5d" % (seat, names[seat], state.scores[seat]))
+        score = state.scores[seat]
+        shown = ("%.1f" % (score / 2.0)).replace(".0", "") if name == "buki" else str(score)  # Buki: chips
+        assert lines[1 + seat].startswith("  P%d %-10s %5s" % (seat + 1, names[seat], shown))
     family = state.ruleset.family
     if family != "climb" or state.last_player is not None:
         assert any(line.startswith(FAMILY_LINE[family]) for line in lines), out
-    assert lines[-1] == "table says: P0 to play"
+    assert lines[-1] == "table says: P1 to play"
 
 
 def find_players(name):
@@ -78,9 +80,14 @@ def test_watch_names_the_last_play_and_explains_its_score(capsys, tmp_path):
     status, out, _ = tiletable(capsys, ["watch", "--once"], device)
     lines = out.splitlines()
     index = next(i for i, line in enumerate(lines) if line.startswith("last play: #"))
-    assert status == 0 and lines[index].endswith(" " + description)
-    explained = ["  %s %+d %s: %s" % (("ann", "bob")[e.seat], e.points, e.rule, e.detail) for e in events]
+    assert status == 0 and lines[index].endswith(" " + _named(description))
+    explained = ["  %s %+d %s: %s" % (("ann", "bob")[e.seat], e.points, e.rule, _named(e.detail)) for e in events]
     assert lines[index + 1 : index + 1 + len(explained)] == explained
+
+
+def _named(engine_text):
+    """The engine's seats (P0, P1) as the players of these tests are named."""
+    return engine_text.replace("P0", "ann").replace("P1", "bob")
 
 
 def test_watch_refuses_a_device_without_a_game_runtime(capsys, tmp_path):

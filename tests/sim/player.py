@@ -30,15 +30,16 @@ def reads(shown, text):
     return len(shown) == len(text) and all(glyph(a) == glyph(b) for a, b in zip(shown, text))
 
 
-def local_table(root):
+def local_table(root, control=None):
     """A simulated device in this process (its USB port an idle pipe), driven through
-    ``LocalControl``: the same commands as the control port, without a socket or a pty."""
+    ``LocalControl``: the same commands as the control port, without a socket or a pty.
+    ``control(power_on)`` makes another kind of control (``chaos.ChaosControl``)."""
     import device
 
     usb_in, _ = os.pipe()
     pieces = device.Pieces()
     usb = os.fdopen(usb_in, "rb", buffering=0)
-    return LocalControl(lambda: device.Device(str(root), _NoControlPort(), pieces, usb, io.BytesIO()))
+    return (control or LocalControl)(lambda: device.Device(str(root), _NoControlPort(), pieces, usb, io.BytesIO()))
 
 
 class _NoControlPort:
@@ -120,6 +121,7 @@ class LinePlayer:
         self.god = find_ruleset(name).new_state(players)
         self.profile = profile_for(name, players, "line")
         self.stock = []
+        self.stakes = {}  # seat -> the stake it chose last (Buki)
         self.moves = 0
 
     def pad(self, seat):
@@ -176,8 +178,7 @@ class LinePlayer:
         kinds = set(kind_of(a) for a in legal)
         if kinds <= {K_STAKES} or kinds <= {K_BET}:
             seat = god.setter if K_STAKES in kinds else god.turn
-            self.control.press(seat, "long")
-            god.play(legal[0])
+            self._stake(seat, legal)
             return
         claims = [a for a in legal if kind_of(a) == K_CLAIM and (a >> 8) & 7 == god.claim_mover]
         if claims:
@@ -190,6 +191,21 @@ class LinePlayer:
             self._lay(seat, plays[self.rng.randrange(len(plays))])
         else:
             self._press(seat, legal)
+
+    def _stake(self, seat, legal):
+        """A stake as people choose one: mostly the same as last time, now and then another;
+        the seat presses until the table offers it (its prompt, as the blinking display
+        may be dark when read), then long-presses."""
+        last = self.stakes.get(seat)
+        keep = [a for a in legal if a & 0xFFFFFF == last]
+        chosen = keep[0] if keep and self.rng.random() < 0.8 else legal[self.rng.randrange(len(legal))]
+        for _ in range(len(legal)):
+            if self.control.state()["prompt"].endswith(": %d" % (chosen & 0xFFFFFF)):
+                break
+            self.control.press(seat)
+        self.control.press(seat, "long")
+        self.stakes[seat] = chosen & 0xFFFFFF
+        self.god.play(chosen)
 
     def _lay(self, seat, action):
         god = self.god

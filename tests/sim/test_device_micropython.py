@@ -44,7 +44,7 @@ def test_menu_game_illegal_play_and_resume_on_micropython(table):
     control.reset()
     after = control.state()
     assert after["scores"] == [10, 0] and after["actions"] == before["actions"]
-    assert after["prompt"] == "P1 to play"
+    assert after["prompt"] == "P2 to play"  # seat 1: people count from 1
 
 
 def test_journal_on_littlefs_in_a_file_survives_a_power_cut(tmp_path):

@@ -76,7 +76,7 @@ def test_game_started_by_the_host_is_played_on_the_table(table):
     assert actions[:2] == ["D0:?", "D0:?"] and actions[-2:] == ["setter0", "5-5"]
     assert (EV_SCORE, {"seat": 0, "points": 10, "rule": "fives"}) not in seen  # manual claims: not yet scored
     assert (EV_ZONE, {"zone": 0, "tag": "5-5", "present": 1}) in seen
-    assert table.control.state()["prompt"] == "P1 to play"
+    assert table.control.state()["prompt"] == "bob to play"  # seat 1, by the name the host gave
     with serial.Serial(table.port, timeout=0.2) as port:
         table.control.press(0, "double")  # "muggins!": the count is claimed
         table.control.place(2, "1-2")  # seat 1 lays a tile that fits no end

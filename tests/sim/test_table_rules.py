@@ -238,7 +238,7 @@ def test_moon_trick_on_the_trick_zone_shows_its_winner(table_root):
     control.press(2, "long")  # then seat 2 and seat 0 pass
     control.press(0, "long")
     state = control.state()
-    assert state["prompt"] == "P1 to play"  # the exchange: a press keeps the hand
+    assert state["prompt"] == "P2 to play"  # seat 1 (P2); the exchange: a press keeps the hand
     control.press(1)
     control.place(4, "6-6")  # a double leads its own suit: no question
     control.place(4, "2-6")

@@ -58,10 +58,14 @@ class Knowledge:
         self.log.append((index, seat, t, 1))
 
     def held_at(self, seat, index, final):
-        """The tiles seat may have held just before action ``index``, and how many of them are in doubt."""
+        """The tiles seat may have held just before action ``index``, and how many of them are in doubt.
+
+        The log is walked back from the reveal, newest first: a tile drawn and then played
+        since ``index`` is put back by its play before its draw takes it out again.
+        """
         held = list(final)
         unseen = 0
-        for when, who, t, drew in self.log:
+        for when, who, t, drew in reversed(self.log):
             if who != seat or when < index:
                 continue
             if not drew:

@@ -456,21 +456,24 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         least = min(pips(self.lots[s]) for s in drawn)
         tied = [s for s in drawn if pips(self.lots[s]) == least]
         left = self.stock - sum(1 for t in self.tiles if self.loc[t] == LOC_LOT)
-        if len(tied) > 1 and left >= len(tied):
-            for s in drawn:
-                if s not in tied:
-                    self.lots[s] = -1
-            for s in tied:
-                self.lots[s] = -1
+        if len(tied) > 1:  # the tied draw again
+            if left < len(tied):  # RULES.md §2 S2 (settled): everything back, start over with all
+                self._lots_back()
+                tied = list(range(self.players))
+            self.lots = [-1] * self.players
             self.lot_seats = tied
             return
-        for t in self.tiles:  # the lot tiles go back into the boneyard
+        self._lots_back()
+        self._start_play(tied[0])
+
+    def _lots_back(self):
+        """The drawn lot tiles go back into the boneyard (reshuffled: draws stay chance)."""
+        for t in self.tiles:
             if self.loc[t] == LOC_LOT:
                 self.loc[t] = LOC_FREE
                 self.free.append(t)
         self.free.sort()
         self.outcomes_base = -1
-        self._start_play(tied[0])
 
     def _declare(self, seat):
         self._start_play(seat)

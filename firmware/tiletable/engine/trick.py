@@ -265,7 +265,7 @@ class State(GameState):
         return 0
 
     def trick_winner(self):
-        """The seat winning the trick so far (the led [0|0] wins: nothing else has a 0)."""
+        """The seat winning the trick so far (a led [0|0] wins unless trumped: nothing else has a 0)."""
         best_seat, best = None, -1
         for seat, tile in self.trick:
             strength = self._strength(tile)

@@ -4,8 +4,8 @@ button (press = next option, long press = confirm), and the steady score view.
 A controller turns one family's zone and button events into engine actions (docs/TABLE.md).
 The interface the table calls: ``on_zone(role, a, b, event, now_ms)``, ``on_button(seat,
 kind, now_ms)``, ``on_ok(now_ms)``, ``tick(now_ms) -> redraw?``, ``draw()``, ``draw_score(seat,
-winner)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back) and ``reset()``
-(forget half-made choices after an undo).
+winner)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back),
+``can_undo()`` and ``reset()`` (forget half-made choices after an undo).
 """
 from tiletable import tagrecord
 from tiletable.drivers.buttons import Buttons
@@ -42,6 +42,16 @@ class Controller:
         self.state = table.state
         self.ui = table.ui
         self.choice = None
+        self.summary = False  # a finished hand's scores are up until OK
+        self.closed_at = 0  # history length when the last hand's summary was dismissed
+
+    def close_hand(self):
+        """The summary was dismissed: the finished hand's actions are no longer undone."""
+        self.closed_at = len(self.state.history)
+
+    def can_undo(self):
+        """Whether UNDO may take back the last action: not once a finished hand is closed."""
+        return len(self.state.history) > self.closed_at
 
     def hot_zone(self):
         """The pad of the seat to move (None while nobody is to move): the tray watches it."""
@@ -93,6 +103,10 @@ class Controller:
     def after_act(self, now_ms):
         """Automatic follow-ups once an action was accepted (families override)."""
 
+    def on_lying(self, role, a, b, event):
+        """Pieces found lying on a zone as the table resumes: never plays, but a family may
+        need to know where they lie (the trick zone's count, a column slot's card)."""
+
     def on_ok(self, now_ms):
         pass
 
@@ -123,8 +137,17 @@ class Controller:
             self.ui.blank(seat)
 
     def prompt(self):
+        """What the table waits for, in words (STATE, the PC's watch): seats as people name them."""
         if self.choice is not None:
-            return "P%d chooses %s: %s" % (self.choice.seat, self.choice.purpose, self.choice.label)
+            return "%s chooses %s: %s" % (self.table.seat_name(self.choice.seat), self.choice.purpose, self.choice.label)
+        if self.state.is_over():
+            return "match over: OK for the menu"
+        if self.summary:
+            return "hand over: OK for the next hand"
+        return self.play_prompt()
+
+    def play_prompt(self):
+        """The prompt in the middle of a hand (families override)."""
         return ""
 
 
@@ -140,6 +163,8 @@ class TextController(Controller):
     * **Summary**: when a hand ends the scores stay up until OK.
     """
 
+    scans_hands = True  # a deal waits for hand scans and OK (Da San's does not)
+
     def call_texts(self, seat):
         """Every call ``seat`` might make now, in display order (families override); the legal
         ones are offered. Built from a short list because enumerating every legal action can
@@ -149,9 +174,20 @@ class TextController(Controller):
     def __init__(self, table):
         Controller.__init__(self, table)
         self.scanned = {}  # chance prefix ("D1") -> piece texts laid on that seat's pad
-        self.dealing = True  # waiting for OK after the deal (hand scans allowed)
-        self.summary = False
+        self.dealing = self.scans_hands and self.at_deal()  # waiting for OK (hand scans allowed)
         self.hand = self.state.hand_number
+        self.summary = self.state.hand_number > 0 and self.between_hands()  # resumed in a summary
+        if not self.dealing and not self.summary:  # resumed mid-hand: the call is offered again
+            self.open_call()
+
+    def at_deal(self):
+        """Whether the match stands at a deal (a start, or a resume between hands): the table
+        then waits for hand scans and OK. Mid-hand (a resume after a power cut) it does not."""
+        return self.state.current_player() == CHANCE
+
+    def between_hands(self):
+        """Whether nothing of the current hand was played yet (its summary may still be up)."""
+        return self.at_deal()
 
     def legal_texts(self):
         st = self.state
@@ -166,13 +202,13 @@ class TextController(Controller):
     def after_act(self, now_ms):
         """Deal unseen pieces (after OK), open a call, and show the summary of a finished hand."""
         st = self.state
-        while not self.dealing and not st.is_over() and self.deal_unseen(now_ms):
-            pass
-        if st.hand_number != self.hand or st.is_over():
+        if st.hand_number != self.hand or st.is_over():  # the next deal waits for the summary's OK
             self.hand = st.hand_number
             self.summary = True
-            self.dealing = True
+            self.dealing = self.scans_hands
             self.scanned = {}
+        while not self.dealing and not st.is_over() and self.deal_unseen(now_ms):
+            pass
         if self.choice is None and not self.summary:
             self.open_call()
 
@@ -221,6 +257,9 @@ class TextController(Controller):
     def on_ok(self, now_ms):
         if self.summary:
             self.summary = False
+            self.close_hand()
+            if not self.dealing:
+                self.open_call()
             return
         if self.dealing:
             self.dealing = False
@@ -235,8 +274,11 @@ class TextController(Controller):
         return last.endswith(":?") or (last.startswith("A1:") and before.startswith("A0:"))
 
     def reset(self):
+        """After an undo: back in the hand (an undone hand-ending play leaves the summary and
+        the next deal), or at the deal again when the deal itself was undone."""
         self.choice = None
         self.summary = False
+        self.dealing = self.scans_hands and self.at_deal()
         self.hand = self.state.hand_number
         self.open_call()
 
@@ -255,12 +297,8 @@ class TextController(Controller):
     def draw(self):
         self.draw_scores()
 
-    def prompt(self):
-        if self.choice is not None:
-            return Controller.prompt(self)
-        if self.summary:
-            return "hand over: OK for the next hand"
+    def play_prompt(self):
         if self.dealing:
             return "deal: scan hands on the pads, then OK"
         actor = self.state.current_player()
-        return "P%d to play" % actor if actor >= 0 else "waiting for the pieces"
+        return "%s to play" % self.table.seat_name(actor) if actor >= 0 else "waiting for the pieces"

@@ -8,7 +8,10 @@ the seat button.
   long press = bid.
 * **Play**: lay the whole combination on your pad; it is taken once the set of cards has been
   stable for ``stable_ms`` or at a long press, and checked (type, beats the last play).
-  Press = pass. Lift the cards afterwards; cards already played never count again.
+  Press = pass. Lift the cards afterwards; cards already played never count again (the
+  engine's history says which: an undone play's cards can be laid again). Cards laid out of
+  turn are refused (``Err1``) once they lie still, unless the seat's turn came meanwhile: a
+  combination laid just before one's turn is taken when the turn comes.
 """
 from tiletable import tagrecord
 from tiletable.drivers.buttons import Buttons
@@ -21,13 +24,24 @@ from tiletable.runtime.profiles import SEAT
 
 class ClimbController(TextController):
     stable_ms = 800
+    scans_hands = False  # hands are never scanned: the cut comes first, the deal needs no OK
 
     def __init__(self, table):
         TextController.__init__(self, table)
-        self.dealing = False  # nothing to scan: the cut comes first, OK is not needed
         self.on_pad = [[] for _ in range(self.state.players)]
-        self.played = set()
-        self.due = None  # (seat, ms) when the pad's cards count as laid
+        self.played = self._played_cards()
+        self.due = [None] * self.state.players  # per seat: ms when the pad's cards count as laid
+
+    def draw_score(self, seat, highlight=False):
+        """Chips left when the match is played down from a stack (``chips``), else the score."""
+        st = self.state
+        stack = st.ruleset.params["chips"]
+        self.ui.number(seat, stack + st.scores[seat] if stack else st.scores[seat], highlight)
+
+    def between_hands(self):
+        """The next hand is dealt at once: nothing of it played yet but its deal."""
+        st = self.state
+        return bool(st.history) and st.action_str(st.history[-1])[0] in "DK"
 
     def call_texts(self, seat):
         return ["B%d:%s" % (seat, word) for word in ("PASS", "1", "2", "3")]
@@ -40,16 +54,17 @@ class ClimbController(TextController):
             return
         seat = a
         pad = self.on_pad[seat]
+        for identity in event.items:
+            if identity[0] != tagrecord.KIND_CARD:
+                if self.is_placed(event):
+                    self.reject(seat, E_TILE, "a domino is not part of Da San", now_ms)
+                return
         texts = [card_str(identity[2]) for identity in event.items]
         if not self.is_placed(event):
             for text in texts:
                 if text in pad:
                     pad.remove(text)
             return
-        for identity in event.items:
-            if identity[0] != tagrecord.KIND_CARD:
-                self.reject(seat, E_TILE, "a domino is not part of Da San", now_ms)
-                return
         pad.extend(text for text in texts if text not in pad)
         for text in texts:
             for prefix in ("C%d:" % seat, "O%d:" % seat):
@@ -58,28 +73,48 @@ class ClimbController(TextController):
                     if self.act(prefix + text, seat, now_ms):
                         self.after_act(now_ms)
                     return
-        if seat == self.state.current_player() and self._laid(seat):
-            self.due = (seat, ticks_add(now_ms, self.stable_ms))
+        if self._laid(seat):
+            self.due[seat] = ticks_add(now_ms, self.stable_ms)
 
     def _laid(self, seat):
         return [text for text in self.on_pad[seat] if text not in self.played]
 
+    def _played_cards(self):
+        """The cards played in the current hand, read from the engine's history back to the
+        hand's deal."""
+        st = self.state
+        played = set()
+        for i in range(len(st.history) - 1, -1, -1):
+            action = st.history[i]
+            if not isinstance(action, tuple):
+                if st.action_str(action)[0] in "CDK":  # the cut and the deal start a hand
+                    break
+                continue
+            played.update(card_str(c) for c in action)
+        return played
+
+    def reset(self):
+        TextController.reset(self)
+        self.played = self._played_cards()
+        self.due = [None] * self.state.players
+
     def _take(self, seat, now_ms):
         """The cards on the pad as one combination."""
-        self.due = None
+        self.due[seat] = None
         cards = self._laid(seat)
         if not cards:
             return
         st = self.state
+        if seat != st.current_player():
+            self.not_your_turn(seat, now_ms)
+            return
         text = "+".join(cards)
         try:
             action = st.parse_action(text)
         except IllegalAction as exc:
             self.reject(seat, exc.code, exc.reason, now_ms)
             return
-        if seat != st.current_player():
-            self.not_your_turn(seat, now_ms)
-        elif action not in st.legal_actions:
+        if action not in st.legal_actions:
             problem = st.why_illegal(action) or (E_COMBO, "%s does not beat the last play" % text)
             self.reject(seat, problem[0], problem[1], now_ms)
         elif self.act(action, seat, now_ms):
@@ -87,13 +122,16 @@ class ClimbController(TextController):
             self.after_act(now_ms)
 
     def tick(self, now_ms):
-        if self.due is not None and ticks_diff(now_ms, self.due[1]) >= 0:
-            self._take(self.due[0], now_ms)
-            return True
-        return False
+        taken = False
+        for seat in range(len(self.due)):
+            due = self.due[seat]
+            if due is not None and ticks_diff(now_ms, due) >= 0:
+                self._take(seat, now_ms)
+                taken = True
+        return taken
 
     def has_timers(self):
-        return self.due is not None
+        return self.due.count(None) < len(self.due)
 
     def on_button(self, seat, kind, now_ms):
         if self.choose(seat, kind, now_ms):
@@ -103,13 +141,15 @@ class ClimbController(TextController):
         elif kind == Buttons.LONG:
             self._take(seat, now_ms)
         elif kind == Buttons.PRESS:
-            self.due = None
+            self.due[seat] = None
             if self.act("PASS", seat, now_ms):
                 self.after_act(now_ms)
 
     def after_act(self, now_ms):
         TextController.after_act(self, now_ms)
-        if self.summary:
-            self.dealing = False  # the next hand starts with its deal: no scan, no OK
+        if self.summary:  # the next hand is dealt already
             self.played = set()
             self.on_pad = [[] for _ in range(self.state.players)]
+        seat = self.state.current_player()
+        if seat >= 0 and self.due[seat] is None and self._laid(seat):  # laid before the turn came
+            self.due[seat] = ticks_add(now_ms, self.stable_ms)

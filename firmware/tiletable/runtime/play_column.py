@@ -5,11 +5,13 @@ on the field slots (``F:2-3``); private decks are never scanned, so the table de
 cards unseen (``D0:?``). Each round both players lay one card face down on each of their
 column slots (a column whose field slot is empty takes none); the table reads them but shows
 nothing until both players' slots are full, then plays both assignments at once
-(``A0:1-1,6-6,0-2`` and ``A1:...``) and the engine resolves the columns. Cards still lying
-on a slot from an earlier round do not count again.
+(``A0:1-1,6-6,0-2`` and ``A1:...``) and the engine resolves the columns. Both are checked
+before either is journalled, so a refused card changes nothing: the seat lays another one and
+the round goes on. Cards still lying on a slot from an earlier round do not count again.
 """
 from tiletable import tagrecord
-from tiletable.engine.errors import E_TILE
+from tiletable.engine.errors import E_TILE, IllegalAction
+from tiletable.engine.state import SIMULTANEOUS
 from tiletable.engine.tiles import tile_str
 from tiletable.runtime.controller import TextController
 from tiletable.runtime.profiles import ASSIGN, FIELD
@@ -21,7 +23,11 @@ class ColumnController(TextController):
     def __init__(self, table):
         TextController.__init__(self, table)
         self.slot = {}  # (column, seat) -> tile text lying there
-        self.used = set()  # tiles already played in an assignment
+        self.used = self._played_cards()
+
+    def on_lying(self, role, a, b, event):
+        if role == ASSIGN and self.is_placed(event) and event.items[0][0] == tagrecord.KIND_TILE:
+            self.slot[(a, b)] = tile_str(event.items[-1][2])  # a card laid before the power cut
 
     def on_zone(self, role, a, b, event, now_ms):
         if role == ASSIGN:
@@ -42,21 +48,32 @@ class ColumnController(TextController):
                     if self.act(turned, 0, now_ms, quiet=True):
                         self.after_act(now_ms)
 
-    def _pattern(self, seat):
-        """Which columns take a card this round, from any legal assignment (``-`` = none)."""
-        prefix = "A%d:" % seat
-        for text in self.legal_texts():
-            if text.startswith(prefix):
-                return text[len(prefix) :].split(",")
-        return None
+    def at_deal(self):
+        """Only the match's start: later the table deals the private decks and waits for the
+        field cards by itself."""
+        return not self.state.history
+
+    def _played_cards(self):
+        """The tiles the match's assignments have played so far (they never count again)."""
+        st = self.state
+        played = set()
+        for action in st.history:
+            text = st.action_str(action)
+            if text.startswith("A"):
+                played.update(card for card in text[3:].split(",") if card != "-")
+        return played
+
+    def reset(self):
+        """After an undo the engine's history says which cards are played (an undone battle's
+        cards can be laid again)."""
+        TextController.reset(self)
+        self.used = self._played_cards()
 
     def _assignment(self, seat):
-        pattern = self._pattern(seat)
-        if pattern is None:
-            return None
+        """The seat's assignment from the cards on its slots, or None while one is missing."""
         cards = []
         for column in range(COLUMNS):
-            if pattern[column] == "-":
+            if self.state.columns[column] is None:  # an empty column takes no card
                 cards.append("-")
                 continue
             text = self.slot.get((column, seat))
@@ -66,17 +83,44 @@ class ColumnController(TextController):
         return "A%d:%s" % (seat, ",".join(cards))
 
     def _assign_when_full(self, now_ms):
-        first = self._assignment(0)
-        second = self._assignment(1)
-        if first is None or second is None:
+        st = self.state
+        if st.current_player() != SIMULTANEOUS:
             return
-        for seat, text in ((0, first), (1, second)):
-            if not self.act(text, seat, now_ms):
-                return
-            for card in text[3:].split(","):
-                if card != "-":
-                    self.used.add(card)
+        pending = st.pending
+        seats = [seat for seat in (0, 1) if pending is None or (pending >> 21) & 1 != seat]
+        texts = [self._assignment(seat) for seat in seats]
+        if None in texts:
+            return
+        refused = self._first_refused(seats, texts)
+        if refused is not None:
+            self.reject(refused[0], refused[1], refused[2], now_ms)
+            return
+        for seat, text in zip(seats, texts):
+            self.act(text, seat, now_ms)
+            self.used.update(card for card in text[3:].split(",") if card != "-")
         self.after_act(now_ms)
+
+    def _first_refused(self, seats, texts):
+        """(seat, code, reason) of the first assignment the engine refuses, each checked after
+        the ones before it (tried on the state, then taken back): None when all are legal."""
+        st = self.state
+        tried = 0
+        problem = None
+        for i in range(len(seats)):
+            try:
+                action = st.parse_action(texts[i])
+                problem = st.why_illegal(action)
+            except IllegalAction as exc:
+                problem = (exc.code, exc.reason)
+            if problem is not None:
+                problem = (seats[i], problem[0], problem[1])
+                break
+            if i + 1 < len(seats):
+                st.apply(action)
+                tried += 1
+        for _ in range(tried):
+            st.undo()
+        return problem
 
     def draw(self):
         self.draw_scores()

@@ -11,7 +11,9 @@ Muggins, Sniff, Matador and Buki.
 * **Reveal** (``rEVL``): each seat lays its remaining tiles; the engine counts and checks
   every fact the hand implied, and each broken rule is reported (``FOUL`` + EV_ERROR).
 * **Buki**: the banker picks the minimum stake, a seat whose bet is due picks its stake
-  (press steps, long press places); a long press on your turn opens an early bet.
+  (press steps, long press places); a long press on your turn opens an early bet. The
+  choice opens on the seat's last stake, so a seat that keeps its stake only confirms it.
+* **Drawn tile** (scanned hand): the drawer's display asks for it (``SHO?``).
 """
 from tiletable import tagrecord
 from tiletable.drivers.buttons import Buttons
@@ -74,10 +76,17 @@ class LineController(Controller):
         self.per_hand = st.per_hand
         self.scanned = [[] for _ in range(st.players)]
         self.queued = [[] for _ in range(st.players)]  # lots and reveals laid before their turn
-        self.summary = False
         self.violations_seen = len(st.violations)
         self.foul = [False] * st.players
         self.deferred_press = None  # (seat, due_ms): a press that may become a double press
+        self.last_stake = {}  # seat -> the stake it chose last (Buki), offered first next time
+        self.stake_log = []  # (history length, seat, stake before) of this hand: undo restores it
+        self.hand = st.hand_number  # the hand whose summary comes when it ends
+        if st.phase == P_DEAL and st.hand_number:  # resumed between hands: the last one's result
+            self.summary = True
+            for violation in st.violations:
+                if violation.hand == st.hand_number - 1:
+                    self.foul[violation.seat] = True
         self.after_act(0)
 
     # ----- zones
@@ -99,7 +108,7 @@ class LineController(Controller):
             return
         phase = st.phase
         if phase == P_DEAL:
-            if role == SEAT:
+            if role == SEAT and not self.summary:  # during the summary the pads are cleared
                 self._scan(seat, tiles, now_ms)
             return
         if phase in (P_REVEAL, P_LOT):
@@ -192,6 +201,10 @@ class LineController(Controller):
     # ----- buttons
 
     def on_button(self, seat, kind, now_ms):
+        choice = self.choice
+        if choice is not None and choice.seat == seat and choice.purpose == "stake" and kind == Buttons.LONG:
+            self.stake_log.append((len(self.state.history), seat, self.last_stake.get(seat)))
+            self.last_stake[seat] = choice.action & 0xFFFFFF
         if self.choose(seat, kind, now_ms):
             return
         st = self.state
@@ -256,6 +269,8 @@ class LineController(Controller):
         if self.summary:
             self.summary = False
             self.foul = [False] * st.players
+            self.close_hand()
+            self.stake_log = []  # the hand's stakes can no longer be undone
         elif st.phase == P_DEAL:
             self._deal(now_ms)
 
@@ -279,7 +294,6 @@ class LineController(Controller):
         """Follow-ups the table makes itself: the unseen tile of a draw, queued lots and reveals
         in the engine's order, Buki's stake choices, and the summary when a hand ended."""
         st = self.state
-        hand = st.hand_number
         while not st.is_over():
             phase = st.phase
             if phase == P_DRAWN and st.hidden[st.drawer]:
@@ -293,7 +307,7 @@ class LineController(Controller):
                 self.act(chance_action(K_LOT if phase == P_LOT else K_REVEAL, seat, t), seat, now_ms)
             else:
                 break
-        if st.hand_number != hand or st.is_over():
+        if st.hand_number != self.hand or st.is_over():
             self._hand_ended(now_ms)
         self._open_forced_choice()
 
@@ -311,10 +325,15 @@ class LineController(Controller):
         if legal and kind_of(legal[0]) in (K_STAKES, K_BET) and kind_of(legal[-1]) == kind_of(legal[0]):
             seat = st.setter if kind_of(legal[0]) == K_STAKES else st.turn
             self.choice = Choice(seat, legal, [option_label(a) for a in legal], "stake")
+            last = self.last_stake.get(seat)
+            for i in range(len(legal)):
+                if legal[i] & 0xFFFFFF == last:
+                    self.choice.index = i
 
     def _hand_ended(self, now_ms):
         """Show the hand's result until OK; report every rule the reveal found broken."""
         st = self.state
+        self.hand = st.hand_number
         self.summary = True
         self.queued = [[] for _ in range(st.players)]
         for violation in st.violations[self.violations_seen :]:
@@ -328,7 +347,14 @@ class LineController(Controller):
         self.deferred_press = None
         self.queued = [[] for _ in range(self.state.players)]
         self.summary = False
+        self.foul = [False] * self.state.players
+        self.hand = self.state.hand_number
         self.violations_seen = len(self.state.violations)
+        log = self.stake_log
+        while log and log[-1][0] >= len(self.state.history):  # undone stakes: offer as before
+            _, seat, before = log.pop()
+            self.last_stake[seat] = before
+        self._open_forced_choice()  # an undone stake is chosen again
 
     def joins_previous(self, before, last):
         """A draw's tile and the deal's tiles go with what started them; a set with its declaration."""
@@ -368,6 +394,8 @@ class LineController(Controller):
                 ui.text(seat, "drAW" if phase == P_BERGEN and seat == st.bergen_next and st.stock else "SEt?")
             elif phase == P_REVEAL:
                 ui.text(seat, "rEVL") if st.hidden[seat] else self.draw_score(seat)
+            elif phase == P_DRAWN and seat == st.drawer:
+                ui.text(seat, "SHO?", True)  # a scanned hand: show the drawn tile on the pad
             elif st.claim_points and seat == st.claim_mover:
                 ui.text(seat, "C%3d" % st.claim_points, True)
             else:
@@ -383,21 +411,17 @@ class LineController(Controller):
                     mask |= 1 << _point(a)
         ui.candidate_ends(mask)
 
-    def prompt(self):
+    def play_prompt(self):
         st = self.state
-        if self.choice is not None:
-            return Controller.prompt(self)
-        if self.summary:
-            return "hand over: OK for the next hand"
         phase = st.phase
         if phase == P_DEAL:
             return "deal: scan hands on the pads, then OK"
         if phase == P_LOT:
-            return "lot: P%d lays one tile" % st.lot_seats[0]
+            return "lot: %s lays one tile" % self.table.seat_name(st.lot_seats[0])
         if phase in (P_DECLARE, P_BERGEN):
             return "the holder of the setting tile lays it"
         if phase == P_REVEAL:
-            return "reveal: P%d lays its tiles" % self._first_hidden()
+            return "reveal: %s lays its tiles" % self.table.seat_name(self._first_hidden())
         if phase == P_DRAWN:
-            return "P%d lays the drawn tile" % st.drawer
-        return "P%d to play" % st.current_player()
+            return "%s lays the drawn tile" % self.table.seat_name(st.drawer)
+        return "%s to play" % self.table.seat_name(st.current_player())

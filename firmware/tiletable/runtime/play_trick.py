@@ -9,7 +9,9 @@ tricks on the centre trick zone.
 * **Tricks**: each tile is laid on the trick zone by the seat to play. Leading a non-double
   whose suit must be named asks (press toggles the two numbers, long press confirms). A
   finished trick shows its winner's trick count (``tr 3``) until the trick zone is cleared.
-  A renege found when the hand is over is reported (``FOUL`` + EV_ERROR).
+  A renege found when the hand is over is reported (``FOUL`` + EV_ERROR). The trick zone
+  cannot tell who laid a tile: one known (hand scan) to be in another seat's hand is refused
+  as played out of turn (``Err1`` on that seat).
 """
 from tiletable import tagrecord
 from tiletable.drivers.buttons import Buttons
@@ -40,6 +42,10 @@ class TrickController(TextController):
             return "notr"
         return word
 
+    def on_lying(self, role, a, b, event):
+        if role == TRICK:
+            self.on_trick_zone = event.count  # the last trick still lies there: its winner shows
+
     def on_zone(self, role, a, b, event, now_ms):
         if role == TRICK:
             self.on_trick_zone = event.count
@@ -66,7 +72,19 @@ class TrickController(TextController):
             else:
                 self.reject(seat, E_PHASE, "tiles are played on the trick zone", now_ms)
         elif role == TRICK:
-            self._play(seat, text, now_ms)
+            holder = self._known_holder(event.items[0][2])
+            if holder is not None and holder != seat:
+                self.not_your_turn(holder, now_ms)
+            else:
+                self._play(seat, text, now_ms)
+
+    def _known_holder(self, tile):
+        """The seat whose scanned hand holds ``tile``, or None."""
+        hands = self.state.hands
+        for seat in range(len(hands)):
+            if hands[seat].holds(tile):
+                return seat
+        return None
 
     def _play(self, seat, text, now_ms):
         candidates = (text, text + "/" + text[0], text + "/" + text[-1])  # as is, or naming a suit
@@ -118,5 +136,5 @@ class TrickController(TextController):
         if self.summary:
             for seat in self.foul:
                 self.ui.text(seat, "FOUL", True)
-        elif not st.trick and st.leader is not None and st.trick_number and self.on_trick_zone:
+        elif self.choice is None and not st.trick and st.leader is not None and st.trick_number and self.on_trick_zone:
             self.ui.text(st.leader, "tr%2d" % st.tricks[st.leader], True)  # took the last trick

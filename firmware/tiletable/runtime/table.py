@@ -19,7 +19,7 @@ from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, st
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.cards import card_str
-from tiletable.engine.errors import E_OVER, IllegalAction, RulesetError
+from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
@@ -41,7 +41,8 @@ PLAY_HEADROOM = 24 * 1024
 PLAY_BLOCK = 4 * 1024
 BOOT_SETTLE_MS = 1500  # after a resume, tiles already lying on the pads are not new plays
 
-# Four characters per game for the menu (what a 4-digit group can draw).
+# Four characters per game for the menu (what a 4-digit group can draw), in the menu's order:
+# the rule book's, line games from the simplest, then Moon, the column game and Da San.
 GAME_LABELS = {
     "block": "bLOC",
     "draw": "drAW",
@@ -70,11 +71,15 @@ def item_text(identity):
 
 
 class Menu:
-    """Choose a game and a player count: seat button press = next game, long press = next count."""
+    """Choose a game and a player count: seat button press = next game, long press = next count.
+
+    The games come in a fixed order (``GAME_LABELS``'s, then any others by name); the menu
+    opens on the game played last (``select``), Muggins on a table that never played."""
 
     def __init__(self, names):
-        self.names = names
-        self.index = names.index("muggins") if "muggins" in names else 0
+        known = [name for name in GAME_LABELS if name in names]
+        self.names = known + sorted(name for name in names if name not in GAME_LABELS)
+        self.index = self.names.index("muggins") if "muggins" in self.names else 0
         self.players = 4
 
     @property
@@ -115,6 +120,7 @@ class Table:
         self.mode = MODE_MENU
         self.state = None
         self.ruleset = None
+        self.player_names = []  # the session's players, seat by seat (the menu's: P1, P2, ...)
         self.profile = None
         self.controller = None
         self.seqs = []  # journal sequence number of each action in state.history
@@ -142,6 +148,10 @@ class Table:
             except (RulesetError, ValueError, KeyError) as exc:
                 self.report(0, E_OVER, "cannot resume: %s" % exc, now_ms)
                 self.journal.end_session({"reason": "unresumable"})
+        sessions = self.journal.sessions()
+        if sessions and sessions[-1]["header"] is not None:  # the menu opens on the last game
+            header = sessions[-1]["header"]
+            self.menu.select(header.get("ruleset"), len(header.get("players", ())))
         self.open_menu()
 
     def open_menu(self):
@@ -190,7 +200,7 @@ class Table:
                 self.open_menu()
             self._unload_families(None)
             raise _no_memory(name)
-        self._begin(ruleset, state, profile, [], controller)
+        self._begin(ruleset, state, profile, [], controller, player_names)
         self.redraw()
         return session
 
@@ -224,9 +234,10 @@ class Table:
                 unload_module(module)
         gc.collect()
 
-    def _begin(self, ruleset, state, profile, seqs, controller):
+    def _begin(self, ruleset, state, profile, seqs, controller, player_names):
         self.menu.select(ruleset.name, state.players)
         self.ruleset = ruleset
+        self.player_names = list(player_names)
         self.state = state
         self.profile = profile
         self.seqs = seqs
@@ -286,7 +297,7 @@ class Table:
         except MemoryError:
             raise _no_memory(header["ruleset"], loaded)
         self._note_family(ruleset.family, loaded)
-        self._begin(ruleset, state, profile, [seq for seq, _ in entries], controller)
+        self._begin(ruleset, state, profile, [seq for seq, _ in entries], controller, header["players"])
         self.journal.resume()
         self._quiet_until = ticks_add(now_ms, BOOT_SETTLE_MS)
         self.redraw()
@@ -315,13 +326,15 @@ class Table:
         present = 1 if kind == PLACED else 0
         for identity in event.items:
             self.send(EV_ZONE, {"zone": event.zone, "tag": item_text(identity), "present": present})
-        if self._quiet_until is not None:
-            if ticks_diff(now_ms, self._quiet_until) < 0:
-                return
+        settling = self._quiet_until is not None and ticks_diff(now_ms, self._quiet_until) < 0
+        if not settling:
             self._quiet_until = None
         if self.mode == MODE_GAME and self.profile is not None and event.zone in self.profile.role_of:
             role, a, b = self.profile.role_of[event.zone]
-            self.controller.on_zone(role, a, b, event, now_ms)
+            if settling:  # pieces lying since before the restart: where they lie, not plays
+                self.controller.on_lying(role, a, b, event)
+            else:
+                self.controller.on_zone(role, a, b, event, now_ms)
             self.redraw()
 
     def button_event(self, event, now_ms):
@@ -469,6 +482,9 @@ class Table:
             # a finished match's session is closed: its journal stays as it ended
             self.reject(0, E_OVER, "nothing to undo", now_ms)
             return False
+        if not self.controller.can_undo():
+            self.reject(0, E_PHASE, "the last hand is over: its plays are kept", now_ms)
+            return False
         while state.history:
             last = state.action_str(state.history[-1])
             before = state.action_str(state.history[-2]) if len(state.history) > 1 else None
@@ -490,6 +506,12 @@ class Table:
             self.outbox.pop(0)
             self.events_lost += 1
         self.outbox.append((msg_type, fields))
+
+    def seat_name(self, seat):
+        """What people call ``seat`` (from 0): its player's name, else ``P<seat + 1>``. Prompts
+        use it; error reasons keep the engine's 0-based ``P<seat>`` (the PC names them)."""
+        names = self.player_names
+        return names[seat] if 0 <= seat < len(names) and names[seat] else "P%d" % (seat + 1)
 
     def _seat_of_zone(self, zone):
         if self.profile is not None and zone in self.profile.role_of:

@@ -1,0 +1,309 @@
+"""Games that used to get stuck or lose their way at the table, played through the simulated
+table's zones and buttons only (issue 15): a refused piece changes nothing and the same seat
+can then play legally; an undone play can be played again."""
+from player import LinePlayer, choose_game, local_table, reads
+from test_table_rules import flushed_journal, started
+from tiletable.runtime.profiles import profile_for
+from tiletable.runtime.table import GAME_LABELS
+
+COLUMNS = profile_for("columns", 2, "column")
+
+
+def _turn_up_field(control, *cards):
+    for column, card in enumerate(cards):
+        control.place(COLUMNS.field_zone[column], card)
+
+
+def _assign(control, seat, *cards):
+    for column, card in enumerate(cards):
+        control.place(COLUMNS.assign_zone[(column, seat)], card)
+
+
+def _lift_assignments(control):
+    for zone in COLUMNS.assign_zone.values():
+        control.remove(zone)
+
+
+def test_column_card_refused_for_the_second_player_changes_nothing_and_can_be_replaced(table_root):
+    control = started(table_root, "columns", 2)
+    _turn_up_field(control, "0-0", "0-1", "0-2")
+    dealt = control.state()["actions"]
+    _assign(control, 0, "6-6", "5-6", "4-6")
+    _assign(control, 1, "3-3", "0-0", "3-4")  # 0-0 lies on the field: seat 1 cannot hold it
+    assert reads(control.display()[1], "Err3")
+    assert control.state()["actions"] == dealt  # not even seat 0's assignment is taken
+    control.remove(COLUMNS.assign_zone[(1, 1)])
+    control.place(COLUMNS.assign_zone[(1, 1)], "2-2")
+    assert control.state()["actions"] > dealt + 2  # both assignments, the battle, the refill
+    actions = flushed_journal(control, table_root)[1]
+    assert actions[dealt : dealt + 2] == ["A0:6-6,5-6,4-6", "A1:3-3,2-2,3-4"]
+
+
+def test_column_battle_undone_resolves_again_with_the_same_cards(table_root):
+    control = started(table_root, "columns", 2)
+    _turn_up_field(control, "0-0", "0-1", "0-2")
+    dealt = control.state()["actions"]
+    _assign(control, 0, "6-6", "5-6", "4-6")
+    _assign(control, 1, "3-3", "2-2", "3-4")
+    played = control.state()["actions"]
+    assert played > dealt + 2
+    control.press("undo")
+    assert control.state()["actions"] == dealt
+    _lift_assignments(control)
+    _assign(control, 0, "6-6", "5-6", "4-6")
+    _assign(control, 1, "3-3", "2-2", "3-4")
+    assert control.state()["actions"] == played
+    actions = flushed_journal(control, table_root)[1]
+    assert actions[dealt : dealt + 2] == ["A0:6-6,5-6,4-6", "A1:3-3,2-2,3-4"]
+
+
+def _da_san_auction_won_by_seat_0(control):
+    """Cut, show the lowest heart, and bid: seat 0 leads the first trick."""
+    for seat, card in ((0, "H5"), (1, "S7"), (2, "D9")):
+        control.place(seat, card)
+        control.remove(seat)
+    control.place(0, "H4")
+    control.remove(0)
+    control.press(0, "long")  # bids 1
+    control.press(2, "long")  # passes
+    control.press(1, "long")  # passes
+    return control.state()["actions"]
+
+
+def test_da_san_lead_undone_is_taken_again_when_laid_again(table_root):
+    control = started(table_root, "dasan", 3)
+    bid = _da_san_auction_won_by_seat_0(control)
+    control.place(0, "H4")
+    control.command("wait 900")
+    assert control.state()["actions"] == bid + 1
+    control.press("undo")
+    assert control.state()["actions"] == bid
+    control.remove(0)
+    control.place(0, "H4")
+    control.command("wait 900")
+    assert control.state()["actions"] == bid + 1
+    assert flushed_journal(control, table_root)[1][-1] == "H4"
+
+
+def test_da_san_cards_laid_out_of_turn_are_refused_with_err1(table_root):
+    control = started(table_root, "dasan", 3)
+    bid = _da_san_auction_won_by_seat_0(control)
+    control.place(1, "S9")  # seat 0 leads, seat 2 follows: seat 1 is early
+    control.command("wait 900")
+    assert reads(control.display()[1], "Err1")
+    assert control.state()["actions"] == bid
+    control.remove(1)
+
+
+def test_da_san_combination_laid_just_before_the_turn_is_taken_when_it_comes(table_root):
+    control = started(table_root, "dasan", 3)
+    bid = _da_san_auction_won_by_seat_0(control)
+    control.place(0, "H4")
+    control.command("wait 300")
+    control.place(2, "S6")  # seat 2 is next: it lays while seat 0's lead is still settling
+    control.command("wait 1000")
+    assert control.state()["actions"] == bid + 2
+    assert flushed_journal(control, table_root)[1][-2:] == ["H4", "S6"]
+
+
+def _block_hand_played_with_every_hand_scanned(control):
+    """A hand of Block played to its end with both hands scanned: no reveal is needed."""
+    player = LinePlayer(control, "block", 2, seed=3, scan=(0, 1))
+    choose_game(control, "block", 2)
+    player._deal()
+    while player.god.hand_number == 0:
+        player._move()
+    return player
+
+
+def test_line_hand_ending_with_every_tile_known_shows_its_summary(table_root):
+    control = local_table(table_root)
+    _block_hand_played_with_every_hand_scanned(control)
+    state = control.state()
+    assert state["hand"] == 1 and state["prompt"] == "hand over: OK for the next hand"
+    assert not reads(control.display()[0], "dEAL")
+    dealt = state["actions"]
+    control.press("ok")  # the summary goes: the next deal waits for its own OK
+    assert reads(control.display()[0], "dEAL") and control.state()["actions"] == dealt
+
+
+def test_line_tile_laid_during_the_summary_is_no_hand_scan(table_root):
+    control = local_table(table_root)
+    _block_hand_played_with_every_hand_scanned(control)
+    control.place(0, "6-6")  # tidying the pads while the scores are up
+    control.remove(0)
+    control.press("ok")
+    assert reads(control.display()[0], "dEAL")
+    dealt = control.state()["actions"]
+    control.press("ok")
+    actions = flushed_journal(control, table_root)[1]
+    assert actions[dealt : dealt + 7] == ["D0:?"] * 7
+
+
+def test_undo_at_the_next_deal_keeps_the_finished_hand(table_root):
+    control = local_table(table_root)
+    _block_hand_played_with_every_hand_scanned(control)
+    control.press("ok")
+    played = control.state()["actions"]
+    control.press("undo")
+    assert reads(control.display()[0], "Err7")
+    assert control.state()["actions"] == played
+    control.press("ok")  # the deal, then undo takes it back, and no further
+    control.press("undo")
+    assert control.state()["actions"] == played
+
+
+def _moon_first_trick_taken_by_seat_1(control):
+    """Seat 1 bids 4 and keeps its hand, then takes trick 1 with 6-6 (left on the trick zone)."""
+    control.press(1)
+    control.press(1, "long")
+    control.press(2, "long")
+    control.press(0, "long")
+    control.press(1)  # keeps the hand
+    for tile in ("6-6", "2-6", "1-1"):
+        control.place(4, tile)
+
+
+def test_moon_suit_choice_of_a_lead_is_on_the_leaders_display(table_root):
+    control = started(table_root, "moon", 3)
+    _moon_first_trick_taken_by_seat_1(control)
+    assert reads(control.display()[1], "tr 1")
+    control.remove(4)
+    control.place(4, "3-5")  # a non-double lead: which suit?
+    assert reads(control.display()[1], "SUI3")
+    control.press(1)
+    assert reads(control.display()[1], "SUI5")
+    control.press(1, "long")
+    assert flushed_journal(control, table_root)[1][-1] == "3-5/5"
+
+
+def test_moon_tile_of_another_seats_scanned_hand_is_refused_with_err1(table_root):
+    control = local_table(table_root)
+    choose_game(control, "moon", 3)
+    control.place(0, "0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6")  # seat 0 scans its hand
+    control.remove(0)
+    control.press("ok")
+    control.press(1)
+    control.press(1, "long")  # seat 1 bids 4, the others pass
+    control.press(2, "long")
+    control.press(0, "long")
+    control.press(1)
+    played = control.state()["actions"]
+    control.place(4, "0-0")  # seat 0's tile while seat 1 leads
+    assert reads(control.display()[0], "Err1")
+    assert control.state()["actions"] == played
+    control.remove(4)
+    control.place(4, "6-6")
+    assert control.state()["actions"] == played + 1
+
+
+def _power_cut(control, root):
+    """The journal flushed, then the power gone: a new device on the same flash."""
+    control.command("wait 2500")
+    return local_table(root)
+
+
+def test_moon_resumes_mid_trick_with_the_same_display(table_root):
+    control = started(table_root, "moon", 3)
+    _moon_first_trick_taken_by_seat_1(control)
+    control.remove(4)
+    control.place(4, "5-5")  # a double: no suit to choose
+    before = control.state()
+    shown = control.display()
+    resumed = _power_cut(control, table_root)
+    assert resumed.state() == before
+    assert resumed.display() == shown and not any(reads(text, "dEAL") for text in shown)
+    resumed.command("wait 1500")
+    resumed.place(4, "4-5")  # seat 2 follows at once: no OK needed
+    assert resumed.state()["actions"] == before["actions"] + 1
+
+
+def test_column_game_resumes_mid_round_without_a_deal(table_root):
+    control = started(table_root, "columns", 2)
+    _turn_up_field(control, "0-0", "0-1", "0-2")
+    before = control.state()
+    resumed = _power_cut(control, table_root)
+    assert resumed.state() == before
+    assert not any(reads(text, "dEAL") for text in resumed.display())
+    resumed.command("wait 1500")
+    _assign(resumed, 0, "6-6", "5-6", "4-6")
+    _assign(resumed, 1, "3-3", "2-2", "3-4")
+    assert resumed.state()["actions"] > before["actions"] + 2
+
+
+def test_prompts_count_seats_from_1_and_use_the_players_names(table_root):
+    control = started(table_root, "block", 2)  # from the menu: the players are P1 and P2
+    control.place(0, "3-3")
+    control.remove(0)
+    assert control.state()["prompt"] == "P2 to play"  # seat 1
+    app = control.device.app
+    app.table.start("block", ["ann", "bob"], app.ticks_ms())  # as the PC's START names them
+    control.press("ok")
+    control.place(2, "3-3")  # seat 1 holds the highest double
+    control.remove(2)
+    assert control.state()["prompt"] == "ann to play"
+    resumed = _power_cut(control, table_root)
+    assert resumed.state()["prompt"] == "ann to play"
+
+
+def test_menu_keeps_a_fixed_order_and_opens_on_the_last_game_played(table_root):
+    control = local_table(table_root)
+    order = ["muggins", "sniff", "matador", "buki", "moon", "columns", "dasan", "block", "draw", "sebastopol", "bergen"]
+    for name in order:
+        assert reads(control.display()[0], GAME_LABELS[name]), name
+        control.press(0)
+    choose_game(control, "sniff", 2)
+    control.device.app.table.stop()  # the match is stopped (from the PC); later the power goes
+    restarted = _power_cut(control, table_root)
+    assert reads(restarted.display()[0], "SNIF") and reads(restarted.display()[1], "2P")
+
+
+def _shown(control, seat):
+    """What a seat's group shows, blinking or not (read again after a blink's off phase)."""
+    first = control.display()[seat]
+    control.command("wait 300")
+    return first if first.strip() else control.display()[seat]
+
+
+def test_scanned_hand_is_asked_for_its_drawn_tile_on_the_display(table_root):
+    from tiletable.engine.line_actions import DRAW, K_PLAY, kind_of
+
+    control = local_table(table_root)
+    player = LinePlayer(control, "draw", 2, seed=3, scan=(0, 1))
+    choose_game(control, "draw", 2)
+    player._deal()
+    for _ in range(100):
+        legal = list(player.god.legal_actions)
+        if DRAW in legal and not any(kind_of(a) == K_PLAY for a in legal):
+            seat = player.god.turn
+            control.press(seat)
+            assert reads(_shown(control, seat), "SHO?")
+            return
+        player._move()
+    raise AssertionError("nobody had to draw")
+
+
+def test_buki_stake_choice_opens_on_the_seats_last_stake(table_root):
+    control = local_table(table_root)
+    player = LinePlayer(control, "buki", 4, seed=3)
+    choose_game(control, "buki", 4)
+    player._deal()
+    while player.god.hand_number == 0:
+        player._move()
+    control.press("ok")  # the summary
+    player._deal()
+    assert player.stakes
+    seat, stake = next(iter(player.stakes.items()))
+    for _ in range(60):
+        prompt = control.state()["prompt"]
+        if prompt.startswith("P%d chooses stake" % (seat + 1)):
+            assert prompt.endswith(": %d" % stake)
+            return
+        player._move()
+    raise AssertionError("seat %d was not asked for a stake again" % seat)
+
+
+def test_da_san_displays_show_chips_left(table_root):
+    control = started(table_root, "dasan", 3)
+    _da_san_auction_won_by_seat_0(control)
+    assert [reads(text, "20") for text in control.display()[:3]] == [True, True, True]
