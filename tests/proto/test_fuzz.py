@@ -48,9 +48,10 @@ def _server():
 
 def _device_state(root, server):
     journal = server.journal
+    rulesets = server.rulestore.list()  # first: a list writes the index a change left pending
     files = sorted(os.listdir(root + "/rulesets")) + sorted(os.listdir(root + "/journal"))
     return (
-        server.rulestore.list(),
+        rulesets,
         files,
         journal.next_seq,
         journal.acked,

@@ -15,8 +15,9 @@ leaves the previous ruleset in place (rename is atomic on littlefs and POSIX).
 Validating a document takes tens of milliseconds on an RP2040, so it is done once: at commit,
 or at open for a document the index does not vouch for (copied in by hand, or validated by
 another firmware). ``list()`` answers from the index, at the link's pace, however many are
-installed. A power cut between the rename and the index's update leaves an index line whose
-digest no longer matches: the next open validates that document again.
+installed. The index is written at the next list after a change (a sync ends with one); a power cut
+before then leaves an index line whose digest no longer matches, or none: the next open
+validates that document again.
 """
 
 import binascii
@@ -67,9 +68,15 @@ class RuleStore:
             if name.endswith(_TEMP_SUFFIX) or name == _INDEX_NEW:
                 os.remove(self._path(name))
         self._rows = self._read_index()  # name -> (digest, version, hash); version None: invalid
+        self._index_stale = False  # rows changed since VALID.idx was written
         for name in self._rows:
-            self._rows[name] = self._check(name, self._rows[name])
+            row = self._check(name, self._rows[name])
+            if row != self._rows[name]:
+                self._rows[name] = row
+                self._index_stale = True
         self._sync_rows()
+        if self._index_stale:
+            self._write_index()
 
     def _path(self, filename):
         return self.root + "/" + filename
@@ -96,6 +103,8 @@ class RuleStore:
     def list(self):
         """``(name, version, hash)`` of every installed ruleset that validates, sorted by name."""
         self._sync_rows()
+        if self._index_stale:
+            self._write_index()
         out = []
         for name in self.names():
             row = self._rows.get(name)
@@ -109,7 +118,7 @@ class RuleStore:
             raise KeyError("no ruleset %r installed" % (name,))
         os.remove(self._path(name + _SUFFIX))
         self._rows.pop(name, None)
-        self._write_index()
+        self._index_stale = True
 
     # ----- the index of what validation proved
 
@@ -125,7 +134,7 @@ class RuleStore:
             del self._rows[name]
             changed = True
         if changed:
-            self._write_index()
+            self._index_stale = True
 
     def _check(self, name, row):
         """``row`` if it vouches for ``name``'s document as it is now, else the row validation gives."""
@@ -162,6 +171,7 @@ class RuleStore:
 
     def _write_index(self):
         """Save the index; on a full flash it is only a cache lost (the next open validates)."""
+        self._index_stale = False
         new = self._path(_INDEX_NEW)
         try:
             with open(new, "w") as f:
@@ -198,7 +208,9 @@ class RuleStore:
 
 
 class Upload:
-    """One ruleset document arriving in chunks; nothing changes until ``commit`` succeeds."""
+    """One ruleset document arriving in chunks, kept in RAM (at most ``MAX_DOCUMENT`` bytes):
+    flash is written once, at ``commit``, not at every chunk (a littlefs write of a chunk took
+    up to 160 ms of an RP2040's time). Nothing changes until ``commit`` succeeds."""
 
     def __init__(self, store, name, size, expected_hash):
         self.store = store
@@ -206,8 +218,8 @@ class Upload:
         self.size = size
         self.expected_hash = expected_hash
         self.received = 0
+        self._data = bytearray(size)
         self._temp = store._path(name + _TEMP_SUFFIX)
-        self._file = open(self._temp, "wb")
 
     def write(self, offset, data):
         """Add a chunk at ``offset``. A chunk that was already received (a retry after a lost
@@ -215,7 +227,7 @@ class Upload:
 
         :raises ValueError: for a chunk that skips ahead or overruns the announced size.
         """
-        if self._file is None:
+        if self._data is None:
             raise ValueError("upload of %r is closed" % self.name)
         end = offset + len(data)
         if end <= self.received:
@@ -224,7 +236,7 @@ class Upload:
             raise ValueError("chunk at offset %d, expected %d" % (offset, self.received))
         if end > self.size:
             raise ValueError("chunk ends at %d, past the announced size %d" % (end, self.size))
-        self._file.write(data)
+        self._data[offset:end] = data
         self.received = end
         return end
 
@@ -236,12 +248,11 @@ class Upload:
             On any error the upload is discarded and the installed ruleset is unchanged.
         """
         try:
+            if self._data is None:
+                raise ValueError("upload of %r is closed" % self.name)
             if self.received != self.size:
                 raise ValueError("upload of %r has %d of %d bytes" % (self.name, self.received, self.size))
-            self._file.close()
-            self._file = None
-            with open(self._temp, "rb") as f:
-                data = f.read()
+            data = bytes(self._data)
             ruleset = load_ruleset(data)
             if ruleset.name != self.name:
                 raise RulesetError(ruleset.name, "name", "upload announced as %r" % self.name)
@@ -249,19 +260,20 @@ class Upload:
                 raise RulesetError(
                     ruleset.name, "hash", "content hash %s is not the expected %s" % (ruleset.hash, self.expected_hash)
                 )
+            with open(self._temp, "wb") as f:
+                f.write(data)
             os.rename(self._temp, self.store._path(self.name + _SUFFIX))
         except Exception:
             self.abort()
             raise
+        self._data = None
         self.store._rows[self.name] = (_digest(data), ruleset.version, ruleset.hash)
-        self.store._write_index()
+        self.store._index_stale = True  # written at the next list: a sync ends with one
         return ruleset
 
     def abort(self):
         """Discard the upload (the installed ruleset is untouched)."""
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        self._data = None
         try:
             os.remove(self._temp)
         except OSError:
