@@ -7,7 +7,8 @@ from runtime import toy_family
 from runtime.scratch import file_bytes, fresh_dir, write_bytes
 
 from tiletable.engine.errors import RulesetError
-from tiletable.runtime.rulestore import RuleStore
+from tiletable.proto.messages import REPLY, RULESET_LIST, encode_message
+from tiletable.runtime.rulestore import MAX_RULESETS, RuleStore
 
 toy_family.register()
 
@@ -117,3 +118,40 @@ def test_stray_temporary_files_are_removed_at_open():
     write_bytes(root + "/other.tmp", b"")
     assert _installed(root) == ([], [])
 
+
+
+def test_version_65536_is_refused_and_one_bad_file_never_breaks_the_list():
+    """Issue 18: a ruleset of version 65536 was installed, then no list reply could encode its
+    version (a u16). Now the commit refuses it, and a file no commit would take (left by an
+    older firmware, or a stray name) leaves out only its own row."""
+    root = fresh_dir("rules-version")
+    store = RuleStore(root)
+    good, good_hash = toy_family.document("good")
+    store.put(good, good_hash)
+    big, big_hash = toy_family.document("big", 65536)
+    err = raises(RulesetError, store.put, big, big_hash)
+    assert err.field == "version" and "1..65535" in err.reason, str(err)
+    write_bytes(root + "/big.json", big)
+    write_bytes(root + "/Bad.json", good)
+    os.mkdir(root + "/dir.json")
+    rows = store.list()
+    assert rows == [("good", 1, good_hash)], rows
+    fields = {"rulesets": [{"name": n, "version": v, "hash": h} for n, v, h in rows]}
+    assert encode_message(RULESET_LIST | REPLY, 1, fields)
+
+
+def test_the_store_holds_at_most_max_rulesets_and_their_list_fits_one_reply():
+    root = fresh_dir("rules-full")
+    store = RuleStore(root)
+    for k in range(MAX_RULESETS):
+        data, content_hash = toy_family.document("%02d" % k + "x" * 22)
+        store.put(data, content_hash)
+    rows = store.list()
+    assert len(rows) == MAX_RULESETS and len(rows[0][0]) == 24
+    fields = {"rulesets": [{"name": n, "version": 65535, "hash": h} for n, _, h in rows]}
+    assert encode_message(RULESET_LIST | REPLY, 1, fields)  # under the link's payload limit
+    data, content_hash = toy_family.document("one-more")
+    err = raises(ValueError, store.put, data, content_hash)
+    assert "remove one first" in str(err), str(err)
+    data, content_hash = toy_family.document(rows[0][0], 2)  # a new version of one installed
+    assert store.put(data, content_hash).version == 2

@@ -16,7 +16,10 @@ import os
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import load_ruleset
 
-MAX_DOCUMENT = 4096  # bytes; the largest preset document is well under 1 KB
+MAX_DOCUMENT = 4096  # bytes; the largest preset document is well under 1.5 KB
+# The most rulesets installed at once: the ruleset list is one reply, and 20 rows of the
+# longest names fit its payload with room to spare (a test encodes it).
+MAX_RULESETS = 20
 
 _SUFFIX = ".json"
 _TEMP_SUFFIX = ".tmp"
@@ -76,13 +79,14 @@ class RuleStore:
             return load_ruleset(f.read())
 
     def list(self):
-        """``(name, version, hash)`` of every installed ruleset that validates, sorted by name."""
+        """``(name, version, hash)`` of every installed ruleset that validates, sorted by name:
+        one bad file leaves out its own row, never the list."""
         out = []
         for name in self.names():
             try:
                 ruleset = self.get(name)
-            except (RulesetError, ImportError):
-                continue  # a family this firmware does not carry, or a damaged file
+            except (RulesetError, ImportError, KeyError, OSError):
+                continue  # a family this firmware does not carry, a damaged file, a stray name
             out.append((ruleset.name, ruleset.version, ruleset.hash))
         return out
 
@@ -96,12 +100,15 @@ class RuleStore:
         """Start an upload of a ``size``-byte document that must be ruleset ``name`` with
         content hash ``expected_hash``. Any earlier upload of the same name is discarded.
 
-        :raises ValueError: for a bad name or size.
+        :raises ValueError: for a bad name or size, or a new name when the store is full.
         """
         if not is_ruleset_name(name):
             raise ValueError("bad ruleset name %r" % (name,))
         if not 0 < size <= MAX_DOCUMENT:
             raise ValueError("ruleset size %d is not in 1..%d" % (size, MAX_DOCUMENT))
+        installed = self.names()
+        if name not in installed and len(installed) >= MAX_RULESETS:
+            raise ValueError("the table holds %d rulesets, its most: remove one first" % len(installed))
         return Upload(self, name, size, expected_hash)
 
     def put(self, data, expected_hash):
