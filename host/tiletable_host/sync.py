@@ -61,6 +61,10 @@ def document_from_file(path, schema):
         raise CommandError("%s: not UTF-8 text" % path)
     except json.JSONDecodeError as exc:
         raise CommandError("%s: not valid JSON: %s (line %d, column %d)" % (path, exc.msg, exc.lineno, exc.colno))
+    except ValueError as exc:  # a number of more digits than Python converts
+        raise CommandError("%s: not valid JSON: %s" % (path, exc))
+    except RecursionError:
+        raise CommandError("%s: document: nested too deeply" % path)
     problems = validate(doc, schema)
     if problems:
         field, reason = problems[0]
