@@ -344,6 +344,8 @@ def _is_int(value):
 def _too_deep(text):
     """Whether JSON ``text`` nests lists and objects deeper than ``MAX_DEPTH`` (brackets inside
     strings do not count)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:  # every sound document: no walk
+        return False
     depth = 0
     in_string = escaped = False
     for ch in text:
