@@ -55,6 +55,14 @@ def document_from_file(path, schema):
             raw = f.read()
     except OSError as exc:
         raise CommandError("%s: cannot read (%s)" % (path, exc.strerror or exc))
+    return document_from_bytes(path, raw, schema)
+
+
+def document_from_bytes(path, raw, schema):
+    """Validate ruleset document ``raw`` (the bytes of file ``path``).
+
+    :raises CommandError: ``<path>: <field>: <reason>`` for the first problem found.
+    """
     try:
         doc = json.loads(raw.decode("utf-8"))
     except UnicodeError:
