@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test setup bench clean
+.PHONY: run test soak setup bench clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -27,6 +27,14 @@ run: $(STAMP)
 
 test: setup
 	$(PY) -m pytest -q tests
+
+# The long soaks and sweeps (make test runs each with a sample): the same tests at full size
+# (tests/soak.py), then the power-cut sweep over every programmed byte of a 1,000-event session.
+SOAK_TESTS := tests/proto/test_fuzz.py tests/drivers/test_tray_soak.py tests/host/test_ruleset_fuzz.py tests/sim/test_app_link_fuzz.py
+
+soak: setup
+	TILETABLE_SOAK=1 $(PY) -m pytest -q $(SOAK_TESTS)
+	$(VENV)/bin/micropython -X heapsize=192K bench/journal_power_sweep.py
 
 bench: setup
 	$(PY) bench/engine

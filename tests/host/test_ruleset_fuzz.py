@@ -4,17 +4,18 @@ each to the firmware's LinkServer and RuleStore (in-process, on real files); a s
 is uploaded to the simulated table too (the whole firmware in its own process, through pyserial
 on a pty, where a 1.4 KB upload takes some 0.2 s). No traceback, no internal error, nothing
 installed on an error reply, the old set intact after any failure, every accepted document
-playable. bench/ruleset_fuzz.py runs ten thousand."""
+playable. ``make soak`` runs ten thousand and 500 (bench/ruleset_fuzz.py too, with figures)."""
 import pytest
 
 from engine.ruleset_fuzz import Findings, TableUploader, fuzz
+from soak import size
 from tiletable.engine.rulesets import find_ruleset, preset_names
 from tiletable_host.simtable import SimulatedTable
 from tiletable_host.transport_local import LocalTransport
 from tiletable_host.transport_serial import SerialTransport
 
-DOCUMENTS = 1000
-ON_THE_SIMULATED_TABLE = 40
+DOCUMENTS = size(1000, 10000)
+ON_THE_SIMULATED_TABLE = size(40, 500)
 
 
 def _with_presets(link):

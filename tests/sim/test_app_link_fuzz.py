@@ -1,8 +1,9 @@
 """Link fuzz against the whole firmware App (issue 18): the fuzz in tests/proto/test_fuzz.py
 reaches a bare LinkServer; this one reaches the App's game, clock, self-test and tag handlers
 too, with well-laid payloads of hostile values, random payloads and damaged frames of every
-request type. bench/app_link_fuzz.py runs a hundred thousand frames."""
+request type. ``make soak`` runs a hundred thousand frames (bench/app_link_fuzz.py too, with figures)."""
 from sim.app_link_fuzz import Findings, fuzz
+from soak import size
 from tiletable.proto.messages import (
     GAME_START,
     GAME_STOP,
@@ -17,7 +18,7 @@ from tiletable.proto.messages import (
     message_name,
 )
 
-FRAMES = 2500
+FRAMES = size(2500, 100000)
 CHANGES = (GAME_START, GAME_STOP, JOURNAL_ACK, MAINTENANCE, RULESET_PUT_BEGIN, RULESET_REMOVE, SELF_TEST, SET_CLOCK, TAG_WRITE, UID_PUT)
 
 
