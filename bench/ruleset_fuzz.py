@@ -19,19 +19,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for _path in ("tests", "sim", "firmware", os.path.join("sim", "cpython")):
     sys.path.insert(0, os.path.join(ROOT, _path))
 
-from engine.ruleset_fuzz import TableUploader, fuzz  # noqa: E402
-from tiletable.engine.rulesets import find_ruleset, preset_names  # noqa: E402
+from engine.ruleset_fuzz import TableUploader, fuzz, with_presets  # noqa: E402
 from tiletable_host.simtable import SimulatedTable  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
 from tiletable_host.transport_serial import SerialTransport  # noqa: E402
-
-
-def with_presets(link):
-    link.hello()
-    for name in preset_names():
-        ruleset = find_ruleset(name)
-        link.ruleset_put(name, ruleset.to_json().encode(), ruleset.hash)
-    return link
 
 
 def report(where, count, seed, link):

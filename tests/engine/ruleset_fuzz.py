@@ -276,6 +276,15 @@ def _cpython_parses(data):
         return False
 
 
+def with_presets(link):
+    """``link`` after installing every preset on its table (the set the uploads must keep)."""
+    link.hello()
+    for name in preset_names():
+        ruleset = find_ruleset(name)
+        link.ruleset_put(name, ruleset.to_json().encode(), ruleset.hash)
+    return link
+
+
 class TableUploader:
     """Uploads each document to a table over ``link`` (a Transport) as a hostile host would,
     checking the reply and that the installed set changed only by a valid upload."""

@@ -5,25 +5,16 @@ is uploaded to the simulated table too (the whole firmware in its own process, t
 on a pty, where a 1.4 KB upload takes some 0.2 s). No traceback, no internal error, nothing
 installed on an error reply, the old set intact after any failure, every accepted document
 playable. ``make soak`` runs ten thousand and 500 (bench/ruleset_fuzz.py too, with figures)."""
-import pytest
 
-from engine.ruleset_fuzz import Findings, TableUploader, fuzz
+from engine.ruleset_fuzz import Findings, TableUploader, fuzz, with_presets
 from soak import size
-from tiletable.engine.rulesets import find_ruleset, preset_names
+from tiletable.engine.rulesets import preset_names
 from tiletable_host.simtable import SimulatedTable
 from tiletable_host.transport_local import LocalTransport
 from tiletable_host.transport_serial import SerialTransport
 
 DOCUMENTS = size(1000, 10000)
 ON_THE_SIMULATED_TABLE = size(40, 500)
-
-
-def _with_presets(link):
-    link.hello()
-    for name in preset_names():
-        ruleset = find_ruleset(name)
-        link.ruleset_put(name, ruleset.to_json().encode(), ruleset.hash)
-    return link
 
 
 def _check(findings, count):
@@ -35,7 +26,7 @@ def _check(findings, count):
 
 
 def test_a_thousand_mutated_presets_find_no_bug(tmp_path):
-    link = _with_presets(LocalTransport(str(tmp_path / "device")))
+    link = with_presets(LocalTransport(str(tmp_path / "device")))
     _check(fuzz(DOCUMENTS, seed=18, upload=TableUploader(link)), DOCUMENTS)
     assert sorted(link.ruleset_list()) == sorted(preset_names())
 
@@ -43,7 +34,7 @@ def test_a_thousand_mutated_presets_find_no_bug(tmp_path):
 def test_mutated_presets_uploaded_to_the_simulated_table(tmp_path):
     table = SimulatedTable.start(root=str(tmp_path / "table"))
     try:
-        link = _with_presets(SerialTransport(table.port, timeout=2.0))
+        link = with_presets(SerialTransport(table.port, timeout=2.0))
         _check(fuzz(ON_THE_SIMULATED_TABLE, seed=1818, upload=TableUploader(link)), ON_THE_SIMULATED_TABLE)
         assert sorted(link.ruleset_list()) == sorted(preset_names())
         link.close()
