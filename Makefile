@@ -30,7 +30,8 @@ test: setup
 
 # The long soaks and sweeps (make test runs each with a sample): the same tests at full size
 # (tests/soak.py), then the power-cut sweep over a 1,000-event session's 150,000 flash steps:
-# every 5th here (about 30,000 cuts); SWEEP_STEP=1 cuts at every byte and erase (an hour).
+# every 5th here (about 30,000 cuts); SWEEP_STEP=1 cuts at every byte and erase (about an
+# hour, modelled from a 16-cut run).
 SWEEP_STEP ?= 5
 SOAK_TESTS := tests/proto/test_fuzz.py tests/drivers/test_tray_soak.py tests/host/test_ruleset_fuzz.py tests/sim/test_app_link_fuzz.py
 

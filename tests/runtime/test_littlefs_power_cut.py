@@ -30,6 +30,8 @@ MOUNT = "/tt-lfs"
 EVENTS = 1000
 SAMPLES = 200
 ERASE_SAMPLE = 4  # and a cut in every 4th block erase (a byte sweep hardly meets one)
+RECOVERY_CUTS = 5  # every 5th cut is followed by a second one during the recovery ...
+RECOVERY_STEPS = 1500  # ... within its first steps (a recovery takes 1,700 and more: repair, ack, resume, log)
 HASH = "0123456789abcdef"
 
 toy_family.register()
@@ -152,15 +154,62 @@ def test_power_cut_during_a_1000_event_session_loses_only_unflushed_records():
     erases = dev.erase_steps[::ERASE_SAMPLE]
     del dev
     step = total // SAMPLES | 1
-    for cut in [1, 2, 3] + list(range(step, total, step)) + [total - 1] + erases:
+    second_cuts = 0
+    for n, cut in enumerate([1, 2, 3] + list(range(step, total, step)) + [total - 1] + erases):
         gc.collect()
         dev = RamBlockDevice()
         durable, assigned = _play(dev, cut)
         assert assigned - durable <= 16, cut  # at most one unflushed batch (flush_records) at risk
         image = dev.image
         del dev
-        _check_recovery(image, durable, assigned, cut)
+        if n % RECOVERY_CUTS == 0:  # the power goes again while the table recovers
+            second_cuts += _recover(image, 1 + (cut * 7919) % RECOVERY_STEPS)
+            _check_durable(image, durable, cut)
+        else:
+            _check_recovery(image, durable, assigned, cut)
         del image
+    assert second_cuts > SAMPLES // RECOVERY_CUTS // 2, second_cuts  # most recoveries were cut
+
+
+def _recover(image, cut):
+    """Boot on ``image`` as the table does after a cut (open the journal, which repairs a torn
+    tail, acknowledge, resume, log an action) and lose power again after ``cut`` steps; whether
+    it did (a recovery shorter than that is not cut)."""
+    dev = RamBlockDevice(image=image)
+    _mount(dev)
+    try:
+        dev.cut_after(cut)
+        journal = Journal(MOUNT + "/j")
+        if journal.next_seq > 1:
+            journal.acknowledge(journal.next_seq - 1)
+        if journal.in_session:
+            journal.resume()
+            journal.log_action("6-6>R")
+        journal.close()
+    except PowerCut:
+        try:
+            journal.close()
+        except Exception:
+            pass
+    finally:
+        os.umount(MOUNT)
+    return dev.is_cut()
+
+
+def _check_durable(image, durable, label):
+    """After two cuts: every record the first cut left durable is there and whole, and every
+    record after them is a valid one in sequence (a resume, the action, a new header)."""
+    _mount(RamBlockDevice(image=image))
+    try:
+        count = 0
+        for seq, rtype, payload in _records(Journal(MOUNT + "/j")):
+            count += 1
+            assert seq == count, (label, seq)
+            if 1 < seq <= min(durable, EVENTS + 1):
+                assert payload == _event(seq - 2).encode(), (label, seq)
+        assert count >= durable, (label, count, durable)
+    finally:
+        os.umount(MOUNT)
 
 
 def test_interrupted_ruleset_install_on_littlefs_keeps_old_or_new_never_neither():
