@@ -33,7 +33,8 @@ test: setup
 # every 5th here (about 30,000 cuts); SWEEP_STEP=1 cuts at every byte and erase (about an
 # hour, modelled from a 16-cut run).
 SWEEP_STEP ?= 5
-SOAK_TESTS := tests/proto/test_fuzz.py tests/drivers/test_tray_soak.py tests/host/test_ruleset_fuzz.py tests/sim/test_app_link_fuzz.py
+SOAK_TESTS := tests/proto/test_fuzz.py tests/drivers/test_tray_soak.py tests/drivers/test_mfrc522_capacity.py \
+	tests/runtime/test_journal_every_offset.py tests/host/test_ruleset_fuzz.py tests/sim/test_app_link_fuzz.py
 
 soak: setup
 	TILETABLE_SOAK=1 $(PY) -m pytest -q $(SOAK_TESTS)
