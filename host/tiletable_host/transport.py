@@ -245,9 +245,16 @@ class Transport:
     # ----- rulesets
 
     def ruleset_list(self):
-        """Installed rulesets as ``{name: (version, hash)}``."""
-        rows = self.request(RULESET_LIST)["rulesets"]
-        return {row["name"]: (row["version"], row["hash"]) for row in rows}
+        """Installed rulesets as ``{name: (version, hash)}`` (the device answers a page at a time)."""
+        installed = {}
+        after = ""
+        while True:
+            reply = self.request(RULESET_LIST, {"after": after})
+            for row in reply["rulesets"]:
+                installed[row["name"]] = (row["version"], row["hash"])
+            if not reply["more"] or not reply["rulesets"]:
+                return installed
+            after = reply["rulesets"][-1]["name"]
 
     def ruleset_put(self, name, data, content_hash, on_chunk=None):
         """Upload a ruleset document in chunks and commit it; returns the device's

@@ -6,7 +6,7 @@ import pytest
 from cli import tiletable
 from tiletable.engine.rulesets import find_ruleset, preset_names
 from tiletable.proto.messages import RULESET_PUT_CHUNK, RULESET_PUT_COMMIT
-from tiletable.runtime.rulestore import RuleStore
+from tiletable.runtime.rulestore import INDEX_FILE, RuleStore
 from tiletable_host.db import Database
 from tiletable_host.transport_local import LocalTransport
 
@@ -119,7 +119,8 @@ def test_a_device_reset_in_the_middle_of_an_upload_restarts_it(capsys, tmp_path,
     assert status == 0, out
     assert device.resets == 1
     assert device.rulestore.list() == sorted((n, 1, find_ruleset(n).hash) for n in preset_names())
-    assert sorted(f.name for f in (tmp_path / "device" / "rulesets").iterdir()) == sorted(n + ".json" for n in preset_names())
+    files = sorted(f.name for f in (tmp_path / "device" / "rulesets").iterdir())
+    assert files == sorted([n + ".json" for n in preset_names()] + [INDEX_FILE])  # no stray upload
 
 
 def test_a_reset_that_loses_the_commit_reply_is_verified_not_repeated(capsys, tmp_path, device):

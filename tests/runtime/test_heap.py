@@ -4,7 +4,8 @@ import gc
 
 from portable import raises
 
-from tiletable.runtime.heap import COLLECT_EVERY, check_room, free_bytes, keep_packed
+from tiletable.runtime import heap
+from tiletable.runtime.heap import COLLECT_EVERY, bytecode_on_heap, check_room, free_bytes, keep_packed
 
 ON_MICROPYTHON = hasattr(gc, "mem_free")
 
@@ -13,6 +14,16 @@ def test_keep_packed_has_a_collection_made_every_few_kb():
     keep_packed()
     if ON_MICROPYTHON:
         assert gc.threshold() == COLLECT_EVERY
+
+
+def test_the_source_package_is_not_bytecode_on_the_heap_but_a_deployed_one_is():
+    assert not bytecode_on_heap()  # these tests import the .py sources, as a frozen UF2 does
+    source = heap.__file__
+    try:
+        heap.__file__ = source[: source.rindex(".")] + ".mpy"  # what `tiletable deploy` copies
+        assert bytecode_on_heap()
+    finally:
+        heap.__file__ = source
 
 
 def test_check_room_wants_the_block_and_the_total():

@@ -7,15 +7,15 @@ from runtime import toy_family
 from runtime.scratch import file_bytes, fresh_dir, write_bytes
 
 from tiletable.engine.errors import RulesetError
-from tiletable.proto.messages import REPLY, RULESET_LIST, encode_message
-from tiletable.runtime.rulestore import MAX_RULESETS, RuleStore
+from tiletable.runtime import rulestore
+from tiletable.runtime.rulestore import INDEX_FILE, RuleStore
 
 toy_family.register()
 
 
 def _installed(root):
     store = RuleStore(root)
-    return store.list(), sorted(os.listdir(root))
+    return store.list(), sorted(name for name in os.listdir(root) if name != INDEX_FILE)
 
 
 def test_put_list_get_remove():
@@ -120,10 +120,59 @@ def test_stray_temporary_files_are_removed_at_open():
 
 
 
+class _CountedValidation:
+    """``rulestore.load_ruleset`` counting its calls, for as long as the ``with`` lasts."""
+
+    def __enter__(self):
+        self.calls = 0
+        self._real = rulestore.load_ruleset
+
+        def counted(data):
+            self.calls += 1
+            return self._real(data)
+
+        rulestore.load_ruleset = counted
+        return self
+
+    def __exit__(self, *exc):
+        rulestore.load_ruleset = self._real
+
+
+def test_a_list_answers_from_what_validation_proved_without_validating_again():
+    root = fresh_dir("rules-index")
+    store = RuleStore(root, "fw1")
+    documents = [toy_family.document("toy%d" % i, 1, 50 + i) for i in range(5)]
+    for data, content_hash in documents:
+        store.put(data, content_hash)
+    with _CountedValidation() as validation:
+        expected = [("toy%d" % i, 1, documents[i][1]) for i in range(5)]
+        assert store.list() == expected
+        assert RuleStore(root, "fw1").list() == expected  # after a reboot too
+        assert validation.calls == 0
+
+
+def test_a_document_the_index_does_not_vouch_for_is_validated_at_open():
+    root = fresh_dir("rules-index-stale")
+    store = RuleStore(root, "fw1")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    store.put(data, content_hash)
+    other, other_hash = toy_family.document("toy", 2, 120)
+    write_bytes(root + "/toy.json", other)  # copied over by hand, at the REPL
+    write_bytes(root + "/late.json", b'{"family":"toy","name":"late","params":{"target":0}}')
+    with _CountedValidation() as validation:
+        assert RuleStore(root, "fw1").list() == [("toy", 2, other_hash)]  # "late" is invalid
+        assert validation.calls == 2
+    with _CountedValidation() as validation:
+        assert RuleStore(root, "fw2").list() == [("toy", 2, other_hash)]  # another firmware's index
+        assert validation.calls == 2
+        assert RuleStore(root, "fw2").list() == [("toy", 2, other_hash)]
+        assert validation.calls == 2
+
+
 def test_version_65536_is_refused_and_one_bad_file_never_breaks_the_list():
     """Issue 18: a ruleset of version 65536 was installed, then no list reply could encode its
     version (a u16). Now the commit refuses it, and a file no commit would take (left by an
-    older firmware, or a stray name) leaves out only its own row."""
+    older firmware, a stray name, a directory) leaves out only its own row."""
     root = fresh_dir("rules-version")
     store = RuleStore(root)
     good, good_hash = toy_family.document("good")
@@ -134,24 +183,5 @@ def test_version_65536_is_refused_and_one_bad_file_never_breaks_the_list():
     write_bytes(root + "/big.json", big)
     write_bytes(root + "/Bad.json", good)
     os.mkdir(root + "/dir.json")
-    rows = store.list()
-    assert rows == [("good", 1, good_hash)], rows
-    fields = {"rulesets": [{"name": n, "version": v, "hash": h} for n, v, h in rows]}
-    assert encode_message(RULESET_LIST | REPLY, 1, fields)
-
-
-def test_the_store_holds_at_most_max_rulesets_and_their_list_fits_one_reply():
-    root = fresh_dir("rules-full")
-    store = RuleStore(root)
-    for k in range(MAX_RULESETS):
-        data, content_hash = toy_family.document("%02d" % k + "x" * 22)
-        store.put(data, content_hash)
-    rows = store.list()
-    assert len(rows) == MAX_RULESETS and len(rows[0][0]) == 24
-    fields = {"rulesets": [{"name": n, "version": 65535, "hash": h} for n, _, h in rows]}
-    assert encode_message(RULESET_LIST | REPLY, 1, fields)  # under the link's payload limit
-    data, content_hash = toy_family.document("one-more")
-    err = raises(ValueError, store.put, data, content_hash)
-    assert "remove one first" in str(err), str(err)
-    data, content_hash = toy_family.document(rows[0][0], 2)  # a new version of one installed
-    assert store.put(data, content_hash).version == 2
+    assert store.list() == [("good", 1, good_hash)]
+    assert RuleStore(root).list() == [("good", 1, good_hash)]  # and after a reboot

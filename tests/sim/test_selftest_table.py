@@ -1,6 +1,7 @@
 """The self test in the whole simulated table (runtime/app.py around runtime/selftest.py): started
 by a long OK press in the menu, by the SELF_TEST request and on the first boot; the table ignores
 game input meanwhile, returns to the menu, reports over the link and remembers the result."""
+import itertools
 import sys
 
 from player import local_table, reads
@@ -40,10 +41,14 @@ def answer_prompts(control, buttons=BUTTONS):
     control.command("wait 3100")  # the result stays on the display for 3 s
 
 
-def request(control, msg_type, fields, seq=1):
-    """Send one request to the device's link server; (reply type, fields)."""
+_numbers = itertools.count(1)
+
+
+def request(control, msg_type, fields):
+    """Send one request to the device's link server, numbered as a host numbers them (the same
+    number again is a retry, answered with the first reply); (reply type, fields)."""
     app = control.device.app
-    (frame,) = app.server.receive(encode_message(msg_type, seq, fields))
+    (frame,) = app.server.receive(encode_message(msg_type, next(_numbers), fields))
     ((_, got_type, _, payload),) = FrameDecoder().feed(frame)
     return got_type, decode_payload(got_type, payload)
 

@@ -417,41 +417,66 @@ def _is_identifier(text):
 
 
 def canonical_json(value):
-    """JSON with sorted keys and no spaces: the same bytes on CPython and MicroPython."""
+    """JSON with sorted keys and no spaces: the same bytes on CPython and MicroPython.
+
+    Written out by hand because the two runtimes' ``json.dumps`` order keys and escape text
+    differently. The pieces go into one list joined at the end, and text is checked with
+    C-level ``in`` and ``min`` rather than a loop per character: a commit's content hash took
+    56 ms of an RP2040's time with a string built at every level."""
+    out = []
+    _emit(value, out)
+    return "".join(out)
+
+
+def _emit(value, out):
     if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        if _is_plain(value):  # the common case: one allocation, not one per character
-            return '"' + value + '"'
-        out = '"'
-        for ch in value:
-            if ch == '"':
-                out += '\\"'
-            elif ch == "\\":
-                out += "\\\\"
-            elif ord(ch) < 0x20:
-                out += "\\u%04x" % ord(ch)
-            else:
-                out += ch
-        return out + '"'
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(canonical_json(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ",".join(canonical_json(str(k)) + ":" + canonical_json(value[k]) for k in sorted(value)) + "}"
-    raise TypeError("not canonical JSON: %r (use whole numbers, text, lists, objects)" % (value,))
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int):
+        out.append(str(value))
+    elif isinstance(value, str):
+        out.append('"')
+        out.append(value if _is_plain(value) else _escaped(value))
+        out.append('"')
+    elif isinstance(value, (list, tuple)):
+        out.append("[")
+        for i, item in enumerate(value):
+            if i:
+                out.append(",")
+            _emit(item, out)
+        out.append("]")
+    elif isinstance(value, dict):
+        out.append("{")
+        for i, key in enumerate(sorted(value)):
+            if i:
+                out.append(",")
+            _emit(str(key), out)
+            out.append(":")
+            _emit(value[key], out)
+        out.append("}")
+    else:
+        raise TypeError("not canonical JSON: %r (use whole numbers, text, lists, objects)" % (value,))
 
 
 def _is_plain(text):
+    return not ('"' in text or "\\" in text) and (not text or min(text) >= " ")
+
+
+def _escaped(text):
+    out = ""
     for ch in text:
-        if ch == '"' or ch == "\\" or ord(ch) < 0x20:
-            return False
-    return True
+        if ch == '"':
+            out += '\\"'
+        elif ch == "\\":
+            out += "\\\\"
+        elif ord(ch) < 0x20:
+            out += "\\u%04x" % ord(ch)
+        else:
+            out += ch
+    return out
 
 
 def content_hash(family, name, version, params):

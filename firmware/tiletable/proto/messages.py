@@ -21,7 +21,8 @@ type   name                  request fields                      reply fields
 =====  ====================  ==================================  ================================
 0x01   HELLO                 proto, host                         proto, firmware, device, boot,
                                                                  max_payload, capabilities
-0x02   RULESET_LIST          -                                   rulesets [name, version, hash]
+0x02   RULESET_LIST          after                               rulesets [name, version, hash],
+                                                                 more
 0x03   RULESET_PUT_BEGIN     name, size, hash                    -
 0x04   RULESET_PUT_CHUNK     offset, data                        received
 0x05   RULESET_PUT_COMMIT    -                                   name, version, hash
@@ -43,6 +44,9 @@ type   name                  request fields                      reply fields
 0x14   TAG_WRITE             zone, uid, record                   -
 0x15   UID_PUT               uid, kind, set, item                entries
 =====  ====================  ==================================  ================================
+
+RULESET_LIST answers a page: the rulesets named after ``after`` ("" for the first page), as
+many as fit in a frame, and ``more`` 1 when others follow (ask again after the last name).
 
 SET_CLOCK sets the device's wall clock (Unix seconds; the Pico keeps it with ``ticks_ms``
 until the next reset): session headers carry it, and a session in progress journals it as a
@@ -163,8 +167,8 @@ MESSAGES = {
             ("capabilities", "strs"),
         ),
     ),
-    RULESET_LIST: ("ruleset list", ()),
-    RULESET_LIST | REPLY: ("ruleset list reply", (("rulesets", _RULESET_ROW),)),
+    RULESET_LIST: ("ruleset list", (("after", "str"),)),
+    RULESET_LIST | REPLY: ("ruleset list reply", (("rulesets", _RULESET_ROW), ("more", "u8"))),
     RULESET_PUT_BEGIN: ("ruleset put begin", (("name", "str"), ("size", "u16"), ("hash", "str"))),
     RULESET_PUT_BEGIN | REPLY: ("ruleset put begin reply", ()),
     RULESET_PUT_CHUNK: ("ruleset put chunk", (("offset", "u16"), ("data", "bytes"))),

@@ -5,6 +5,11 @@ game requests (GAME_START, GAME_STOP, STATE, SET_CLOCK) to handlers the runtime 
 so it runs and is tested without the engine, the USB port or a Pico. Every failure becomes
 an ERROR reply carrying an ``E_*`` code and a sentence; nothing a host sends can raise out of
 ``receive``. Garbage is dropped by the frame decoder (see frame.py) and counted there.
+
+A host that hears no reply in time sends the same request again (same type, sequence number
+and payload), and on a slow link the retry may arrive while the first is still queued: the
+repeat is answered with the reply the first one had, never run a second time. A HELLO starts a
+host's session (its numbers start again), so it forgets that reply.
 """
 
 from tiletable.engine.errors import RulesetError
@@ -45,6 +50,7 @@ from tiletable.runtime.journal import MAX_RECORD, JournalError
 
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
 _SESSION_ROW_MAX = 4 + 4 + 25 + 17 + 4 + 1 + 1  # a session row with a 24-character name
+_RULESET_ROW_MAX = 25 + 2 + 17  # name (24 characters), version, hash (16 hex digits)
 
 
 class LinkServer:
@@ -66,6 +72,8 @@ class LinkServer:
         self.decoder = FrameDecoder()
         self.maintenance_requested = False
         self.errors_sent = 0
+        self.repeats_answered = 0
+        self._last = None  # (type, seq, payload, reply) of the last request answered
         self._upload = None
         self._event_seq = 0
         self._pull_buf = bytearray(MAX_PAYLOAD - _PULL_OVERHEAD)
@@ -98,8 +106,19 @@ class LinkServer:
         """Feed bytes from the host (any cut); return the reply frames to send, in order."""
         replies = []
         for version, msg_type, seq, payload in self.decoder.feed(chunk):
-            replies.append(self.handle(version, msg_type, seq, payload))
+            replies.append(self._answer(version, msg_type, seq, bytes(payload)))
         return replies
+
+    def _answer(self, version, msg_type, seq, payload):
+        last = self._last
+        if msg_type == HELLO:
+            last = None
+        elif last is not None and last[0] == msg_type and last[1] == seq and last[2] == payload:
+            self.repeats_answered += 1
+            return last[3]
+        reply = self.handle(version, msg_type, seq, payload)
+        self._last = None if msg_type == HELLO else (msg_type, seq, payload, reply)
+        return reply
 
     def handle(self, version, msg_type, seq, payload):
         """The reply frame to one decoded request frame (never raises)."""
@@ -149,10 +168,18 @@ class LinkServer:
         }
 
     def _ruleset_list(self, fields):
+        """One page: the rulesets after ``after`` (by name) that fit in a frame."""
+        after = fields["after"]
         rows = []
+        more = 0
         for name, version, content_hash in self.rulestore.list():
+            if name <= after:
+                continue
+            if len(rows) == 255 or 2 + (len(rows) + 1) * _RULESET_ROW_MAX > MAX_PAYLOAD:
+                more = 1
+                break
             rows.append({"name": name, "version": version, "hash": content_hash})
-        return {"rulesets": rows}
+        return {"rulesets": rows, "more": more}
 
     def _ruleset_put_begin(self, fields):
         self._abort_upload()

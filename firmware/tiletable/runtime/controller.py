@@ -43,6 +43,10 @@ class Controller:
         self.ui = table.ui
         self.choice = None
 
+    def hot_zone(self):
+        """The pad of the seat to move (None while nobody is to move): the tray watches it."""
+        return self.table.profile.seat_zone.get(self.state.current_player())
+
     # ----- helpers for the families
 
     def act(self, action, seat, now_ms, quiet=False):

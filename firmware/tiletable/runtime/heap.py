@@ -8,10 +8,21 @@ could not find 2 KB for its growing move list with 50 KB free. ``keep_packed()``
 has a collection made every 16 KB allocated instead, so what stays lies together and the
 free heap stays in large pieces; ``check_room()`` is what a game must leave free to be
 played. CPython (the simulation on a PC) has no such heap: there these do nothing.
+
+Only where the bytecode is on the heap: a collection is counted by bytes allocated, and
+MicroPython allocates the frame of every call that needs more than 11 words on the heap and
+frees it on return. On a UF2 with the package frozen in, the idle table made a collection every
+16 KB of such frames: 92 % of the CPU busy, 43 % of it in ``gc_alloc``, where without it 3 %.
 """
 import gc
 
 COLLECT_EVERY = 16 * 1024  # bytes allocated between collections
+
+
+def bytecode_on_heap():
+    """Whether this package runs from ``.mpy`` files loaded into the heap (a stock UF2 and
+    ``tiletable deploy``), not frozen into the UF2 (where a module's file is its ``.py`` source)."""
+    return __file__.endswith(".mpy")
 
 
 def keep_packed():

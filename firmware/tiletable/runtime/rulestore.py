@@ -4,25 +4,34 @@ Layout (one directory, default ``/rulesets``)::
 
     muggins.json    an installed ruleset document, exactly the bytes the host sent
     muggins.tmp     an upload in progress; removed at open (an interrupted sync)
+    VALID.idx       what validation proved: a line per document (SHA-256 of its bytes, name,
+                    version, content hash), headed by the firmware that validated them
 
 An upload streams into ``<name>.tmp``; ``commit`` reads the file back, validates it with
 ``rulesets.load_ruleset``, checks that the document's name and content hash are the announced
 ones, and only then renames it over ``<name>.json``. A power cut or a failed check at any step
 leaves the previous ruleset in place (rename is atomic on littlefs and POSIX).
+
+Validating a document takes tens of milliseconds on an RP2040, so it is done once: at commit,
+or at open for a document the index does not vouch for (copied in by hand, or validated by
+another firmware). ``list()`` answers from the index, at the link's pace, however many are
+installed. A power cut between the rename and the index's update leaves an index line whose
+digest no longer matches: the next open validates that document again.
 """
 
+import binascii
+import hashlib
 import os
 
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import load_ruleset
 
 MAX_DOCUMENT = 4096  # bytes; the largest preset document is well under 1.5 KB
-# The most rulesets installed at once: the ruleset list is one reply, and 20 rows of the
-# longest names fit its payload with room to spare (a test encodes it).
-MAX_RULESETS = 20
 
 _SUFFIX = ".json"
 _TEMP_SUFFIX = ".tmp"
+INDEX_FILE = "VALID.idx"  # upper case: never a ruleset's name, nor its upload's
+_INDEX_NEW = "VALID.new"
 
 
 def is_ruleset_name(name):
@@ -46,15 +55,21 @@ class RuleStore:
         ruleset = upload.commit()
     """
 
-    def __init__(self, root):
+    def __init__(self, root, validator=""):
+        """``validator`` names the firmware (its version): an index another one wrote is not trusted."""
         self.root = root
+        self.validator = validator
         try:
             os.mkdir(root)
         except OSError:
             pass
         for name in os.listdir(root):
-            if name.endswith(_TEMP_SUFFIX):
+            if name.endswith(_TEMP_SUFFIX) or name == _INDEX_NEW:
                 os.remove(self._path(name))
+        self._rows = self._read_index()  # name -> (digest, version, hash); version None: invalid
+        for name in self._rows:
+            self._rows[name] = self._check(name, self._rows[name])
+        self._sync_rows()
 
     def _path(self, filename):
         return self.root + "/" + filename
@@ -79,15 +94,13 @@ class RuleStore:
             return load_ruleset(f.read())
 
     def list(self):
-        """``(name, version, hash)`` of every installed ruleset that validates, sorted by name:
-        one bad file leaves out its own row, never the list."""
+        """``(name, version, hash)`` of every installed ruleset that validates, sorted by name."""
+        self._sync_rows()
         out = []
         for name in self.names():
-            try:
-                ruleset = self.get(name)
-            except (RulesetError, ImportError, KeyError, OSError):
-                continue  # a family this firmware does not carry, a damaged file, a stray name
-            out.append((ruleset.name, ruleset.version, ruleset.hash))
+            row = self._rows.get(name)
+            if row is not None and row[1] is not None:
+                out.append((name, row[1], row[2]))
         return out
 
     def remove(self, name):
@@ -95,20 +108,85 @@ class RuleStore:
         if not is_ruleset_name(name) or name not in self.names():
             raise KeyError("no ruleset %r installed" % (name,))
         os.remove(self._path(name + _SUFFIX))
+        self._rows.pop(name, None)
+        self._write_index()
+
+    # ----- the index of what validation proved
+
+    def _sync_rows(self):
+        """Index the documents that are not yet (validating each once); forget removed ones."""
+        names = self.names()
+        changed = False
+        for name in names:
+            if name not in self._rows:
+                self._rows[name] = self._check(name, None)
+                changed = True
+        for name in [n for n in self._rows if n not in names]:
+            del self._rows[name]
+            changed = True
+        if changed:
+            self._write_index()
+
+    def _check(self, name, row):
+        """``row`` if it vouches for ``name``'s document as it is now, else the row validation gives."""
+        try:
+            with open(self._path(name + _SUFFIX), "rb") as f:
+                data = f.read()
+        except OSError:
+            return (None, None, None)
+        digest = _digest(data)
+        if row is not None and row[0] == digest:
+            return row
+        try:
+            ruleset = load_ruleset(data)
+        except (RulesetError, ImportError):  # a family this firmware does not carry, or a damaged file
+            return (digest, None, None)
+        if ruleset.name != name:
+            return (digest, None, None)
+        return (digest, ruleset.version, ruleset.hash)
+
+    def _read_index(self):
+        rows = {}
+        try:
+            with open(self._path(INDEX_FILE)) as f:
+                if f.readline().strip() != "tiletable-rulesets 1 " + self.validator:
+                    return rows  # written by another firmware: its validation proves nothing here
+                for line in f:
+                    words = line.split()
+                    if len(words) == 4 and is_ruleset_name(words[1]):
+                        version = None if words[2] == "-" else int(words[2])
+                        rows[words[1]] = (words[0], version, None if version is None else words[3])
+        except (OSError, ValueError):
+            pass  # no index yet, or a damaged one: every document is validated afresh
+        return rows
+
+    def _write_index(self):
+        """Save the index; on a full flash it is only a cache lost (the next open validates)."""
+        new = self._path(_INDEX_NEW)
+        try:
+            with open(new, "w") as f:
+                f.write("tiletable-rulesets 1 " + self.validator + "\n")
+                for name in sorted(self._rows):
+                    digest, version, content_hash = self._rows[name]
+                    if digest is not None:
+                        f.write("%s %s %s %s\n" % (digest, name, "-" if version is None else version, content_hash or "-"))
+            os.rename(new, self._path(INDEX_FILE))
+        except OSError:
+            try:
+                os.remove(new)
+            except OSError:
+                pass
 
     def begin_put(self, name, size, expected_hash):
         """Start an upload of a ``size``-byte document that must be ruleset ``name`` with
         content hash ``expected_hash``. Any earlier upload of the same name is discarded.
 
-        :raises ValueError: for a bad name or size, or a new name when the store is full.
+        :raises ValueError: for a bad name or size.
         """
         if not is_ruleset_name(name):
             raise ValueError("bad ruleset name %r" % (name,))
         if not 0 < size <= MAX_DOCUMENT:
             raise ValueError("ruleset size %d is not in 1..%d" % (size, MAX_DOCUMENT))
-        installed = self.names()
-        if name not in installed and len(installed) >= MAX_RULESETS:
-            raise ValueError("the table holds %d rulesets, its most: remove one first" % len(installed))
         return Upload(self, name, size, expected_hash)
 
     def put(self, data, expected_hash):
@@ -163,7 +241,8 @@ class Upload:
             self._file.close()
             self._file = None
             with open(self._temp, "rb") as f:
-                ruleset = load_ruleset(f.read())
+                data = f.read()
+            ruleset = load_ruleset(data)
             if ruleset.name != self.name:
                 raise RulesetError(ruleset.name, "name", "upload announced as %r" % self.name)
             if ruleset.hash != self.expected_hash:
@@ -171,10 +250,12 @@ class Upload:
                     ruleset.name, "hash", "content hash %s is not the expected %s" % (ruleset.hash, self.expected_hash)
                 )
             os.rename(self._temp, self.store._path(self.name + _SUFFIX))
-            return ruleset
         except Exception:
             self.abort()
             raise
+        self.store._rows[self.name] = (_digest(data), ruleset.version, ruleset.hash)
+        self.store._write_index()
+        return ruleset
 
     def abort(self):
         """Discard the upload (the installed ruleset is untouched)."""
@@ -185,3 +266,7 @@ class Upload:
             os.remove(self._temp)
         except OSError:
             pass
+
+
+def _digest(data):
+    return binascii.hexlify(hashlib.sha256(data).digest()[:12]).decode()

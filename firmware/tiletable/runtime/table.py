@@ -403,6 +403,18 @@ class Table:
             self.redraw()
         self.ui.show()
 
+    def hot_zone(self):
+        """The zone a tile is most likely laid on next (the tray keeps a field on it), or None."""
+        if self.mode != MODE_GAME or self.controller is None:
+            return None
+        return self.controller.hot_zone()
+
+    def scan_zones(self):
+        """The zones the game in progress uses (the tray scans only these), or None for all."""
+        if self.mode != MODE_GAME or self.profile is None:
+            return None
+        return self.profile.zone_ids
+
     def has_timers(self):
         """Whether something will happen by itself soon (a press held back for a possible
         double press); a simulation fast-forwards until it has."""

@@ -1,43 +1,54 @@
 """The tray scanner: RFID zones in, confirmed zone events out.
 
 Each zone has one MFRC522. ``Tray.poll(now_ms)`` does one short step and returns, so the
-runtime can call it from a loop or an ``async def run()`` without threads:
+runtime can call it from a loop or an ``async def run()`` without threads.
 
-1. **Power a slot.** A slot is a group of zones whose fields may be on together (by
-   default one zone per slot; zones far apart on the tray may share one). Every other
-   antenna stays off, so neighbouring readers do not disturb each other (miguelbalboa/rfid#536).
-2. **Scan it once the field has settled** (>= 5.1 ms, ISO/IEC 14443-3 §6.1; the scanner waits
-   by returning, never by sleeping), then switch the field off again, which also resets
-   every tag in it (no halted tag left to ignore the next REQA).
+**Fields.** A tag answers only after 5.1 ms in a field (ISO/IEC 14443-3 §6.1), so what a
+zone costs is mostly that wait. Up to ``fields`` antennas are on at once (the USB power
+budget, hardware/POWER.md), never two that ``conflicts`` pairs (antennas close enough to
+disturb each other, miguelbalboa/rfid#536); the scanner waits by returning, never by sleeping.
 
-The scan of a zone is cheap unless something changed: ``probe()`` sends WUPA and walks the
-UID's cascade levels while no collision shows (CL1, and CL2 for a 7-byte UID, without
-reading anything). No answer means an empty pad; the same collision-free signature as last
-time means the same single tag. Only a new signature, a pending change, or a pad with
-several tags (re-checked every ``recheck_polls`` scans, since one more tag may not change the
-first collision) runs the full **inventory**: select a tag through its cascade levels, read its
-record if its UID is new (one NTAG READ of pages 4-7), HLTA, REQA for the next, until no
-tag answers.
+* **The hot zone** (``tray.hot``: the pad of the seat to move, which the table sets) keeps a
+  field of its own and is probed every ``hot_probe_us``, so a tile laid there is found about
+  5 ms after it lands. Its field is switched off and on every ``hot_cycle_ms``, which resets
+  every tag on it, as every other zone's visits do.
+* **Every other zone** in ``tray.active`` (default: all) is visited in turn in the remaining
+  fields: field on, settle, scan, field off, which also resets every tag in it (no halted tag
+  left to ignore the next REQA). With a single field, the hot zone is visited every other time.
+
+**A scan** is cheap unless something changed: ``probe()`` sends WUPA and walks the UID's
+cascade levels while no collision shows (CL1, and CL2 for a 7-byte UID, without reading
+anything). No answer means an empty pad; the same collision-free signature as last time means
+the same single tag. Only a new signature, a pending change, or a pad with several tags
+(re-checked every ``recheck_ms``, since one more tag may not change the first collision) runs
+the full **inventory**: select a tag through its cascade levels, read its record if its UID is
+new (one NTAG READ of pages 4-7), HLTA, REQA for the next, until no tag answers.
 
 **Debounce.** A scan gives an observation: the set of UIDs on the pad, or nothing when the
 radio kept failing (a pass cut short never counts). A change is committed only after
-``confirm_polls`` identical observations in a row (``removal_polls`` when tags only left),
-and only once every new tag has an identity or a definite reason. A tile flickering in and
-out of the field, or a single read in a burst of noise, never gets that far.
+``confirm_polls`` identical observations in a row (``removal_polls`` when tags only left), each
+at least ``confirm_gap_us`` after the one before, and only once every new tag has an identity or
+a definite reason. The zone keeps its field for those quick second reads instead of waiting a
+whole round of the tray (a single tag answers a probe with its whole UID again; several need a
+fresh inventory, in a fresh field), so a tile is confirmed a few ms after the first read; a tile
+that leaves before then, or a single read in a burst of noise, never gets that far.
 
 **Events** (``ZoneEvent``) go into a preallocated ring (``events.get()``): PLACED with the
 identities that arrived, REMOVED with those that left, UNKNOWN_TAG with a reason per tag that
 cannot be used, READER_FAULT / READER_OK, TAG_WRITTEN when an enrolment job ended. Every
-event carries ``count``, the number of tags on
-the pad after the change, so a consumer expecting exactly one tile can refuse two instead of
-guessing.
+event carries ``count``, the number of tags on the pad after the change, so a consumer
+expecting exactly one tile can refuse two instead of guessing.
 
 **Jobs.** ``tray.job``, an object with a ``zone`` and ``run(tray, zone, now_ms)``, runs once
 the next time that zone's field is on and settled, before its scan: enrolment writes a tag's
 record this way (runtime/tags.py's ``TagWrite``, which reports with a TAG_WRITTEN event), and
 the tray carries none of that code during a game. Scanning an idle tray allocates nothing
-(tests run it with the heap locked);
-allocation happens when something changes (new UIDs, observations, events' item tuples).
+(tests run it with the heap locked); allocation happens when something changes (new UIDs,
+observations, events' item tuples).
+
+**Time.** ``ticks_us`` (``time.ticks_us`` on the Pico) times the settle and the gaps; without
+it the scanner counts in the milliseconds ``poll`` is given, and waits 7 ms for a field (both
+stamps may be truncated by up to 1 ms).
 """
 from micropython import const
 
@@ -62,7 +73,8 @@ READER_FAULT = "reader fault"
 READER_OK = "reader ok"
 TAG_WRITTEN = "tag written"
 
-_FIELD_SETTLE_MS = const(7)  # > 5.1 ms even when both ms timestamps are truncated
+_SETTLE_US = const(5200)  # > 5.1 ms of field before the first command (ISO/IEC 14443-3 §6.1)
+_SETTLE_MS_COARSE = const(7)  # the same from millisecond stamps, each truncated by up to 1 ms
 _RECORD_PAGE = const(4)
 _CACHE_MAX = const(128)  # UIDs whose identity is kept: a double-nine set is 55 tiles, a deck 52 cards
 _EMPTY = frozenset()
@@ -143,90 +155,207 @@ class _Zone:
         self.signature = bytearray(10)
         self.signature_bits = -1
         self.last_seen = _EMPTY  # the latest full observation, reused while the signature holds
-        self.since_inventory = 0
+        self.inventory_us = 0  # when the last full inventory ran
+        self.conflicts = 0  # bit mask of the zones whose fields must not be on with this one's
+        self.on = False  # its field is on (the scanner's view; the driver keeps its own)
+        self.on_us = 0  # when its field went on
+        self.due_us = 0  # when it is next scanned, once settled
+        self.scans = 0  # scans in this visit
+        self.used = False  # a scan ran in the field since it went on
+        self.again = False  # a change to confirm: its field goes on again before any other
 
 
 class Tray:
     """Zones ``0..n-1``, one per entry of ``readers``: callables that open the zone's MFRC522.
 
     A callable (e.g. ``lambda: MFRC522(spi, Pin(17))``) lets the tray reopen a reader that
-    dropped off the bus; it is retried every ``retry_ms``. ``slots`` lists the zones whose
-    fields may be on at the same time (default: one at a time).
+    dropped off the bus; it is retried every ``retry_ms``. ``fields`` antennas may be on at
+    once; ``conflicts`` lists the pairs of zones whose fields must never be on together.
+    ``hot`` and ``active`` may be changed at any time (see the module docstring).
     """
 
     def __init__(
         self,
         readers,
         resolver=None,
-        slots=None,
+        fields=1,
+        conflicts=(),
         queue_size=16,
         confirm_polls=2,
         removal_polls=3,
-        recheck_polls=4,
+        confirm_gap_us=4000,
+        recheck_ms=120,
+        hot_probe_us=3000,
+        hot_cycle_ms=40,
         unreadable_after=4,
         max_tags=12,
         retry_ms=1000,
+        ticks_us=None,
     ):
         self.zones = [_Zone(i, opener) for i, opener in enumerate(readers)]
+        for a, b in conflicts:
+            self.zones[a].conflicts |= 1 << b
+            self.zones[b].conflicts |= 1 << a
         self.resolver = resolver if resolver is not None else Resolver()
-        self.slots = slots if slots is not None else [(i,) for i in range(len(self.zones))]
+        self.fields = fields
         self.events = EventQueue(queue_size)
         self.confirm_polls = confirm_polls
         self.removal_polls = removal_polls
-        self.recheck_polls = recheck_polls
+        self.confirm_gap_us = confirm_gap_us
+        self.recheck_us = recheck_ms * 1000
+        self.hot_probe_us = hot_probe_us
+        self.hot_cycle_us = hot_cycle_ms * 1000
         self.unreadable_after = unreadable_after
         self.max_tags = max_tags
         self.retry_ms = retry_ms
-        self._slot = 0
-        self._powered = False
-        self._on_at = 0
+        self._ticks_us = ticks_us
+        self.settle_us = _SETTLE_US if ticks_us is not None else _SETTLE_MS_COARSE * 1000
+        self.hot = None  # the zone of the pad to move from: a field of its own, probed often
+        self.active = None  # the zones to scan (a sequence), or None for every zone
+        self._next = 0  # where the round of the other zones goes on
+        self._hot_turn = False  # with one field: the hot zone's turn comes next
+        self._on_mask = 0  # zones whose fields are on
+        self._on_count = 0
+        self._powered = True  # the last poll switched a field on: there may be room for another
         self._uid = bytearray(10)
         self._record = bytearray(16)
         self._known = {}  # uid -> (identity, reason), shared by every zone
         self._failures = {}  # uid -> reads failed in a row
         self.job = None  # runs once when its zone's field is on and settled (runtime/tags.py's TagWrite)
 
+    def _now_us(self, now_ms):
+        return self._ticks_us() if self._ticks_us is not None else now_ms * 1000
+
     def next_poll_ms(self, now_ms):
         """When ``poll`` next has work to do (``now_ms`` if at once): the async wrapper sleeps till then."""
-        if not self._powered:
+        now_us = self._now_us(now_ms)
+        if self._on_count < self.fields and self._powered:
+            return now_ms  # perhaps one more field to switch on
+        wait = None
+        for zone in self.zones:
+            if zone.on:
+                left = ticks_diff(zone.due_us, now_us)
+                if wait is None or left < wait:
+                    wait = left
+        if wait is None:
+            return ticks_add(now_ms, 1)  # nothing could be powered (readers awaiting a retry)
+        if wait <= 0:
             return now_ms
-        due = ticks_add(self._on_at, _FIELD_SETTLE_MS)
-        return due if ticks_diff(due, now_ms) > 0 else now_ms
+        return ticks_add(now_ms, (wait + 999) // 1000)
 
     def poll(self, now_ms):
-        """One step: power the next slot, or scan the powered slot once its field has settled."""
-        slot = self.slots[self._slot]
-        if not self._powered:
-            opened = False
-            for i in slot:
-                zone = self.zones[i]
-                if zone.reader is None and self._open(zone, now_ms):
-                    opened = True
-            if opened:
-                return  # opening took time: power the fields on the next call, with a fresh now_ms
-            for i in slot:
-                reader = self.zones[i].reader
-                if reader is not None:
-                    reader.antenna_on()
-            self._powered = True
-            self._on_at = now_ms
+        """One step: scan one zone whose field is on, settled and due; else power one more."""
+        now_us = self._now_us(now_ms)
+        hot = self.hot
+        best = None
+        for zone in self.zones:
+            if zone.on:
+                if zone.index == hot and ticks_diff(now_us, zone.on_us) >= self.hot_cycle_us and zone.candidate is None:
+                    self._field_off(zone)  # a fresh field for the hot zone: every tag on it resets
+                    self._field_on(zone, now_ms, now_us)
+                    return
+                if ticks_diff(now_us, zone.due_us) >= 0 and (best is None or ticks_diff(zone.due_us, best.due_us) < 0):
+                    best = zone
+        if best is not None:
+            self._visit(best, now_ms, now_us)
             return
-        if ticks_diff(now_ms, self._on_at) < _FIELD_SETTLE_MS:
-            return
-        for i in slot:
-            zone = self.zones[i]
-            job = self.job
-            if job is not None and job.zone == i:
-                self.job = None
-                job.run(self, zone, now_ms)
-            if zone.reader is not None:
-                try:
-                    self._scan(zone, now_ms)
-                    zone.reader.antenna_off()
-                except OSError as err:
-                    self._fault(zone, now_ms, err)
         self._powered = False
-        self._slot = (self._slot + 1) % len(self.slots)
+        if self._on_count < self.fields:
+            zone = self._pick()
+            if zone is not None:
+                self._field_on(zone, now_ms, now_us)
+                self._powered = zone.on
+
+    # --- fields ------------------------------------------------------------------------------
+    def _pick(self):
+        """The next zone to power: the hot zone if its field is off, else the next of the round."""
+        hot = self.hot
+        zones = self.zones
+        for zone in zones:
+            if zone.again and self._may_power(zone):
+                return zone
+        if hot is not None and 0 <= hot < len(zones) and not zones[hot].on and self._may_power(zones[hot]):
+            if self.fields > 1 or self._hot_turn:
+                self._hot_turn = False
+                return zones[hot]
+        active = self.active
+        count = len(active) if active is not None else len(zones)
+        for _ in range(count):
+            index = active[self._next % count] if active is not None else self._next % count
+            if index == hot or not 0 <= index < len(zones) or zones[index].on:
+                self._next = (self._next + 1) % count
+                continue
+            zone = zones[index]
+            if not self._may_power(zone):
+                break  # its turn waits for the field that would disturb it (no zone starves)
+            self._next = (self._next + 1) % count
+            self._hot_turn = True
+            return zone
+        if hot is not None and 0 <= hot < len(zones) and not zones[hot].on and self._may_power(zones[hot]):
+            return zones[hot]  # nothing else to scan
+        return None
+
+    def _may_power(self, zone):
+        return not self._on_mask & zone.conflicts
+
+    def _field_on(self, zone, now_ms, now_us):
+        if zone.reader is None:
+            self._open(zone, now_ms)
+            if zone.reader is None:
+                return  # not due for a retry yet, or the retry failed (a fault was reported)
+        zone.on = True
+        zone.on_us = now_us
+        zone.due_us = ticks_add(now_us, self.settle_us)
+        if not zone.again:
+            zone.scans = 0
+        zone.again = False
+        zone.used = False
+        self._on_mask |= 1 << zone.index
+        self._on_count += 1
+        if zone.reader is not None:
+            try:
+                zone.reader.antenna_on()
+            except OSError as err:
+                self._fault(zone, now_ms, err)
+
+    def _field_off(self, zone):
+        zone.on = False
+        self._on_mask &= ~(1 << zone.index)
+        self._on_count -= 1
+        if zone.reader is not None:
+            try:
+                zone.reader.antenna_off()
+            except OSError:
+                pass  # the next scan of the zone finds the reader gone
+
+    def _visit(self, zone, now_ms, now_us):
+        """Scan ``zone`` (its field is on and settled). A change still to be confirmed is read
+        again ``confirm_gap_us`` later (an inventory the used field cannot give: in a fresh one);
+        the hot zone keeps its field and is
+        probed again soon; any other zone's visit ends with its field off."""
+        job = self.job
+        if job is not None and job.zone == zone.index and zone.reader is not None:
+            self.job = None
+            job.run(self, zone, now_ms)
+        scanned = True
+        if zone.reader is not None:
+            try:
+                scanned = self._scan(zone, now_ms, now_us)
+            except OSError as err:
+                self._fault(zone, now_ms, err)
+        zone.scans += 1
+        if zone.reader is None:
+            self._field_off(zone)
+        elif not scanned:
+            self._field_off(zone)  # an inventory in a fresh field (every tag reset), first of all
+            zone.again = True
+            zone.scans = 0
+        elif zone.candidate is not None and zone.scans <= self.confirm_polls + self.removal_polls:
+            zone.due_us = ticks_add(now_us, self.confirm_gap_us)  # a quick second read
+        elif zone.index == self.hot and self.fields > 1:
+            zone.due_us = ticks_add(now_us, self.hot_probe_us)
+        else:
+            self._field_off(zone)
 
     def forget(self, uid):
         """Identify ``uid`` afresh (its record was just written, or the UID table changed): the
@@ -278,23 +407,30 @@ class Tray:
         zone.votes = 0
 
     # --- one zone ------------------------------------------------------------------------------
-    def _scan(self, zone, now_ms):
+    def _scan(self, zone, now_ms, now_us):
+        """Probe the zone and vote on what it holds; False when that needs an inventory of several
+        tags but the field has been used already (a tag woken from HALT by the probe's WUPA goes
+        back to HALT at the pass's next REQA and would be missed: that needs a fresh field)."""
         reader = zone.reader
+        fresh = not zone.used
+        zone.used = True
         bits = reader.probe()
         if bits == 0 and zone.present:
             bits = reader.probe()  # one more WUPA before believing a tile left: weak tags miss one
         if bits == 0:
             zone.signature_bits = 0
             observed = _EMPTY
-        elif bits > 0 and zone.candidate is None and self._same_signature(zone, reader):
-            zone.since_inventory += 1
-            if reader.is_single() or zone.since_inventory < self.recheck_polls:
-                observed = zone.last_seen
-            else:
-                observed = self._inventory(zone, reader)
+        elif bits > 0 and self._same_signature(zone, reader) and (
+            reader.is_single() or (zone.candidate is None and ticks_diff(now_us, zone.inventory_us) < self.recheck_us)
+        ):
+            observed = zone.last_seen  # the very tag the last inventory read: its whole UID again
+        elif not fresh and not reader.is_single():
+            return False
         else:
+            zone.inventory_us = now_us
             observed = self._inventory(zone, reader)
         self._vote(zone, observed, now_ms)
+        return True
 
     def _same_signature(self, zone, reader):
         if reader.signature_bits != zone.signature_bits:
@@ -315,7 +451,6 @@ class Tray:
         The probe's signature is kept only for a pass that agrees with it (found a tag, and
         exactly one when the probe saw no collision), so a later scan may reuse the pass.
         """
-        zone.since_inventory = 0
         zone.signature_bits = -1
         single = reader.is_single()
         probed = reader.signature_bits

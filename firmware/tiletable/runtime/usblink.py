@@ -1,11 +1,22 @@
 """The PC link over USB CDC: non-blocking bytes between the USB streams and ``LinkServer``.
 
 On the Pico the USB serial port is ``sys.stdin.buffer``/``sys.stdout.buffer``. ``read()``
-blocks there until its count arrives, so ``poll()`` asks ``select.poll`` first and reads one
+blocks there until its count arrives, so ``poll()`` asks the poller first and reads one
 byte with ``readinto`` while the stream says it is readable, then hands what it got to the
-server. In protocol mode ``micropython.kbd_intr(-1)`` makes 0x03 an ordinary byte, so a
-Ctrl-C in the byte stream (or a terminal program's noise) cannot interrupt the firmware;
-the frame decoder drops whatever is not a valid frame (REPL text, a half frame, garbage).
+server. The poller is asked with ``ipoll`` where there is one (MicroPython): ``poll`` makes a
+new list at every call, 6 KB a second at the link's pace, and the collections that costs.
+
+**Output never blocks the table.** A write to the CDC stream waits while the PC is not reading
+(up to 500 ms a call on the Pico; for ever on a simulation's pipe), so replies and events go
+into a queue of ``OUT_ROOM`` bytes and leave it in pieces of at most ``_PIECE`` bytes, only
+while the stream says it can take more (POLLOUT: a USB FIFO with room, a pipe with room for
+more than a piece). A PC that stops reading, or reads a byte a second, fills the queue; then
+whole frames are dropped and counted (``dropped``): events are only news (the journal is the
+record, pulled later), and a host that wants a reply asks again.
+
+In protocol mode ``micropython.kbd_intr(-1)`` makes 0x03 an ordinary byte, so a Ctrl-C in the
+byte stream (or a terminal program's noise) cannot interrupt the firmware; the frame decoder
+drops whatever is not a valid frame (REPL text, a half frame, garbage).
 
 **Back to the REPL** (maintenance: mpremote, file copies): send the MAINTENANCE request
 (``tiletable maintenance``), long-press MENU on the table, or hold MENU while the board
@@ -17,6 +28,28 @@ import select
 import micropython
 
 _CHUNK = 64  # bytes handed to the server per call: bounds the time one poll may take
+_PIECE = 64  # bytes written per call: one USB packet
+OUT_ROOM = 4096  # bytes of frames waiting for the PC: three full pull replies and their events
+_DRAIN_PIECES = 32  # pieces written per poll at the most (2 KB): bounds the time one poll may take
+
+
+def _poller(stream, mask):
+    """A call that lists ``stream`` when it is ready for ``mask``; None for a stream that cannot
+    be polled (a test's in-memory stream, which is always ready)."""
+    poller = select.poll()
+    try:
+        poller.register(stream, mask)
+    except (TypeError, ValueError, OSError, AttributeError):
+        return None
+    return getattr(poller, "ipoll", poller.poll)  # CPython has no ipoll
+
+
+def _ready(ask):
+    if ask is None:
+        return True
+    for _ in ask(0):
+        return True
+    return False
 
 
 class UsbLink:
@@ -27,24 +60,31 @@ class UsbLink:
         self._in = instream
         self._out = outstream
         self._flush = getattr(outstream, "flush", None)
-        self._poller = select.poll()
-        self._poller.register(instream, select.POLLIN)
+        self._readable = _poller(instream, select.POLLIN)
+        self._writable = _poller(outstream, select.POLLOUT)
         self._byte = bytearray(1)
         self._chunk = bytearray(_CHUNK)
+        self._queue = bytearray(OUT_ROOM)
+        self._queued = memoryview(self._queue)
+        self._head = 0  # the queue's bytes waiting to go are [_head, _tail)
+        self._tail = 0
         self.closed = False  # the host end went away for good (only a simulation's pipe can)
         self.bytes_in = 0
+        self.dropped = 0  # frames dropped because the PC was not reading
 
     def open(self):
         """Enter protocol mode: 0x03 is data from now on, until ``close()``."""
         micropython.kbd_intr(-1)
 
     def poll(self):
-        """Read what is waiting (up to one chunk), answer it; returns the number of bytes read."""
+        """Send what the PC can take, read what is waiting (up to one chunk) and answer it;
+        returns the number of bytes read."""
         if self.closed:
             return 0
+        self.drain()
         count = 0
         byte = self._byte
-        while count < _CHUNK and self._poller.poll(0):
+        while count < _CHUNK and _ready(self._readable):
             if self._in.readinto(byte) != 1:
                 self.closed = True
                 break
@@ -60,11 +100,47 @@ class UsbLink:
         """Send an unsolicited event (EV_*) frame."""
         self.write(self.server.event(msg_type, fields))
 
+    def pending(self):
+        """Bytes waiting for the PC."""
+        return self._tail - self._head
+
     def write(self, frame):
-        self._out.write(frame)
-        if self._flush is not None:
-            self._flush()
+        """Queue ``frame`` whole, or drop it when the PC has let the queue fill; send what it can take."""
+        size = len(frame)
+        if self._tail + size > OUT_ROOM:
+            self._compact()
+            if self._tail + size > OUT_ROOM:
+                self.dropped += 1
+                return
+        self._queue[self._tail : self._tail + size] = frame
+        self._tail += size
+        self.drain()
+
+    def drain(self):
+        """Write queued bytes while the stream can take them without waiting."""
+        for _ in range(_DRAIN_PIECES):
+            if self._head == self._tail or not _ready(self._writable):
+                break
+            end = min(self._tail, self._head + _PIECE)
+            written = self._out.write(self._queued[self._head : end])
+            self._head += end - self._head if written is None else written
+            if self._flush is not None:
+                self._flush()
+        if self._head == self._tail:
+            self._head = self._tail = 0
+
+    def _compact(self):
+        if self._head:
+            waiting = self._tail - self._head
+            self._queue[:waiting] = self._queued[self._head : self._tail]
+            self._head, self._tail = 0, waiting
 
     def close(self):
-        """Leave protocol mode: Ctrl-C interrupts again (the REPL and mpremote need it)."""
+        """Send what is still queued (the reply to MAINTENANCE among it), waiting as a write
+        waits; then leave protocol mode: Ctrl-C interrupts again (the REPL and mpremote need it)."""
+        if self._head < self._tail and not self.closed:
+            self._out.write(self._queued[self._head : self._tail])
+            if self._flush is not None:
+                self._flush()
+        self._head = self._tail = 0
         micropython.kbd_intr(3)
