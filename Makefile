@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test crosscheck setup browser bench clean
+.PHONY: run test soak crosscheck setup browser bench clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -32,8 +32,26 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium) \
 		|| echo "chromium could not be installed: the browser tests will be skipped"
 
+# Two workers (the machines have two cores; much of the suite waits on simulated tables), each
+# test file on one worker, in order. The compiled tree is built first so that no worker
+# rebuilds it while another runs MicroPython on it.
+JOBS ?= 2
+
 test: setup browser
-	$(PY) -m pytest -q tests
+	$(PY) tools/build_mpy.py build/mpy
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile tests
+
+# The long soaks and sweeps (make test runs each with a sample): the same tests at full size
+# (tests/soak.py), then the power-cut sweep over a 1,000-event session's 150,000 flash steps:
+# every 5th here (about 30,000 cuts); SWEEP_STEP=1 cuts at every byte and erase (about an
+# hour, modelled from a 16-cut run).
+SWEEP_STEP ?= 5
+SOAK_TESTS := tests/proto/test_fuzz.py tests/drivers/test_tray_soak.py tests/drivers/test_mfrc522_capacity.py \
+	tests/runtime/test_journal_every_offset.py tests/host/test_ruleset_fuzz.py tests/sim/test_app_link_fuzz.py
+
+soak: setup
+	TILETABLE_SOAK=1 $(PY) -m pytest -q $(SOAK_TESTS)
+	$(VENV)/bin/micropython -X heapsize=192K bench/journal_power_sweep.py $(SWEEP_STEP)
 
 # The Block game against OpenSpiel's block_dominoes (skipped by `make test`, which runs without it).
 crosscheck: setup

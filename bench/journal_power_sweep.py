@@ -1,4 +1,5 @@
-"""Power cut at every N-th programmed byte of a 1,000-event session on real littlefs.
+"""Power cut at every N-th step (programmed byte or block erase) of a 1,000-event session on
+real littlefs over the NOR flash model (sim/blockdev.py: 4 KB blocks, torn bytes, part erases).
 
     .venv/bin/micropython -X heapsize=192K bench/journal_power_sweep.py [step]
 
@@ -23,7 +24,7 @@ except (AttributeError, IndexError):
     step = 1
 dev = RamBlockDevice()
 _play(dev, None)
-total = dev.programmed
+total = dev.steps
 del dev
 checked = 0
 worst = 0
@@ -40,4 +41,4 @@ for cut in range(1, total, step):
     checked += 1
     if checked % 2000 == 0:
         print("... %d cuts checked, up to byte %d of %d" % (checked, cut, total))
-print("power cuts checked: %d of %d programmed bytes (step %d), %d events; at most %d records not yet flushed at a cut; %d s" % (checked, total, step, EVENTS, worst, time.time() - t0))
+print("power cuts checked: %d of %d steps (step %d), %d events; at most %d records not yet flushed at a cut; %d s" % (checked, total, step, EVENTS, worst, time.time() - t0))

@@ -6,11 +6,18 @@ Pico's flash in tests/sim/boot_main.py).
 It speaks the extended block-device protocol (``readblocks``/``writeblocks`` with a byte
 offset, ``ioctl`` 4/5/6 for count, size and erase), counts what littlefs does to the flash
 (program calls, bytes programmed, block erases), and with ``cut_after(n)`` stops dead after
-``n`` more programmed bytes: the write in progress lands only partly and ``PowerCut`` is
-raised, as if the table's plug were pulled. From then on the chip is dead: writes and erases
-are ignored (a file object that littlefs closes later, from a finaliser, changes nothing).
-``image`` is then the flash as a reboot would find it; mount a new
-``RamBlockDevice(image=...)`` to recover.
+``n`` more steps (a programmed byte or a block erase is one step), as if the table's plug were
+pulled, and raises ``PowerCut``. ``RamBlockDevice`` behaves as the Pico's NOR flash does:
+
+* a program only clears bits (``old & new``): programming a byte that was not erased does
+  not give the new value;
+* a program cut short lands up to the cut; the byte being programmed then holds a mix of
+  its old and new bits, and the bytes after it keep their old contents;
+* an erase cut short leaves its block part erased (0xFF), part as it was.
+
+From then on the chip is dead: writes and erases are ignored (a file object that littlefs
+closes later, from a finaliser, changes nothing). ``image`` is then the flash as a reboot
+would find it; mount a new ``RamBlockDevice(image=...)`` to recover.
 """
 
 _IOCTL_BLOCK_COUNT = 4
@@ -35,8 +42,17 @@ class _Flash:
         return 0  # init, deinit, sync: nothing to do
 
 
+def _mixed_bits(seed):
+    """A byte of bits half set, the same for the same seed (a torn program or erase)."""
+    x = (seed * 2654435761 + 0x9E3779B9) & 0xFFFFFFFF or 1
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    return x & 0xFF
+
+
 class RamBlockDevice(_Flash):
-    def __init__(self, block_size=512, block_count=64, image=None):
+    def __init__(self, block_size=4096, block_count=12, image=None):
         """A flash of ``block_count`` blocks, erased, or holding ``image`` (kept, not copied)."""
         self.block_size = block_size
         self.block_count = block_count
@@ -50,10 +66,16 @@ class RamBlockDevice(_Flash):
         self.program_calls = 0
         self.programmed = 0
         self.erases = 0
+        self.erase_steps = []  # the step each erase was (cut_after(step) cuts it)
 
-    def cut_after(self, nbytes):
-        """Lose power once ``nbytes`` more bytes have been programmed."""
-        self._budget = nbytes
+    def cut_after(self, steps):
+        """Lose power after ``steps`` more steps (a programmed byte, or a block erase)."""
+        self._budget = steps
+
+    @property
+    def steps(self):
+        """Steps taken so far (bytes programmed plus blocks erased): where a cut may fall."""
+        return self.programmed + self.erases
 
     def is_cut(self):
         return self._budget == 0
@@ -73,22 +95,40 @@ class RamBlockDevice(_Flash):
         size = len(buf)
         if self._budget == 0:
             return
-        if 0 < self._budget < size:
+        cut = 0 < self._budget <= size
+        if cut:
             size = self._budget
-        self.image[start : start + size] = memoryview(buf)[:size]
+        image = self.image
+        last = start + size - 1  # the byte being programmed if the power goes now
+        was = image[last]
+        if image[start : start + size] == self._erased[:size]:
+            image[start : start + size] = memoryview(buf)[:size]  # erased: the same as and-ing
+        else:
+            for i in range(size):
+                image[start + i] &= buf[i]
         self.program_calls += 1
         self.programmed += size
         if self._budget > 0:
             self._budget -= size
-            if self._budget == 0:
+            if cut:  # some of its bits were cleared, some not yet
+                image[last] = was & (buf[size - 1] | _mixed_bits(self.programmed))
                 raise PowerCut("power cut during a write of %d bytes" % len(buf))
 
     def erase(self, block):
         if self._budget == 0:
             return  # the chip is dead
         start = block * self.block_size
-        self.image[start : start + self.block_size] = self._erased
         self.erases += 1
+        self.erase_steps.append(self.steps)
+        if self._budget == 1:  # cut during this erase: a part of the block is erased
+            self._budget = 0
+            for i in range(0, self.block_size, 64):
+                if _mixed_bits(self.erases + i) & 1:
+                    self.image[start + i : start + i + 64] = self._erased[:64]
+            raise PowerCut("power cut during the erase of block %d" % block)
+        self.image[start : start + self.block_size] = self._erased
+        if self._budget > 0:
+            self._budget -= 1
 
 
 class FileBlockDevice(_Flash):

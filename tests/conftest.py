@@ -6,12 +6,18 @@ for the Pico's buses; sim/cpython/ supplies the few MicroPython-only modules
 """
 import os
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for sub in ("sim/cpython", "sim", "firmware", "tests"):
     path = os.path.join(ROOT, sub)
     if path not in sys.path:
         sys.path.insert(0, path)
+
+# The PC tool's default database (db.default_path) in a directory of this test process, not
+# the user's: a run beside this one (another checkout, another pytest-xdist worker) must not
+# share it, nor a database another version of the tool wrote.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="tiletable-data-")
 
 
 import pytest  # noqa: E402

@@ -38,8 +38,9 @@ def build(out_dir):
     if os.path.isdir(out_dir) and (not os.path.exists(stamp) or open(stamp).read() != flags_text):
         shutil.rmtree(out_dir)  # compiled with other flags: build everything again
     os.makedirs(out_dir, exist_ok=True)
-    with open(stamp, "w") as f:
-        f.write(flags_text)
+    if not os.path.exists(stamp):  # written once: a build running beside this one reads it
+        with open(stamp, "w") as f:
+            f.write(flags_text)
     expected.add(os.path.normpath(stamp))
     for tree in TREES:
         for folder, dirs, files in os.walk(os.path.join(ROOT, tree)):

@@ -131,22 +131,33 @@ def _kind(expected):
 
 
 def read_ruleset_file(path, schema=None):
-    """The engine's Ruleset for the JSON file at ``path``, checked by the schema, then the engine.
+    """The engine's Ruleset for the JSON file at ``path`` (see ``ruleset_from_bytes``).
 
-    :raises CommandError: one line, ``<path>: <field>: <reason>``, with every problem the
-        schema finds (``; ``-separated), or the engine's first.
+    :raises CommandError: ``<path>: cannot read (...)``, or as ``ruleset_from_bytes``.
     """
     try:
         with open(path, "rb") as f:
             raw = f.read()
     except OSError as exc:
         raise CommandError("%s: cannot read (%s)" % (path, exc.strerror or exc))
+    return ruleset_from_bytes(path, raw, schema)
+
+
+def ruleset_from_bytes(path, raw, schema=None):
+    """The engine's Ruleset for ``raw``, the bytes of ruleset file ``path``, checked by the
+    schema, then the engine.
+
+    :raises CommandError: one line, ``<path>: <field>: <reason>``, with every problem the
+        schema finds (``; ``-separated), or the engine's first.
+    """
     try:
         document = json.loads(raw.decode("utf-8"))
     except UnicodeError:
         raise CommandError("%s: not UTF-8 text" % path)
     except json.JSONDecodeError as exc:
         raise CommandError("%s: not valid JSON: %s (line %d, column %d)" % (path, exc.msg, exc.lineno, exc.colno))
+    except ValueError as exc:  # a number of more digits than Python converts
+        raise CommandError("%s: not valid JSON: %s" % (path, exc))
     except RecursionError:
         raise CommandError("%s: not a ruleset: its JSON is nested too deeply" % path)
     found = problems(document, schema or ruleset_schema())

@@ -138,6 +138,7 @@ class SimulatedTable:
         """Start the device process behind a pty; returns once its control port answers."""
         temporary = root is None
         root = root or tempfile.mkdtemp(prefix="simtable-")
+        os.makedirs(root, exist_ok=True)  # the device runs in it
         control_port = free_port()
         cwd = build_mpy_tree() if runtime == "micropython" else root
         bridge = PtyBridge(device_argv(runtime, control_port, root, heap, lfs), cwd=cwd, stderr=stderr)

@@ -20,7 +20,7 @@ from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.progress import Progress
-from tiletable_host.schema import read_ruleset_file, ruleset_schema
+from tiletable_host.schema import read_ruleset_file, ruleset_from_bytes, ruleset_schema
 from tiletable_host.transport import DeviceError, TransportError
 
 UPLOAD_ATTEMPTS = 3  # an upload cut by a reset is started again this many times in all
@@ -49,9 +49,22 @@ def document_from_file(path, schema):
 
     :raises CommandError: ``<path>: <field>: <reason>`` for every problem the schema finds.
     """
-    document = Document(path, read_ruleset_file(path, schema))
+    return _checked(Document(path, read_ruleset_file(path, schema)))
+
+
+def document_from_bytes(path, raw, schema):
+    """The document of ``raw``, the bytes of ruleset file ``path`` (``schema.ruleset_from_bytes``).
+
+    :raises CommandError: ``<path>: <field>: <reason>`` for every problem the schema finds.
+    """
+    return _checked(Document(path, ruleset_from_bytes(path, raw, schema)))
+
+
+def _checked(document):
     if len(document.data) > MAX_DOCUMENT:
-        raise CommandError("%s: document is %d bytes, over the table's limit of %d" % (path, len(document.data), MAX_DOCUMENT))
+        raise CommandError(
+            "%s: document is %d bytes, over the table's limit of %d" % (document.source, len(document.data), MAX_DOCUMENT)
+        )
     return document
 
 

@@ -68,3 +68,54 @@ def test_content_hash_depends_on_every_field():
     assert base != content_hash("line", "muggins", 2, {"target": 200})
     assert base != content_hash("line", "muggins", 1, {"target": 100})
     assert base != content_hash("line", "sniff", 1, {"target": 200})
+
+
+def _deep(depth):
+    value = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_hostile_shapes_are_a_ruleset_error_naming_the_field():
+    """Issue 18: a family given as a list raised TypeError, deep nesting a recursion error
+    (from showing the value), a version of 65536 was accepted. Every shape is now a short
+    RulesetError that names the field."""
+    base = {"family": "line", "name": "x"}
+    deep = _deep(1200)  # deeper than CPython shows with repr
+    cases = [
+        ("[" * 3000 + "]" * 3000, "document"),
+        ('{"family":"line","name":"x","params":{"target":' + "[" * 3000 + "]" * 3000 + "}}", "document"),
+        ({"family": ["line"], "name": "x"}, "family"),
+        ({"family": {"a": 1}, "name": "x"}, "family"),
+        ({"family": deep, "name": "x"}, "family"),
+        ({"family": "line", "name": deep}, "name"),
+        ({"family": "line", "name": "x" * 3000}, "name"),
+        ({"family": "line", "name": "\u00e9t\u00e9"}, "name"),
+        ({"family": "line", "name": "x\x00"}, "name"),
+        ({"family": "line", "name": "x", "version": 65536}, "version"),
+        ({"family": "line", "name": "x", "version": 10**40}, "version"),
+        ({"family": "line", "name": "x", "version": 2.0}, "version"),
+        ({"family": "line", "name": "x", "version": deep}, "version"),
+        ({"family": "line", "name": "x", "aliases": ["a"] * 9}, "aliases"),
+        ({"family": "line", "name": "x", "aliases": [deep]}, "aliases"),
+        ({"family": "line", "name": "x", "description": "a\x00b"}, "description"),
+        ({"family": "line", "name": "x", "description": "\n"}, "description"),
+        ({"family": "line", "name": "x", "description": "x" * 1001}, "description"),
+        ({"family": "line", "name": "x", "description": deep}, "description"),
+        ({"family": "line", "name": "x", "params": deep}, "params"),
+        ({"family": "line", "name": "x", "params": {"target": deep}}, "params.target"),
+        ({"family": "line", "name": "x", "params": {"target": -(10**40)}}, "params.target"),
+        ({"family": "line", "name": "x", "params": {"draw_policy": ["none"]}}, "params.draw_policy"),
+        ({"family": "line", "name": "x", "params": {"matadors": [deep]}}, "params.matadors"),
+        ({"family": "line", "name": "x", "params": {"fixed_tile": {"a": deep}}}, "params.fixed_tile"),
+        ({"family": "line", "name": "x", "params": {"deal": {"\u0663": 5}}}, "params.deal"),
+        ({"family": "line", "name": "x", "params": {"deal": {"04": 5}}}, "params.deal"),
+        ({"family": "line", "name": "x", "params": {"x" * 3000: 1}}, "params." + repr("x" * 24) + "..."),
+        ({"family": "line", "name": "x", "k\x00": 1}, "'k\\x00'"),
+    ]
+    for doc, field in cases:
+        err = raises(RulesetError, load_ruleset, doc)
+        assert err.field == field, (field, err.field, str(err)[:200])
+        assert len(str(err)) < 300, str(err)[:300]
+    assert load_ruleset(dict(base, description="caf\u00e9 \U0001f3b2 rules")).description.endswith("rules")

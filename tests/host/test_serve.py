@@ -288,7 +288,7 @@ def test_serve_prints_its_address_and_stops_on_ctrl_c(club):
 
 
 def test_run_prints_the_address_of_its_live_view(capsys, tmp_path):
-    status, out, err = tiletable(capsys, ["run", "--hands", "1", "--quiet", "--db", str(tmp_path / "run.db")])
+    status, out, err = tiletable(capsys, ["run", "--hands", "1", "--db", str(tmp_path / "run.db")])
     assert status == 0, err
     assert re.search(r"^live view in a browser: http://127\.0\.0\.1:\d+/$", out, re.M)
 

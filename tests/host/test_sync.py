@@ -81,6 +81,11 @@ def test_prune_removes_rulesets_that_are_not_sources(capsys, tmp_path, device):
         ({"family": "line", "name": "x", "colour": 1}, "bad.json: colour: unknown field (allowed: family, name, version, params, aliases, description)"),
         ({"family": "line", "name": "x", "params": {"target": 0}}, "bad.json: params.target: must be at least 1 (got 0)"),
         ({"family": "line", "name": "x", "params": {"speed": 3}}, "bad.json: params.speed: unknown parameter"),
+        ({"family": "line", "name": "x", "version": 65536}, "bad.json: version: must be at most 65535 (got 65536)"),
+        ({"family": ["line"], "name": "x"}, "bad.json: family: must be one of line, trick, column, climb (got ['line'])"),
+        ("[" * 5000 + "]" * 5000, "bad.json: not a ruleset: its JSON is nested too deeply"),
+        ('{"family": "line", "name": "x", "version": 1%s}' % ("0" * 5000), "bad.json: not valid JSON: Exceeds the limit (4300 digits) for integer string conversion: value has 5001 digits; use sys.set_int_max_str_digits() to increase the limit"),
+        ({"family": "line", "name": "x", "params": {"target": [[[[[[[[[[1]]]]]]]]]]}}, "bad.json: params.target: must be a whole number (got [[[[...]]]])"),
     ],
 )
 def test_invalid_documents_are_refused_before_anything_is_sent(capsys, tmp_path, device, doc, message):
@@ -143,7 +148,7 @@ def test_a_power_cut_at_every_frame_of_a_sync_keeps_a_whole_ruleset(capsys, tmp_
     reply is lost). After every cut it holds the old document or the new one, whole; the
     next sync installs the new one and verifies it by hash."""
     old = {"family": "line", "name": "club", "params": {"target": 100}}
-    new = {"family": "line", "name": "club", "version": 2, "params": {"target": 61}, "description": "house rules " * 200}
+    new = {"family": "line", "name": "club", "version": 2, "params": {"target": 61}, "description": "house rules " * 80}
     frames = []
 
     def count(msg_type):

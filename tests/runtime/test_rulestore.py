@@ -167,3 +167,21 @@ def test_a_document_the_index_does_not_vouch_for_is_validated_at_open():
         assert validation.calls == 2
         assert RuleStore(root, "fw2").list() == [("toy", 2, other_hash)]
         assert validation.calls == 2
+
+
+def test_version_65536_is_refused_and_one_bad_file_never_breaks_the_list():
+    """Issue 18: a ruleset of version 65536 was installed, then no list reply could encode its
+    version (a u16). Now the commit refuses it, and a file no commit would take (left by an
+    older firmware, a stray name, a directory) leaves out only its own row."""
+    root = fresh_dir("rules-version")
+    store = RuleStore(root)
+    good, good_hash = toy_family.document("good")
+    store.put(good, good_hash)
+    big, big_hash = toy_family.document("big", 65536)
+    err = raises(RulesetError, store.put, big, big_hash)
+    assert err.field == "version" and "1..65535" in err.reason, str(err)
+    write_bytes(root + "/big.json", big)
+    write_bytes(root + "/Bad.json", good)
+    os.mkdir(root + "/dir.json")
+    assert store.list() == [("good", 1, good_hash)]
+    assert RuleStore(root).list() == [("good", 1, good_hash)]  # and after a reboot

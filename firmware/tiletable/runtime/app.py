@@ -20,13 +20,13 @@ except ImportError:  # older MicroPython builds
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import unload_module
-from tiletable.proto.messages import E_BAD_VALUE, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
+from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
-from tiletable.runtime.table import FIRMWARE, NoRoom, Table
+from tiletable.runtime.table import FIRMWARE, JournalFull, NoRoom, Table
 from tiletable.runtime.tray import Tray
 from tiletable.runtime.ui import TableUi
 from tiletable.runtime.usblink import UsbLink
@@ -104,6 +104,8 @@ class App:
             raise ProtocolError(E_BAD_VALUE, "no game %r on this table" % fields["ruleset"])
         except RulesetError:
             raise  # the server answers it with E_RULESET
+        except JournalFull as exc:
+            raise ProtocolError(E_JOURNAL_FULL, str(exc))
         except NoRoom as exc:
             if self.table.restart_may_help and self.restart_into(fields["ruleset"], players):
                 raise ProtocolError(E_NO_MEMORY, "%s: %s" % (exc, RESTARTS_INTO))

@@ -39,8 +39,9 @@ later open.
 Budget: the files may hold ``max_bytes``. To make room, whole sessions are deleted oldest
 first, but only sessions the host has acknowledged and never the newest one. When nothing can
 be deleted the journal is *full* (``is_full``): the session in progress may continue into
-``reserve_bytes`` so the game at the table stays logged; beyond that, and for sessions started
-while full, records are counted in ``dropped`` and not written, the game goes on, and a
+``reserve_bytes`` so the game at the table stays logged, and the table starts no new session
+(``room_for_session``) until the host has pulled and acknowledged; beyond the reserve, and for
+a session started while full all the same, records are counted in ``dropped`` and not written, the game goes on, and a
 ``REC_GAP`` record notes the loss once room returns during the same session. A flush that
 fails (the flash itself is full, an I/O error) drops its batch the same way and counts as full
 until a later flush succeeds or a session is deleted.
@@ -574,6 +575,13 @@ class Journal:
         if not self.is_full:
             return True
         return not new_session and needed <= self.max_bytes + self.reserve_bytes
+
+    def room_for_session(self):
+        """Whether a new session would be journalled: a header of any size fits under
+        ``max_bytes`` once the acknowledged sessions that may go are gone. When it does not, the
+        table refuses new games (it never plays one unlogged) until the host pulls and
+        acknowledges; the session in progress goes on into ``reserve_bytes``."""
+        return self._room_for(MAX_RECORD, new_session=True)
 
     def _rotate(self, excess):
         """Delete the oldest acknowledged sessions (never the newest file) until ``excess``

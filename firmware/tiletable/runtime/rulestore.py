@@ -27,7 +27,7 @@ import os
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import load_ruleset
 
-MAX_DOCUMENT = 4096  # bytes; the largest preset document is well under 1 KB
+MAX_DOCUMENT = 4096  # bytes; the largest preset document is well under 1.5 KB
 
 _SUFFIX = ".json"
 _TEMP_SUFFIX = ".tmp"

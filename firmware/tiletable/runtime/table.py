@@ -23,7 +23,7 @@ from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
-from tiletable.proto.messages import E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
+from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.runtime.heap import check_room, free_bytes
 from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_UNDO, parse_json_payload
@@ -174,9 +174,14 @@ class Table:
         (or, when the new session's file finds no room either, refused with NoRoom).
 
         :raises RulesetError: unknown game or a player count the ruleset does not allow.
+        :raises JournalFull: the journal has no room for another game until the PC pulls it;
+            the game in progress goes on (a ValueError).
         :raises NoRoom: the heap cannot hold the game (a ValueError).
         :raises ValueError: no tray profile for it.
         """
+        if not self.journal.room_for_session():  # said on the table too, whoever asked
+            self.report(0, E_JOURNAL_FULL, JOURNAL_FULL_MESSAGE, now_ms, "FULL")
+            raise JournalFull(JOURNAL_FULL_MESSAGE)
         players = len(player_names)
         self.restart_may_help = not self._heap_fresh
         try:
@@ -388,6 +393,8 @@ class Table:
             names = ["P%d" % (s + 1) for s in range(menu.players)]
             try:
                 self.start(menu.name, names, now_ms)
+            except JournalFull:
+                pass  # start() said so on the display
             except NoRoom as exc:
                 if self.restart_may_help:
                     self.restart_for = (menu.name, names)  # the app restarts the board into it
@@ -559,6 +566,13 @@ class Table:
 def _short(text):
     """An EV_ERROR message fits a ``str`` field (255 bytes)."""
     return text if len(text) < 250 else text[:247] + "..."
+
+
+JOURNAL_FULL_MESSAGE = "the journal is full: pull it on the PC (tiletable pull) before a new game"
+
+
+class JournalFull(ValueError):
+    """No new game: the journal has no room for it until the PC pulls and acknowledges."""
 
 
 class NoRoom(ValueError):

@@ -13,14 +13,13 @@ from openskill.models import PlackettLuce
 
 from tiletable_host.serve.live import explained_scores, with_names
 from tiletable_host.sessionlog import result_of
-from tiletable_host.sessions import format_time
 
 
 def session_row(session):
     """What a list of sessions shows of one."""
     return {
         "id": session["id"],
-        "started": format_time(session["time"]),
+        "started": session["started"],
         "ruleset": session["ruleset"],
         "device": session["device"],
         "players": session["players"],

@@ -1,0 +1,36 @@
+"""The PC's ruleset JSON schema and the firmware's validator share their limits: the schema
+must say what engine/rulesets.py's limits table says (issue 18: the schema capped the version
+at 65535, the firmware did not, and a table then could not list its rulesets)."""
+import json
+import re
+
+from tiletable.engine import rulesets
+from tiletable_host.schema import RULESET_SCHEMA_PATH
+
+
+def _schema():
+    with open(RULESET_SCHEMA_PATH) as f:
+        return json.load(f)
+
+
+def test_the_schema_says_the_firmware_limits():
+    schema = _schema()
+    fields = schema["properties"]
+    assert tuple(fields) == rulesets._DOC_KEYS
+    # (PRESET_FAMILY, not FAMILIES, which the store tests extend with a toy family)
+    assert sorted(fields["family"]["enum"]) == sorted(set(rulesets.PRESET_FAMILY.values()))
+    name_pattern = "^[a-z0-9_-]{%d,%d}$" % rulesets.NAME_LENGTH
+    assert fields["name"]["pattern"] == name_pattern
+    assert fields["aliases"]["items"]["pattern"] == name_pattern
+    assert (fields["version"]["minimum"], fields["version"]["maximum"]) == rulesets.VERSION_RANGE
+    assert fields["aliases"]["maxItems"] == rulesets.ALIASES_MAX
+    assert fields["description"]["maxLength"] == rulesets.DESCRIPTION_MAX
+    refused = "".join("\\u%04x-\\u%04x" % (lo, hi) if lo != hi else "\\u%04x" % lo for lo, hi in rulesets.DESCRIPTION_REFUSED)
+    assert fields["description"]["pattern"] == "^[^%s]*$" % refused
+
+
+def test_the_description_pattern_refuses_what_the_firmware_refuses():
+    pattern = _schema()["properties"]["description"]["pattern"]
+    for code in list(range(0x00, 0x80)) + [0xA0, 0xE9, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0x1F3B2]:
+        schema_ok = re.search(pattern, "a%cb" % code) is not None
+        assert schema_ok == (not rulesets._refused_in_description(code)), hex(code)

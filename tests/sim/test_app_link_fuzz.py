@@ -1,0 +1,38 @@
+"""Link fuzz against the whole firmware App (issue 18): the fuzz in tests/proto/test_fuzz.py
+reaches a bare LinkServer; this one reaches the App's game, clock, self-test and tag handlers
+too, with well-laid payloads of hostile values, random payloads and damaged frames of every
+request type. ``make soak`` runs a hundred thousand frames (bench/app_link_fuzz.py too, with figures)."""
+from sim.app_link_fuzz import Findings, fuzz
+from soak import size
+from tiletable.proto.messages import (
+    GAME_START,
+    GAME_STOP,
+    JOURNAL_ACK,
+    MAINTENANCE,
+    RULESET_PUT_BEGIN,
+    RULESET_REMOVE,
+    SELF_TEST,
+    SET_CLOCK,
+    TAG_WRITE,
+    UID_PUT,
+    message_name,
+)
+
+FRAMES = size(2500, 100000)
+CHANGES = (GAME_START, GAME_STOP, JOURNAL_ACK, MAINTENANCE, RULESET_PUT_BEGIN, RULESET_REMOVE, SELF_TEST, SET_CLOCK, TAG_WRITE, UID_PUT)
+
+
+def test_hostile_frames_for_every_handler_change_nothing_unless_valid(table_root):
+    findings = fuzz(table_root, FRAMES, seed=18)
+    assert findings.bugs() == 0, (findings.summary(), findings.examples)
+    assert findings.frames == FRAMES
+    for msg_type in CHANGES:  # each request that changes the table was both taken and refused
+        accepted, refused = findings.by_type.get(msg_type, (0, 0))
+        assert accepted and refused, (message_name(msg_type), accepted, refused)
+
+
+def test_the_findings_count_a_change_on_error_as_a_bug():
+    findings = Findings()
+    findings.answered(JOURNAL_ACK, False)
+    findings.bug("changed_on_error", "journal ack")
+    assert findings.bugs() == 1 and findings.by_type[JOURNAL_ACK] == [0, 1]
