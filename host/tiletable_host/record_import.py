@@ -1,9 +1,11 @@
-"""``tiletable import FILE...``: store tile game records (docs/RECORD.md) in the PC's database.
+"""tiletable import FILE...: store tile game records (docs/RECORD.md) in the PC's database.
 
 Each record is checked through the engine first; when any record of the files fails, nothing
-is stored. An imported session is kept under the device ``import-<digest of the record>``,
-so importing the same record again adds nothing, and its ruleset is remembered so ``show``,
-``replay`` and ``export`` work on it like on a pulled session.
+is stored. An imported session is kept under the device import-<digest of the record>, so
+importing the same record again adds nothing, and its ruleset is remembered so show, replay
+and export work on it like on a pulled session.
+
+    tiletable import club-night.tgr --db club.db
 """
 from tiletable_host import db as dbmod
 from tiletable_host.record import import_device, journal_records, read_records, summary

@@ -1,10 +1,12 @@
-"""``tiletable serve``: a local web app showing live tables and the club's history.
+"""tiletable serve: a local web app showing live tables and the club's history.
 
 Open the address it prints in a browser. Live tables are redrawn as they play (server-sent
-events); ``/?big=1`` is the layout for a big screen in a club room. Each ``--port`` is one
-table (a Pico, or the pty that ``tiletable sim`` prints); a table that is unplugged is shown
-as waiting and comes back when it is plugged in again. The history pages read the same
-database as ``pull``, ``sessions`` and ``show`` (``--db``).
+events); /?big=1 is the layout for a big screen in a club room. Each --port is one table (a
+Pico, or the pty that tiletable sim prints); a table that is unplugged is shown as waiting
+and comes back when it is plugged in again. The history pages read the same database as
+pull, sessions and show (--db).
+
+    tiletable serve --port /dev/ttyACM0 --db club.db
 """
 import socket
 import threading
