@@ -187,7 +187,7 @@ def test_an_older_database_is_migrated_in_place(capsys, tmp_path, device):
     db = Database.open(path)
     assert db.conn.execute("PRAGMA user_version").fetchone()[0] == 2
     assert db.sessions()[0]["records"] == db.record_count() > 0
-    assert db.listing() == [listed] and listed[-2:] == ("ann, bob", "target %d-%d" % tuple(state.scores))
+    assert db.listing() == [listed] and listed[-2:] == ("ann, bob", "target: ann %d, bob %d" % tuple(state.scores))
     db.close()
 
 

@@ -71,7 +71,7 @@ def test_an_imported_record_is_a_session_like_a_pulled_one_and_is_stored_once(ca
     assert (status, err) == (0, "") and out.endswith("imported as session 1\n")
     status, out, _ = tiletable(capsys, ["import", path, "--db", other_db])
     assert status == 0 and out.endswith("already stored as session 1\n")
-    assert tiletable(capsys, ["replay", "1", "--db", other_db])[1].splitlines()[-1] == "no divergence: final scores %d %d" % tuple(played.scores)
+    assert tiletable(capsys, ["replay", "1", "--db", other_db])[1].splitlines()[-1] == "no divergence: final scores ann %d, bob %d" % tuple(played.scores)
     status, out, _ = tiletable(capsys, ["export", "1", "--format", "record", "--db", other_db])
     assert status == 0 and "[Event club night; finals]" in out and "[Site ?]" in out and "[Table tiletable-local]" in out
     status, renamed, _ = tiletable(capsys, ["export", "1", "--format", "record", "--site", "Kyoto\nwest", "--db", other_db])
@@ -215,4 +215,4 @@ def test_a_record_of_a_custom_ruleset_checks_imports_and_replays(capsys, tmp_pat
     db_path = str(tmp_path / "t.db")
     assert tiletable(capsys, ["import", path, "--db", db_path])[0] == 0
     status, out, _ = tiletable(capsys, ["replay", "1", "--db", db_path])  # the ruleset came with the record
-    assert status == 0 and "replayed with muggins (hash %s)" % custom.hash in out and out.endswith("final scores 30 10\n")
+    assert status == 0 and "replayed with muggins (hash %s)" % custom.hash in out and out.endswith("final scores ann 30, bob 10\n")
