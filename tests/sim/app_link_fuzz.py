@@ -33,6 +33,7 @@ from tiletable.proto.messages import (
     is_request,
 )
 from tiletable.runtime.app import App
+from tiletable.runtime.rulestore import INDEX_FILE
 
 STRS = [
     "", "muggins", "moon", "dasan", "columns", "toy", "x" * 24, "x" * 255, "Muggins", "../journal", "/", "\x00",
@@ -102,15 +103,16 @@ def build_app(root):
 
 
 def app_state(app, root):
-    """Everything a request could change: files (rulesets, journal, UID table), the journal's counters, the table's snapshot, the wall clock, the self test, the
+    """Everything a request could change: files (rulesets, journal, UID table; not the rule
+    store's index, which a list may write), the journal's counters, the table's snapshot, the wall clock, the self test, the
     maintenance flag, a tag write waiting. Not an upload in progress: one runs at a time, and
     any begin or commit ends the one before, refused or not (the host starts it again)."""
     journal = app.journal
     files = []
     for folder, _, names in os.walk(root):
         for name in names:
-            if name.endswith(".tmp"):
-                continue  # an upload in progress: see fuzz()
+            if name.endswith(".tmp") or name == INDEX_FILE:
+                continue  # an upload in progress (see fuzz()), or the rule store's cache of its validations
             path = os.path.join(folder, name)
             with open(path, "rb") as f:
                 files.append((os.path.relpath(path, root), f.read()))

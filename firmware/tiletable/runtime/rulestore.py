@@ -74,9 +74,7 @@ class RuleStore:
             if row != self._rows[name]:
                 self._rows[name] = row
                 self._index_stale = True
-        self._sync_rows()
-        if self._index_stale:
-            self._write_index()
+        self._sync_rows()  # what changed is written at the first list, as after a commit
 
     def _path(self, filename):
         return self.root + "/" + filename
