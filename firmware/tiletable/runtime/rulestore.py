@@ -100,11 +100,11 @@ class RuleStore:
 
     def list(self):
         """``(name, version, hash)`` of every installed ruleset that validates, sorted by name."""
-        self._sync_rows()
+        names = self._sync_rows()
         if self._index_stale:
             self._write_index()
         out = []
-        for name in self.names():
+        for name in names:
             row = self._rows.get(name)
             if row is not None and row[1] is not None:
                 out.append((name, row[1], row[2]))
@@ -121,7 +121,8 @@ class RuleStore:
     # ----- the index of what validation proved
 
     def _sync_rows(self):
-        """Index the documents that are not yet (validating each once); forget removed ones."""
+        """Index the documents that are not yet (validating each once); forget removed ones.
+        Returns the installed names, sorted."""
         names = self.names()
         changed = False
         for name in names:
@@ -133,6 +134,7 @@ class RuleStore:
             changed = True
         if changed:
             self._index_stale = True
+        return names
 
     def _check(self, name, row):
         """``row`` if it vouches for ``name``'s document as it is now, else the row validation gives."""
