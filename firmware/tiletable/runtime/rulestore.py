@@ -252,7 +252,7 @@ class Upload:
                 raise ValueError("upload of %r is closed" % self.name)
             if self.received != self.size:
                 raise ValueError("upload of %r has %d of %d bytes" % (self.name, self.received, self.size))
-            data = bytes(self._data)
+            data = self._data
             ruleset = load_ruleset(data)
             if ruleset.name != self.name:
                 raise RulesetError(ruleset.name, "name", "upload announced as %r" % self.name)
