@@ -111,9 +111,7 @@ class LinkServer:
 
     def _answer(self, version, msg_type, seq, payload):
         last = self._last
-        if msg_type == HELLO:
-            last = None
-        elif last is not None and last[0] == msg_type and last[1] == seq and last[2] == payload:
+        if msg_type != HELLO and last is not None and last[0] == msg_type and last[1] == seq and last[2] == payload:
             self.repeats_answered += 1
             return last[3]
         reply = self.handle(version, msg_type, seq, payload)
