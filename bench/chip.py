@@ -50,7 +50,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -58,6 +57,9 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]  # this checkout's tool and firmware
+
+from tiletable_host.simtable import ControlClient, free_port  # noqa: E402
 
 # Issue 14's targets, frozen build; the stock build's placement and scan figures may be 1.5x.
 STOCK_FACTOR = 1.5
@@ -95,12 +97,6 @@ def summary(values):
     return {"n": len(vals), "p50": percentile(vals, 0.5), "p95": percentile(vals, 0.95), "max": max(vals)}
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def uf2_is_frozen(path):
     """True when the UF2's payload carries the frozen package (its module names)."""
     data = open(path, "rb").read()
@@ -114,23 +110,15 @@ def uf2_is_frozen(path):
 # --------------------------------------------------------------------------- control port
 
 
-class Control:
-    """One connection to table-emu's control port (one line in, one line out)."""
+class Control(ControlClient):
+    """table-emu's control port: the simulated table's commands, and the harness's probes."""
 
     def __init__(self, port, timeout=900.0):
-        self.port = port
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        self.file = self.sock.makefile("rb")
+        ControlClient.__init__(self, port, timeout)
 
     def command(self, line):
         self.last = line  # named in the report when the play fails waiting for it
-        self.sock.sendall(line.encode() + b"\n")
-        reply = self.file.readline().decode().rstrip("\n")
-        if not reply:
-            raise RuntimeError("%s: the emulator closed its control port" % line)
-        if reply.startswith("err"):
-            raise RuntimeError("%s: %s" % (line, reply[4:]))
-        return reply[3:]
+        return ControlClient.command(self, line)
 
     def json(self, line):
         return json.loads(self.command(line))
@@ -140,10 +128,9 @@ class Control:
 
     def close(self):
         try:
-            self.file.close()
-            self.sock.close()
+            ControlClient.close(self)
         except OSError:
-            pass
+            pass  # the emulator went first
 
 
 # --------------------------------------------------------------------------- processes
@@ -982,7 +969,6 @@ def main(argv=None):
         frozen = os.environ["TILETABLE_FROZEN"] == "1"
     if frozen is None:
         frozen = uf2_is_frozen(uf2)
-    sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]
 
     workdir = tempfile.mkdtemp(prefix="tiletable-chip-")
 
