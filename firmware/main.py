@@ -51,7 +51,7 @@ def start():
     board = build(machine)
     if maintenance_flagged() or board.menu_held():
         return  # stay at the REPL, no watchdog
-    app = App(board, sys.stdin.buffer, sys.stdout.buffer, time.ticks_ms, unique_id=machine.unique_id())
+    app = App(board, sys.stdin.buffer, sys.stdout.buffer, time.ticks_ms, unique_id=machine.unique_id(), ticks_us=time.ticks_us)
     app.selftest_on_first_boot(time.ticks_ms())  # hardware/README.md: first-run self test
     # Only now: checking the journal and replaying a long game to resume it may take more
     # than the watchdog's 8 s on an RP2040, and a watchdog started earlier would reset the

@@ -137,6 +137,10 @@ def render_pins_module(pinmap):
         "READER_MISO = %d" % readers["miso"],
         "READER_BAUDRATE = %d" % readers["baudrate"],
         "READER_CS = %s" % _tuple(readers["cs"]),
+        "# Antennas the scanner may have on at once (the power budget counts each), and the pairs of",
+        "# zones whose antennas would disturb each other and are never on together.",
+        "READER_FIELDS_ON = %d" % readers["fields_on"],
+        "READER_FIELD_CONFLICTS = %r" % (tuple(tuple(pair) for pair in readers["field_conflicts"]),),
         "# None: RST is tied to the readers' 3.3 V supply; reset a reader with its SoftReset command.",
         "READER_RST = %r" % (readers["rst"],),
         "",
@@ -225,7 +229,8 @@ def power_budget(pinmap):
     readers = len(pinmap["readers"]["cs"])
     display = pinmap["display"]
     leds = pinmap["leds"]
-    reader_rail = readers * READER_IDLE_MA + READER_TX_MA
+    fields = pinmap["readers"]["fields_on"]
+    reader_rail = readers * READER_IDLE_MA + fields * READER_TX_MA
     duty_32nds = 2 * display["max_intensity"] + 1
     display_chip = MAX7219_CHIP_MA + 8 * MAX7219_SEGMENT_MA * duty_32nds / 32
     led_each = WS2812_IDLE_MA + 3 * WS2812_CHANNEL_MA * leds["max_level"] / 255
@@ -233,8 +238,8 @@ def power_budget(pinmap):
         ("Pico (RP2040, flash, MicroPython)", "allowance", PICO_MA),
         (
             "%d MFRC522 readers via the 3.3 V regulator" % readers,
-            "%d x %d mA (antenna off) + %d mA (the one antenna on) + %d mA regulator"
-            % (readers, READER_IDLE_MA, READER_TX_MA, REGULATOR_GROUND_MA),
+            "%d x %d mA (antenna off) + %d x %d mA (the antennas on at once) + %d mA regulator"
+            % (readers, READER_IDLE_MA, fields, READER_TX_MA, REGULATOR_GROUND_MA),
             reader_rail + REGULATOR_GROUND_MA,
         ),
         (
@@ -276,9 +281,11 @@ def render_power_md(pinmap):
         "",
         "The budget holds only because of three firmware rules:",
         "",
-        "* **One antenna on at a time.** The scanner switches each reader's antenna on (TxControlReg)",
-        "  only while it polls that zone. With every antenna on, the readers alone would take",
-        "  %d x (%d + %d) = %d mA (and neighbouring fields would disturb each other)."
+        "* **At most %d antennas on at once** (`READER_FIELDS_ON`). The scanner switches each reader's"
+        % pinmap["readers"]["fields_on"],
+        "  antenna on (TxControlReg) only for a visit of its zone, and scans one zone while the other's",
+        "  field settles, so every zone is read twice as often. With every antenna on, the",
+        "  readers alone would take %d x (%d + %d) = %d mA (and neighbouring fields would disturb each other)."
         % (readers, READER_IDLE_MA, READER_TX_MA, readers * (READER_IDLE_MA + READER_TX_MA)),
         "* **MAX7219 intensity at most %d** (`DISPLAY_MAX_INTENSITY`). At full intensity (31/32 duty)"
         % pinmap["display"]["max_intensity"],

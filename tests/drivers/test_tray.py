@@ -108,13 +108,59 @@ def test_zones_report_independently():
     assert table.most_fields_on == 1 and table.early_frames == 0
 
 
-def test_slots_let_distant_zones_share_the_field_time():
-    table, tray = make(zones=4, slots=[(0, 2), (1, 3)])
+def test_two_fields_scan_every_zone_and_never_more_than_two_are_on():
+    table, tray = make(zones=4, fields=2)
     for z in range(4):
         table.models[z].place(tile(40 + z, 1, z))
     events = table.run(tray, 200)
     assert sorted(e[1] for e in events) == [0, 1, 2, 3]
     assert table.most_fields_on == 2 and table.early_frames == 0
+
+
+def test_zones_that_would_disturb_each_other_are_never_on_together():
+    table, tray = make(zones=3, fields=2, conflicts=[(0, 1), (1, 2)])
+    on_together = []
+    for _ in range(300):
+        table.run(tray, 1)
+        on = [z for z, model in enumerate(table.models) if model.field_on]
+        if 1 in on and len(on) > 1:
+            on_together.append(on)
+    assert on_together == []
+    table.models[1].place(tile(45, 1, 0x45))
+    assert table.run(tray, 100) == [(PLACED, 1, ((TILE, 1, 0x45),), 1, None)]
+
+
+def test_a_tile_on_the_hot_pad_is_placed_within_a_few_ms_of_its_power_up():
+    table = VirtualTray(9)
+    tray = Tray(table.openers, identity.Resolver(), fields=2, ticks_us=lambda: table.clock.now_us)
+    tray.hot = 4
+    table.run(tray, 100)
+    delays = []
+    for n in range(12):
+        table.run(tray, 1 + n * 3)  # a different point of the scan cycle each time
+        a = tile(50 + n, 1, (n // 4) * 0x10 + 4 + n % 4)
+        table.models[4].place(a)
+        start = table.clock.now_us
+        events = []
+        while not events:
+            events = table.run(tray, 1)
+        delays.append((table.clock.now_us - start) / 1000)
+        assert events == [(PLACED, 4, ((TILE, 1, (n // 4) * 0x10 + 4 + n % 4),), 1, None)]
+        table.models[4].lift(a)
+        assert table.run(tray, 60) == [(REMOVED, 4, ((TILE, 1, (n // 4) * 0x10 + 4 + n % 4),), 0, None)]
+    # 5.1 ms before the tag answers, the probe, the inventory with its READ and a second read in
+    # a fresh field (here each register access costs 70 us of virtual time, as on the chip)
+    assert max(delays) < 45, delays
+    assert table.early_frames == 0
+
+
+def test_the_tray_scans_only_the_active_zones():
+    table, tray = make(zones=4, fields=2)
+    tray.active = (1, 3)
+    table.models[0].place(tile(60, 1, 0x06))
+    table.models[3].place(tile(61, 1, 0x16))
+    assert table.run(tray, 200) == [(PLACED, 3, ((TILE, 1, 0x16),), 1, None)]
+    assert table.models[0].field_switches == 0
 
 
 def test_unusable_tags_are_reported_with_their_reason():
@@ -244,3 +290,35 @@ def test_idle_scanning_allocates_nothing():
 
     assert bytes_allocated(loop) in (0, None)
     assert len(tray.events) == 0
+
+
+def test_a_change_is_confirmed_by_a_second_visit_in_a_fresh_field():
+    table, tray = make(zones=9, fields=2)
+    tray.hot = 4
+    table.run(tray, 50)
+    table.models[4].place(tile(70, 1, 0x07))
+    switches = table.models[4].field_switches
+    events = []
+    while not events:
+        events = table.run(tray, 1)
+    assert events == [(PLACED, 4, ((TILE, 1, 0x07),), 1, None)]
+    # the field went on for the visit that saw the tile first, and again for the one that confirmed it
+    assert table.models[4].field_switches - switches >= 2
+
+
+def test_a_pad_that_never_settles_does_not_starve_the_others():
+    table, tray = make(zones=3)  # one field: every rushed visit is a visit the others miss
+    a, b = tile(71, 1, 0x08), tile(73, 1, 0x18)
+    model = table.models[0]
+    model.place(a)
+    table.models[2].place(tile(72, 1, 0x09))
+    placed = []
+    switches = model.field_switches
+    for step in range(400):
+        if not model.field_on and model.field_switches != switches:  # each look at zone 0 sees another tile
+            switches = model.field_switches
+            model.lift(*model.tags)
+            model.place(b if switches % 2 else a)
+        placed += [e for e in table.run(tray, 1) if e[0] == PLACED]
+    assert (PLACED, 2, ((TILE, 1, 0x09),), 1, None) in placed
+    assert all(e[1] != 0 for e in placed)

@@ -29,7 +29,7 @@ def report(soak):
 
 
 def test_noisy_placements_make_no_phantom_and_report_every_fault():
-    soak = Soak(zones=9, slots=[(0, 3, 6), (1, 4, 7), (2, 5, 8)], seed=2026).run(PLACEMENTS)
+    soak = Soak(zones=9, fields=2, hot=0, seed=2026).run(PLACEMENTS)
     print(report(soak))
     assert soak.placements == PLACEMENTS
     assert soak.phantoms == 0, soak.failures[:5]

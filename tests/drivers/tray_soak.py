@@ -65,11 +65,12 @@ class Episode:
 
 
 class Soak:
-    def __init__(self, zones=9, slots=None, seed=1):
+    def __init__(self, zones=9, fields=1, hot=None, seed=1):
         self.table = VirtualTray(zones, shared_bus=False)
         resolver = identity.Resolver()
         resolver.resolve(b"\x04\xff\xff\xff\xff\xff\xff", tagrecord.encode(*CLAIMED))
-        self.tray = Tray(self.table.openers, resolver, slots=slots, queue_size=32)
+        self.tray = Tray(self.table.openers, resolver, fields=fields, queue_size=32)
+        self.tray.hot = hot
         self.rnd = XorShift(seed)
         self.serial = 0
         self.item = 0

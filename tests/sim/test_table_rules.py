@@ -4,12 +4,20 @@ import sys
 
 import pytest
 from player import choose_game, journal_sessions, local_table, reads, replay
+from tiletable.board import pins
+from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.rulesets import unload_module
 
 import device
 
-RED = "180000"  # the illegal flash at the power-budget brightness (LED_MAX_LEVEL 24)
-AMBER = "180a00"  # a candidate end
+
+def _at_budget(colour):
+    """How the simulated strip shows ``colour`` at the power-budget brightness (LED_MAX_LEVEL)."""
+    return "".join("%02x" % (channel * pins.LED_MAX_LEVEL // 255) for channel in colour)
+
+
+RED = _at_budget(StatusLeds.illegal_colour)  # the illegal flash
+AMBER = _at_budget(StatusLeds.end_colour)  # a candidate end
 
 
 def started(tmp_path, game="block", players=2):
@@ -63,6 +71,7 @@ def test_ambiguous_end_is_asked_with_the_end_leds_and_the_seat_button(tmp_path):
     control.remove(0)
     control.place(2, "3-4")
     assert reads(control.display()[1], "L")
+    control.command("wait %d" % sum(StatusLeds.legal_flash_ms))  # 3-3's green flash is over
     leds = control.leds()
     assert leds[1] == AMBER and leds[3] == AMBER  # the end zones L (west) and R (east)
     control.press(1)

@@ -12,6 +12,10 @@ READER_MOSI = 19
 READER_MISO = 16
 READER_BAUDRATE = 4000000
 READER_CS = (7, 8, 9, 10, 11, 12, 13, 14, 15)
+# Antennas the scanner may have on at once (the power budget counts each), and the pairs of
+# zones whose antennas would disturb each other and are never on together.
+READER_FIELDS_ON = 2
+READER_FIELD_CONFLICTS = ()
 # None: RST is tied to the readers' 3.3 V supply; reset a reader with its SoftReset command.
 READER_RST = None
 
@@ -22,7 +26,7 @@ DISPLAY_MODULES = 2
 DISPLAY_DIGITS_PER_SEAT = 4
 DISPLAY_LOAD = 17
 # Highest MAX7219 intensity register value the USB power budget allows (hardware/POWER.md).
-DISPLAY_MAX_INTENSITY = 1
+DISPLAY_MAX_INTENSITY = 0
 # TM1637 build instead of MAX7219: shared CLK, one DIO per seat (TM1637_DIO[seat]).
 TM1637_CLK = 17
 TM1637_DIO = (22, 26, 27, 28)
@@ -31,7 +35,7 @@ TM1637_DIO = (22, 26, 27, 28)
 LED_DATA = 21
 LED_COUNT = 10
 # Highest value of any colour channel (0-255) the USB power budget allows.
-LED_MAX_LEVEL = 24
+LED_MAX_LEVEL = 10
 
 # Passive buzzer, PWM slice 2 channel A (no other PWM output shares the slice).
 BUZZER = 20

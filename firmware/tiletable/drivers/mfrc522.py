@@ -437,6 +437,23 @@ class MFRC522:
         bits = self.signature_bits
         return bits == 80 or (bits == 40 and self.signature[0] != _CASCADE_TAG)
 
+    def probed_uid(self, uid):
+        """Write the UID of the single tag the last probe walked (``is_single``) into ``uid``;
+        return its length (7, or 4), or 0 when the probe did not see exactly one tag or the UID
+        goes on beyond what the probe walks (10 bytes)."""
+        sig = self.signature
+        if self.signature_bits == 80 and sig[0] == _CASCADE_TAG and sig[5] != _CASCADE_TAG:
+            for i in range(3):
+                uid[i] = sig[1 + i]
+            for i in range(4):
+                uid[3 + i] = sig[5 + i]
+            return 7
+        if self.signature_bits == 40 and sig[0] != _CASCADE_TAG:
+            for i in range(4):
+                uid[i] = sig[i]
+            return 4
+        return 0
+
     def _anticollide(self, sel, known):
         """One ANTICOLLISION frame (ISO 14443-3 §6.4.3): send the ``known`` bits of the UID CLn,
         receive the rest. Returns the new count of known bits (40: complete, BCC checked), or

@@ -17,6 +17,7 @@ try:
 except ImportError:  # older MicroPython builds
     import uasyncio as asyncio
 
+from tiletable.board import pins
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import unload_module
@@ -54,16 +55,24 @@ def _sleep_ms(ms):
 
 
 class App:
-    """Everything but the hardware. ``ticks_ms`` is the clock (``time.ticks_ms`` on the Pico);
+    """Everything but the hardware. ``ticks_ms`` is the clock (``time.ticks_ms`` on the Pico),
+    ``ticks_us`` the tray's finer one for its fields' settling (``time.ticks_us``; without it the
+    tray counts in milliseconds);
     ``unique_id`` (``machine.unique_id()``) names the device to the PC."""
 
-    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None):
+    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None, ticks_us=None):
         self._restart_spare = bytearray(_RESTART_SPARE)
         self.board = board
         self.ticks_ms = ticks_ms
         self.wdt = None  # main.py starts the watchdog once the boot (journal check, resume) is over
         self._uid_table = root + "/uids.json"
-        self.tray = Tray(board.readers, Resolver(UidTable.read(self._uid_table)))
+        self.tray = Tray(
+            board.readers,
+            Resolver(UidTable.read(self._uid_table)),
+            fields=pins.READER_FIELDS_ON,
+            conflicts=pins.READER_FIELD_CONFLICTS,
+            ticks_us=ticks_us,
+        )
         self.journal = Journal(root + "/journal")
         self.rulestore = RuleStore(root + "/rulesets", FIRMWARE)
         self.ui = TableUi(board.display, board.buzzer)
@@ -283,45 +292,72 @@ class App:
     # ----- one step of each service
 
     def scan(self, now_ms):
-        """Poll the tray once and hand its confirmed events to the table."""
+        """Poll the tray once and hand its confirmed events to the table; what they change is
+        shown at once (not at the next timer tick), and the tray is told which pad to watch."""
         if self.selftest is not None:
             return  # the self test has the readers
-        tray = self.tray
         try:
-            tray.poll(now_ms)
-            event = tray.events.get()
-            while event is not None:
-                self.table.zone_event(event, now_ms)
-                event = tray.events.get()
+            self._scan(now_ms)
         except MemoryError:
             self._out_of_heap()
 
+    def _scan(self, now_ms):
+        # Apart from scan()'s try block: a call whose frame needs more than 11 words (locals,
+        # stack, 3 per try block) has it allocated on the heap by MicroPython, every call.
+        tray = self.tray
+        tray.poll(now_ms)
+        event = tray.events.get()
+        if event is not None:
+            self._zone_events(event, now_ms)
+        table = self.table
+        tray.hot = table.hot_zone
+        tray.active = table.zones_in_use
+
+    def _zone_events(self, event, now_ms):
+        table = self.table
+        events = self.tray.events
+        while event is not None:
+            table.zone_event(event, now_ms)
+            event = events.get()
+        table.tick(now_ms)
+
     def buttons(self, now_ms):
         """Buttons, the table's timers and the display; queued link events go out."""
-        buttons = self.board.buttons
-        buttons.poll(now_ms)
+        self.board.buttons.poll(now_ms)
         if self.table.selftest_requested:
-            self.table.selftest_requested = False
-            refused = self.start_selftest(now_ms)
-            if refused:
-                self.table.report(0, E_BAD_VALUE, refused, now_ms, "GAME")
+            self._selftest_requested(now_ms)
         if self.selftest is not None:
             self._selftest_step(now_ms)
             return
-        event = buttons.get()
         try:
-            while event is not None:
-                self.table.button_event(event, now_ms)
-                event = buttons.get()
-            if self.table.restart_for is not None:
-                name, players = self.table.restart_for
-                self.table.restart_for = None
-                if not self.restart_into(name, players):
-                    self.table.report(0, E_NO_MEMORY, "not enough memory on this table for %s" % name, now_ms)
-            self.table.tick(now_ms)
+            self._table_step(now_ms)
         except MemoryError:
             self._out_of_heap()
         self.send_events()
+
+    def _table_step(self, now_ms):
+        # Apart from buttons()'s try block, to keep each frame off the heap (see _scan).
+        buttons = self.board.buttons
+        table = self.table
+        event = buttons.get()
+        while event is not None:
+            table.button_event(event, now_ms)
+            event = buttons.get()
+        if table.restart_for is not None:
+            self._restart_for(now_ms)
+        table.tick(now_ms)
+
+    def _selftest_requested(self, now_ms):
+        self.table.selftest_requested = False
+        refused = self.start_selftest(now_ms)
+        if refused:
+            self.table.report(0, E_BAD_VALUE, refused, now_ms, "GAME")
+
+    def _restart_for(self, now_ms):
+        name, players = self.table.restart_for
+        self.table.restart_for = None
+        if not self.restart_into(name, players):
+            self.table.report(0, E_NO_MEMORY, "not enough memory on this table for %s" % name, now_ms)
 
     def _out_of_heap(self):
         """The heap ran out in the middle of the table's work (a game needs more as it goes on,

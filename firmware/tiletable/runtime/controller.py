@@ -53,6 +53,10 @@ class Controller:
         """Whether UNDO may take back the last action: not once a finished hand is closed."""
         return len(self.state.history) > self.closed_at
 
+    def hot_zone(self):
+        """The pad of the seat to move (None while nobody is to move): the tray watches it."""
+        return self.table.profile.seat_zone.get(self.state.current_player())
+
     # ----- helpers for the families
 
     def act(self, action, seat, now_ms, quiet=False):

@@ -83,6 +83,7 @@ class Profile:
         self.players = players
         self.games = games
         self.zones = zones
+        self.zone_ids = tuple(zone[0] for zone in zones)
         self.role_of = {}
         self.seat_zone = {}
         self.end_zone = {}  # line slot -> zone (end zones and spinner arms)

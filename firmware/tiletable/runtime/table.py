@@ -123,6 +123,8 @@ class Table:
         self.player_names = []  # the session's players, seat by seat (the menu's: P1, P2, ...)
         self.profile = None
         self.controller = None
+        self.hot_zone = None  # the pad a tile is most likely laid on next (see _aim_tray)
+        self.zones_in_use = None  # the zones of the game in progress, None for all
         self.seqs = []  # journal sequence number of each action in state.history
         self.outbox = []
         self.events_lost = 0
@@ -540,6 +542,17 @@ class Table:
         else:
             self.controller.draw()
         ui.show()
+        self._aim_tray()
+
+    def _aim_tray(self):
+        """Tell the tray (through ``hot_zone`` and ``zones_in_use``, which the app passes on) the
+        pad a tile is most likely laid on next, and the zones the game in progress uses."""
+        if self.mode == MODE_GAME and self.controller is not None:
+            self.hot_zone = self.controller.hot_zone()
+            self.zones_in_use = self.profile.zone_ids
+        else:
+            self.hot_zone = None
+            self.zones_in_use = None
 
     def snapshot(self):
         """The table as JSON text for the STATE request."""

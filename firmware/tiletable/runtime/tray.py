@@ -1,43 +1,55 @@
 """The tray scanner: RFID zones in, confirmed zone events out.
 
 Each zone has one MFRC522. ``Tray.poll(now_ms)`` does one short step and returns, so the
-runtime can call it from a loop or an ``async def run()`` without threads:
+runtime can call it from a loop or an ``async def run()`` without threads.
 
-1. **Power a slot.** A slot is a group of zones whose fields may be on together (by
-   default one zone per slot; zones far apart on the tray may share one). Every other
-   antenna stays off, so neighbouring readers do not disturb each other (miguelbalboa/rfid#536).
-2. **Scan it once the field has settled** (>= 5.1 ms, ISO/IEC 14443-3 §6.1; the scanner waits
-   by returning, never by sleeping), then switch the field off again, which also resets
-   every tag in it (no halted tag left to ignore the next REQA).
+**Fields.** A tag answers only after 5.1 ms in a field (ISO/IEC 14443-3 §6.1), so what a
+zone costs is mostly that wait. Up to ``fields`` antennas are on at once (the USB power
+budget, hardware/POWER.md), never two that ``conflicts`` pairs (antennas close enough to
+disturb each other, miguelbalboa/rfid#536); the scanner waits by returning, never by sleeping.
 
-The scan of a zone is cheap unless something changed: ``probe()`` sends WUPA and walks the
-UID's cascade levels while no collision shows (CL1, and CL2 for a 7-byte UID, without
-reading anything). No answer means an empty pad; the same collision-free signature as last
-time means the same single tag. Only a new signature, a pending change, or a pad with
-several tags (re-checked every ``recheck_polls`` scans, since one more tag may not change the
-first collision) runs the full **inventory**: select a tag through its cascade levels, read its
-record if its UID is new (one NTAG READ of pages 4-7), HLTA, REQA for the next, until no
-tag answers.
+Every visit of a zone is the same: field on, settle, scan, field off, which also resets every
+tag in it (no halted tag left to ignore the next REQA). While one field settles, the scanner
+scans another, so with two fields a zone costs about half the settle.
+
+* **The hot zone** (``tray.hot``: the pad of the seat to move, which the table sets) has every
+  other visit, so a tile laid there is first read within about two settles.
+* **A change to confirm** (a zone whose last scan differed from what it holds) has the next
+  free field, before any other zone: its second look comes one settle later, in a fresh field.
+* **Every other zone** in ``tray.active`` (default: all) takes its turn in what is left.
+
+**A scan** is cheap unless something changed: ``probe()`` sends WUPA and walks the UID's
+cascade levels while no collision shows (CL1, and CL2 for a 7-byte UID, without reading
+anything). No answer means an empty pad; the same collision-free signature as last time means
+the same single tag. Only a new signature, a pending change, or a pad with several tags
+(re-checked every ``recheck_ms``, since one more tag may not change the first collision) runs
+the full **inventory**: select a tag through its cascade levels, read its record if its UID is
+new (one NTAG READ of pages 4-7), HLTA, REQA for the next, until no tag answers.
 
 **Debounce.** A scan gives an observation: the set of UIDs on the pad, or nothing when the
 radio kept failing (a pass cut short never counts). A change is committed only after
-``confirm_polls`` identical observations in a row (``removal_polls`` when tags only left),
-and only once every new tag has an identity or a definite reason. A tile flickering in and
-out of the field, or a single read in a burst of noise, never gets that far.
+``confirm_polls`` identical observations in a row (``removal_polls`` when tags only left), each
+from a visit of its own (a fresh field, every tag reset in between), and only once every new tag
+has an identity or a definite reason. A tile seen in one visit and gone in the next, or a single
+read in a burst of noise, never gets that far; a tile that stays is confirmed one settle after
+it was first read instead of a whole round of the tray later.
 
 **Events** (``ZoneEvent``) go into a preallocated ring (``events.get()``): PLACED with the
 identities that arrived, REMOVED with those that left, UNKNOWN_TAG with a reason per tag that
 cannot be used, READER_FAULT / READER_OK, TAG_WRITTEN when an enrolment job ended. Every
-event carries ``count``, the number of tags on
-the pad after the change, so a consumer expecting exactly one tile can refuse two instead of
-guessing.
+event carries ``count``, the number of tags on the pad after the change, so a consumer
+expecting exactly one tile can refuse two instead of guessing.
 
 **Jobs.** ``tray.job``, an object with a ``zone`` and ``run(tray, zone, now_ms)``, runs once
 the next time that zone's field is on and settled, before its scan: enrolment writes a tag's
 record this way (runtime/tags.py's ``TagWrite``, which reports with a TAG_WRITTEN event), and
 the tray carries none of that code during a game. Scanning an idle tray allocates nothing
-(tests run it with the heap locked);
-allocation happens when something changes (new UIDs, observations, events' item tuples).
+(tests run it with the heap locked); allocation happens when something changes (new UIDs,
+observations, events' item tuples).
+
+**Time.** ``ticks_us`` (``time.ticks_us`` on the Pico) times the settle; without
+it the scanner counts in the milliseconds ``poll`` is given, and waits 7 ms for a field (both
+stamps may be truncated by up to 1 ms).
 """
 from micropython import const
 
@@ -62,7 +74,8 @@ READER_FAULT = "reader fault"
 READER_OK = "reader ok"
 TAG_WRITTEN = "tag written"
 
-_FIELD_SETTLE_MS = const(7)  # > 5.1 ms even when both ms timestamps are truncated
+_SETTLE_US = const(5200)  # > 5.1 ms of field before the first command (ISO/IEC 14443-3 §6.1)
+_SETTLE_MS_COARSE = const(7)  # the same from millisecond stamps, each truncated by up to 1 ms
 _RECORD_PAGE = const(4)
 _CACHE_MAX = const(128)  # UIDs whose identity is kept: a double-nine set is 55 tiles, a deck 52 cards
 _EMPTY = frozenset()
@@ -143,90 +156,180 @@ class _Zone:
         self.signature = bytearray(10)
         self.signature_bits = -1
         self.last_seen = _EMPTY  # the latest full observation, reused while the signature holds
-        self.since_inventory = 0
+        self.inventory_ms = 0  # when the last full inventory ran
+        self.conflicts = 0  # bit mask of the zones whose fields must not be on with this one's
+        self.on = False  # its field is on (the scanner's view; the driver keeps its own)
+        self.on_us = 0  # when its field went on
+        self.due_us = 0  # when it is next scanned, once settled
+        self.again = False  # a change to confirm: its field goes on again before any other
+        self.rushed = 0  # visits in a row it had that way (bounded: a zone that never settles waits its turn)
 
 
 class Tray:
     """Zones ``0..n-1``, one per entry of ``readers``: callables that open the zone's MFRC522.
 
     A callable (e.g. ``lambda: MFRC522(spi, Pin(17))``) lets the tray reopen a reader that
-    dropped off the bus; it is retried every ``retry_ms``. ``slots`` lists the zones whose
-    fields may be on at the same time (default: one at a time).
+    dropped off the bus; it is retried every ``retry_ms``. ``fields`` antennas may be on at
+    once; ``conflicts`` lists the pairs of zones whose fields must never be on together.
+    ``hot`` and ``active`` may be changed at any time (see the module docstring).
     """
 
     def __init__(
         self,
         readers,
         resolver=None,
-        slots=None,
+        fields=1,
+        conflicts=(),
         queue_size=16,
         confirm_polls=2,
         removal_polls=3,
-        recheck_polls=4,
+        recheck_ms=120,
         unreadable_after=4,
         max_tags=12,
         retry_ms=1000,
+        ticks_us=None,
     ):
         self.zones = [_Zone(i, opener) for i, opener in enumerate(readers)]
+        for a, b in conflicts:
+            self.zones[a].conflicts |= 1 << b
+            self.zones[b].conflicts |= 1 << a
         self.resolver = resolver if resolver is not None else Resolver()
-        self.slots = slots if slots is not None else [(i,) for i in range(len(self.zones))]
+        self.fields = fields
         self.events = EventQueue(queue_size)
         self.confirm_polls = confirm_polls
         self.removal_polls = removal_polls
-        self.recheck_polls = recheck_polls
+        self.recheck_ms = recheck_ms
         self.unreadable_after = unreadable_after
         self.max_tags = max_tags
         self.retry_ms = retry_ms
-        self._slot = 0
-        self._powered = False
-        self._on_at = 0
+        self._ticks_us = ticks_us
+        self.settle_us = _SETTLE_US if ticks_us is not None else _SETTLE_MS_COARSE * 1000
+        self.hot = None  # the zone of the pad to move from: every other visit
+        self.active = None  # the zones to scan (a sequence), or None for every zone
+        self._next = 0  # where the round of the other zones goes on
+        self._hot_turn = True  # the hot zone's turn comes next
+        self._on_mask = 0  # zones whose fields are on
+        self._on_count = 0
+        self._powered = True  # the last poll switched a field on or off: there may be room for another
         self._uid = bytearray(10)
         self._record = bytearray(16)
         self._known = {}  # uid -> (identity, reason), shared by every zone
         self._failures = {}  # uid -> reads failed in a row
         self.job = None  # runs once when its zone's field is on and settled (runtime/tags.py's TagWrite)
 
+    def _now_us(self, now_ms):
+        return self._ticks_us() if self._ticks_us is not None else now_ms * 1000
+
     def next_poll_ms(self, now_ms):
         """When ``poll`` next has work to do (``now_ms`` if at once): the async wrapper sleeps till then."""
-        if not self._powered:
+        now_us = self._now_us(now_ms)
+        if self._on_count < self.fields and self._powered:
+            return now_ms  # perhaps one more field to switch on
+        wait = None
+        for zone in self.zones:
+            if zone.on:
+                left = ticks_diff(zone.due_us, now_us)
+                if wait is None or left < wait:
+                    wait = left
+        if wait is None:
+            return ticks_add(now_ms, 1)  # nothing could be powered (readers awaiting a retry)
+        if wait <= 0:
             return now_ms
-        due = ticks_add(self._on_at, _FIELD_SETTLE_MS)
-        return due if ticks_diff(due, now_ms) > 0 else now_ms
+        return ticks_add(now_ms, (wait + 999) // 1000)
 
     def poll(self, now_ms):
-        """One step: power the next slot, or scan the powered slot once its field has settled."""
-        slot = self.slots[self._slot]
-        if not self._powered:
-            opened = False
-            for i in slot:
-                zone = self.zones[i]
-                if zone.reader is None and self._open(zone, now_ms):
-                    opened = True
-            if opened:
-                return  # opening took time: power the fields on the next call, with a fresh now_ms
-            for i in slot:
-                reader = self.zones[i].reader
-                if reader is not None:
-                    reader.antenna_on()
-            self._powered = True
-            self._on_at = now_ms
+        """One step: scan one zone whose field is on and settled; else power one more."""
+        now_us = self._now_us(now_ms)
+        best = None
+        for zone in self.zones:
+            if zone.on and ticks_diff(now_us, zone.due_us) >= 0 and (best is None or ticks_diff(zone.due_us, best.due_us) < 0):
+                best = zone
+        if best is not None:
+            self._visit(best, now_ms)
+            self._powered = True  # its field is free again
             return
-        if ticks_diff(now_ms, self._on_at) < _FIELD_SETTLE_MS:
-            return
-        for i in slot:
-            zone = self.zones[i]
-            job = self.job
-            if job is not None and job.zone == i:
-                self.job = None
-                job.run(self, zone, now_ms)
-            if zone.reader is not None:
-                try:
-                    self._scan(zone, now_ms)
-                    zone.reader.antenna_off()
-                except OSError as err:
-                    self._fault(zone, now_ms, err)
         self._powered = False
-        self._slot = (self._slot + 1) % len(self.slots)
+        if self._on_count < self.fields:
+            zone = self._pick()
+            if zone is not None:
+                self._field_on(zone, now_ms, now_us)
+                self._powered = zone.on
+
+    # --- fields ------------------------------------------------------------------------------
+    def _pick(self):
+        """The next zone to power: a change to confirm, else the hot zone every other time, else
+        the next of the round."""
+        zones = self.zones
+        for zone in zones:
+            if zone.again and not zone.on and self._may_power(zone):
+                return zone
+        hot = self.hot
+        if hot is not None and (not 0 <= hot < len(zones) or zones[hot].on or not self._may_power(zones[hot])):
+            hot = None
+        if hot is not None and self._hot_turn:
+            self._hot_turn = False
+            return zones[hot]
+        active = self.active
+        count = len(active) if active is not None else len(zones)
+        for _ in range(count):
+            index = active[self._next % count] if active is not None else self._next % count
+            if index == self.hot or not 0 <= index < len(zones) or zones[index].on:
+                self._next = (self._next + 1) % count
+                continue
+            zone = zones[index]
+            if not self._may_power(zone):
+                break  # its turn waits for the field that would disturb it (no zone starves)
+            self._next = (self._next + 1) % count
+            self._hot_turn = True
+            return zone
+        return zones[hot] if hot is not None else None  # nothing else to scan
+
+    def _may_power(self, zone):
+        return not self._on_mask & zone.conflicts
+
+    def _field_on(self, zone, now_ms, now_us):
+        if zone.reader is None:
+            self._open(zone, now_ms)
+            if zone.reader is None:
+                return  # not due for a retry yet, or the retry failed (a fault was reported)
+        zone.on = True
+        zone.on_us = now_us
+        zone.due_us = ticks_add(now_us, self.settle_us)
+        zone.again = False
+        self._on_mask |= 1 << zone.index
+        self._on_count += 1
+        if zone.reader is not None:
+            try:
+                zone.reader.antenna_on()
+            except OSError as err:
+                self._fault(zone, now_ms, err)
+
+    def _field_off(self, zone):
+        zone.on = False
+        self._on_mask &= ~(1 << zone.index)
+        self._on_count -= 1
+        if zone.reader is not None:
+            try:
+                zone.reader.antenna_off()
+            except OSError:
+                pass  # the next scan of the zone finds the reader gone
+
+    def _visit(self, zone, now_ms):
+        """Run the zone's job if it has one, scan it, switch its field off. A change still to be
+        confirmed gets the next free field (``again``), up to ``removal_polls`` visits in a row."""
+        job = self.job
+        if job is not None and job.zone == zone.index and zone.reader is not None:
+            self.job = None
+            job.run(self, zone, now_ms)
+        if zone.reader is not None:
+            try:
+                self._scan(zone, now_ms)
+            except OSError as err:
+                self._fault(zone, now_ms, err)
+        self._field_off(zone)
+        rush = zone.candidate is not None and zone.reader is not None and zone.rushed < self.removal_polls
+        zone.rushed = zone.rushed + 1 if rush else 0
+        zone.again = rush
 
     def forget(self, uid):
         """Identify ``uid`` afresh (its record was just written, or the UID table changed): the
@@ -279,6 +382,7 @@ class Tray:
 
     # --- one zone ------------------------------------------------------------------------------
     def _scan(self, zone, now_ms):
+        """Probe the zone and vote on what it holds."""
         reader = zone.reader
         bits = reader.probe()
         if bits == 0 and zone.present:
@@ -286,13 +390,12 @@ class Tray:
         if bits == 0:
             zone.signature_bits = 0
             observed = _EMPTY
-        elif bits > 0 and zone.candidate is None and self._same_signature(zone, reader):
-            zone.since_inventory += 1
-            if reader.is_single() or zone.since_inventory < self.recheck_polls:
-                observed = zone.last_seen
-            else:
-                observed = self._inventory(zone, reader)
+        elif bits > 0 and self._same_signature(zone, reader) and self._resolved(zone.last_seen) and (
+            reader.is_single() or (zone.candidate is None and ticks_diff(now_ms, zone.inventory_ms) < self.recheck_ms)
+        ):
+            observed = zone.last_seen  # the very tag the last inventory read: its whole UID again
         else:
+            zone.inventory_ms = now_ms
             observed = self._inventory(zone, reader)
         self._vote(zone, observed, now_ms)
 
@@ -312,35 +415,46 @@ class Tray:
         A failed select does not spoil the pass: the tag falls back to IDLE and answers a later
         REQA (the driver sends a second REQA after an error). The pass ends when no tag
         answers; a read that fails leaves the UID in the set and the record for the next scan.
+        When the probe saw one tag and no collision, its UID is the probe's and there is no
+        other: the pass selects it only to read a record it does not know yet, and asks no more.
         The probe's signature is kept only for a pass that agrees with it (found a tag, and
         exactly one when the probe saw no collision), so a later scan may reuse the pass.
         """
-        zone.since_inventory = 0
         zone.signature_bits = -1
         single = reader.is_single()
-        probed = reader.signature_bits
-        signature = reader.signature
         seen = set()
         uid = self._uid
+        if single:
+            key = bytes(uid[: reader.probed_uid(uid)])
+            if key in self._known:
+                seen.add(key)
+                return self._observed(zone, reader, seen)
         for _ in range(3 * self.max_tags + 3):  # each tag once, plus a retry or a NAK'd READ each
             n = reader.select_next(uid)
             if n == 0:
                 if not seen or (single and len(seen) != 1):
                     return None  # the probe heard tags that the pass did not find: look again
-                for i in range(10):
-                    zone.signature[i] = signature[i]
-                zone.signature_bits = probed
-                observed = frozenset(seen)
-                zone.last_seen = observed
-                return observed
+                return self._observed(zone, reader, seen)
             if n < 0:
                 continue
             key = bytes(uid[:n])
             if key not in seen and key not in self._known:
                 self._identify(reader, key)
             seen.add(key)
+            if single:
+                return self._observed(zone, reader, seen)
             reader.halt()
         return None
+
+    def _observed(self, zone, reader, seen):
+        """The pass's result, kept with the probe's signature for the scans that reuse it."""
+        signature = reader.signature
+        for i in range(10):
+            zone.signature[i] = signature[i]
+        zone.signature_bits = reader.signature_bits
+        observed = frozenset(seen)
+        zone.last_seen = observed
+        return observed
 
     def _identify(self, reader, uid):
         r = reader.read(_RECORD_PAGE, self._record)
@@ -351,6 +465,13 @@ class Tray:
             self._failures.pop(uid, None)
         else:
             self._failures[uid] = self._failures.get(uid, 0) + 1
+
+    def _resolved(self, uids):
+        """Whether every UID has an identity or a definite reason (no record still to read)."""
+        for uid in uids:
+            if self._resolution(uid) is None:
+                return False
+        return True
 
     def _resolution(self, uid):
         """(identity, reason) of a UID, or None while its record may still be read."""
