@@ -30,7 +30,7 @@ from tiletable.runtime.rulestore import RuleStore
 from tiletable.runtime.table import FIRMWARE, JournalFull, NoRoom, Table
 from tiletable.runtime.tray import Tray
 from tiletable.runtime.ui import TableUi
-from tiletable.runtime.usblink import UsbLink
+from tiletable.runtime.usblink import CHUNK, UsbLink
 from tiletable.runtime.wallclock import WallClock
 
 DEVICE = "tiletable"
@@ -375,11 +375,13 @@ class App:
             self.link.send_event(msg_type, fields)
 
     def serve(self):
-        """Answer the PC; leave protocol mode when maintenance was asked for."""
-        self.link.poll()
+        """Answer the PC; leave protocol mode when maintenance was asked for. Returns the bytes
+        read (``CHUNK``: more may be waiting)."""
+        read = self.link.poll()
         self.send_events()
         if self.server.maintenance_requested or self.table.maintenance_requested or self.link.closed:
             self.running = False
+        return read
 
     def housekeeping(self, now_ms):
         self.journal.poll(now_ms)
@@ -419,8 +421,8 @@ class App:
         # the scan and the buttons have run once (services() order), as the link has not
         self.start_pending(self.ticks_ms())
         while self.running:
-            self.serve()
-            await _sleep_ms(_LINK_MS)
+            more = self.serve() >= CHUNK
+            await _sleep_ms(0 if more else _LINK_MS)
 
     async def _housekeeping_service(self):
         while self.running:

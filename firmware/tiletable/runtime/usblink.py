@@ -3,7 +3,8 @@
 On the Pico the USB serial port is ``sys.stdin.buffer``/``sys.stdout.buffer``. ``read()``
 blocks there until its count arrives, so ``poll()`` asks the poller first and reads one
 byte with ``readinto`` while the stream says it is readable, then hands what it got to the
-server. The poller is asked with ``ipoll`` where there is one (MicroPython): ``poll`` makes a
+server. A poll that filled its chunk says so, and the app polls again at once: a 1 KB chunk
+of a ruleset arrives in one go instead of 64 bytes per link period. The poller is asked with ``ipoll`` where there is one (MicroPython): ``poll`` makes a
 new list at every call, 6 KB a second at the link's pace, and the collections that costs.
 
 **Output never blocks the table.** A write to the CDC stream waits while the PC is not reading
@@ -27,7 +28,7 @@ import select
 
 import micropython
 
-_CHUNK = 64  # bytes handed to the server per call: bounds the time one poll may take
+CHUNK = 512  # bytes read per call at the most (a few ms on the Pico): bounds the time one poll may take
 _PIECE = 64  # bytes written per call: one USB packet
 OUT_ROOM = 4096  # bytes of frames waiting for the PC: three full pull replies and their events
 _DRAIN_PIECES = 32  # pieces written per poll at the most (2 KB): bounds the time one poll may take
@@ -63,7 +64,7 @@ class UsbLink:
         self._readable = _poller(instream, select.POLLIN)
         self._writable = _poller(outstream, select.POLLOUT)
         self._byte = bytearray(1)
-        self._chunk = bytearray(_CHUNK)
+        self._chunk = bytearray(CHUNK)
         self._queue = bytearray(OUT_ROOM)
         self._queued = memoryview(self._queue)
         self._head = 0  # the queue's bytes waiting to go are [_head, _tail)
@@ -77,14 +78,14 @@ class UsbLink:
         micropython.kbd_intr(-1)
 
     def poll(self):
-        """Send what the PC can take, read what is waiting (up to one chunk) and answer it;
-        returns the number of bytes read."""
+        """Send what the PC can take, read what is waiting (up to ``CHUNK`` bytes) and answer it;
+        returns the number of bytes read (``CHUNK``: there may be more waiting)."""
         if self.closed:
             return 0
         self.drain()
         count = 0
         byte = self._byte
-        while count < _CHUNK and _ready(self._readable):
+        while count < CHUNK and _ready(self._readable):
             if self._in.readinto(byte) != 1:
                 self.closed = True
                 break
