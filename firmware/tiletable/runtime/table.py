@@ -444,6 +444,8 @@ class Table:
         actor = state.current_player()
         before = len(state.score_events)
         state.apply(action)
+        if not quiet:
+            self.ui.legal(now_ms)  # before the journal and the link: what the player waits for
         text = state.action_str(action)
         seq = self.journal.log_action(text)
         self.seqs.append(seq)
@@ -451,8 +453,6 @@ class Table:
         for event in state.score_events[before:]:
             self.journal.log_score(event.seat, event.points, event.rule)
             self.send(EV_SCORE, {"seat": event.seat, "points": event.points, "rule": event.rule})
-        if not quiet:
-            self.ui.legal(now_ms)
         if state.is_over():
             self._end_session("over")
             self.mode = MODE_OVER

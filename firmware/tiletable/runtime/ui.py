@@ -55,6 +55,7 @@ class TableUi:
         self.buzzer.play(Buzzer.ILLEGAL, now_ms)
         if self.leds is not None:
             self.leds.flash_illegal(now_ms)
+            self.leds.show()  # the verdict first: the strip now, the rest at the next tick
 
     def problem(self, seat, text, now_ms):
         """Something a person must fix (an unusable tag, two tiles on a pad): message and buzz."""
@@ -62,8 +63,10 @@ class TableUi:
         self.buzzer.play(Buzzer.ERROR, now_ms)
 
     def legal(self, now_ms):
+        """An accepted play: the green flash, on the strip at once."""
         if self.leds is not None:
             self.leds.flash_legal(now_ms)
+            self.leds.show()
 
     def chime(self, now_ms):
         self.buzzer.play(Buzzer.CONFIRM, now_ms)
