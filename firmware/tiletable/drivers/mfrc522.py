@@ -308,6 +308,9 @@ class MFRC522:
         self._awake = False
 
     # --- one exchange --------------------------------------------------------------------
+    # Each step of an exchange is a method of its own: MicroPython puts the frame of a call that
+    # needs more than 11 words (arguments, locals, stack) on the heap, and the scan makes
+    # hundreds of exchanges a second.
     def _transceive(self, n, tx_last_bits=0, rx_align=0, long_wait=False):
         """Send ``self._tx[1:1 + n]`` and receive the answer into ``self.rx``.
 
@@ -315,6 +318,12 @@ class MFRC522:
         the timer expired first, ``COLLISION`` (CollReg kept in ``self._coll``) or ``BAD_FRAME``.
         :raises OSError: the chip stopped answering on the bus.
         """
+        self._send(n, rx_align << 4 | tx_last_bits)
+        if not self._wait_rx(long_wait):
+            return NO_ANSWER
+        return self._receive()
+
+    def _send(self, n, framing):
         self._write(_COMMAND, _CMD_IDLE)
         self._write(_COM_IRQ, 0x7F)  # Set1 = 0: clear every interrupt request
         self._write(_FIFO_LEVEL, 0x80)  # FlushBuffer
@@ -322,29 +331,38 @@ class MFRC522:
         self._spi.write(self._tx_views[n + 1])
         self._cs(1)
         self._write(_COMMAND, _CMD_TRANSCEIVE)
-        self._write(_BIT_FRAMING, _START_SEND | rx_align << 4 | tx_last_bits)
-        irq = 0
+        self._write(_BIT_FRAMING, _START_SEND | framing)
+
+    def _wait_rx(self, long_wait):
+        """True when a frame came in, False when the timer expired first."""
         for _ in range(_WAIT_READS_LONG if long_wait else _WAIT_READS_SHORT):
             irq = self._read(_COM_IRQ)
             if irq & (_IRQ_RX | _IRQ_TIMER):
-                break
-        else:
-            self._check_alive("no interrupt")
-            raise OSError("mfrc522 at cs %r: timer did not expire" % (self._cs,))
-        if not irq & _IRQ_RX:
-            return NO_ANSWER
+                return bool(irq & _IRQ_RX)
+        self._check_alive("no interrupt")
+        raise OSError("mfrc522 at cs %r: timer did not expire" % (self._cs,))
+
+    def _receive(self):
         status = self._status
         self._cs(0)
         self._spi.write_readinto(self._status_cmd, status)
         self._cs(1)
         errors = status[1]
         level = status[2]
-        last_bits = status[3] & 0x07
         self._coll = status[4]
         if level > 64 or errors & 0x20:  # impossible FIFO level or reserved bit: look at the bus
             self._check_alive("impossible status")
             return BAD_FRAME
-        n = level if level < _RX_MAX else _RX_MAX
+        n = self._read_fifo(level if level < _RX_MAX else _RX_MAX)
+        if errors & _ERR_COLL:
+            return COLLISION
+        if errors & (_ERR_BUFFER_OVFL | _ERR_PARITY | _ERR_PROTOCOL) or level > _RX_MAX:
+            return BAD_FRAME
+        last_bits = status[3] & 0x07
+        return n * 8 if last_bits == 0 else (n - 1) * 8 + last_bits
+
+    def _read_fifo(self, n):
+        """Read ``n`` bytes of the FIFO into ``self.rx`` in one transfer; returns ``n``."""
         self._rx_len = n
         if n:
             cmd = self._rx_cmd
@@ -353,11 +371,7 @@ class MFRC522:
             self._spi.write_readinto(self._rx_cmd_views[n + 1], self._rx_buf_views[n + 1])
             self._cs(1)
             cmd[n] = 0x80 | _FIFO_DATA << 1
-        if errors & _ERR_COLL:
-            return COLLISION
-        if errors & (_ERR_BUFFER_OVFL | _ERR_PARITY | _ERR_PROTOCOL) or level > _RX_MAX:
-            return BAD_FRAME
-        return n * 8 if last_bits == 0 else (n - 1) * 8 + last_bits
+        return n
 
     def _crc_ok(self, n):
         crc = crc_a(self._rx_buf, 1, n - 2)
@@ -396,41 +410,57 @@ class MFRC522:
         next poll means the same single tag. ``select_next`` continues from where this stops.
         Negative: a radio error (something answered, garbled).
         """
-        self._resume_level = -1
-        self.signature_bits = 0
-        sig = self.signature
-        cl = self._cl
-        for i in range(10):
-            sig[i] = 0
-        found = self.wake()
-        if not found and self._awake:
-            found = self.wake()  # the first WUPA only sent tags left READY or ACTIVE back to IDLE/HALT
-        self._awake = found
-        if not found:
+        if not self._wake_for_probe():
             return 0
-        known = 0
         for level in range(2):
-            for i in range(5):
-                cl[i] = 0
-            known = self._anticollide(_SEL_CL1 if level == 0 else _SEL_CL2, 0)
+            known = self._probe_level(level)
             if known < 0:
                 self._recover = True
                 return known
-            for i in range(5):
-                sig[5 * level + i] = cl[i]
-            self.signature_bits = 40 * level + known
-            self._resume_level = level
-            self._resume_bits = known
-            if level or known < 40 or cl[0] != _CASCADE_TAG:
+            if level or known < 40 or self._cl[0] != _CASCADE_TAG:
                 break
             sak = self._select_level(_SEL_CL1)
             if sak < 0 or not sak & _SAK_CASCADE:
                 self._resume_level = -1
                 self._recover = True
                 return sak if sak < 0 else BAD_FRAME
-            for i in range(3):
-                self._prefix[i] = cl[1 + i]
+            self._keep_prefix()
         return self.signature_bits
+
+    def _wake_for_probe(self):
+        """Forget the last probe and send WUPA; whether any tag answered."""
+        self._resume_level = -1
+        self.signature_bits = 0
+        sig = self.signature
+        for i in range(10):
+            sig[i] = 0
+        found = self.wake()
+        if not found and self._awake:
+            found = self.wake()  # the first WUPA only sent tags left READY or ACTIVE back to IDLE/HALT
+        self._awake = found
+        return found
+
+    def _keep_prefix(self):
+        """The UID's first three bytes, from CL1 (after the cascade tag), for ``select_next``."""
+        cl = self._cl
+        for i in range(3):
+            self._prefix[i] = cl[1 + i]
+
+    def _probe_level(self, level):
+        """One cascade level of ``probe``: its anticollision frame, kept in ``signature``."""
+        cl = self._cl
+        for i in range(5):
+            cl[i] = 0
+        known = self._anticollide(_SEL_CL1 if level == 0 else _SEL_CL2, 0)
+        if known < 0:
+            return known
+        sig = self.signature
+        for i in range(5):
+            sig[5 * level + i] = cl[i]
+        self.signature_bits = 40 * level + known
+        self._resume_level = level
+        self._resume_bits = known
+        return known
 
     def is_single(self):
         """Whether the last probe saw exactly one tag: every level it walked was collision-free."""

@@ -159,7 +159,6 @@ class _Zone:
         self.inventory_ms = 0  # when the last full inventory ran
         self.conflicts = 0  # bit mask of the zones whose fields must not be on with this one's
         self.on = False  # its field is on (the scanner's view; the driver keeps its own)
-        self.on_us = 0  # when its field went on
         self.due_us = 0  # when it is next scanned, once settled
         self.again = False  # a change to confirm: its field goes on again before any other
         self.rushed = 0  # visits in a row it had that way (bounded: a zone that never settles waits its turn)
@@ -220,19 +219,17 @@ class Tray:
     def _now_us(self, now_ms):
         return self._ticks_us() if self._ticks_us is not None else now_ms * 1000
 
+    # The scan's steps are small methods: MicroPython puts the frame of a call that needs more
+    # than 11 words (arguments, locals, stack, 3 per try block) on the heap, and at idle the
+    # scanner makes a thousand calls a second.
     def next_poll_ms(self, now_ms):
         """When ``poll`` next has work to do (``now_ms`` if at once): the async wrapper sleeps till then."""
-        now_us = self._now_us(now_ms)
         if self._on_count < self.fields and self._powered:
             return now_ms  # perhaps one more field to switch on
-        wait = None
-        for zone in self.zones:
-            if zone.on:
-                left = ticks_diff(zone.due_us, now_us)
-                if wait is None or left < wait:
-                    wait = left
-        if wait is None:
+        zone = self._soonest()
+        if zone is None:
             return ticks_add(now_ms, 1)  # nothing could be powered (readers awaiting a retry)
+        wait = ticks_diff(zone.due_us, self._now_us(now_ms))
         if wait <= 0:
             return now_ms
         return ticks_add(now_ms, (wait + 999) // 1000)
@@ -240,12 +237,9 @@ class Tray:
     def poll(self, now_ms):
         """One step: scan one zone whose field is on and settled; else power one more."""
         now_us = self._now_us(now_ms)
-        best = None
-        for zone in self.zones:
-            if zone.on and ticks_diff(now_us, zone.due_us) >= 0 and (best is None or ticks_diff(zone.due_us, best.due_us) < 0):
-                best = zone
-        if best is not None:
-            self._visit(best, now_ms)
+        zone = self._soonest()
+        if zone is not None and ticks_diff(now_us, zone.due_us) >= 0:
+            self._visit(zone, now_ms)
             self._powered = True  # its field is free again
             return
         self._powered = False
@@ -255,34 +249,78 @@ class Tray:
                 self._field_on(zone, now_ms, now_us)
                 self._powered = zone.on
 
+    def _soonest(self):
+        """The zone whose field is on and settles first, or None."""
+        zones = self.zones
+        best = None
+        i = len(zones)
+        while i:
+            i -= 1
+            zone = zones[i]
+            if zone.on and (best is None or ticks_diff(zone.due_us, best.due_us) < 0):
+                best = zone
+        return best
+
     # --- fields ------------------------------------------------------------------------------
     def _pick(self):
         """The next zone to power: a change to confirm, else the hot zone every other time, else
         the next of the round."""
-        zones = self.zones
-        for zone in zones:
-            if zone.again and not zone.on and self._may_power(zone):
-                return zone
-        hot = self.hot
-        if hot is not None and (not 0 <= hot < len(zones) or zones[hot].on or not self._may_power(zones[hot])):
-            hot = None
+        zone = self._rushed()
+        if zone is not None:
+            return zone
+        hot = self._hot_zone()
         if hot is not None and self._hot_turn:
             self._hot_turn = False
-            return zones[hot]
-        active = self.active
-        count = len(active) if active is not None else len(zones)
-        for _ in range(count):
-            index = active[self._next % count] if active is not None else self._next % count
-            if index == self.hot or not 0 <= index < len(zones) or zones[index].on:
-                self._next = (self._next + 1) % count
-                continue
-            zone = zones[index]
-            if not self._may_power(zone):
-                break  # its turn waits for the field that would disturb it (no zone starves)
-            self._next = (self._next + 1) % count
+            return hot
+        zone = self._round()
+        if zone is not None:
             self._hot_turn = True
             return zone
-        return zones[hot] if hot is not None else None  # nothing else to scan
+        return hot  # nothing else to scan
+
+    def _rushed(self):
+        """A zone with a change to confirm whose field may go on now, or None."""
+        zones = self.zones
+        i = 0
+        while i < len(zones):
+            zone = zones[i]
+            if zone.again and not zone.on and self._may_power(zone):
+                return zone
+            i += 1
+        return None
+
+    def _hot_zone(self):
+        """The hot zone when its field may go on now, or None."""
+        hot = self.hot
+        zones = self.zones
+        if hot is None or not 0 <= hot < len(zones):
+            return None
+        zone = zones[hot]
+        return None if zone.on or not self._may_power(zone) else zone
+
+    def _round(self):
+        """The next zone of the round whose field may go on now, or None."""
+        count = len(self.active) if self.active is not None else len(self.zones)
+        tries = count
+        while tries:
+            tries -= 1
+            zone = self._round_zone(count)
+            if zone is not None and not self._may_power(zone):
+                return None  # its turn waits for the field that would disturb it (no zone starves)
+            self._next = (self._next + 1) % count
+            if zone is not None:
+                return zone
+        return None
+
+    def _round_zone(self, count):
+        """The zone at the round's place, or None when it is not one to power there (the hot
+        zone, one the tray does not have, or one whose field is on)."""
+        active = self.active
+        index = active[self._next % count] if active is not None else self._next % count
+        zones = self.zones
+        if index == self.hot or not 0 <= index < len(zones) or zones[index].on:
+            return None
+        return zones[index]
 
     def _may_power(self, zone):
         return not self._on_mask & zone.conflicts
@@ -293,26 +331,18 @@ class Tray:
             if zone.reader is None:
                 return  # not due for a retry yet, or the retry failed (a fault was reported)
         zone.on = True
-        zone.on_us = now_us
         zone.due_us = ticks_add(now_us, self.settle_us)
         zone.again = False
         self._on_mask |= 1 << zone.index
         self._on_count += 1
-        if zone.reader is not None:
-            try:
-                zone.reader.antenna_on()
-            except OSError as err:
-                self._fault(zone, now_ms, err)
+        zone.reader.antenna_on()  # a register write: a reader gone from the bus shows at the scan
 
     def _field_off(self, zone):
         zone.on = False
         self._on_mask &= ~(1 << zone.index)
         self._on_count -= 1
         if zone.reader is not None:
-            try:
-                zone.reader.antenna_off()
-            except OSError:
-                pass  # the next scan of the zone finds the reader gone
+            zone.reader.antenna_off()
 
     def _visit(self, zone, now_ms):
         """Run the zone's job if it has one, scan it, switch its field off. A change still to be
@@ -322,14 +352,20 @@ class Tray:
             self.job = None
             job.run(self, zone, now_ms)
         if zone.reader is not None:
-            try:
-                self._scan(zone, now_ms)
-            except OSError as err:
+            err = self._scan_or_error(zone, now_ms)
+            if err is not None:
                 self._fault(zone, now_ms, err)
         self._field_off(zone)
-        rush = zone.candidate is not None and zone.reader is not None and zone.rushed < self.removal_polls
-        zone.rushed = zone.rushed + 1 if rush else 0
-        zone.again = rush
+        zone.again = zone.candidate is not None and zone.reader is not None and zone.rushed < self.removal_polls
+        zone.rushed = zone.rushed + 1 if zone.again else 0
+
+    def _scan_or_error(self, zone, now_ms):
+        """Scan the zone; the OSError of a reader that stopped answering, else None."""
+        try:
+            self._scan(zone, now_ms)
+        except OSError as err:
+            return err
+        return None
 
     def forget(self, uid):
         """Identify ``uid`` afresh (its record was just written, or the UID table changed): the
@@ -397,7 +433,8 @@ class Tray:
         else:
             zone.inventory_ms = now_ms
             observed = self._inventory(zone, reader)
-        self._vote(zone, observed, now_ms)
+        if observed is not zone.present_set or zone.votes:  # else nothing to vote on (the idle case)
+            self._vote(zone, observed, now_ms)
 
     def _same_signature(self, zone, reader):
         if reader.signature_bits != zone.signature_bits:
