@@ -485,7 +485,8 @@ def _emit(value, write):
 
 
 def _is_plain(text):
-    return not ('"' in text or "\\" in text) and (not text or min(text) >= " ")
+    # min() over the UTF-8 bytes: over the text it would make a string of every character
+    return not ('"' in text or "\\" in text) and (not text or min(text.encode()) >= 0x20)
 
 
 def _escaped(text):
