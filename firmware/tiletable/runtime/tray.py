@@ -208,7 +208,8 @@ class Tray:
         self._next = 0  # where the round of the other zones goes on
         self._hot_turn = True  # the hot zone's turn comes next
         self._on_mask = 0  # zones whose fields are on
-        self._on_count = 0
+        self._lit = []  # the same zones (at most ``fields``): what poll looks through
+        self._rushes = 0  # zones with a change to confirm (``again``)
         self._powered = True  # the last poll switched a field on or off: there may be room for another
         self._uid = bytearray(10)
         self._record = bytearray(16)
@@ -224,7 +225,7 @@ class Tray:
     # scanner makes a thousand calls a second.
     def next_poll_ms(self, now_ms):
         """When ``poll`` next has work to do (``now_ms`` if at once): the async wrapper sleeps till then."""
-        if self._on_count < self.fields and self._powered:
+        if len(self._lit) < self.fields and self._powered:
             return now_ms  # perhaps one more field to switch on
         zone = self._soonest()
         if zone is None:
@@ -243,7 +244,7 @@ class Tray:
             self._powered = True  # its field is free again
             return
         self._powered = False
-        if self._on_count < self.fields:
+        if len(self._lit) < self.fields:
             zone = self._pick()
             if zone is not None:
                 self._field_on(zone, now_ms, now_us)
@@ -251,13 +252,13 @@ class Tray:
 
     def _soonest(self):
         """The zone whose field is on and settles first, or None."""
-        zones = self.zones
+        lit = self._lit
         best = None
-        i = len(zones)
+        i = len(lit)
         while i:
             i -= 1
-            zone = zones[i]
-            if zone.on and (best is None or ticks_diff(zone.due_us, best.due_us) < 0):
+            zone = lit[i]
+            if best is None or ticks_diff(zone.due_us, best.due_us) < 0:
                 best = zone
         return best
 
@@ -265,9 +266,10 @@ class Tray:
     def _pick(self):
         """The next zone to power: a change to confirm, else the hot zone every other time, else
         the next of the round."""
-        zone = self._rushed()
-        if zone is not None:
-            return zone
+        if self._rushes:
+            zone = self._rushed()
+            if zone is not None:
+                return zone
         hot = self._hot_zone()
         if hot is not None and self._hot_turn:
             self._hot_turn = False
@@ -332,15 +334,15 @@ class Tray:
                 return  # not due for a retry yet, or the retry failed (a fault was reported)
         zone.on = True
         zone.due_us = ticks_add(now_us, self.settle_us)
-        zone.again = False
+        self._mark_rush(zone, False)
         self._on_mask |= 1 << zone.index
-        self._on_count += 1
+        self._lit.append(zone)
         zone.reader.antenna_on()  # a register write: a reader gone from the bus shows at the scan
 
     def _field_off(self, zone):
         zone.on = False
         self._on_mask &= ~(1 << zone.index)
-        self._on_count -= 1
+        self._lit.remove(zone)
         if zone.reader is not None:
             zone.reader.antenna_off()
 
@@ -356,8 +358,13 @@ class Tray:
             if err is not None:
                 self._fault(zone, now_ms, err)
         self._field_off(zone)
-        zone.again = zone.candidate is not None and zone.reader is not None and zone.rushed < self.removal_polls
+        self._mark_rush(zone, zone.candidate is not None and zone.reader is not None and zone.rushed < self.removal_polls)
         zone.rushed = zone.rushed + 1 if zone.again else 0
+
+    def _mark_rush(self, zone, again):
+        if again != zone.again:
+            zone.again = again
+            self._rushes += 1 if again else -1
 
     def _scan_or_error(self, zone, now_ms):
         """Scan the zone; the OSError of a reader that stopped answering, else None."""
