@@ -67,7 +67,10 @@ _FIELD_ON = const(0x83)
 
 # Timer: TPrescaler 67 gives ticks of 135 / 13.56 MHz = 9.96 us (§8.5)
 _PRESCALER = const(67)
-_TICKS_ISO = const(50)  # 0.5 ms: ISO 14443-3 answers start 91 us after the frame (FDT)
+# 0.25 ms: ISO 14443-3 answers start 91 us after the frame (FDT), and with TAuto the timer stops
+# at the answer's fifth bit (data sheet, TModeReg.TAuto), 47 us later: 0.11 ms to spare, and an
+# empty pad's WUPA waits only that long.
+_TICKS_ISO = const(25)
 _TICKS_READ = const(500)  # 5 ms: NTAG213 READ time-out (data sheet §10.2)
 _TICKS_WRITE = const(1000)  # 10 ms: WRITE answers after 4.1 ms of EEPROM programming
 
