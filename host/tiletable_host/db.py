@@ -22,8 +22,6 @@ import json
 import os
 import sqlite3
 
-from tiletable.runtime.journal import REC_END, REC_HEADER, parse_json_payload
-from tiletable_host.people import scores_text
 from tiletable_host.errors import CommandError
 
 APPLICATION_ID = 0x54544442  # "TTDB"
@@ -98,6 +96,8 @@ def who_text(players):
 def outcome_text(result_json, players=(), scale=1):
     """An end record's payload as a short text (``over: ann 61, bob -40``); ``in progress`` for
     none. ``scale``: score units per point or chip (``people.score_scale``: Buki's 2)."""
+    from tiletable_host.people import scores_text  # with the engine: only when a session is stored
+
     if result_json is None:
         return "in progress"
     result = json.loads(result_json)
@@ -219,6 +219,8 @@ class Database:
             raise database_error(self.path, exc)
 
     def _import(self, device, records):
+        from tiletable.runtime.journal import REC_END, REC_HEADER  # the engine's: listing and showing need none of it
+
         added = 0
         counts = {}  # session id -> records added to it
         with self.conn:
@@ -261,7 +263,7 @@ class Database:
         return outcome_text(result, session["players"], session_scale(self, session))
 
     def _add_session(self, device, seq, payload):
-        header = parse_json_payload(payload)
+        header = json.loads(bytes(payload).decode())
         players = header.get("players", [])
         cursor = self.conn.execute(
             "INSERT INTO sessions (device, first_seq, ruleset, hash, players, boot, firmware, time, who)"
