@@ -2,11 +2,11 @@
 
 Each action carries its time since the session started (``0:07.3``) when the table's journal
 kept one. Plays, draws, passes and claims are told in the engine's words (``state.describe``),
-saying what is true after them; deals
-and other chance events are grouped on one line; each score carries its rule and arithmetic;
-undos, restarts and gaps are shown where they happened; the violations the engine finds at
-the reveal and every disagreement with the table's own record close the report. Seats are
-named as people know them (``people``): from 1, with the players' names.
+which say what is true after them; deals and other chance events are grouped on one line; each
+score carries its rule and arithmetic; undos, restarts and gaps are shown where they happened;
+the violations the engine finds at the reveal and every disagreement with the table's own
+record close the report. Seats are named as people know them (``people``): from 1, with the
+players' names.
 
     tiletable show 12 --db club.db
 """
