@@ -36,6 +36,20 @@ def test_sessions_lists_each_session_with_its_result(capsys, pulled):
     assert lines[3].endswith("cy, di / in progress")
 
 
+def test_sessions_pads_its_columns_by_characters_as_python_does(tmp_path):
+    """The listing is formatted by SQLite's printf; a table named with accents lines up."""
+    from tiletable.engine.rulesets import canonical_json
+    from tiletable_host.sessions import ROW
+
+    header = {"ruleset": "muggins", "hash": "0", "players": ["José", "李"], "time": 1700000000}
+    db = Database.open(str(tmp_path / "t.db"))
+    db.import_records("mesa-niño-ß", [(1, 1, canonical_json(header).encode())])
+    (line,) = db.listing(ROW)
+    db.close()
+    expected = ROW.replace("!", "") % (1, "2023-11-14 22:13 UTC", "muggins", "mesa-niño-ß", 1, "José, 李", "in progress")
+    assert line == expected
+
+
 def test_show_explains_every_score_and_ends_with_the_final_scores(capsys, pulled):
     db_path, states = pulled
     status, out, _ = tiletable(capsys, ["show", "1", "--db", db_path])
