@@ -22,8 +22,6 @@ import json
 import os
 import sqlite3
 
-from tiletable.runtime.journal import REC_END, REC_HEADER, parse_json_payload
-from tiletable_host.people import scores_text
 from tiletable_host.errors import CommandError
 
 APPLICATION_ID = 0x54544442  # "TTDB"
@@ -98,6 +96,8 @@ def who_text(players):
 def outcome_text(result_json, players=(), scale=1):
     """An end record's payload as a short text (``over: ann 61, bob -40``); ``in progress`` for
     none. ``scale``: score units per point or chip (``people.score_scale``: Buki's 2)."""
+    from tiletable_host.people import scores_text  # with the engine: only when a session is stored
+
     if result_json is None:
         return "in progress"
     result = json.loads(result_json)
@@ -219,6 +219,8 @@ class Database:
             raise database_error(self.path, exc)
 
     def _import(self, device, records):
+        from tiletable.runtime.journal import REC_END, REC_HEADER  # the engine's: listing and showing need none of it
+
         added = 0
         counts = {}  # session id -> records added to it
         with self.conn:
@@ -261,7 +263,7 @@ class Database:
         return outcome_text(result, session["players"], session_scale(self, session))
 
     def _add_session(self, device, seq, payload):
-        header = parse_json_payload(payload)
+        header = json.loads(bytes(payload).decode())
         players = header.get("players", [])
         cursor = self.conn.execute(
             "INSERT INTO sessions (device, first_seq, ruleset, hash, players, boot, firmware, time, who)"
@@ -303,10 +305,12 @@ class Database:
         firmware, time, result, records, started, who, outcome), oldest first."""
         return [_session_dict(row) for row in self.conn.execute(_SESSIONS_QUERY + " ORDER BY id")]
 
-    def listing(self):
-        """Every session as ``(id, started, ruleset, device, records, who, outcome)``, oldest
-        first: what `tiletable sessions` prints, without decoding any JSON in Python."""
-        return self.conn.execute(_LISTING_QUERY).fetchall()
+    def listing(self, row_format):
+        """Every session as one line of text, oldest first: ``row_format`` (SQLite's printf,
+        where ``%!-20s`` pads by characters, as Python does) applied to id, started, ruleset,
+        device, records, who and outcome. What `tiletable sessions` prints, decoding no JSON
+        and making no tuple in Python: on years of sessions that takes a third of the time."""
+        return [row[0] for row in self.conn.execute(_LISTING_QUERY, (row_format,))]
 
     def session(self, session_id):
         """One session (see ``sessions``). :raises CommandError: when there is no such session."""
@@ -347,7 +351,7 @@ _SESSIONS_QUERY = (
     "SELECT id, device, first_seq, ruleset, hash, players, boot, firmware, time, result, records, %s, who, outcome"
     " FROM sessions" % _STARTED
 )
-_LISTING_QUERY = "SELECT id, %s, ruleset, device, records, who, outcome FROM sessions ORDER BY id" % _STARTED
+_LISTING_QUERY = "SELECT printf(?, id, %s, ruleset, device, records, who, outcome) FROM sessions ORDER BY id" % _STARTED
 
 
 def database_error(path, exc):

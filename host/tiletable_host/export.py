@@ -2,9 +2,11 @@
 or each session as a tile game record (``--format record``, docs/RECORD.md).
 
 Columns: session, ruleset, device, seq, type (header, action, score, undo, end, ...), text
-(the record as the table wrote it: an action's canonical text, a header's JSON), and for
-scores seat (counted from 1, as people count them), player (the seat's name), points (chips
-for Buki, whose journal keeps half-chips) and rule split out, so a spreadsheet can sum them.
+(the record as the table wrote it: an action's canonical text, a header's JSON), for actions
+elapsed (seconds since the session started, to a tenth; empty in journals from before actions
+had times), and for scores seat (counted from 1, as people count them), player (the seat's
+name), points (chips for Buki, whose journal keeps half-chips) and rule split out, so a
+spreadsheet can sum them.
 
     tiletable export 12 13 --format csv -o club.csv
 """
@@ -12,13 +14,13 @@ import csv
 import json
 import sys
 
-from tiletable.runtime.journal import RECORD_NAMES, REC_SCORE
+from tiletable.runtime.journal import RECORD_NAMES, REC_ACTION, REC_SCORE, REC_TIMED_ACTION
 from tiletable_host import db as dbmod
 from tiletable_host.errors import CommandError
 from tiletable_host.people import seat_name
-from tiletable_host.sessionlog import session_scale
+from tiletable_host.sessionlog import action_text, session_scale
 
-COLUMNS = ("session", "ruleset", "device", "seq", "type", "text", "seat", "player", "points", "rule")
+COLUMNS = ("session", "ruleset", "device", "seq", "type", "text", "elapsed", "seat", "player", "points", "rule")
 
 
 def configure(parser):
@@ -52,7 +54,10 @@ def export_rows(db, session_ids=()):
             row = dict.fromkeys(COLUMNS)
             row.update(session=session["id"], ruleset=session["ruleset"], device=session["device"], seq=seq)
             row.update(type=RECORD_NAMES.get(rtype, str(rtype)), text=text)
-            if rtype == REC_SCORE:
+            if rtype in (REC_ACTION, REC_TIMED_ACTION):
+                tenths, row["text"] = action_text(rtype, payload)
+                row["elapsed"] = None if tenths is None else tenths / 10
+            elif rtype == REC_SCORE:
                 seat, points, rule = text.split(" ", 2)
                 points = int(points) if scale == 1 else int(points) / scale
                 row.update(seat=int(seat) + 1, player=seat_name(session["players"], int(seat)), points=points, rule=rule)

@@ -81,15 +81,16 @@ class Parser(argparse.ArgumentParser):
 
 
 class _Version(argparse.Action):
-    """``--version``, reading the installed package's metadata only when asked (it is slow to import)."""
+    """``--version``, from the package's ``__version__`` (the wheel's version is read from it, and
+    the package metadata would take longer to load than the rest of the tool)."""
 
     def __init__(self, option_strings, dest, **kwargs):
         super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
 
     def __call__(self, parser, namespace, values, option_string=None):
-        import importlib.metadata
+        from tiletable_host import __version__
 
-        print("tiletable %s" % importlib.metadata.version("tiletable"))
+        print("tiletable %s" % __version__)
         parser.exit(0)
 
 

@@ -3,7 +3,8 @@
 A record is a header of ``[Tag value]`` lines (event, site, date and time, table, the
 ruleset by name, family, version, parameters and content hash, the players by seat, the
 result) and a body of ``Hand N`` markers and lines of actions in the engine's canonical text,
-each optionally preceded by its time (``19:04:05``) and followed by the scores it caused
+each optionally preceded by its time (``19:04:05`` UTC, or ``+0:07.3`` since the session
+started, as ``export`` writes the table's journal times) and followed by the scores it caused
 (``{P0 +10 fives: ends 5x2 = 10}``); ``;`` starts a comment. Like PGN for chess it stores
 actions, not positions: replaying them through the engine (``check_record``) rebuilds the
 game and proves every score, so any program can keep, share and check a game.
@@ -18,9 +19,9 @@ from collections import Counter
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, load_ruleset, schema_module, validate_params
-from tiletable.runtime.journal import REC_ACTION, REC_END, REC_HEADER, REC_SCORE, parse_json_payload
+from tiletable.runtime.journal import REC_ACTION, REC_END, REC_HEADER, REC_SCORE, REC_TIMED_ACTION, parse_json_payload
 from tiletable_host.errors import CommandError
-from tiletable_host.sessionlog import replay_session
+from tiletable_host.sessionlog import elapsed_text, replay_session, timed_action_payload
 
 FORMAT = "tiletable-record 1"
 EXTENSION = ".tgr"
@@ -30,6 +31,8 @@ REQUIRED_TAGS = ("Format", "Event", "Site", "Date", "Time", "Table", "Ruleset", 
 _TAG = re.compile(r"^\[([A-Za-z][A-Za-z0-9]*) (.*)\]$")
 _SEAT_TAG = re.compile(r"^Seat([0-9]+)$")
 _TIME = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$")
+_ELAPSED = re.compile(r"^\+(?:([0-9]+):(?=[0-5][0-9]:))?([0-9]+):([0-5][0-9])(?:\.([0-9]))?$")
+DAY_TENTHS = 24 * 3600 * 10
 _SCORE = re.compile(r"^P([0-9]+) ([+-]?[0-9]+) (\S+)(?:: (.*))?$")
 _HAND = re.compile(r"^Hand ([0-9]+)$")
 
@@ -62,8 +65,9 @@ class Score:
 
 
 class Move:
-    """One action of the body: its canonical ``text``, the ``line`` it is on, its ``time``
-    (``HH:MM:SS`` or None), the ``scores`` written after it and the hand marker before it."""
+    """One action of the body: its canonical ``text``, the ``line`` it is on, its time as
+    written (``clock``: ``HH:MM:SS``, ``+M:SS.d`` or None), the ``scores`` written after it
+    and the hand marker before it."""
 
     def __init__(self, text, line, clock=None, hand=None):
         self.text = text
@@ -83,9 +87,9 @@ class GameRecord:
         self.moves = []
         self._hand = None
 
-    def add(self, text, hand, scores=(), note=""):
+    def add(self, text, hand, scores=(), note="", clock=None):
         """Append an action of hand ``hand`` (a marker is written where the hand changes)."""
-        move = Move(text, 0, hand=None if hand == self._hand else hand)
+        move = Move(text, 0, clock, None if hand == self._hand else hand)
         self._hand = hand
         move.scores = list(scores)
         move.note = note
@@ -106,6 +110,26 @@ class GameRecord:
             return calendar.timegm(time.strptime(date + " " + clock, "%Y.%m.%d %H:%M:%S"))
         except ValueError:
             return None
+
+    def action_times(self):
+        """Each move's time in tenths of a second since the session started, or None: from
+        ``+M:SS.d`` as written, from ``HH:MM:SS`` when the record's start time is known (a time
+        earlier than the one before it is on the next day)."""
+        start = self.start_time()
+        times = []
+        last = 0
+        for move in self.moves:
+            tenths = elapsed_tenths(move.clock) if move.clock else None
+            if tenths is None and move.clock and start is not None:
+                hours, minutes, seconds = (int(part) for part in move.clock.split(":"))
+                of_day = ((hours * 60 + minutes) * 60 + seconds - start) % 86400 * 10
+                tenths = last - last % DAY_TENTHS + of_day
+                if tenths < last:
+                    tenths += DAY_TENTHS
+            if tenths is not None:
+                last = tenths
+            times.append(tenths)
+        return times
 
     def to_text(self):
         """The record as text: the tags, a blank line, the body."""
@@ -220,13 +244,22 @@ def _parse_body_line(record, line, number, hand):
         token, _, rest = rest.partition(" ")
         if "}" in token or "{" in token:
             raise RecordFileError(number, "misplaced brace in %r" % token)
-        if _TIME.match(token):
+        if _TIME.match(token) or _ELAPSED.match(token):
             clock = token
             continue
         record.moves.append(Move(token, number, clock, hand))
         clock = hand = None
     if clock is not None:
         raise RecordFileError(number, "time %s is followed by no action" % clock)
+
+
+def elapsed_tenths(token):
+    """``+1:02:05.3`` or ``+0:07`` as tenths of a second; None for any other text."""
+    match = _ELAPSED.match(token)
+    if not match:
+        return None
+    hours, minutes, seconds, tenth = (int(part or 0) for part in match.groups())
+    return ((hours * 60 + minutes) * 60 + seconds) * 10 + tenth
 
 
 def _parse_score(text, number):
@@ -364,7 +397,9 @@ def record_of_replay(replay, header):
         if undone:
             note = ("undone before it: %s. %s" % (", ".join(undone), note)).strip()
             undone = []
-        record.add(entry.text, entry.hand + 1, scores, note)
+        # a player's action with its time; deals and draws stay many to a line
+        clock = "+" + elapsed_text(entry.tenths) if entry.tenths is not None and entry.actor is not None else None
+        record.add(entry.text, entry.hand + 1, scores, note, clock)
     return record
 
 
@@ -394,15 +429,18 @@ def journal_records(record, ruleset):
         "event": record.tags["Event"],
         "site": record.tags["Site"],
     }
-    rows = [(REC_HEADER, canonical_json(header))]
-    for move in record.moves:
-        rows.append((REC_ACTION, move.text))
-        rows.extend((REC_SCORE, "%d %d %s" % score.key()) for score in move.scores)
+    rows = [(REC_HEADER, canonical_json(header).encode())]
+    for move, tenths in zip(record.moves, record.action_times()):
+        if tenths is None:
+            rows.append((REC_ACTION, move.text.encode()))
+        else:
+            rows.append((REC_TIMED_ACTION, timed_action_payload(tenths, move.text)))
+        rows.extend((REC_SCORE, ("%d %d %s" % score.key()).encode()) for score in move.scores)
     result = record.tags.get("Result", "*")
     if result != "*":
         reason, *scores = result.split()
-        rows.append((REC_END, canonical_json({"reason": reason, "scores": [int(s) for s in scores]})))
-    return [(seq, rtype, payload.encode()) for seq, (rtype, payload) in enumerate(rows, 1)]
+        rows.append((REC_END, canonical_json({"reason": reason, "scores": [int(s) for s in scores]}).encode()))
+    return [(seq, rtype, payload) for seq, (rtype, payload) in enumerate(rows, 1)]
 
 
 def import_device(record):

@@ -21,7 +21,11 @@ from tiletable.runtime.journal import (
     REC_HEADER,
     REC_RESUME,
     REC_SCORE,
+    REC_TIMED_ACTION,
     REC_UNDO,
+    action_parts,
+    varint_size,
+    write_varint,
 )
 from tiletable_host.errors import CommandError
 from tiletable_host.people import score_scale, scores_text
@@ -29,13 +33,16 @@ from tiletable_host.people import score_scale, scores_text
 
 class Entry:
     """One journal record as read back: ``kind`` (header, action, score, ...), the record's
-    ``text``, and for an action the hand, the actor, a sentence for people, the scores the
-    engine awards for it (``engine_scores``) and those the table recorded (``table_scores``)."""
+    ``text``, and for an action its time (``tenths`` of a second since the session started, None
+    in journals from before actions had times), the hand, the actor, a sentence for people, the
+    scores the engine awards for it (``engine_scores``) and those the table recorded
+    (``table_scores``)."""
 
     def __init__(self, seq, kind, text, hand=0, actor=None, description=""):
         self.seq = seq
         self.kind = kind
         self.text = text
+        self.tenths = None
         self.hand = hand
         self.actor = actor
         self.description = description
@@ -114,17 +121,20 @@ def replay_records(session, ruleset, records):
     last_action = None
     lost = False  # the engine could not follow: later actions are listed but not replayed
     for seq, rtype, payload in records:
-        text = payload.decode("utf-8", "replace")
-        if rtype == REC_ACTION:
+        if rtype in (REC_ACTION, REC_TIMED_ACTION):
+            tenths, text = action_text(rtype, payload)
             entry = _replay_action(replay, state, seq, text, lost)
             lost = lost or entry is None
             if entry is None:
                 entry = Entry(seq, "action", text, state.hand_number, None, text)
             else:
                 applied.append(entry)
+            entry.tenths = tenths
             replay.entries.append(entry)
             last_action = entry
-        elif rtype == REC_SCORE:
+            continue
+        text = payload.decode("utf-8", "replace")
+        if rtype == REC_SCORE:
             seat, points, rule = _parse_score(text)
             replay.table_totals[seat] += points
             if last_action is not None:
@@ -147,6 +157,31 @@ def replay_records(session, ruleset, records):
     _compare_scores(replay)
     replay.violations = list(getattr(state, "violations", []))
     return replay
+
+
+def action_text(rtype, payload):
+    """An action record's ``(tenths or None, text)``; a time cut short (a damaged record)
+    reads as no time and no text, which the replay reports."""
+    try:
+        tenths, text = action_parts(rtype, payload)
+    except ValueError:
+        tenths, text = None, b""
+    return tenths, bytes(text).decode("utf-8", "replace")
+
+
+def timed_action_payload(tenths, text):
+    """The payload of a ``REC_TIMED_ACTION`` record, as the table writes it."""
+    payload = bytearray(varint_size(tenths))
+    write_varint(payload, 0, tenths)
+    return bytes(payload) + text.encode()
+
+
+def elapsed_text(tenths):
+    """A time since the session started as people read it: ``0:07.3``, ``1:02:05.0``."""
+    minutes, tenth_seconds = divmod(tenths, 600)
+    hours, minutes = divmod(minutes, 60)
+    seconds = "%02d.%d" % divmod(tenth_seconds, 10)
+    return "%d:%02d:%s" % (hours, minutes, seconds) if hours else "%d:%s" % (minutes, seconds)
 
 
 def _replay_action(replay, state, seq, text, lost):

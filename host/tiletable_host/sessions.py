@@ -4,6 +4,9 @@
 """
 from tiletable_host import db as dbmod
 
+HEADER = "%4s  %-20s  %-12s  %-18s  %7s  %s" % ("id", "started", "ruleset", "table", "records", "players / result")
+ROW = "%4d  %!-20s  %!-12s  %!-18s  %7d  %s / %s"  # SQLite's printf: "!" pads by characters, not bytes
+
 
 def configure(parser):
     parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
@@ -15,13 +18,11 @@ def do_sessions(args):
     try:
         if args.check:
             db.check()
-        sessions = db.listing()
+        lines = db.listing(ROW)
     finally:
         db.close()
-    if not sessions:
+    if not lines:
         print("no sessions in %s (pull some with `tiletable pull`)" % db.path)
         return 0
-    lines = ["%4s  %-20s  %-12s  %-18s  %7s  %s" % ("id", "started", "ruleset", "table", "records", "players / result")]
-    lines.extend("%4d  %-20s  %-12s  %-18s  %7d  %s / %s" % row for row in sessions)
-    print("\n".join(lines))
+    print(HEADER + "\n" + "\n".join(lines))
     return 0

@@ -1,16 +1,18 @@
 """``tiletable show SESSION``: a readable record of every hand of a stored session.
 
-Plays, draws, passes and claims are told in the engine's words (``state.describe``); deals
-and other chance events are grouped on one line; each score carries its rule and arithmetic;
-undos, restarts and gaps are shown where they happened; the violations the engine finds at
-the reveal and every disagreement with the table's own record close the report. Seats are
-named as people know them (``people``): from 1, with the players' names.
+Each action carries its time since the session started (``0:07.3``) when the table's journal
+kept one. Plays, draws, passes and claims are told in the engine's words (``state.describe``),
+which say what is true after them; deals and other chance events are grouped on one line; each
+score carries its rule and arithmetic; undos, restarts and gaps are shown where they happened;
+the violations the engine finds at the reveal and every disagreement with the table's own
+record close the report. Seats are named as people know them (``people``): from 1, with the
+players' names.
 
     tiletable show 12 --db club.db
 """
 from tiletable_host import db as dbmod
 from tiletable_host.people import for_people, score_event_text, score_scale, scores_text
-from tiletable_host.sessionlog import replay_session, result_of
+from tiletable_host.sessionlog import elapsed_text, replay_session, result_of
 
 
 def configure(parser):
@@ -31,10 +33,17 @@ def render_session(replay):
     ]
     hand = None
     chance = []
+    timed = any(e.tenths is not None for e in replay.actions())
+
+    def head(entry):
+        """``#17    0:07.3   ``: the record's number and, in a timed session, the time."""
+        if not timed:
+            return "%-6s" % ("#%d" % entry.seq)
+        return "%-6s %-9s" % ("#%d" % entry.seq, "" if entry.tenths is None else elapsed_text(entry.tenths))
 
     def flush_chance():
         if chance:
-            lines.append("  %-6s chance: %s" % ("#%d" % chance[0].seq, " ".join(e.text for e in chance)))
+            lines.append("  %s chance: %s" % (head(chance[0]), " ".join(e.text for e in chance)))
             del chance[:]
 
     for entry in replay.entries:
@@ -51,9 +60,9 @@ def render_session(replay):
             continue
         flush_chance()
         undone = "  (undone)" if entry.undone else ""
-        lines.append("  %-6s %s%s" % ("#%d" % entry.seq, for_people(entry.description or entry.text, names), undone))
+        lines.append("  %s %s%s" % (head(entry), for_people(entry.description or entry.text, names), undone))
         for event in entry.engine_scores:
-            lines.append("         " + score_event_text(event, names, scale))
+            lines.append("         " + ("          " if timed else "") + score_event_text(event, names, scale))
     flush_chance()
     if replay.state is not None:
         lines.append("final scores: " + scores_text(names, replay.state.scores, scale))

@@ -17,7 +17,7 @@ from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.people import for_people, score_event_text, score_scale, score_text, seat_name
-from tiletable_host.sessionlog import replay_records, resolve_ruleset
+from tiletable_host.sessionlog import elapsed_text, replay_records, resolve_ruleset
 
 
 
@@ -132,7 +132,8 @@ def _last_play(replay, names, scale):
     if not actions:
         return []
     last = actions[-1]
-    lines = ["last play: #%d %s" % (last.seq, for_people(last.description, names))]
+    at = "" if last.tenths is None else " at " + elapsed_text(last.tenths)
+    lines = ["last play: #%d%s %s" % (last.seq, at, for_people(last.description, names))]
     for event in last.engine_scores:
         lines.append("  " + score_event_text(event, names, scale))
     return lines

@@ -265,6 +265,19 @@ def test_action_text_round_trips():
     assert state.describe(state.parse_action("K:?")) == "the kitty gets a card face down"
 
 
+def test_describe_names_who_leads_after_the_pass_that_ends_a_round():
+    state = _opened_by_b()
+    play_texts(state, "C4 PASS S3")
+    leader = state.current_player()
+    sentence = state.describe(PASS)
+    play_texts(state, "PASS")
+    assert sentence == "P%d passes" % leader
+    last, seat = state.last_player, state.current_player()
+    sentence = state.describe(PASS)
+    play_texts(state, "PASS")
+    assert sentence == "P%d passes (P%d takes the trick and leads)" % (seat, last) and state.current_player() == last
+
+
 def test_ruleset_checks():
     from tiletable.engine.errors import RulesetError
 

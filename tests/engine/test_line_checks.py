@@ -205,7 +205,7 @@ def test_describe_says_who_does_what():
     state = start("muggins", [["6-6", "2-3"], ["1-1", "1-2"]])
     assert state.describe(state.parse_action("2-3")) == "P0 sets 2-3"
     run(state, "2-3")
-    assert state.describe(state.parse_action("1-2>L")) == "P1 plays 1-2 on L (showing 2)"
+    assert state.describe(state.parse_action("1-2>L")) == "P1 plays 1-2 on L (now showing 1)"
     assert state.describe(state.parse_action("claim1")) == "P1 claims 5"
     assert state.describe(state.parse_action("waive")) == "P0 waives its 5"
     assert state.describe(state.parse_action("R1:4-4")) == "P1 shows 4-4 at the end of the hand"

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from engine.line_random import VARIANTS, check_tiles, pick
+from tiletable.engine.line_actions import K_DRAW, K_PLAY, SET_POINT
 from tiletable.engine.record import Record
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE
@@ -96,3 +97,33 @@ def test_aliases_find_their_presets():
     assert find_ruleset("all-fives").name == "muggins"
     assert find_ruleset("Bukidomino").name == "buki"
     assert find_ruleset("block-game").name == "block"
+
+
+@pytest.mark.parametrize("name,params", VARIANTS, ids=["%s-%d" % (v[0], i) for i, v in enumerate(VARIANTS)])
+def test_describe_says_what_is_true_after_a_play_or_a_draw(name, params):
+    """``#17 P2 plays 0-6 on L (now showing 6)``: the end the play leaves; a draw's count is the
+    boneyard once the drawn tile (the deal after the draw) has left it."""
+    ruleset = find_ruleset(name, **params)
+    rng = random.Random(len(name) + len(params))
+    plays = draws = 0
+    for _ in range(3):
+        state = ruleset.new_state(min(int(k) for k in ruleset.params["deal"]))
+        said_left = None
+        while not state.is_over():
+            action = pick(state, rng, 0.2)
+            sentence = state.describe(action)
+            kind = action >> 24
+            point = (action >> 8) & 7
+            hand = state.hand_number
+            state.play(action)
+            if said_left is not None:  # the tile drawn has just been dealt
+                assert state.stock == said_left, (sentence, state.stock)
+                said_left = None
+            if kind == K_PLAY and point != SET_POINT and state.hand_number == hand and not state.is_over():
+                assert sentence.endswith("(now showing %d)" % state.layout.val[point]), (sentence, state.layout.text())
+                plays += 1
+            elif kind == K_DRAW:
+                said_left = int(sentence.rsplit("(", 1)[1].split()[0])
+                draws += 1
+    assert plays > 0
+    assert draws > 0 or ruleset.params["draw_policy"] == "none"

@@ -276,6 +276,16 @@ def test_action_text_round_trips():
     assert state.describe(state.parse_action("NOTRUMP")) == "the bidder plays without trumps"
 
 
+def test_describe_names_who_takes_the_trick_a_play_completes():
+    state = hand_with_p1_bidding()
+    state.play("4-5/4")
+    assert state.describe(state.parse_action("4-6")) == "P%d plays 4-6" % P2
+    state.play("4-6")
+    sentence = state.describe(state.parse_action("6-6"))
+    state.play("6-6")
+    assert sentence == "P%d plays 6-6 (P%d takes the trick)" % (P3, P2) and state.leader == P2
+
+
 def test_player_count_and_parameters():
     from tiletable.engine.errors import RulesetError
 

@@ -4,7 +4,8 @@ for, seven tricks a hand, scores equal to their ScoreEvents, matches end, record
 undo takes back one action. MicroPython plays shorter matches (target 7) to fit its heap."""
 import sys
 
-from engine.families_play import check_undo, run_random_matches
+from engine.families_play import Rng, check_undo, choose, run_random_matches
+from tiletable.engine.rulesets import find_ruleset
 
 SHORT = {} if sys.implementation.name == "cpython" else {"target": 7}
 VARIANTS = [
@@ -33,3 +34,23 @@ def test_random_matches_keep_every_tile_and_take_seven_tricks_a_hand():
 
 def test_undo_takes_back_exactly_one_action():
     check_undo("moon", SHORT)
+
+
+def test_describe_names_the_seat_that_takes_each_trick():
+    state = find_ruleset("moon", **SHORT).new_state()
+    rng = Rng(3)
+    named = 0
+    while not state.is_over():
+        action = choose(state, rng, bid_rarely=True)
+        sentence = state.describe(action)
+        completes = state.phase == TRICKS and len(state.trick) == 2
+        hand, before = state.hand_number, list(state.tricks)
+        state.play(action)
+        if completes:
+            after = state.tricks if state.hand_number == hand else state.last_tricks
+            (took,) = [seat for seat in range(3) if after[seat] > before[seat]]
+            assert sentence.endswith("(P%d takes the trick)" % took), sentence
+            named += 1
+        else:
+            assert "takes the trick" not in sentence, sentence
+    assert named >= 7

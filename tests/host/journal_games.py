@@ -7,10 +7,12 @@ from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, TERMINAL
 
 
-def play_into_journal(journal, ruleset_name="muggins", players=("ann", "bob"), seed=1, max_actions=None, choose=None):
+def play_into_journal(journal, ruleset_name="muggins", players=("ann", "bob"), seed=1, max_actions=None, choose=None, tenths_apart=None):
     """Play one match (or its first ``max_actions`` actions) into ``journal``; returns the final state.
 
-    ``choose(state)``, when given, picks each action instead of a uniform random choice.
+    ``choose(state)``, when given, picks each action instead of a uniform random choice;
+    ``tenths_apart``, when given, times the actions that far apart (else they have no time,
+    as in journals from before actions had times).
     """
     ruleset = find_ruleset(ruleset_name)
     state = ruleset.new_state(len(players))
@@ -24,7 +26,7 @@ def play_into_journal(journal, ruleset_name="muggins", players=("ann", "bob"), s
         else:
             action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions))
         events = state.play(action)
-        journal.log_action(state.action_str(action))
+        journal.log_action(state.action_str(action), -1 if tenths_apart is None else count * tenths_apart)
         for event in events:
             journal.log_score(event.seat, event.points, event.rule)
         count += 1

@@ -6,6 +6,7 @@ import pytest
 
 from cli import tiletable
 from tiletable_host import connect
+from tiletable_host.db import Database
 from tiletable_host.main import build_parser
 
 
@@ -69,6 +70,27 @@ def test_a_port_that_does_not_answer(capsys):
     )
 
 
-def test_version_is_printed_on_stdout():
+def test_version_is_printed_on_stdout_and_is_the_installed_packages():
+    import importlib.metadata
+
     proc = subprocess.run([sys.executable, "-m", "tiletable_host", "--version"], capture_output=True, text=True)
-    assert proc.returncode == 0 and proc.stdout.startswith("tiletable ") and proc.stderr == ""
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout == "tiletable %s\n" % importlib.metadata.version("tiletable")
+
+
+@pytest.mark.parametrize("argv", [["sessions"], ["show", "1"], ["export", "1"], ["--version"]])
+def test_reading_the_database_loads_no_library_it_does_not_use(tmp_path, argv):
+    """Start-up is most of a command on years of sessions (bench/db_scale.py): the libraries
+    of the web app, the terminal views, the charts, the schema check and the link stay unloaded,
+    and `sessions` loads not even the engine."""
+    db = tmp_path / "t.db"
+    Database.open(str(db)).close()
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tiletable_host"] + argv + (["--db", str(db)] if argv[0] != "--version" else []),
+        capture_output=True,
+        text=True,
+    )
+    loaded = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    heavy = {"rich", "jsonschema", "pygal", "starlette", "uvicorn", "jinja2", "openskill", "serial", "importlib.metadata", "logging"}
+    assert loaded and not loaded & heavy, sorted(loaded & heavy)
+    assert argv[0] != "sessions" or not any(name.startswith("tiletable.") for name in loaded)

@@ -216,3 +216,33 @@ def test_a_record_of_a_custom_ruleset_checks_imports_and_replays(capsys, tmp_pat
     assert tiletable(capsys, ["import", path, "--db", db_path])[0] == 0
     status, out, _ = tiletable(capsys, ["replay", "1", "--db", db_path])  # the ruleset came with the record
     assert status == 0 and "replayed with muggins (hash %s)" % custom.hash in out and out.endswith("final scores ann 30, bob 10\n")
+
+
+def test_times_of_day_and_times_since_the_start_import_as_action_times(capsys, tmp_path):
+    """TV-MUG-1 times its plays ``18:00:05`` with the session at ``18:00:00``: imported, each
+    action keeps its time since the start, and exported again it reads ``+0:05.0``."""
+    example = doc_examples()[0]
+    assert "\n18:00:05 5-5 " in example
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["import", write(tmp_path, example), "--db", db_path])[0] == 0
+    status, out, _ = tiletable(capsys, ["show", "1", "--db", db_path])
+    steps = [line.split()[1:4] for line in out.splitlines() if " sets " in line or " plays " in line]
+    assert status == 0 and steps[:2] == [["0:05.0", "ann", "sets"], ["0:11.0", "bob", "plays"]]
+    status, out, _ = tiletable(capsys, ["export", "1", "--format", "record", "--db", db_path])
+    assert status == 0 and "\n+0:05.0 5-5 " in out and "\n+0:42.0 claim0 {P0 +10 fives" in out
+
+
+def test_action_times_in_both_forms_cross_midnight_and_hours():
+    [record] = recordmod.parse_records(
+        doc_examples()[0]
+        .replace("[Time 18:00:00]", "[Time 23:59:58]")
+        .replace("18:00:05 5-5", "23:59:59 5-5")
+        .replace("18:00:06 claim0", "00:00:03 claim0")
+        .replace("18:00:11 0-5>R", "+1:02:05.3 0-5>R")
+        .replace("18:00:12 claim1", "+75:03 claim1")
+    )
+    times = record.action_times()
+    assert times[14:18] == [10, 50, 37253, 45030]
+    assert recordmod.elapsed_tenths("+0:60.0") is None and recordmod.elapsed_tenths("0:05.0") is None
+    unknown = recordmod.parse_records(doc_examples()[0].replace("[Time 18:00:00]", "[Time ??:??:??]"))[0]
+    assert unknown.action_times()[14] is None  # a time of day needs the session's start

@@ -2,6 +2,7 @@
 import csv
 import io
 import json
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -33,6 +34,20 @@ def test_sessions_lists_each_session_with_its_result(capsys, pulled):
     assert "muggins" in lines[1] and expected in lines[1]
     assert "2023-11-14 22:13 UTC" in lines[1]
     assert lines[3].endswith("cy, di / in progress")
+
+
+def test_sessions_pads_its_columns_by_characters_as_python_does(tmp_path):
+    """The listing is formatted by SQLite's printf; a table named with accents lines up."""
+    from tiletable.engine.rulesets import canonical_json
+    from tiletable_host.sessions import ROW
+
+    header = {"ruleset": "muggins", "hash": "0", "players": ["José", "李"], "time": 1700000000}
+    db = Database.open(str(tmp_path / "t.db"))
+    db.import_records("mesa-niño-ß", [(1, 1, canonical_json(header).encode())])
+    (line,) = db.listing(ROW)
+    db.close()
+    expected = ROW.replace("!", "") % (1, "2023-11-14 22:13 UTC", "muggins", "mesa-niño-ß", 1, "José, 李", "in progress")
+    assert line == expected
 
 
 def test_show_explains_every_score_and_ends_with_the_final_scores(capsys, pulled):
@@ -98,6 +113,30 @@ def test_export_jsonl_has_one_object_per_record_with_scores_split(capsys, pulled
     scores = [r for r in rows if r["type"] == "score"]
     expected = [(e.seat + 1, ("ann", "bob")[e.seat], e.points, e.rule) for e in states[0].score_events]
     assert [(r["seat"], r["player"], r["points"], r["rule"]) for r in scores] == expected
+
+
+def test_a_journal_with_action_times_and_one_from_before_them_show_and_export_side_by_side(capsys, tmp_path):
+    """Journals written before actions had times still import: no time column in `show`, an
+    empty ``elapsed`` in `export`; a timed session beside it gives every action its time."""
+    device = LocalTransport(str(tmp_path / "device"))
+    play_into_journal(device.journal, "block", ("ann", "bob"), seed=3, max_actions=30)
+    state = play_into_journal(device.journal, "block", ("ann", "bob"), seed=3, max_actions=30, tenths_apart=37)
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    _, old, _ = tiletable(capsys, ["show", "1", "--db", db_path])
+    status, new, _ = tiletable(capsys, ["show", "2", "--db", db_path])
+    old_steps = [line for line in old.splitlines() if re.match(r"  #\d+ ", line) and "end: " not in line]
+    new_steps = [line for line in new.splitlines() if re.match(r"  #\d+ ", line)]
+    assert status == 0 and len(old_steps) == len(new_steps) > 5
+    assert all(re.match(r"  #\d+ +(chance:|ann |bob )", line) for line in old_steps), old
+    assert all(re.match(r"  #\d+ +\d+:\d\d\.\d +(chance:|ann |bob )", line) for line in new_steps), new
+    setter = next(line for line in new_steps if " sets " in line)
+    assert setter.split()[1] == "0:51.8"  # the 15th action: 14 x 3.7 s
+    for session, times in (("1", [None] * 30), ("2", [i * 37 / 10 for i in range(30)])):
+        _, out, _ = tiletable(capsys, ["export", session, "--db", db_path])
+        actions = [json.loads(line) for line in out.splitlines() if json.loads(line)["type"] == "action"]
+        assert [a["elapsed"] for a in actions] == times
+        assert [a["text"] for a in actions] == [state.action_str(a) for a in state.history]
 
 
 def test_export_csv_to_a_file(capsys, pulled, tmp_path):

@@ -71,6 +71,20 @@ def test_the_session_page_of_every_game_tells_each_hand_and_score(client, club, 
     assert "disagree" not in page
 
 
+def test_the_session_page_gives_each_play_its_time(tmp_path):
+    device = LocalTransport(str(tmp_path / "device"))
+    state = play_into_journal(device.journal, "block", ("cy", "di"), seed=3, max_actions=20, tenths_apart=37)
+    db = Database.open(str(tmp_path / "t.db"))
+    from tiletable_host.pull import pull_journal
+
+    device.hello()
+    pull_journal(device, db)
+    db.close()
+    page = TestClient(create_app(Hub(), str(tmp_path / "t.db"))).get("/history/session/1").text
+    setter = state.action_str(state.history[14]).split(">")[0]
+    assert re.search(r'<span class="at">0:51\.8</span> [^<]*sets %s' % setter, page), page
+
+
 def test_session_record_download_is_the_export(client, club, capsys):
     response = client.get("/history/session/5.tgr")
     assert response.status_code == 200 and response.text.startswith("[Format tiletable-record 1]\n")

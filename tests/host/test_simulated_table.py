@@ -1,6 +1,7 @@
 """Every device command against the simulated table (the firmware in a child process) through
 real pyserial on a pty: sync, pull, watch and run, and device resets in the middle of a sync
 and of a pull, which must lose and duplicate nothing."""
+import json
 import os
 import re
 import signal
@@ -210,3 +211,48 @@ def test_any_command_that_talks_to_the_table_gives_its_sessions_a_start_time(cap
     (session,) = database.sessions()
     database.close()
     assert started - 2 <= session["time"] <= time.time() + 2
+
+
+def test_show_and_export_give_each_action_its_time_by_the_tables_clock(capsys, tmp_path, table, link):
+    """Two actions played 4 s and 95 s into a session (table time, fast-forwarded) come back
+    with those times from `show`, `export` and the record format, and through `import` again."""
+    link.hello()
+    link.game_start("muggins", ["ann", "bob"])
+    game = ScriptedGame(table.control, link, find_ruleset("muggins"), 2, 7, lambda hand_over: None)
+    game._deal()
+    table.control.wait(4000)
+    game._turn(game.state.current_player())
+    table.control.wait(91000)
+    game._turn(game.state.current_player())
+    link.game_stop()
+    link.close()
+    db = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--no-ack", "--db", db, "--port", table.port])[0] == 0
+    link.reconnect()
+    session = str(Database.open(db).session_count())
+    status, out, _ = tiletable(capsys, ["show", session, "--db", db])
+    told = [line.split()[:3] for line in out.splitlines() if re.match(r"  #\d+ +\d+:\d\d\.\d +(ann|bob) ", line)]
+    assert status == 0 and len(told) == 2, out
+    (first_seq, first_at, _), (second_seq, second_at, _) = told
+    assert 4.0 <= _seconds(first_at) < 6.0 and 91.0 <= _seconds(second_at) - _seconds(first_at) < 95.0
+    status, out, _ = tiletable(capsys, ["export", session, "--db", db])
+    rows = [json.loads(line) for line in out.splitlines()]
+    elapsed = {"#%d" % row["seq"]: row["elapsed"] for row in rows if row["type"] == "action"}
+    assert status == 0 and elapsed[first_seq] == _seconds(first_at) and elapsed[second_seq] == _seconds(second_at)
+    assert all(isinstance(value, float) for value in elapsed.values())
+    path = str(tmp_path / "timed.tgr")
+    assert tiletable(capsys, ["export", session, "--format", "record", "-o", path, "--db", db])[0] == 0
+    with open(path) as handle:
+        text = handle.read()
+    assert "\n+%s %s" % (first_at, game.state.action_str(game.state.history[14])) in text
+    again = str(tmp_path / "again.db")
+    assert tiletable(capsys, ["import", path, "--db", again])[0] == 0
+    status, out, _ = tiletable(capsys, ["show", "1", "--db", again])
+    assert status == 0
+    assert [line.split()[1] for line in out.splitlines() if re.match(r"  #\d+ +\d+:\d\d\.\d +(ann|bob) ", line)] == [first_at, second_at]
+
+
+def _seconds(elapsed):
+    """``1:39.5`` as seconds."""
+    minutes, seconds = elapsed.split(":")
+    return int(minutes) * 60 + float(seconds)

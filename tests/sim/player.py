@@ -17,7 +17,7 @@ from tiletable.engine.line_actions import DRAW, K_BET, K_CLAIM, K_DEAL, K_LOT, K
 from tiletable.engine.line_actions import chance_action, kind_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import tile_str
-from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_UNDO, iter_records
+from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, iter_records
 from tiletable.runtime.profiles import profile_for
 from tiletable.runtime.table import GAME_LABELS
 
@@ -269,8 +269,8 @@ def journal_sessions(root):
         for seq, rtype, payload in iter_records(data):
             if rtype == REC_HEADER:
                 header = json.loads(payload)
-            elif rtype == REC_ACTION:
-                entries.append((seq, payload.decode()))
+            elif rtype in (REC_ACTION, REC_TIMED_ACTION):
+                entries.append((seq, action_parts(rtype, payload)[1].decode()))
             elif rtype == REC_UNDO:
                 entries = [e for e in entries if e[0] != int(payload)]
         out.append((header, [text for _, text in entries]))

@@ -6,7 +6,7 @@ import pytest
 
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.proto.messages import E_JOURNAL_FULL
-from tiletable.runtime.journal import REC_ACTION, REC_GAP, REC_HEADER, Journal
+from tiletable.runtime.journal import REC_GAP, REC_HEADER, REC_TIMED_ACTION, Journal
 from tiletable.runtime.table import JOURNAL_FULL_MESSAGE
 from tiletable_host.run import ScriptedGame
 from tiletable_host.simtable import SimulatedTable
@@ -68,7 +68,7 @@ def test_a_full_journal_keeps_the_game_and_refuses_the_next_until_pulled(full_ta
     last, records = _pull_all(link)
     played = [r for r in records if r[0] >= session]
     assert played[0][1] == REC_HEADER and REC_GAP not in [r[1] for r in played]
-    actions = [payload for seq, rtype, payload in played if rtype == REC_ACTION]
+    actions = [payload for seq, rtype, payload in played if rtype == REC_TIMED_ACTION]
     assert len(actions) == len(game.state.history) > 20, "the hand is journalled whole"
     link.journal_ack(last)
     assert link.game_start("muggins", ["ann", "bob"]) > last  # room again: acknowledged sessions went

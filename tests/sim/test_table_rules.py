@@ -105,11 +105,11 @@ def test_undo_is_an_amendment_in_the_journal(tmp_path):
     header, kept = flushed_journal(control, tmp_path)
     folder = tmp_path / "journal"
     data = b"".join(p.read_bytes() for p in sorted(folder.glob("*.tjs")))
-    from tiletable.runtime.journal import REC_ACTION, REC_UNDO, iter_records
+    from tiletable.runtime.journal import REC_TIMED_ACTION, REC_UNDO, action_parts, iter_records
 
     records = list(iter_records(data))
     amended = [int(payload) for seq, rtype, payload in records if rtype == REC_UNDO]
-    actions = {seq: payload for seq, rtype, payload in records if rtype == REC_ACTION}
+    actions = {seq: action_parts(rtype, payload)[1] for seq, rtype, payload in records if rtype == REC_TIMED_ACTION}
     assert len(amended) == 1 and actions[amended[0]] == b"3-4>L"  # still there, amended
     assert len(kept) == played - 1 and "3-4>L" not in kept
 
@@ -132,6 +132,34 @@ def test_restart_resumes_the_game_in_progress_from_the_journal(tmp_path):
     resumed.command("wait 1500")
     resumed.place(0, "4-5")  # ...once the table has settled, it is
     assert resumed.state()["actions"] == before["actions"] + 1
+
+
+def test_actions_carry_their_times_and_a_restart_goes_on_from_the_last(tmp_path):
+    """Tenths of a second since the session started, by the table's clock; after a power cut
+    the session's clock goes on from the last action journalled (time without power is not
+    counted: the table cannot know it)."""
+    from tiletable.runtime.journal import REC_TIMED_ACTION, action_parts, iter_records
+
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    control.command("wait 7000")
+    control.place(2, "3-4")
+    control.press(1, "long")
+    control.remove(2)
+    control.command("wait 10000")  # flushed after 2 s; the rest is lost with the power
+    resumed = local_table(tmp_path)
+    resumed.command("wait 5500")
+    resumed.place(0, "4-5")
+    resumed.remove(0)
+    resumed.command("wait 2100")
+    data = b"".join(p.read_bytes() for p in sorted((tmp_path / "journal").glob("*.tjs")))
+    timed = [action_parts(rtype, payload) for _, rtype, payload in iter_records(data) if rtype == REC_TIMED_ACTION]
+    times = {text: tenths for tenths, text in timed}
+    assert [tenths for tenths, _ in timed] == sorted(tenths for tenths, _ in timed)
+    assert times[b"D0:?"] < 20 and times[b"3-3"] < 50
+    assert 70 <= times[b"3-4>L"] - times[b"3-3"] < 100
+    assert 55 <= times[b"4-5>L"] - times[b"3-4>L"] < 100, timed
 
 
 @pytest.mark.parametrize("when", ["tile", "button"])

@@ -638,6 +638,8 @@ class State(GameState):
     def describe(self, action):
         if isinstance(action, tuple):
             if not action:
+                if self._passes == 1:  # the second pass in a row ends the round
+                    return "P%d passes (P%d takes the trick and leads)" % (self.turn, self.last_player)
                 return "P%d passes" % self.turn
             kind = classify(action)
             name = combo_name(kind) if kind else "no combination"

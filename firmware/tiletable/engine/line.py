@@ -315,13 +315,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         if point == SET_POINT:
             lay.set(t, crosswise or (spinner and self.p["spinner"] == "fixed_set_tile"), spinner)
         else:
-            v = lay.val[point]
-            if out < 0:
-                if self.sum7:
-                    out = t & 15 if (t >> 4) + v == 7 else t >> 4
-                else:
-                    out = t & 15 if t >> 4 == v else t >> 4
-            lay.attach(point, t, out, crosswise, spinner, self.stub)
+            lay.attach(point, t, self._outward(t, point, out), crosswise, spinner, self.stub)
         self.passes = 0
         if self.betting and self.setter != seat:
             self.turns_taken[seat] += 1
@@ -337,6 +331,17 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self._hand_over()
             return
         self.turn = (seat + self.step) % self.players
+
+    def _outward(self, t, point, out):
+        """The half of tile ``t`` that faces out once it is laid at ``point``: the one a
+        matador names (``out`` >= 0), else the half that does not match (or make 7 with) the
+        end's value."""
+        if out >= 0:
+            return out
+        v = self.layout.val[point]
+        if self.sum7:
+            return t & 15 if (t >> 4) + v == 7 else t >> 4
+        return t & 15 if t >> 4 == v else t >> 4
 
     def _set_by_rank(self, t):
         """Whether setting ``t`` claims the best-ranked tile (S3, Bergen, a fixed tile's S3
@@ -489,20 +494,23 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             raise IllegalAction(text, E_TILE, "not an action: %s" % exc)
 
     def describe(self, action):
+        """A sentence for people about ``action`` (not yet applied) that says what is true
+        after it: the end's new value, the boneyard once the drawn tile has left it."""
         kind = kind_of(action)
         text = self.action_str(action)
         if kind == K_PLAY:
             point = (action >> 8) & 7
-            t = tile_str(action & 0xFF)
+            t = action & 0xFF
             if point == SET_POINT:
-                return "P%d sets %s" % (self.turn, t)
-            return "P%d plays %s on %s (showing %d)" % (self.turn, t, SLOT_NAMES[point], self.layout.val[point])
+                return "P%d sets %s" % (self.turn, tile_str(t))
+            out = self._outward(t, point, ((action >> 13) & 15) - 1)
+            return "P%d plays %s on %s (now showing %d)" % (self.turn, tile_str(t), SLOT_NAMES[point], out)
         if kind == K_DEAL:
             return "P%d receives %s" % ((action >> 8) & 7, text.split(":")[1])
         if kind == K_PASS:
             return "P%d passes (go)" % self.turn
         if kind == K_DRAW:
-            return "P%d draws from the boneyard (%d left)" % (self.turn, self.stock)
+            return "P%d draws from the boneyard (%d left)" % (self.turn, self.stock - 1)
         seat = (action >> 8) & 7
         if kind == K_CLAIM:
             return "P%d claims %d" % (seat, self.claim_points)

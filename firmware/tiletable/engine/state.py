@@ -132,7 +132,8 @@ class GameState:
         raise NotImplementedError
 
     def describe(self, action):
-        """A sentence for people; defaults to the canonical text."""
+        """A sentence for people about ``action``, asked before it is applied but saying what is
+        true after it (an end's new value, who takes the trick); defaults to the canonical text."""
         return self.action_str(action)
 
     def why_illegal(self, action):

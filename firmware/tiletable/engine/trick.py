@@ -264,10 +264,11 @@ class State(GameState):
             return 8 + _rank_in(tile, self.suit)
         return 0
 
-    def trick_winner(self):
-        """The seat winning the trick so far (a led [0|0] wins unless trumped: nothing else has a 0)."""
+    def trick_winner(self, trick=None):
+        """The seat winning the trick so far, or ``trick`` (``(seat, tile)`` pairs) in this one's
+        suit (a led [0|0] wins unless trumped: nothing else has a 0)."""
         best_seat, best = None, -1
-        for seat, tile in self.trick:
+        for seat, tile in self.trick if trick is None else trick:
             strength = self._strength(tile)
             if strength > best:
                 best_seat, best = seat, strength
@@ -617,7 +618,11 @@ class State(GameState):
         if kind == _LEAD:
             return "P%d leads %s as a %d" % (self.current_player(), text.split("/")[0], (action >> 7) & 7)
         if kind == _PLAY:
-            return "P%d plays %s" % (self.current_player(), text)
+            seat = self.current_player()
+            if len(self.trick) < 2:
+                return "P%d plays %s" % (seat, text)
+            taker = self.trick_winner(self.trick + [(seat, action & 127)])
+            return "P%d plays %s (P%d takes the trick)" % (seat, text, taker)
         if kind == _DISCARD:
             return "the bidder discards %s" % ("a tile face down" if text == "X:?" else text[2:])
         if kind == _KEEP:

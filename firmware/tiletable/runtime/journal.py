@@ -21,7 +21,10 @@ seconds or null). ``REC_ACTION`` is an action's canonical text (``5-6>L``); ``RE
 ``"<seat> <points> <rule>"``; ``REC_UNDO`` is the decimal sequence number of the record it takes
 back (an amendment: nothing is ever deleted); ``REC_RESUME`` the boot counter of a restart that
 continued the session; ``REC_GAP`` how many records were lost while the journal was full;
-``REC_CLOCK`` Unix seconds set during the session.
+``REC_CLOCK`` Unix seconds set during the session. ``REC_TIMED_ACTION`` is an action with its
+time: tenths of a second since the session started as an unsigned LEB128 varint (two bytes for
+the first 27 minutes, three up to 58 hours), then the action's text; journals written before
+actions had times hold ``REC_ACTION`` and still read (``action_parts``).
 
 Durability: appends go into a preallocated buffer and reach the flash at ``flush()``, which
 happens every ``flush_records`` records, when ``poll(now_ms)`` finds the oldest pending record
@@ -69,6 +72,7 @@ REC_END = 5
 REC_RESUME = 6
 REC_GAP = 7
 REC_CLOCK = 8
+REC_TIMED_ACTION = 9
 
 RECORD_NAMES = {
     REC_HEADER: "header",
@@ -79,6 +83,7 @@ RECORD_NAMES = {
     REC_RESUME: "resume",
     REC_GAP: "gap",
     REC_CLOCK: "clock",
+    REC_TIMED_ACTION: "action",
 }
 
 HEAD_SIZE = 7
@@ -93,12 +98,69 @@ _STATE_FORMAT = "<4sII"  # magic, boot counter, acknowledged sequence number (+ 
 _STATE_SIZE = 12
 
 
-def encode_record(buf, pos, rtype, seq, payload):
-    """Write one record into ``buf`` at ``pos``; return the position after it."""
-    n = len(payload)
-    struct.pack_into("<HBI", buf, pos, n, rtype, seq)
-    end = pos + HEAD_SIZE + n
-    buf[pos + HEAD_SIZE : end] = payload
+def varint_size(value):
+    """Bytes of ``value`` (>= 0) as an unsigned LEB128 varint."""
+    size = 1
+    while value >= 0x80:
+        value >>= 7
+        size += 1
+    return size
+
+
+def write_varint(buf, pos, value):
+    """Write ``value`` (>= 0) into ``buf`` at ``pos`` as an unsigned LEB128 varint, in place
+    (no allocation); return the position after it."""
+    while value >= 0x80:
+        buf[pos] = (value & 0x7F) | 0x80
+        value >>= 7
+        pos += 1
+    buf[pos] = value
+    return pos + 1
+
+
+def read_varint(data, pos):
+    """The unsigned LEB128 varint at ``data[pos:]`` and the position after it.
+
+    :raises ValueError: when the data ends inside it.
+    """
+    value = 0
+    shift = 0
+    while pos < len(data):
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, pos
+        shift += 7
+    raise ValueError("varint cut short")
+
+
+def action_parts(rtype, payload):
+    """An action record's ``(tenths of a second since the session started, or None when the
+    journal kept no time, the action's text as bytes)``.
+
+    :raises ValueError: for a timed action whose time is cut short.
+    """
+    if rtype == REC_ACTION:
+        return None, payload
+    tenths, pos = read_varint(payload, 0)
+    return tenths, payload[pos:]
+
+
+def _payload_size(payload, tenths):
+    return len(payload) + (varint_size(tenths) if tenths >= 0 else 0)
+
+
+def encode_record(buf, pos, rtype, seq, payload, tenths=-1):
+    """Write one record into ``buf`` at ``pos``; return the position after it. A ``tenths`` of
+    0 or more goes before the payload as a varint (``REC_TIMED_ACTION``), written in place so
+    the time costs no allocation."""
+    body = pos + HEAD_SIZE
+    if tenths >= 0:
+        body = write_varint(buf, body, tenths)
+    end = body + len(payload)
+    struct.pack_into("<HBI", buf, pos, end - pos - HEAD_SIZE, rtype, seq)
+    buf[body:end] = payload
     struct.pack_into("<I", buf, end, crc32(memoryview(buf)[pos:end]) & 0xFFFFFFFF)
     return end + CRC_SIZE
 
@@ -170,7 +232,7 @@ class Journal:
 
         journal = Journal("/journal")
         journal.start_session("muggins", ruleset.hash, ["ann", "bob"], "0.3.0")
-        journal.log_action("5-5")
+        journal.log_action("5-5", 42)
         journal.log_score(0, 10, "fives")
         journal.end_session({"reason": "over", "scores": [61, 40]})
     """
@@ -412,8 +474,10 @@ class Journal:
             raise JournalError("no session to resume")
         return self.log(REC_RESUME, str(self.boot))
 
-    def log_action(self, text):
-        return self.log(REC_ACTION, text)
+    def log_action(self, text, tenths=-1):
+        """Journal an action played ``tenths`` of a second after the session started; without
+        a time, as journals were written before actions had times (``REC_ACTION``)."""
+        return self.log(REC_ACTION if tenths < 0 else REC_TIMED_ACTION, text, tenths)
 
     def log_score(self, seat, points, rule):
         return self.log(REC_SCORE, "%d %d %s" % (seat, points, rule))
@@ -434,9 +498,9 @@ class Journal:
         self.in_session = False
         return seq
 
-    def log(self, rtype, payload):
-        """Append a record to the session in progress; returns its sequence number, or 0 if
-        it was dropped because the journal is full.
+    def log(self, rtype, payload, tenths=-1):
+        """Append a record to the session in progress (``tenths``: see ``encode_record``);
+        returns its sequence number, or 0 if it was dropped because the journal is full.
 
         :raises JournalError: when no session is in progress.
         :raises ValueError: for a payload over MAX_PAYLOAD bytes.
@@ -445,11 +509,12 @@ class Journal:
             raise JournalError("no session in progress (record type %d)" % rtype)
         if isinstance(payload, str):
             payload = payload.encode()
-        if len(payload) > MAX_PAYLOAD:
-            raise ValueError("journal payload of %d bytes is over %d" % (len(payload), MAX_PAYLOAD))
+        size = _payload_size(payload, tenths)
+        if size > MAX_PAYLOAD:
+            raise ValueError("journal payload of %d bytes is over %d" % (size, MAX_PAYLOAD))
         if (
             not self._session_logged
-            or not self._room_for(OVERHEAD + len(payload))
+            or not self._room_for(OVERHEAD + size)
             or (self._file is None and not self._open(self._path(self._firsts[-1]), "ab"))
         ):
             self.dropped += 1
@@ -460,16 +525,16 @@ class Journal:
             self._dropped_in_session = 0
             if self._room_for(OVERHEAD + len(lost)):
                 self._add(REC_GAP, lost)
-        seq = self._add(rtype, payload)
+        seq = self._add(rtype, payload, tenths)
         if self._pending_records >= self.flush_records:
             self.flush()
         return seq
 
-    def _add(self, rtype, payload):
-        if self._pending + OVERHEAD + len(payload) > len(self._buf):
+    def _add(self, rtype, payload, tenths=-1):
+        if self._pending + OVERHEAD + _payload_size(payload, tenths) > len(self._buf):
             self.flush()
         seq = self.next_seq
-        self._pending = encode_record(self._buf, self._pending, rtype, seq, payload)
+        self._pending = encode_record(self._buf, self._pending, rtype, seq, payload, tenths)
         self._pending_records += 1
         self.next_seq = seq + 1
         return seq

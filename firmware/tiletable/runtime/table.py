@@ -26,7 +26,7 @@ from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.runtime.heap import check_room, free_bytes
 from tiletable.runtime.identity import uid_hex
-from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_UNDO, parse_json_payload
+from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, parse_json_payload
 from tiletable.runtime.profiles import profile_for, seatings
 from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, TAG_WRITTEN, UNKNOWN_TAG
 from tiletable.runtime.ui import error_text
@@ -126,6 +126,7 @@ class Table:
         self.hot_zone = None  # the pad a tile is most likely laid on next (see _aim_tray)
         self.zones_in_use = None  # the zones of the game in progress, None for all
         self.seqs = []  # journal sequence number of each action in state.history
+        self.started_ms = 0  # ticks when the session started, as its actions' times count
         self.outbox = []
         self.events_lost = 0
         self.last_error = None
@@ -207,6 +208,7 @@ class Table:
                 self.open_menu()
             self._unload_families(None)
             raise _no_memory(name)
+        self.started_ms = now_ms
         self._begin(ruleset, state, profile, [], controller, player_names)
         self.redraw()
         return session
@@ -276,11 +278,14 @@ class Table:
         replaying every action through the engine's checked path; True when it resumed."""
         header = None
         entries = []
+        tenths = 0  # the last action's time: the session's clock goes on from there
         for seq, rtype, payload in self.journal.session_records():
             if rtype == REC_HEADER:
                 header = parse_json_payload(payload)
-            elif rtype == REC_ACTION:
-                entries.append((seq, bytes(payload).decode()))
+            elif rtype == REC_ACTION or rtype == REC_TIMED_ACTION:
+                stamp, text = action_parts(rtype, payload)
+                tenths = tenths if stamp is None else stamp
+                entries.append((seq, bytes(text).decode()))
             elif rtype == REC_UNDO:
                 amended = int(payload)
                 for i in range(len(entries) - 1, -1, -1):
@@ -304,6 +309,7 @@ class Table:
         except MemoryError:
             raise _no_memory(header["ruleset"], loaded)
         self._note_family(ruleset.family, loaded)
+        self.started_ms = ticks_add(now_ms, -100 * tenths)
         self._begin(ruleset, state, profile, [seq for seq, _ in entries], controller, header["players"])
         self.journal.resume()
         self._quiet_until = ticks_add(now_ms, BOOT_SETTLE_MS)
@@ -447,7 +453,7 @@ class Table:
         if not quiet:
             self.ui.legal(now_ms)  # before the journal and the link: what the player waits for
         text = state.action_str(action)
-        seq = self.journal.log_action(text)
+        seq = self.journal.log_action(text, max(0, ticks_diff(now_ms, self.started_ms)) // 100)
         self.seqs.append(seq)
         self.send(EV_PLAY, {"seat": actor if actor >= 0 else 255, "action": text, "journal_seq": seq})
         for event in state.score_events[before:]:

@@ -12,7 +12,7 @@ import time
 from openskill.models import PlackettLuce
 
 from tiletable_host.serve.live import explained_scores, with_names
-from tiletable_host.sessionlog import result_of
+from tiletable_host.sessionlog import elapsed_text, result_of
 
 
 def session_row(session):
@@ -127,6 +127,7 @@ def hands_of(replay):
         hands[-1]["steps"].append(
             {
                 "seq": entry.seq,
+                "at": "" if entry.tenths is None else elapsed_text(entry.tenths),
                 "player": names[entry.actor] if entry.actor is not None and entry.actor < len(names) else "",
                 "text": with_names(entry.description or entry.text, names),
                 "undone": entry.undone,
@@ -141,5 +142,5 @@ def hands_of(replay):
 
 def _close_chance(hands, chance):
     if chance and hands:
-        hands[-1]["steps"].append({"seq": None, "player": "", "text": "chance: " + " ".join(chance), "undone": False, "scores": []})
+        hands[-1]["steps"].append({"seq": None, "at": "", "player": "", "text": "chance: " + " ".join(chance), "undone": False, "scores": []})
     del chance[:]
