@@ -7,8 +7,8 @@ with this checkout's ``tiletable deploy``, lets the first-boot self test run, th
 1. ``tiletable sync`` of every preset: device time, and each request's device reply time;
 2. idle in the menu: each zone's scan period, CPU busy and the share spent in ``gc_*``, heap free;
 3. play: two players play Muggins with the project's ``ScriptedGame`` (the table's STATE checked
-   against the PC's engine at every step); every placement comes after a random wait of 0-120 ms
-   (a random point of the scan cycle); between turns a tile is laid out of turn on the other
+   against the PC's engine at every step); every placement comes after the LEDs have come to
+   rest and a random wait of 0-120 ms (a random point of the scan cycle); between turns a tile is laid out of turn on the other
    seat's pad. Placement -> first LED change and -> score digits, scan periods, CPU, heap;
 4. the link: each request type's device reply time over the whole run; ``tiletable pull``;
 5. watchdog resets.
@@ -72,7 +72,10 @@ T_REPLY_MAX = 100.0  # ms, every request's device reply time
 T_SYNC_S = 2.0  # s of device time for the sync of every preset
 T_PULL_KBS = 100.0  # KB/s of journal bytes
 
-RANDOM_WAIT_MS = 120  # a placement comes 0..RANDOM_WAIT_MS after the previous action
+RANDOM_WAIT_MS = 120  # a placement comes QUIET_MS + 0..RANDOM_WAIT_MS after the previous action
+# Before that wait, the LEDs of the play before have come to rest (the illegal flash lasts 650 ms):
+# a flash that restarted on a strip still showing the same flash would change no LED to see.
+QUIET_MS = 700
 MESSAGE_CLEAR_MS = 1700  # an out-of-turn tile's Err message (1.5 s) must be gone before the next placement
 LINK_TIMEOUT_S = 300.0  # the host waits this long (wall) for a reply: the emulator is slow, device time is measured
 PLAYERS = ("ann", "bob")
@@ -348,6 +351,7 @@ class Instrumented:
 
     def place(self, zone, *items, kind=None):
         self._close_window()
+        self.control.command("wait %d" % QUIET_MS)
         wait = self.rng.randint(0, RANDOM_WAIT_MS)
         if wait:
             self.control.command("wait %d" % wait)
