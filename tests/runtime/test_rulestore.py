@@ -125,11 +125,13 @@ class _CountedValidation:
 
     def __enter__(self):
         self.calls = 0
+        self.known = []  # the content hash each call was handed (None: it computes it)
         self._real = rulestore.load_ruleset
 
-        def counted(data):
+        def counted(data, known_hash=None):
             self.calls += 1
-            return self._real(data)
+            self.known.append(known_hash)
+            return self._real(data, known_hash)
 
         rulestore.load_ruleset = counted
         return self
@@ -167,6 +169,23 @@ def test_a_document_the_index_does_not_vouch_for_is_validated_at_open():
         assert validation.calls == 2
         assert RuleStore(root, "fw2").list() == [("toy", 2, other_hash)]
         assert validation.calls == 2
+
+
+def test_get_takes_the_content_hash_from_the_index_only_for_the_bytes_it_proved():
+    root = fresh_dir("rules-index-get")
+    store = RuleStore(root, "fw1")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    store.put(data, content_hash)
+    store.list()  # writes the index
+    reopened = RuleStore(root, "fw1")
+    with _CountedValidation() as validation:
+        assert reopened.get("toy").hash == content_hash
+        assert validation.known == [content_hash]
+    other, other_hash = toy_family.document("toy", 2, 120)
+    write_bytes(root + "/toy.json", other)  # copied over by hand: the index's row is for the old bytes
+    with _CountedValidation() as validation:
+        assert store.get("toy").hash == other_hash
+        assert validation.known == [None]
 
 
 def test_version_65536_is_refused_and_one_bad_file_never_breaks_the_list():

@@ -164,14 +164,14 @@ def _frozen(module):
 class Ruleset:
     """A validated ruleset: family, name, version, resolved params and content hash."""
 
-    def __init__(self, family, name, version, params, aliases=(), description=""):
+    def __init__(self, family, name, version, params, aliases=(), description="", known_hash=None):
         self.family = family
         self.name = name
         self.version = version
         self.params = params
         self.aliases = tuple(aliases)
         self.description = description
-        self.hash = content_hash(family, name, version, params)
+        self.hash = known_hash or content_hash(family, name, version, params)
 
     def __repr__(self):
         return "<Ruleset %s v%d %s>" % (self.name, self.version, self.hash)
@@ -206,8 +206,10 @@ class Ruleset:
         return canonical_json(self.to_doc())
 
 
-def load_ruleset(doc):
+def load_ruleset(doc, known_hash=None):
     """Validate a ruleset document (a dict, or JSON text/bytes) and return a Ruleset.
+    ``known_hash``: its content hash, when an earlier validation of these very bytes gave it
+    (the ruleset store's index), instead of computing it again.
 
     :raises RulesetError: naming the bad field and the reason, e.g. an unknown family,
         an unknown parameter, a value out of range, or a deal larger than the tile set.
@@ -267,7 +269,7 @@ def load_ruleset(doc):
         schema.check_params(name, resolved)
     finally:
         release_modules(loaded)
-    return Ruleset(family, name, version, resolved, aliases, description)
+    return Ruleset(family, name, version, resolved, aliases, description, known_hash)
 
 
 def find_ruleset(name, **overrides):

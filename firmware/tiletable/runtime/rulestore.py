@@ -89,14 +89,18 @@ class RuleStore:
         return found
 
     def get(self, name):
-        """The installed ruleset ``name``, validated.
+        """The installed ruleset ``name``, validated (its content hash taken from the index
+        when the index vouches for these very bytes: 24 ms of an RP2040's time for Muggins).
 
         :raises KeyError: when it is not installed; :raises RulesetError: when the file is invalid.
         """
         if not is_ruleset_name(name) or name not in self.names():
             raise KeyError("no ruleset %r installed" % (name,))
         with open(self._path(name + _SUFFIX), "rb") as f:
-            return load_ruleset(f.read())
+            data = f.read()
+        row = self._rows.get(name)
+        proven = row is not None and row[1] is not None and row[0] == _digest(data)
+        return load_ruleset(data, row[2] if proven else None)
 
     def list(self):
         """``(name, version, hash)`` of every installed ruleset that validates, sorted by name."""

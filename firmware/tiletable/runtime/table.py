@@ -164,8 +164,11 @@ class Table:
 
     def find_ruleset(self, name):
         """An installed ruleset of that name first (the PC may have tuned it), else a preset."""
-        if self.rulestore is not None and name in self.rulestore.names():
-            return self.rulestore.get(name)
+        if self.rulestore is not None:
+            try:
+                return self.rulestore.get(name)
+            except KeyError:
+                pass
         return find_ruleset(name)
 
     def start(self, name, player_names, now_ms):
