@@ -28,6 +28,7 @@ Parameter specs are tuples:
 
 import io
 
+from tiletable import frozen
 from tiletable.engine.errors import RulesetError
 
 # family name -> module; imported lazily.
@@ -133,7 +134,7 @@ def unload_module(name):
     import sys
 
     module = sys.modules.get(name)
-    if module is None or _frozen(module):
+    if module is None or frozen(module):
         return
     del sys.modules[name]
     package, _, attr = name.rpartition(".")
@@ -143,22 +144,6 @@ def unload_module(name):
             delattr(parent, attr)
         except (AttributeError, TypeError):
             pass
-
-
-def _frozen(module):
-    """Whether ``module`` is frozen into the MicroPython firmware: its ``__file__`` names a
-    source that is not on any file system (a module loaded from a file, ``.py`` or ``.mpy``,
-    on a Pico or a PC, has its bytecode in the heap)."""
-    import os
-
-    path = getattr(module, "__file__", None)
-    if path is None:
-        return False
-    try:
-        os.stat(path)
-    except OSError:
-        return True
-    return False
 
 
 class Ruleset:

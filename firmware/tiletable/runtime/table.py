@@ -11,7 +11,6 @@ Inputs are ``zone_event(event, now_ms)`` (tray ``ZoneEvent``), ``button_event(ev
 (``Buttons`` events) and ``tick(now_ms)``; outputs go to ``ui`` (display, LEDs, buzzer), the
 journal, and ``outbox``: link events ``(msg_type, fields)`` the link service sends.
 """
-import gc
 import sys
 
 from tiletable import tagrecord
@@ -24,7 +23,7 @@ from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modul
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
-from tiletable.runtime.heap import check_room, free_bytes
+from tiletable.runtime.heap import check_room, collect_for_code, free_bytes
 from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, parse_json_payload
 from tiletable.runtime.profiles import profile_for, seatings
@@ -244,7 +243,7 @@ class Table:
         for family in [f for f in self._family_modules if f != keep]:
             for module in self._family_modules.pop(family):
                 unload_module(module)
-        gc.collect()
+        collect_for_code()
 
     def _begin(self, ruleset, state, profile, seqs, controller, player_names):
         self.menu.select(ruleset.name, state.players)
@@ -618,7 +617,7 @@ def _controller_for(family):
 
     :raises ValueError: no controller for the family.
     """
-    gc.collect()  # the family's bytecode wants room in few pieces
+    collect_for_code()
     if family == "line":
         from tiletable.runtime.play_line import LineController
 
