@@ -150,7 +150,7 @@ def test_a_tile_on_the_hot_pad_is_placed_within_a_few_ms_of_its_power_up():
         assert table.run(tray, 60) == [(REMOVED, 4, ((TILE, 1, (n // 4) * 0x10 + 4 + n % 4),), 0, None)]
     # 5.1 ms before the tag answers, the probe, the inventory with its READ and a second read in
     # a fresh field (here each register access costs 70 us of virtual time, as on the chip)
-    assert max(delays) < 45, delays
+    assert max(delays) < 36, delays
     assert table.early_frames == 0
 
 

@@ -236,13 +236,17 @@ class Tray:
         return ticks_add(now_ms, (wait + 999) // 1000)
 
     def poll(self, now_ms):
-        """One step: scan one zone whose field is on and settled; else power one more."""
+        """One step: scan one zone whose field is on and settled; else power one more. With a
+        microsecond clock, which knows how long the scan took, a visit is followed at once by
+        powering the next zone in the field it freed."""
         now_us = self._now_us(now_ms)
         zone = self._soonest()
         if zone is not None and ticks_diff(now_us, zone.due_us) >= 0:
             self._visit(zone, now_ms)
             self._powered = True  # its field is free again
-            return
+            if self._ticks_us is None:
+                return
+            now_us = self._ticks_us()
         self._powered = False
         if len(self._lit) < self.fields:
             zone = self._pick()
