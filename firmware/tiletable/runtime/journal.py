@@ -29,8 +29,9 @@ older than ``flush_ms``, when the buffer is full, at session start/end, and befo
 session in progress is replayed; reads by the host (pull, sessions) flush nothing. Flash
 writes pause interrupts on the RP2040 and littlefs erases a block per sync of a growing file
 (littlefs#374), so batching keeps the scan loop smooth. The trade-off: a power cut loses the
-records still in the buffer (at most ``flush_records``, or ``flush_ms`` of play) plus the
-record being written; every record flushed before is intact. At open every file is read and
+records still in the buffer, the batch being flushed included: at most ``flush_records``,
+logged within ``flush_ms`` plus one ``poll`` period (README, "What a power cut can lose");
+every record flushed before is intact. At open every file is read and
 each record verified (length, CRC, sequence); a torn or garbage tail is dropped by rewriting
 the good prefix to a temporary file and renaming it over the original (atomic on littlefs and
 POSIX), so later appends never follow garbage. If the flash has no room for that copy, the
