@@ -11,7 +11,6 @@ Used by the tray tests, the soak and the scan benchmark::
     table.display.draw_text(0, "MUGG"); table.display.show()   # the firmware's driver, same bus
 """
 import machine
-from max7219_model import Max7219Chain
 from mfrc522_model import BusClock, MFRC522Model
 from tiletable.board import pins
 
@@ -53,9 +52,10 @@ class VirtualTray:
     """``zones`` readers (up to the pin map's nine) on the table's one reader bus, on the pin
     map's chip-select pins, and the display chain on its LOAD pin: ``chain`` is its model,
     ``display`` the firmware's driver for it (every ``show()`` puts display traffic on the bus
-    the readers use, as the table does between scans)."""
+    the readers use, as the table does between scans); ``display=False`` leaves the chain off
+    the bus, for tests that need the heap for more than the tray."""
 
-    def __init__(self, zones, versions=None, access_us=70):
+    def __init__(self, zones, versions=None, access_us=70, display=True):
         if zones > len(pins.READER_CS):
             raise ValueError("%d zones; the pin map has chip-selects for %d" % (zones, len(pins.READER_CS)))
         machine.reset_pins()
@@ -72,12 +72,15 @@ class VirtualTray:
             self.models.append(model)
             self.cs_pins.append(cs)
             self.openers.append(self._opener(self.spi, cs))
-        from tiletable.drivers.max7219 import Max7219
+        self.chain = self.display = None
+        if display:
+            from max7219_model import Max7219Chain
+            from tiletable.drivers.max7219 import Max7219
 
-        self.chain = Max7219Chain(pins.DISPLAY_MODULES)
-        load = ChipSelectLine(pins.DISPLAY_LOAD)
-        self.spi.attach(self.chain, load, shifts_always=True)
-        self.display = Max7219(self.spi, load, modules=pins.DISPLAY_MODULES, max_brightness=pins.DISPLAY_MAX_INTENSITY)
+            self.chain = Max7219Chain(pins.DISPLAY_MODULES)
+            load = ChipSelectLine(pins.DISPLAY_LOAD)
+            self.spi.attach(self.chain, load, shifts_always=True)
+            self.display = Max7219(self.spi, load, modules=pins.DISPLAY_MODULES, max_brightness=pins.DISPLAY_MAX_INTENSITY)
 
     def _opener(self, spi, cs):
         from tiletable.drivers.mfrc522 import MFRC522
