@@ -44,8 +44,8 @@ test: setup browser
 # The long soaks and sweeps (make test runs each with a sample), as CI runs them after make test:
 # the same tests at full size (tests/soak.py) on two workers, then the power-cut sweep over the
 # 146,000 flash steps of 1,000 journal events, cut at every 10th (about 14,600 cuts). Measured
-# here part by part, niced on a loaded machine: 14 min for the tests (9 of them the app link
-# fuzz), 6 for the sweep. SWEEP_STEP=1 cuts at every byte and erase (about an hour).
+# here, niced, with a load average of 5-6 on two cores: 19.9 min (9.7 for the tests, 10.2 for
+# the sweep). SWEEP_STEP=1 cuts at every byte and erase (about an hour at the same pace).
 SWEEP_STEP ?= 10
 SOAK_TESTS := tests/proto/test_fuzz.py tests/drivers/test_tray_soak.py tests/drivers/test_mfrc522_capacity.py \
 	tests/runtime/test_journal_every_offset.py tests/host/test_ruleset_fuzz.py tests/sim/test_app_link_fuzz.py
