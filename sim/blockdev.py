@@ -51,12 +51,21 @@ def _mixed_bits(seed):
     return x & 0xFF
 
 
+_erased_blocks = {}  # block size -> an erased block, shared: sweeps make thousands of chips
+
+
+def _erased_block(size):
+    if size not in _erased_blocks:
+        _erased_blocks[size] = b"\xff" * size
+    return _erased_blocks[size]
+
+
 class RamBlockDevice(_Flash):
     def __init__(self, block_size=4096, block_count=12, image=None):
         """A flash of ``block_count`` blocks, erased, or holding ``image`` (kept, not copied)."""
         self.block_size = block_size
         self.block_count = block_count
-        self._erased = b"\xff" * block_size
+        self._erased = _erased_block(block_size)
         if image is None:
             image = bytearray(block_size * block_count)
             for block in range(block_count):

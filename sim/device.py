@@ -216,7 +216,7 @@ class Hardware:
             spi.attach(model, machine.Pin(cs, machine.Pin.OUT, value=1))
             self.readers.append(model)
         self.chain = Max7219Chain(pins.DISPLAY_MODULES)
-        spi.attach(self.chain, machine.Pin(pins.DISPLAY_LOAD, machine.Pin.OUT, value=1))
+        spi.attach(self.chain, machine.Pin(pins.DISPLAY_LOAD, machine.Pin.OUT, value=1), shifts_always=True)
         gpios = tuple(pins.BUTTON_SEAT) + (pins.BUTTON_MENU, pins.BUTTON_OK, pins.BUTTON_UNDO)
         self.button_pins = [machine.Pin(gpio) for gpio in gpios]
         self.contacts = [BouncyContact(pin, seed=i + 1) for i, pin in enumerate(self.button_pins)]

@@ -142,6 +142,7 @@ class SPI:
         self.phase = phase
         self.stats = SPIStats()
         self._devices = []
+        self._listening = []  # devices that see the next byte: those selected, and shift registers
 
     def init(self, baudrate=None, **kwargs):
         if baudrate:
@@ -150,19 +151,27 @@ class SPI:
     def deinit(self):
         pass
 
-    def attach(self, device, cs):
-        """Wire a device model to this bus with its chip-select pin (active low)."""
+    def attach(self, device, cs, shifts_always=False):
+        """Wire a device model to this bus with its chip-select pin (active low). A device that
+        ``shifts_always`` (a MAX7219, whose LOAD only latches) sees every byte on the bus and
+        answers none (it does not drive MISO)."""
         self._devices.append((device, cs))
         selected = [False]
+        if shifts_always:
+            self._listening.append(device)
 
         def on_cs(pin):
             low = pin.value() == 0
             if low and not selected[0]:
                 selected[0] = True
                 self.stats.transactions += 1
+                if not shifts_always:
+                    self._listening.append(device)
                 device.select()
             elif not low and selected[0]:
                 selected[0] = False
+                if not shifts_always:
+                    self._listening.remove(device)
                 device.deselect()
 
         cs.watch(on_cs)
@@ -170,9 +179,8 @@ class SPI:
     def _exchange(self, byte):
         self.stats.bytes += 1
         result = 0xFF
-        for device, cs in self._devices:
-            if cs.value() == 0:
-                result &= device.exchange(byte)
+        for device in self._listening:
+            result &= device.exchange(byte)
         return result
 
     def write(self, buf):

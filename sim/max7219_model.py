@@ -1,9 +1,10 @@
 """A chain of MAX7219 chips at the wire: decodes SPI frames into what each module shows.
 
-Attach with ``spi.attach(chain, cs)``. Bytes shift through the chain like the chips'
-16-bit shift registers (DIN -> DOUT, the first frame sent ends in the furthest chip);
-on CS rising (LOAD) every chip latches the frame it holds, whatever it is, so a driver
-that sends too few or too many frames shows the garbage real modules would. Each chip
+Attach with ``spi.attach(chain, load, shifts_always=True)``. Bytes shift through the chain
+like the chips' 16-bit shift registers (DIN -> DOUT, the first frame sent ends in the furthest
+chip) on every clock, LOAD high or low, as on the chips (the reference board shares SCK and MOSI
+with the readers); on LOAD rising every chip latches the frame it holds, whatever it is, so a
+driver that sends too few or too many frames shows the garbage real modules would. Each chip
 starts as at power-up (shutdown, scan limit 0, no decode, intensity 0, test off).
 
 ``shapes(module)`` gives the 8 digits left to right as lit segment letters (``"bc."``),

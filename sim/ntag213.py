@@ -14,8 +14,11 @@ emulate lock bits, OTP or configuration pages) and answers ACK 0xA after the pro
 A ``read_only`` tag answers every WRITE with NAK, as a tag whose user pages are locked does.
 
 Faults for tests: ``weak`` (per-mille chance per answer of silence or a corrupted answer, from
-a seeded xorshift so CPython and MicroPython see the same sequence) and ``leave_after(n)``
-(the tag is lifted off the pad after n more answers, e.g. in the middle of a read).
+a seeded xorshift so CPython and MicroPython see the same sequence), ``swaps`` (per-mille chance
+per answer that two whole bytes of it trade places: the BCC of a UID answer still holds, and an
+answer with CRC_A gets the CRC of what it now says, so the reader sees nothing wrong) and
+``leave_after(n)`` (the tag is lifted off the pad after n more answers, e.g. in the middle of a
+read).
 """
 
 IDLE = 0
@@ -90,7 +93,7 @@ def cascade_levels(uid):
 class Ntag213:
     """One tag. ``uid`` is 7 bytes for a real NTAG213; 4 or 10 are accepted for tests."""
 
-    def __init__(self, uid, user=None, weak=0, seed=1, read_only=False):
+    def __init__(self, uid, user=None, weak=0, seed=1, read_only=False, swaps=0):
         self.uid = bytes(uid)
         self.levels = cascade_levels(self.uid)
         self.memory = bytearray(PAGES * 4)
@@ -105,6 +108,8 @@ class Ntag213:
         if user is not None:
             self.memory[16 : 16 + len(user)] = user
         self.weak = weak
+        self.swaps = swaps
+        self.swapped = 0  # answers sent with two bytes swapped
         self.read_only = read_only
         self.random = XorShift(seed)
         self.answers_left = -1
@@ -152,7 +157,29 @@ class Ntag213:
             i = self.random.below(len(garbled))
             garbled[i] ^= 0x03 if answer[1] >= 8 * (i + 1) else 0x01
             return bytes(garbled), answer[1], answer[2]
+        if self.swaps and self.random.below(1000) < self.swaps:
+            return self._swap_bytes(answer)
         return answer
+
+    def _swap_bytes(self, answer):
+        """The answer with two bytes of different value swapped and its CRC_A, if it has one,
+        made to match: damage no check of the air interface catches."""
+        data, nbits, delay = answer
+        size = nbits // 8
+        if nbits % 8:
+            return answer
+        crc = size >= 3 and crc_a(data, size - 2) == data[size - 2] | data[size - 1] << 8
+        body = size - 2 if crc else size
+        if body < 2:
+            return answer
+        out = bytearray(data)
+        i = self.random.below(body)
+        j = (i + 1 + self.random.below(body - 1)) % body
+        if out[i] == out[j]:
+            return answer
+        out[i], out[j] = out[j], out[i]
+        self.swapped += 1
+        return (with_crc(out[:body]) if crc else bytes(out)), nbits, delay
 
     def _receive(self, data, nbits):
         if nbits == 7:

@@ -1,4 +1,6 @@
-"""A virtual tray: MFRC522 models on one SPI bus with one CS pin each, and a shared clock.
+"""A virtual tray: MFRC522 models on the reader bus of the reference board's pin map (one SPI
+bus, one chip-select line each), with the MAX7219 display chain on the same SCK/MOSI, and a
+shared clock.
 
 Used by the tray tests, the soak and the scan benchmark::
 
@@ -6,15 +8,15 @@ Used by the tray tests, the soak and the scan benchmark::
     tray = Tray(table.openers, resolver)
     table.models[0].place(Ntag213(uid, user=record))
     events = table.run(tray, 200)   # 200 ms of virtual time: [(kind, zone, items, count, reason), ...]
+    table.display.draw_text(0, "MUGG"); table.display.show()   # the firmware's driver, same bus
 """
 import machine
 from mfrc522_model import BusClock, MFRC522Model
-
-FIRST_CS = 17
+from tiletable.board import pins
 
 
 class ChipSelectLine:
-    """A bare output line with what the driver and ``SPI.attach`` use (init, value, watch),
+    """A bare output line with what the drivers and ``SPI.attach`` use (init, value, watch),
     several times cheaper per byte than a full ``machine.Pin``."""
 
     OUT = 1
@@ -47,33 +49,38 @@ class ChipSelectLine:
 
 
 class VirtualTray:
-    """``zones`` readers on one SPI bus, as on the table. ``shared_bus=False`` gives each reader
-    its own bus and a bare chip-select line: nothing changes for the scanner, but the
-    simulation runs several times faster (the long soak uses it)."""
+    """``zones`` readers (up to the pin map's nine) on the table's one reader bus, on the pin
+    map's chip-select pins, and the display chain on its LOAD pin: ``chain`` is its model,
+    ``display`` the firmware's driver for it (every ``show()`` puts display traffic on the bus
+    the readers use, as the table does between scans); ``display=False`` leaves the chain off
+    the bus, for tests that need the heap for more than the tray."""
 
-    def __init__(self, zones, versions=None, access_us=70, shared_bus=True):
+    def __init__(self, zones, versions=None, access_us=70, display=True):
+        if zones > len(pins.READER_CS):
+            raise ValueError("%d zones; the pin map has chip-selects for %d" % (zones, len(pins.READER_CS)))
         machine.reset_pins()
         self.clock = BusClock(access_us)
-        self.spi = machine.SPI(0, baudrate=10000000)
-        self.buses = [self.spi]
+        self.spi = machine.SPI(pins.READER_SPI, baudrate=pins.READER_BAUDRATE)
         self.models = []
         self.cs_pins = []
         self.openers = []
         self.most_fields_on = 0
         for i in range(zones):
-            if shared_bus:
-                cs = machine.Pin(FIRST_CS + i, machine.Pin.OUT, value=1)
-            else:
-                cs = ChipSelectLine(FIRST_CS + i)
-            version = versions[i] if versions else 0x92
-            model = MFRC522Model(self.clock, version=version)
-            if not shared_bus and i:
-                self.buses.append(machine.SPI(i, baudrate=10000000))
-            spi = self.buses[-1]
-            spi.attach(model, cs)
+            cs = ChipSelectLine(pins.READER_CS[i])
+            model = MFRC522Model(self.clock, version=versions[i] if versions else 0x92)
+            self.spi.attach(model, cs)
             self.models.append(model)
             self.cs_pins.append(cs)
-            self.openers.append(self._opener(spi, cs))
+            self.openers.append(self._opener(self.spi, cs))
+        self.chain = self.display = None
+        if display:
+            from max7219_model import Max7219Chain
+            from tiletable.drivers.max7219 import Max7219
+
+            self.chain = Max7219Chain(pins.DISPLAY_MODULES)
+            load = ChipSelectLine(pins.DISPLAY_LOAD)
+            self.spi.attach(self.chain, load, shifts_always=True)
+            self.display = Max7219(self.spi, load, modules=pins.DISPLAY_MODULES, max_brightness=pins.DISPLAY_MAX_INTENSITY)
 
     def _opener(self, spi, cs):
         from tiletable.drivers.mfrc522 import MFRC522

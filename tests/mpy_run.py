@@ -48,6 +48,7 @@ def main(paths):
             _print_exception(exc)
             failed += 1
             continue
+        gc.collect()  # the import's garbage, as between tests
         for name in sorted(dir(module)):
             if not name.startswith("test_"):
                 continue

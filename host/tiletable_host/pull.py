@@ -4,7 +4,9 @@ Only what is new is copied: the pull starts after the last record the database h
 table, and a record received twice is stored once. The table is told the PC has a record only
 once it is safely written, so the table never deletes a record the PC does not have; what
 arrived before a broken link is kept, and a table that resets in the middle is simply asked
-again. (For developers: records are committed every COMMIT_RECORDS, then JOURNAL_ACK.)
+again. Only records on the table's flash are copied: the last few of a game in progress, still
+in the table's memory, come with the next pull. (For developers: records are committed every
+COMMIT_RECORDS, then JOURNAL_ACK.)
 
     tiletable pull --db club.db
 """
@@ -49,7 +51,8 @@ def pull_journal(link, db, acknowledge=True, progress_stream=None):
     with Progress("pull", status["last"] - start, "records", stream=progress_stream) as bar:
         try:
             while True:
-                records, last = link.journal_pull(after)
+                records, durable = link.journal_pull(after)
+                records = [record for record in records if record[0] <= durable]  # the rest may yet be lost
                 if not records:
                     break
                 pending.extend(records)
@@ -57,7 +60,7 @@ def pull_journal(link, db, acknowledge=True, progress_stream=None):
                 if len(pending) >= COMMIT_RECORDS:
                     added += db.import_records(device, pending)
                     pending = []
-                bar.update(after - start, max(last - start, after - start))
+                bar.update(after - start, max(status["last"] - start, after - start))
         finally:
             # what arrived is kept even when the link fails: the next pull starts after it
             added += db.import_records(device, pending)

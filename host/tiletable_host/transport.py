@@ -289,9 +289,10 @@ class Transport:
 
     def journal_pull(self, after):
         """The records after sequence number ``after`` that fit in one reply, as a list of
-        ``(seq, rtype, payload bytes)``, and the device's last sequence number."""
+        ``(seq, rtype, payload bytes)``, and the last record on the device's flash: the
+        records after it are still in its memory (store and acknowledge only up to it)."""
         reply = self.request(JOURNAL_PULL, {"after": after, "max": self.max_payload - _PULL_OVERHEAD})
-        return list(iter_records(reply["records"])), reply["last"]
+        return list(iter_records(reply["records"])), reply["durable"]
 
     def journal_ack(self, seq):
         """Tell the device every record up to ``seq`` is stored on the host; returns its acked mark."""

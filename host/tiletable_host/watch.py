@@ -37,6 +37,7 @@ class TableView:
         self.snapshot = {}
         self.session = None  # the journal's current session: first, names, ruleset
         self.records = []  # its records so far
+        self.provisional = 0  # how many of them, at the end, were not on the table's flash yet
         self.replay = None
         self.event_error = None
 
@@ -49,9 +50,12 @@ class TableView:
         self.snapshot = self.link.state()
         if "ruleset" not in self.snapshot:
             return
+        if self.provisional:  # read again: a failed flush on the table would renumber them
+            del self.records[-self.provisional :]
+            self.provisional = 0
         after = self.records[-1][0] if self.records else self._session_start() - 1
         while True:
-            records, _last = self.link.journal_pull(after)
+            records, durable = self.link.journal_pull(after)
             if not records:
                 break
             for record in records:
@@ -59,6 +63,8 @@ class TableView:
                     self._start_session(record)
                 else:
                     self.records.append(record)
+                if record[0] > durable:
+                    self.provisional += 1
             after = records[-1][0]
         if self.session is not None:
             ruleset = resolve_ruleset(self.db, self.session["ruleset"], self.session["hash"])
@@ -75,6 +81,7 @@ class TableView:
             self.event_error = None  # a new game: the last one's error is history
         self.session = {"players": header["players"], "ruleset": header["ruleset"], "hash": header["hash"]}
         self.records = [record]
+        self.provisional = 0
 
     def render(self):
         """The view as lines of text."""

@@ -322,3 +322,63 @@ def test_a_pad_that_never_settles_does_not_starve_the_others():
         placed += [e for e in table.run(tray, 1) if e[0] == PLACED]
     assert (PLACED, 2, ((TILE, 1, 0x09),), 1, None) in placed
     assert all(e[1] != 0 for e in placed)
+
+
+def test_a_tag_whose_every_answer_has_bytes_swapped_is_never_placed():
+    table, tray = make()
+    a = tile(40, 3, 0x24)
+    a.swaps = 1000  # every answer two bytes swapped, CRC_A recomputed: the READ says something else
+    table.models[0].place(a)
+    assert table.run(tray, 100) == []  # the anticollision answers are spoilt too: nothing selected
+    a.swaps = 0
+    assert table.run(tray, 150) == [(PLACED, 0, ((TILE, 3, 0x24),), 1, None)]
+
+
+def test_a_swapped_read_once_then_good_reads_names_the_tile():
+    table, tray = make()
+    a = tile(41, 3, 0x25)
+    reads_before_swap = [0]
+    original = a._read
+
+    def read_swapped_once(page):
+        answer = original(page)
+        reads_before_swap[0] += 1
+        return a._swap_bytes(answer) if reads_before_swap[0] == 1 else answer
+
+    a._read = read_swapped_once
+    table.models[0].place(a)
+    events = table.run(tray, 200)
+    assert a.swapped == 1 and events == [(PLACED, 0, ((TILE, 3, 0x25),), 1, None)]
+
+
+def test_a_damaged_tag_is_reported_once_it_read_the_same_twice():
+    table, tray = make()
+    bad = bytearray(tagrecord.encode(TILE, 3, 0x26))
+    bad[6] ^= 0x01
+    table.models[0].place(Ntag213(b"\x04\x01\x02\x03\x04\x05\x06", user=bytes(bad)))
+    events = table.run(tray, 200)
+    assert [(e[0], e[4]) for e in events] == [(UNKNOWN_TAG, identity.DAMAGED)]
+
+
+def test_a_tile_heard_from_the_next_pad_is_placed_only_where_it_lies():
+    table, tray = make(2)
+    a = tile(42, 3, 0x27)
+    echo = Ntag213(a.uid, user=bytes(a.memory[16:32]))  # the same tag, answering zone 1's reader too
+    table.models[0].place(a)
+    assert table.run(tray, 100) == [(PLACED, 0, ((TILE, 3, 0x27),), 1, None)]
+    table.models[1].place(echo)
+    assert table.run(tray, 300) == []
+    table.models[0].lift(a)
+    table.models[1].lift(echo)
+    assert table.run(tray, 200) == [(REMOVED, 0, ((TILE, 3, 0x27),), 0, None)]
+
+
+def test_a_tile_two_zones_hear_at_once_is_placed_on_one_zone_at_most():
+    # A change is confirmed by a second look right after the first, which may come before the
+    # other zone's scan: the zone that confirms first takes the tile, and the other never does.
+    table, tray = make(2)
+    a = tile(43, 3, 0x28)
+    table.models[0].place(a)
+    table.models[1].place(Ntag213(a.uid, user=bytes(a.memory[16:32])))
+    placed = [e for e in table.run(tray, 400) if e[0] == PLACED]
+    assert len(placed) <= 1

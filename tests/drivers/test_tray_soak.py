@@ -10,7 +10,8 @@ def report(soak):
     placed = sorted(soak.placed_latency)
     removed = sorted(soak.removed_latency)
     return (
-        "%d placements %r, %d events, %d phantom, %d reader faults reported, %d/%d weak confirmed, %d lost; "
+        "%d placements %r, %d events, %d phantom, %d reader faults reported, %d/%d weak, %d/%d swapped and"
+        " %d/%d crosstalk confirmed, %d lost; %d display writes on the readers' bus, %d misread; "
         "placed after %d ms median / %d ms max, removed after %d ms median / %d ms max"
     ) % (
         soak.placements,
@@ -18,9 +19,15 @@ def report(soak):
         soak.events_seen,
         soak.phantoms,
         soak.faults_reported,
-        soak.weak_confirmed,
+        soak.confirmed.get("weak", 0),
         soak.counts.get("weak", 0),
+        soak.confirmed.get("swapped", 0),
+        soak.counts.get("swapped", 0),
+        soak.confirmed.get("crosstalk", 0),
+        soak.counts.get("crosstalk", 0),
         soak.lost,
+        soak.display_writes,
+        soak.display_errors,
         placed[len(placed) // 2],
         placed[-1],
         removed[len(removed) // 2],
@@ -36,3 +43,4 @@ def test_noisy_placements_make_no_phantom_and_report_every_fault():
     assert soak.failures == [], (len(soak.failures), soak.failures[:5])
     assert soak.faults_reported == soak.counts["reader"]
     assert soak.lost == 0
+    assert soak.display_errors == 0

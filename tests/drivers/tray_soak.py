@@ -1,5 +1,8 @@
 """Bad-input soak for the tray scanner: many noisy placements on a virtual tray.
 
+The readers sit on the reference board's one SPI bus (pin map: chip-selects, the display's LOAD)
+and the MAX7219 display chain is written after every scan step, as the table does between
+reads: its traffic crosses the readers' and each display write must read back whole.
 Every zone runs its own sequence of episodes at the same time; each episode knows which
 events it must produce, and any other event is a failure:
 
@@ -14,20 +17,28 @@ mid-read    a tile that leaves after 0-8 answers (during its reads)   none
 unknown     a blank, foreign or damaged tag                           UNKNOWN_TAG reason, REMOVED
 duplicate   a tag claiming a tile another tag already claimed         UNKNOWN_TAG duplicate, REMOVED
 weak        a tile failing 10-20 % of its answers                     PLACED+REMOVED, or none
+swapped     a tile swapping two bytes in 5-15 % of its answers, the   PLACED+REMOVED, or none
+            CRC_A of each made to match (damage CRC_A cannot see)
+crosstalk   a tile the next zone's reader also hears (failing 0-30 %   PLACED+REMOVED, or none;
+            of its answers there) from its own zone's first scan on   nothing on the next zone
+            (a tag answering for another zone)
 reader      the zone's reader drops off the bus, then comes back      READER_FAULT, READER_OK
 =========== ========================================================= ==========================
 
-A PLACED event naming a tile that was not lying on that pad, or naming a flicker or
-mid-read tile, is a phantom placement.
+A PLACED event naming a tile that was not lying on that pad (one only heard from the next
+pad does not count as lying there), or naming a flicker or mid-read tile, is a phantom
+placement.
 """
 from ntag213 import Ntag213, XorShift
 from rfid_tray import VirtualTray
 from tiletable import tagrecord
+from tiletable.drivers.segments import glyph
 from tiletable.runtime import identity
 from tiletable.runtime.tray import PLACED, READER_FAULT, READER_OK, REMOVED, UNKNOWN_TAG, Tray
 
 TILE = tagrecord.KIND_TILE
-HOLD_SCANS = 3  # scans of the zone (plus 0-2) that a tile lies still before it is lifted
+HOLD_SCANS = 3  # scans of the zone (plus 0-2) that a tile lies still before it is lifted ...
+PATIENT_SCANS = 30  # ... or, while the table has not answered a tile it must answer, up to this many
 HOLD_MS = 400  # how long a reader stays off the bus
 GAP_MS = 100
 LATE_MS = 3000
@@ -39,6 +50,8 @@ KINDS = (
     ("unknown", 10),
     ("duplicate", 5),
     ("weak", 10),
+    ("swapped", 10),
+    ("crosstalk", 8),
     ("reader", 5),
 )
 TOTAL_WEIGHT = sum(w for _, w in KINDS)
@@ -61,12 +74,19 @@ class Episode:
         self.flips = 0  # flicker: swaps still to do, one per scan of the zone
         self.end_ms = None  # set when the hold is over: the episode ends GAP_MS later, once settled
         self.lifted_ms = start_ms
+        self.echo = None  # crosstalk: lays the tag's echo on the next pad, once its zone scanned it
         self.events = []
+
+
+def waiting_for_table(ep):
+    """Whether a player would still wait with the tile down: the episode must produce events
+    and none came yet (a neighbour's echo or noise may take the tray a few more scans)."""
+    return ep.allowed is None and bool(ep.expected) and not ep.events
 
 
 class Soak:
     def __init__(self, zones=9, fields=1, hot=None, seed=1):
-        self.table = VirtualTray(zones, shared_bus=False)
+        self.table = VirtualTray(zones)
         resolver = identity.Resolver()
         resolver.resolve(b"\x04\xff\xff\xff\xff\xff\xff", tagrecord.encode(*CLAIMED))
         self.tray = Tray(self.table.openers, resolver, fields=fields, queue_size=32)
@@ -80,9 +100,11 @@ class Soak:
         self.failures = []
         self.phantoms = 0
         self.faults_reported = 0
-        self.weak_confirmed = 0
+        self.confirmed = {}  # kind -> episodes confirmed, for the kinds that may not be
         self.events_seen = 0
         self.placed_latency = []  # ms from laying tiles to their PLACED event
+        self.display_writes = 0
+        self.display_errors = 0  # display writes that did not read back as written
         self.removed_latency = []  # ms from lifting them to their REMOVED event
 
     # --- tags ------------------------------------------------------------------------------
@@ -115,14 +137,28 @@ class Soak:
         model = self.table.models[zone]
         ep.mark = model.field_switches
         ep.hold_scans = HOLD_SCANS + self.rnd.below(3)
-        if kind in ("clean", "hand", "weak"):
+        if kind in ("clean", "hand", "weak", "swapped"):
             n = 1 + self.rnd.below(3) if kind == "clean" else (4 + self.rnd.below(4) if kind == "hand" else 1)
             idents = sorted(self._fresh_identity() for _ in range(n))
             weak = 100 + self.rnd.below(101) if kind == "weak" else 0
-            ep.tags = [self._tile(i, weak=weak) for i in idents]
+            swaps = 50 + self.rnd.below(101) if kind == "swapped" else 0
+            ep.tags = [self._tile(i, weak=weak, swaps=swaps) for i in idents]
             ep.expected = [(PLACED, idents, n), (REMOVED, idents, 0)]
-            if kind == "weak":
+            if kind in ("weak", "swapped"):
                 ep.allowed = []
+        elif kind == "crosstalk":
+            ident = self._fresh_identity()
+            tile = self._tile(ident)
+            neighbour = self.table.models[(zone + 1) % len(self.current)]
+            echo = Ntag213(tile.uid, user=tagrecord.encode(*ident), weak=self.rnd.below(301), seed=self.serial + 7)
+            echo.echo = True  # the same tag, heard from the next pad: not lying there
+            ep.echo = lambda: neighbour.place(echo)
+            ep.tags = [tile]
+            ep.expected = [(PLACED, [ident], 1), (REMOVED, [ident], 0)]
+            ep.allowed = []  # heard by two zones all along: placed on neither
+            model.place(tile)
+            ep.lift = lambda: (model.lift(tile), neighbour.lift(echo))
+            return ep
         elif kind == "flicker":
             ep.tags = [self._tile((TILE, FLICKER_SET, 0x99))]
             ep.flips = 2 * (3 + self.rnd.below(6))  # starts lifted: placed only between two scans
@@ -159,6 +195,9 @@ class Soak:
         """Advance an episode: swap a flicker tile, end a hold, or decide the episode is over."""
         model = self.table.models[ep.zone]
         scanned = model.field_switches - ep.mark
+        if ep.echo is not None and scanned:
+            ep.echo()
+            ep.echo = None
         if ep.flips:
             if scanned and not model.field_on:
                 if ep.tags[0] in model.tags:
@@ -176,7 +215,7 @@ class Soak:
                 if now < ep.end_ms:
                     return False
                 ep.end_ms = now + self.tray.retry_ms + GAP_MS
-            elif scanned < ep.hold_scans or model.field_on:
+            elif scanned < ep.hold_scans or model.field_on or (waiting_for_table(ep) and scanned < PATIENT_SCANS):
                 return False
             else:
                 ep.end_ms = now + GAP_MS
@@ -197,7 +236,7 @@ class Soak:
         if event.kind == PLACED:
             on_pad = []
             for tag in model.tags:
-                if not tag.gone:
+                if not tag.gone and not getattr(tag, "echo", False):
                     try:
                         on_pad.append(tagrecord.decode(tag.memory[16:32]))
                     except tagrecord.TagRecordError:
@@ -226,10 +265,22 @@ class Soak:
         self.placements += 1
         self.counts[ep.kind] = self.counts.get(ep.kind, 0) + 1
         if ep.events == ep.expected:
-            if ep.kind == "weak":
-                self.weak_confirmed += 1
+            if ep.allowed is not None:
+                self.confirmed[ep.kind] = self.confirmed.get(ep.kind, 0) + 1
         elif ep.allowed is None or ep.events != ep.allowed:
             self.failures.append((ep.kind, ep.zone, ep.expected, ep.events))
+
+    def _write_display(self):
+        """Show the number of episodes finished on all 16 digits, then read the chain back."""
+        text = "%016d" % (self.placements * 1000 + self.display_writes % 1000)
+        display = self.table.display
+        for i in range(len(text)):
+            display.buffer[i] = glyph(text[i])
+        display.show()
+        self.display_writes += 1
+        chain = self.table.chain
+        if not (chain.reads(0, text[:8]) and chain.reads(1, text[8:])):
+            self.display_errors += 1
 
     def run(self, placements):
         """Run until ``placements`` episodes finished; returns self with the counts."""
@@ -247,6 +298,7 @@ class Soak:
                     started += 1
                     self.current[zone] = self._new_episode(zone, now)
             tray.poll(now)
+            self._write_display()
             event = tray.events.get()
             while event is not None:
                 self._record(event)

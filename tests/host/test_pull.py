@@ -47,6 +47,22 @@ def test_pull_stores_every_record_and_acknowledges_them(capsys, tmp_path, device
     assert device.journal.acked == expected[-1][0]
 
 
+def test_pull_during_a_game_stores_what_is_on_flash_and_flushes_nothing(capsys, tmp_path, device):
+    """The records still in the table's write buffer may yet be lost: the pull leaves them
+    for the next one rather than force a flash sync in the middle of the game."""
+    play_into_journal(device.journal, seed=1, max_actions=40)  # ends with a flush
+    for _ in range(5):
+        device.journal.log_action("6-6")
+    flushes, durable = device.journal.flush_count, device.journal.durable_seq
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    assert [r[0] for r in _stored(db_path)] == list(range(1, durable + 1))
+    assert device.journal.acked == durable and device.journal.flush_count == flushes
+    device.journal.flush()
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    assert [r[0] for r in _stored(db_path)] == list(range(1, durable + 6))
+
+
 def test_pull_is_incremental_and_a_second_pull_adds_nothing(capsys, tmp_path, device):
     db_path = str(tmp_path / "t.db")
     play_into_journal(device.journal, seed=1)

@@ -1,6 +1,7 @@
 """The watch view of every game family, drawn from a STATE snapshot and the journal of the
 session in progress (an in-process device whose STATE answers like the table runtime's)."""
 import io
+import random
 import json
 
 import pytest
@@ -121,3 +122,67 @@ def test_following_into_a_log_prints_a_view_only_when_it_changed(tmp_path):
         follow(view, _Stopping(device, [lambda: None, lambda: None, error, lambda: None]), 0.01, out)
     blocks = out.getvalue().split("\n\n")[:-1]
     assert len(blocks) == 2 and blocks[1].endswith("last error: 5-6 does not match either end")
+
+
+def _match_flushes(tmp_path, name, watched):
+    """Flash syncs of one Block match journalled action by action, the view refreshed before
+    every action when ``watched``; the view's records at the end and the journal's."""
+    device = LocalTransport(str(tmp_path / name))
+    snapshot = {"mode": "game", "menu": ["block", 2], "ruleset": "block", "players": 2, "scores": [0, 0], "prompt": ""}
+    device.server.register(STATE, lambda fields: {"snapshot": json.dumps(snapshot)}, "game")
+    device.hello()
+    view = TableView(device)
+    rng = random.Random(3)
+    seen_pending = [0]
+
+    def choose(state):
+        if watched:
+            view.refresh()
+            journal = device.journal
+            assert [r[0] for r in view.records][-1:] == [journal.next_seq - 1], "every record, the unflushed ones too"
+            seen_pending[0] += journal.next_seq - 1 > journal.durable_seq
+        return rng.choice(list(state.chance_outcomes() if state.current_player() == CHANCE else state.legal_actions))
+
+    play_into_journal(device.journal, "block", ("ann", "bob"), choose=choose)
+    return device.journal.flush_count, seen_pending[0]
+
+
+def test_watching_a_match_forces_no_flash_sync(tmp_path):
+    """watch pulls the journal every half second: a pull must not flush the batch the journal
+    keeps (it read the unflushed records from the write buffer instead)."""
+    alone, _ = _match_flushes(tmp_path, "alone", watched=False)
+    watched, refreshes_with_pending = _match_flushes(tmp_path, "watched", watched=True)
+    assert watched == alone and refreshes_with_pending > 20, (watched, alone, refreshes_with_pending)
+
+
+def test_watch_reads_again_what_was_not_on_flash(tmp_path):
+    """A record above the table's flush mark may yet be lost and its number reused: the view
+    drops such records at its next refresh and reads them again."""
+    device, _ = _device(tmp_path, "muggins", ("ann", "bob"), 20)
+    device.hello()
+    view = TableView(device)
+    journal = device.journal
+    journal.log_action("lost")
+    view.refresh()
+    assert view.records[-1][2] == b"lost" and view.provisional == 1
+    journal._file = _FullFlash(journal._file)
+    journal.flush()  # fails: "lost" is dropped and its number goes to the next record
+    assert journal.dropped == 1
+    journal.log_action("6-6")
+    journal.flush()
+    view.refresh()
+    assert view.records[-1][2] == b"6-6" and view.provisional == 0
+    assert [r[0] for r in view.records] == sorted(set(r[0] for r in view.records))
+
+
+class _FullFlash:
+    """A session file whose writes fail as on a full flash."""
+
+    def __init__(self, file):
+        self.file = file
+
+    def write(self, data):
+        raise OSError(28, "no space left on device")
+
+    def close(self):
+        self.file.close()

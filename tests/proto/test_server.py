@@ -185,7 +185,7 @@ def test_journal_pull_in_chunks_then_acknowledge():
         records = list(iter_records(reply["records"]))
         if not records:
             break
-        assert len(reply["records"]) <= 600 and reply["last"] == 456
+        assert len(reply["records"]) <= 600 and reply["durable"] == 456
         seqs.extend(r[0] for r in records)
         after = records[-1][0]
     assert seqs == list(range(1, 457))

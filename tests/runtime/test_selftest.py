@@ -67,7 +67,7 @@ class Rig:
             spi.attach(model, machine.Pin(cs, machine.Pin.OUT, value=1))
             self.readers.append(model)
         self.chain = Max7219Chain(pins.DISPLAY_MODULES)
-        spi.attach(self.chain, machine.Pin(pins.DISPLAY_LOAD, machine.Pin.OUT, value=1))
+        spi.attach(self.chain, machine.Pin(pins.DISPLAY_LOAD, machine.Pin.OUT, value=1), shifts_always=True)
         gpios = tuple(pins.BUTTON_SEAT) + (pins.BUTTON_MENU, pins.BUTTON_OK, pins.BUTTON_UNDO)
         self.contacts = [BouncyContact(machine.Pin(gpio), seed=i + 1) for i, gpio in enumerate(gpios)]
         for button in held:

@@ -33,7 +33,7 @@ class Device:
     def __init__(self, name, busy=None):
         self.root = fresh_dir(name)
         self.path = self.root + "/uids.json"
-        self.table = VirtualTray(2, shared_bus=False)  # bare chip-selects: less of the 192 KB test heap
+        self.table = VirtualTray(2, display=False)  # the link server needs the heap the display's driver would take
         self.tray = Tray(self.table.openers, Resolver(UidTable.read(self.path)))
         self.busy_reason = busy
         self.server = LinkServer(RuleStore(self.root + "/rulesets"), Journal(self.root + "/journal"), "0", "t")

@@ -31,7 +31,7 @@ type   name                  request fields                      reply fields
                                                                  max_bytes, full, dropped
 0x08   JOURNAL_SESSIONS      after                               sessions [first, last, ruleset,
                                                                  hash, boot, ended, acked]
-0x09   JOURNAL_PULL          after, max                          last, records (journal records)
+0x09   JOURNAL_PULL          after, max                          durable, records (journal records)
 0x0A   JOURNAL_ACK           seq                                 acked
 0x0B   SET_CLOCK             unix                                -
 0x0C   GAME_START            ruleset, players                    session
@@ -47,6 +47,11 @@ type   name                  request fields                      reply fields
 
 RULESET_LIST answers a page: the rulesets named after ``after`` ("" for the first page), as
 many as fit in a frame, and ``more`` 1 when others follow (ask again after the last name).
+
+JOURNAL_PULL answers the records after ``after`` that fit in ``max`` bytes, flushing
+nothing: the records still in the table's write buffer follow those on flash. ``durable`` is
+the last record on flash; a host stores and acknowledges only up to it, and reads the records
+after it again (a failed flush would number other records with them).
 
 SET_CLOCK sets the device's wall clock (Unix seconds; the Pico keeps it with ``ticks_ms``
 until the next reset): session headers carry it, and a session in progress journals it as a
@@ -194,7 +199,7 @@ MESSAGES = {
     JOURNAL_SESSIONS: ("journal sessions", (("after", "u32"),)),
     JOURNAL_SESSIONS | REPLY: ("journal sessions reply", (("sessions", _SESSION_ROW),)),
     JOURNAL_PULL: ("journal pull", (("after", "u32"), ("max", "u16"))),
-    JOURNAL_PULL | REPLY: ("journal pull reply", (("last", "u32"), ("records", "bytes"))),
+    JOURNAL_PULL | REPLY: ("journal pull reply", (("durable", "u32"), ("records", "bytes"))),
     JOURNAL_ACK: ("journal ack", (("seq", "u32"),)),
     JOURNAL_ACK | REPLY: ("journal ack reply", (("acked", "u32"),)),
     SET_CLOCK: ("set clock", (("unix", "u32"),)),

@@ -258,7 +258,7 @@ class LinkServer:
         if limit < MAX_RECORD:
             raise ProtocolError(E_BAD_VALUE, "pull max %d is under one record (%d)" % (fields["max"], MAX_RECORD))
         used = self.journal.read_since(fields["after"], memoryview(self._pull_buf)[:limit])
-        return {"last": self.journal.next_seq - 1, "records": memoryview(self._pull_buf)[:used]}
+        return {"durable": self.journal.durable_seq, "records": memoryview(self._pull_buf)[:used]}
 
     def _journal_ack(self, fields):
         try:

@@ -28,11 +28,13 @@ actions had times hold ``REC_ACTION`` and still read (``action_parts``).
 
 Durability: appends go into a preallocated buffer and reach the flash at ``flush()``, which
 happens every ``flush_records`` records, when ``poll(now_ms)`` finds the oldest pending record
-older than ``flush_ms``, when the buffer is full, at session start/end, and before any read.
-Flash writes pause interrupts on the RP2040 and littlefs may erase a block per sync
+older than ``flush_ms``, when the buffer is full, at session start/end, and before the
+session in progress is replayed; reads by the host (pull, sessions) flush nothing. Flash
+writes pause interrupts on the RP2040 and littlefs erases a block per sync of a growing file
 (littlefs#374), so batching keeps the scan loop smooth. The trade-off: a power cut loses the
-records still in the buffer (at most ``flush_records``, or ``flush_ms`` of play) plus the
-record being written; every record flushed before is intact. At open every file is read and
+records still in the buffer, the batch being flushed included: at most ``flush_records``,
+logged within ``flush_ms`` plus one ``poll`` period (README, "What a power cut can lose");
+every record flushed before is intact. At open every file is read and
 each record verified (length, CRC, sequence); a torn or garbage tail is dropped by rewriting
 the good prefix to a temporary file and renaming it over the original (atomic on littlefs and
 POSIX), so later appends never follow garbage. If the flash has no room for that copy, the
@@ -571,8 +573,9 @@ class Journal:
 
     def _write_failed(self):
         """After a failed write the file may hold part of the batch: cut it back to its last
-        valid record and reuse the lost sequence numbers (the host never saw them, since every
-        read flushes first), so the file stays one unbroken run of records."""
+        valid record and reuse the lost sequence numbers, so the file stays one unbroken run of
+        records. A host may have read the lost records, but never as on flash (above
+        ``durable_seq``): it stores none of them (see ``read_since``)."""
         lost = self._pending_records
         self.dropped += lost
         self._dropped_in_session += lost
@@ -686,11 +689,16 @@ class Journal:
         memory; reading on from where the last call stopped costs no rescan. A record that
         fails its check ends what is read of that file (the open-time scan makes that rare).
 
+        Reading flushes nothing (a host that watches the game must not multiply the flash
+        syncs the batching saves): the records still in the write buffer follow the ones on
+        flash. Those above ``durable_seq`` are not on flash yet; a failed flush may number
+        other records with them (see ``_write_failed``), so a host stores and acknowledges
+        only up to ``durable_seq`` and reads the rest again.
+
         :raises ValueError: when ``out`` cannot hold a record of the largest size.
         """
         if len(out) < MAX_RECORD:
             raise ValueError("read buffer of %d bytes is under one record (%d)" % (len(out), MAX_RECORD))
-        self.flush()
         if not self._firsts or after_seq + 1 >= self.next_seq:
             return 0
         index, offset = self._position_of(after_seq + 1)
@@ -712,12 +720,29 @@ class Journal:
             index += 1
             offset = 0
         self._cursor = None
+        return self._copy_pending(after_seq, out, used)
+
+    def _copy_pending(self, after_seq, out, used):
+        """Append the records still in the write buffer with sequence numbers above
+        ``after_seq`` to ``out[:used]`` while they fit; return the bytes used then."""
+        pos = 0
+        while pos < self._pending:
+            n, _, seq = struct.unpack_from("<HBI", self._buf, pos)
+            size = OVERHEAD + n
+            if seq > after_seq:
+                if used + size > len(out):
+                    break
+                out[used : used + size] = memoryview(self._buf)[pos : pos + size]
+                used += size
+            pos += size
         return used
 
     def _position_of(self, seq):
         """(file index, offset) of record ``seq``, or of the first record after it is gone."""
         if self._cursor is not None and self._cursor[2] == seq:
             return self._cursor[0], self._cursor[1]
+        if seq > self.durable_seq:  # still in the write buffer: after the newest file's end
+            return len(self._firsts) - 1, self._sizes[-1]
         index = 0
         for i in range(len(self._firsts)):
             if self._firsts[i] <= seq:
@@ -777,8 +802,8 @@ class Journal:
 
     def sessions(self, after_first=-1):
         """The sessions whose first sequence number is above ``after_first``, oldest first, as
-        dicts: first, last, header (dict), ended, acked."""
-        self.flush()
+        dicts: first, last, header (dict), ended, acked. Flushes nothing: a header reaches
+        the flash when its session starts."""
         out = []
         for index in range(len(self._firsts)):
             first = self._firsts[index]

@@ -32,7 +32,10 @@ radio kept failing (a pass cut short never counts). A change is committed only a
 from a visit of its own (a fresh field, every tag reset in between), and only once every new tag
 has an identity or a definite reason. A tile seen in one visit and gone in the next, or a single
 read in a burst of noise, never gets that far; a tile that stays is confirmed one settle after
-it was first read instead of a whole round of the tray later.
+it was first read instead of a whole round of the tray later. A record that does not check out
+counts only once read the same twice (two bytes swapped in the air pass CRC_A but never twice
+alike), and a tag another zone holds or heard in its latest scan is left out of this zone's
+observation (a tile heard from the next pad is no play there).
 
 **Events** (``ZoneEvent``) go into a preallocated ring (``events.get()``): PLACED with the
 identities that arrived, REMOVED with those that left, UNKNOWN_TAG with a reason per tag that
@@ -53,6 +56,7 @@ stamps may be truncated by up to 1 ms).
 """
 from micropython import const
 
+from tiletable import tagrecord
 from tiletable.drivers.mfrc522 import NAK
 from tiletable.runtime.identity import UNREADABLE, Resolver
 
@@ -156,6 +160,7 @@ class _Zone:
         self.signature = bytearray(10)
         self.signature_bits = -1
         self.last_seen = _EMPTY  # the latest full observation, reused while the signature holds
+        self.heard = _EMPTY  # the latest observation, whichever way it was made
         self.inventory_ms = 0  # when the last full inventory ran
         self.conflicts = 0  # bit mask of the zones whose fields must not be on with this one's
         self.on = False  # its field is on (the scanner's view; the driver keeps its own)
@@ -215,6 +220,7 @@ class Tray:
         self._record = bytearray(16)
         self._known = {}  # uid -> (identity, reason), shared by every zone
         self._failures = {}  # uid -> reads failed in a row
+        self._unusable = {}  # uid -> the record last read from it that does not check out
         self.job = None  # runs once when its zone's field is on and settled (runtime/tags.py's TagWrite)
 
     def _now_us(self, now_ms):
@@ -384,6 +390,7 @@ class Tray:
         uid = bytes(uid)
         self._known.pop(uid, None)
         self._failures.pop(uid, None)
+        self._unusable.pop(uid, None)
         self.resolver.forget(uid)
         for zone in self.zones:
             if uid in zone.present:
@@ -426,6 +433,7 @@ class Tray:
         zone.retry_at = ticks_add(now_ms, self.retry_ms)
         zone.candidate = None
         zone.votes = 0
+        zone.heard = _EMPTY
 
     # --- one zone ------------------------------------------------------------------------------
     def _scan(self, zone, now_ms):
@@ -444,6 +452,8 @@ class Tray:
         else:
             zone.inventory_ms = now_ms
             observed = self._inventory(zone, reader)
+        if observed is not None:
+            zone.heard = observed
         if observed is not zone.present_set or zone.votes:  # else nothing to vote on (the idle case)
             self._vote(zone, observed, now_ms)
 
@@ -506,7 +516,7 @@ class Tray:
 
     def _identify(self, reader, uid):
         r = reader.read(_RECORD_PAGE, self._record)
-        if r == 16 or r == NAK:
+        if r == NAK or (r == 16 and self._believable(uid)):
             if len(self._known) >= _CACHE_MAX:
                 self._known.clear()
             self._known[uid] = self.resolver.resolve(uid, self._record if r == 16 else None)
@@ -521,6 +531,26 @@ class Tray:
                 return False
         return True
 
+    def _believable(self, uid):
+        """Whether the record just read may be taken as the tag's: one whose own checksum holds,
+        or the same bytes that do not check out read twice in a row. Damage in the air that
+        CRC_A cannot see (two bytes swapped, the CRC matching) spoils one read, never the same
+        way twice; a tag that is blank, foreign or damaged reads the same every time."""
+        record = self._record
+        try:
+            tagrecord.decode(record)
+            self._unusable.pop(uid, None)
+            return True
+        except tagrecord.TagRecordError:
+            pass
+        if self._unusable.get(uid) == record:
+            del self._unusable[uid]
+            return True
+        if len(self._unusable) >= _CACHE_MAX:
+            self._unusable.clear()
+        self._unusable[uid] = bytes(record)
+        return False
+
     def _resolution(self, uid):
         """(identity, reason) of a UID, or None while its record may still be read."""
         known = self._known.get(uid)
@@ -532,8 +562,12 @@ class Tray:
 
     # --- debounce -------------------------------------------------------------------------------
     def _vote(self, zone, observed, now_ms):
-        if observed is None:
+        if observed is None:  # no telling what lay there: the observations around it are not in a row
+            zone.candidate = None
+            zone.votes = 0
             return
+        if observed != zone.present_set:
+            observed = self._own(zone, observed)
         if observed == zone.present_set:
             zone.candidate = None
             zone.votes = 0
@@ -550,6 +584,21 @@ class Tray:
             if uid not in zone.present and self._resolution(uid) is None:
                 return  # a new tag whose record is still being read
         self._commit(zone, observed, now_ms)
+
+    def _own(self, zone, observed):
+        """``observed`` without the new tags another zone holds or heard in its latest scan: a
+        tag that answers two readers (lying between pads, or heard from the next pad) is not
+        placed on a second zone, and on none until only one zone hears it."""
+        for uid in observed:
+            if uid not in zone.present and self._held_elsewhere(zone, uid):
+                return frozenset(u for u in observed if u in zone.present or not self._held_elsewhere(zone, u))
+        return observed
+
+    def _held_elsewhere(self, zone, uid):
+        for other in self.zones:
+            if other is not zone and (uid in other.present or uid in other.heard):
+                return True
+        return False
 
     def _commit(self, zone, observed, now_ms):
         old = zone.present
