@@ -16,8 +16,9 @@ it like a Pico. It runs on CPython and on the MicroPython unix port::
 
 **Control side** (for tests and demos): a loopback TCP port (``--control``), one command
 per line, one reply line each, ``ok ...`` or ``err <reason>``. Commands that change the
-table wait until the table has taken them in, fast-forwarding the device's clock (the
-table's time runs ahead of the wall clock; nothing else notices):
+table wait until the table has taken them in, running it ahead of the wall clock in its
+device time (``Services``: App.run()'s schedule, work charged at the chip's costs,
+chip_costs.py; docs/SIMULATED_TABLE.md):
 
 =========================  =====================================================================
 ``place <zone> <item>...``  lay pieces on a zone (``5-6`` a tile, ``H4`` or ``c29`` a card, ``blank`` a
