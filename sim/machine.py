@@ -60,18 +60,24 @@ class Pin:
 
     def value(self, level=None):
         if level is None:
-            if self._driven is not None:
-                if self.mode == Pin.OPEN_DRAIN and self._out == 0:
-                    return 0
-                return self._driven
-            if self.mode in (Pin.OUT, Pin.OPEN_DRAIN):
-                if self.mode == Pin.OPEN_DRAIN and self._out:
-                    return 1 if self.pull != Pin.PULL_DOWN else 0
-                return self._out
-            return 1 if self.pull == Pin.PULL_UP else 0
-        before = self.value()
+            return self._level()
+        before = self._level()
         self._out = 1 if level else 0
-        self._changed(before)
+        if self._watchers or self._irq is not None:
+            self._changed(before)
+
+    def _level(self):
+        if self._driven is None and self.mode == Pin.OUT:  # the usual case: the firmware's output
+            return self._out
+        if self._driven is not None:
+            if self.mode == Pin.OPEN_DRAIN and self._out == 0:
+                return 0
+            return self._driven
+        if self.mode in (Pin.OUT, Pin.OPEN_DRAIN):
+            if self.mode == Pin.OPEN_DRAIN and self._out:
+                return 1 if self.pull != Pin.PULL_DOWN else 0
+            return self._out
+        return 1 if self.pull == Pin.PULL_UP else 0
 
     __call__ = value
 
@@ -102,7 +108,7 @@ class Pin:
         self._watchers.append(callback)
 
     def _changed(self, before):
-        after = self.value()
+        after = self._level()
         if after == before:
             return
         for callback in self._watchers:
@@ -142,6 +148,7 @@ class SPI:
         self.phase = phase
         self.stats = SPIStats()
         self._devices = []
+        self._low = []  # the devices whose chip-select is low (kept by their pins' watchers)
 
     def init(self, baudrate=None, **kwargs):
         if baudrate:
@@ -153,10 +160,16 @@ class SPI:
     def attach(self, device, cs):
         """Wire a device model to this bus with its chip-select pin (active low)."""
         self._devices.append((device, cs))
+        if cs.value() == 0:
+            self._low.append(device)
         selected = [False]
 
         def on_cs(pin):
-            low = pin.value() == 0
+            low = pin._level() == 0
+            if low and device not in self._low:
+                self._low.append(device)
+            elif not low and device in self._low:
+                self._low.remove(device)
             if low and not selected[0]:
                 selected[0] = True
                 self.stats.transactions += 1
@@ -170,9 +183,8 @@ class SPI:
     def _exchange(self, byte):
         self.stats.bytes += 1
         result = 0xFF
-        for device, cs in self._devices:
-            if cs.value() == 0:
-                result &= device.exchange(byte)
+        for device in self._low:
+            result &= device.exchange(byte)
         return result
 
     def write(self, buf):
