@@ -103,7 +103,7 @@ def measured_on_the_simulated_table():
     from player import local_table
 
     root = tempfile.mkdtemp(prefix="scan-bench-")
-    table = local_table(root).device
+    table = local_table(root, fast=False).device
     idle = latency.LatencyRun()
     latency.idle_scan(table, idle)
     tray = table.app.tray

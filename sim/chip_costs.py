@@ -50,8 +50,8 @@ _RULESETS = "/tiletable/engine/rulesets.py"
 class LineMeter:
     """Counts the lines of firmware code a call executes (CPython's ``sys.settrace``)."""
 
-    def __init__(self):
-        self.counting = hasattr(sys, "settrace")
+    def __init__(self, counting=True):
+        self.counting = counting and hasattr(sys, "settrace")
         self.lines = 0  # firmware lines, ``LINE_US`` each
         self.ruleset_lines = 0  # lines of engine/rulesets.py, ``RULESET_LINE_US`` each
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's

@@ -78,6 +78,7 @@ _SETTLE_MS = 3000  # the longest a placement may take to be confirmed before "er
 _HOLD_MS = {"short": 80, "long": 1200}
 _TONE_LOG = 32
 _WATCHDOG_MS = 8000  # main.py's
+_IDLE_SCAN_MS = 5  # fast mode: how often the scan service looks whether a zone changed
 _CONTROL_POLL_MS = 5  # the longest the idle device sleeps before looking at the control port
 _LAG_MS = 50  # device time this far behind the wall clock is not made up (the PC was slower)
 _BALLAST_SHELVES, _BALLAST_SHELF = 64, 256  # room for every block ``ballast`` holds back
@@ -127,11 +128,12 @@ class Services:
     (started as main.py starts it, 8 s) resets the board when housekeeping has not fed it for
     that long: it is checked after every run (the chip would cut the run short; here it ends)."""
 
-    def __init__(self, app, clock):
+    def __init__(self, app, clock, scan_when=None):
         self.app = app
+        self.scan_when = scan_when  # None, or a test's fast mode: scan only while this says so
         self.clock = clock
         self.bus = clock.bus
-        self.meter = LineMeter()
+        self.meter = LineMeter(counting=scan_when is None)
         self.busy_us = 0  # device time spent running services (the rest the chip sleeps)
         self.watchdog_fired = False
         self._fed = (0, 0)  # (feeds counted, device us of the last)
@@ -185,6 +187,8 @@ class Services:
         app = self.app
         if app.selftest is not None:  # it has the readers
             return app_module._BUTTON_MS
+        if self.scan_when is not None and not self.scan_when():
+            return _IDLE_SCAN_MS
         bus = self.bus
         bus.advance_us(chip_costs.SCAN_WAKE_US)
         zones = app.tray.zones
@@ -314,6 +318,7 @@ class Hardware:
         """The firmware's own board set-up, on the virtual machine the models sit on."""
         self.board = build(self.machine)
         self.pwm = self.machine.pwm
+        self._last_ms = 0  # ``advance``'s last reading
         self.tones = []  # [hz, started, ended or None]: what the buzzer sounded, newest last
         self._tone = 0
 
@@ -342,6 +347,16 @@ class Hardware:
         contact = BouncyContact(self.button_pins[button], seed=self.presses * 7 + button)
         self.contacts[button] = contact
         return contact
+
+    def advance(self, now_ms):
+        """For a test that keeps its own millisecond clock (tests/sim/app_link_fuzz.py): the
+        readers' clock moves on by the time elapsed since the last call, on top of what bus
+        traffic added, so a field never looks settled too early; then ``follow``."""
+        elapsed = now_ms - self._last_ms
+        self._last_ms = now_ms
+        if elapsed > 0:
+            self.clock.advance_us(elapsed * 1000)
+        self.follow(now_ms)
 
     def follow(self, now_ms):
         """Keep the button contacts in step with the device's time; bound what the models record."""
@@ -381,7 +396,10 @@ class Hardware:
 class Device:
     """One power-on of the simulated table: hardware, firmware ``App`` on ``Services``, control commands."""
 
-    def __init__(self, root, control, pieces, instream, outstream):
+    def __init__(self, root, control, pieces, instream, outstream, fast=False):
+        """``fast``: for functional tests only, the tray is scanned only while a zone placed on or
+        lifted from has not been confirmed yet, and firmware lines are not counted (bus accesses
+        and the scan's fixed costs still are): device time is not the chip's then."""
         self.hardware = Hardware()
         self.clock = DeviceClock(self.hardware.clock)
         self.clock.follower = self.hardware.follow
@@ -397,7 +415,8 @@ class Device:
             ticks_us=self.clock.ticks_us,
         )
         self.app.wdt = machine.WDT(timeout=_WATCHDOG_MS)  # as main.py starts it, once the boot is over
-        self.services = Services(self.app, self.clock)
+        self.unsettled = []  # zones placed on or lifted from that the tray has not confirmed yet
+        self.services = Services(self.app, self.clock, (lambda: self.unsettled) if fast else None)
         self.reset_requested = False
         self.quit_requested = False
         self.ballast = None  # heap held back from the firmware (``ballast``)
@@ -413,8 +432,17 @@ class Device:
 
     def wait_settled(self, zones):
         """Run until the tray has confirmed ``zones`` (and the table has taken the events in)."""
+        pending = self.unsettled
+        for zone in zones:
+            if zone not in pending:
+                pending.append(zone)
+
+        def confirmed():
+            pending[:] = [zone for zone in pending if not self.settled(zone)]
+            return not pending
+
         end = self.hardware.clock.now_us + _SETTLE_MS * 1000
-        if self.services.run_until(end, lambda: all(self.settled(zone) for zone in zones)):
+        if self.services.run_until(end, confirmed):
             self.run_for(20)  # the table's redraw and flash start
             return "ok"
         if self.services.watchdog_fired:

@@ -112,7 +112,7 @@ def measure_match(placements=40, seed=14, root=None):
     """A ``LatencyRun``: the idle scan, then up to ``placements`` timed tiles of a Muggins match."""
     run = LatencyRun()
     root = root or tempfile.mkdtemp(prefix="latency-")
-    control = local_table(root, lambda power_on: TimedControl(power_on, run, placements, seed))
+    control = local_table(root, lambda power_on: TimedControl(power_on, run, placements, seed), fast=False)
     idle_scan(control.device, run)
     try:
         control.player = LinePlayer(control, "muggins", 2, seed=seed)

@@ -71,7 +71,7 @@ def _service_cost_ms(table, service, *args):
 
 
 def test_an_idle_service_call_costs_what_it_costs_on_the_chip(tmp_path):
-    table = local_table(tmp_path).device
+    table = local_table(tmp_path, fast=False).device
     table.run_for(500)
     if not table.services.meter.counting:
         pytest.skip("no sys.settrace on this runtime")
