@@ -25,6 +25,7 @@ sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "sim", "cpython")
 
 from tiletable.engine.rulesets import find_ruleset  # noqa: E402
 from tiletable.engine.state import CHANCE, TERMINAL  # noqa: E402
+from tiletable.proto.messages import message_name  # noqa: E402
 from tiletable.runtime.journal import Journal  # noqa: E402
 from tiletable_host.db import Database  # noqa: E402
 from tiletable_host.pull import pull_journal  # noqa: E402
@@ -32,6 +33,11 @@ from tiletable_host.sync import collect_documents, push  # noqa: E402
 from tiletable_host.transport import Transport  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
 
+# bench/chip.py on the emulated RP2040 (frozen build), each request's device reply time, p50
+CHIP_REPLY_P50_MS = {
+    "hello": 12.2, "state": 14.1, "ruleset list": 8.0, "ruleset put begin": 10.1, "ruleset put chunk": 28.1,
+    "ruleset put commit": 138.4, "journal status": 6.0, "journal pull": 14.1, "journal ack": 12.1, "game start": 269.3,
+}
 _REPLY_MS = 2000  # device time a request is given before _read reports nothing (the host retries)
 
 
@@ -49,6 +55,13 @@ class DeviceTimeTransport(Transport):
         self._out = io.BytesIO()
         self.device = device.Device(root, None, device.Pieces(), os.fdopen(usb_in, "rb", buffering=0), self._out)
         self.device.app.link.open()
+        self.replies = {}  # request name -> device ms from its first write to its reply, each time
+
+    def request(self, msg_type, fields=None, timeout=None, retries=None):
+        started = self.now_ms()
+        reply = super().request(msg_type, fields, timeout, retries)
+        self.replies.setdefault(message_name(msg_type), []).append(self.now_ms() - started)
+        return reply
 
     def now_ms(self):
         return self.device.hardware.clock.now_us / 1000
@@ -132,6 +145,14 @@ def main():
     fill_journal(os.path.join(work, "device", "journal"), args.sessions)
     link = DeviceTimeTransport(os.path.join(work, "device"))
     measure("simulated table, device time", link, os.path.join(work, "device.db"), journal_bytes, lambda: link.now_ms() / 1000)
+    link.state()
+    link.game_start("muggins", ["ann", "bob"])
+    link.state()
+    for name, times in sorted(link.replies.items()):
+        times.sort()
+        chip = CHIP_REPLY_P50_MS.get(name)
+        print("simulated table, device time: reply to %s: p50 %.1f ms, max %.1f ms (n %d)%s" % (
+            name, times[len(times) // 2], times[-1], len(times), "   chip p50 %.1f ms" % chip if chip else ""))
     measure("in-process", LocalTransport(os.path.join(work, "local"), timeout=2.0), os.path.join(work, "local.db"), journal_bytes)
     from tiletable_host.simtable import SimulatedTable
     from tiletable_host.transport_serial import SerialTransport
