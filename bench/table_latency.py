@@ -10,7 +10,6 @@ the emulated RP2040. A scripted Muggins match (2 players) is played; before each
 the table runs on for a random time (seeded), so tiles land at random points of the scan cycle.
 The chip's figures (frozen build) are printed beside for comparison; they are not measured here.
 """
-import random
 import sys
 import time
 
@@ -22,7 +21,7 @@ if sys.implementation.name == "cpython":
 
 import latency  # noqa: E402
 
-CHIP = {"mover_led": (39, 54), "other_led": (51, 60), "scan_idle": 49}  # /work notes: bench/chip.py, frozen build
+CHIP = {"mover_led": (39, 54), "other_led": (51, 60), "scan_idle": 49}  # bench/chip.py on the emulated RP2040, frozen build
 
 
 def _pct(values, p):
@@ -43,7 +42,10 @@ def main(argv):
     run = latency.measure_match(placements=count, seed=14)
     print("simulated table, device time (sim/chip_costs.py), %d placements in a 2-player Muggins match" % len(run.samples))
     _line("tile on the mover's pad -> first LED, ms", run.led("mover"), CHIP["mover_led"])
-    _line("tile on the mover's pad -> display, ms", run.display("mover"))
+    unlit = sum(1 for sample in run.samples if sample[0] == "mover" and sample[1] is None)
+    if unlit:
+        print("  %d on the mover's pad without an LED change within the window" % unlit)
+    _line("tile on the mover's pad -> display (any change), ms", run.display("mover"))
     if run.led("other"):
         _line("tile on another zone -> first LED, ms", run.led("other"), CHIP["other_led"])
     periods = run.idle_periods

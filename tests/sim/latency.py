@@ -15,6 +15,7 @@ _IDLE_MS = 2000  # the idle window the scan periods are measured over
 _WATCH_MS = 150  # as bench/chip.py: the window ends at the next action (the tile lifted, 126-182 ms there)
 _WAIT_MS = 120  # a placement comes 0..this after the previous action (bench/chip.py's RANDOM_WAIT_MS)
 _MESSAGE_CLEAR_MS = 1700  # an out-of-turn tile's Err message must be gone before the next placement
+_FLASH_MS = 300  # the green flash of the last play (status_leds.py) is over first, as between bench/chip.py's actions
 _OTHER_SHARE = 0.3  # about this share of turns also gets a tile laid out of turn first
 
 
@@ -55,7 +56,7 @@ class TimedControl(LocalControl):
         device = self.device
         if zone == device.app.table.hot_zone and self.rng.random() < _OTHER_SHARE:
             self._out_of_turn(zone)
-        device.run_for(self.rng.randrange(_WAIT_MS + 1))
+        device.run_for(_FLASH_MS + self.rng.randrange(_WAIT_MS + 1))
         kind = "mover" if zone == device.app.table.hot_zone else "lot"
         self.run.samples.append((kind,) + lay(device, zone, items[0]))
         return LocalControl.place(self, zone, *items)  # the tile is there: this only waits for the scan
