@@ -3,45 +3,50 @@
 The simulation (sim/device.py) runs the firmware on a PC, so the PC's own speed says nothing
 about the Pico's. Device time moves on only by what is charged here, which keeps it
 deterministic (no wall clock in it) and ties it to measurements on the emulated RP2040
-(MicroPython v1.27 frozen build, rp2040js, ``time.ticks_us`` around the call):
+(MicroPython v1.27 frozen build, rp2040js, ``time.ticks_us`` around the call, and bench/chip.py):
 
-=====================================  ==========  =============================================
-measured on the chip                    cost        used for
-=====================================  ==========  =============================================
-MFRC522 register write / read           59 / 69 us  ``REGISTER_ACCESS_US`` (their mean), charged
+======================================  ==========  ============================================
+measured on the chip                    cost        how it is used here
+======================================  ==========  ============================================
+MFRC522 register write / read           59 / 69 us  ``REGISTER_ACCESS_US`` 64 (their mean), charged
                                                     by the reader models' ``BusClock`` per access
-empty-pad probe (REQA, no answer)       1.13 ms     ``VISIT_US`` = 1.13 ms less the probe's bus
-                                                    accesses, plus the visit's field off
-antenna on + off                        0.155 ms    ``FIELD_ON_US`` (its share beyond the access)
+empty-pad probe (WUPA, no answer)       1.13 ms     ``VISIT_US`` 183: less its 15 bus accesses
+                                                    (960 us), plus half the antenna's remainder
+antenna on + off (one write each)       0.155 ms    ``FIELD_ON_US`` 14: the other half of
+                                                    0.155 ms less two accesses
 ``Tray.next_poll_ms``                   0.04 ms     ``NEXT_POLL_US``
-scanning alone at idle                  66 % busy   ``SCAN_WAKE_US``: the scan task's wake-up and
-                                                    ``poll``'s bookkeeping, what is left of the
-                                                    66 % once the above are counted
-``load_ruleset`` (Muggins)              63 ms       3609 firmware lines on CPython: 17.5 us/line
-Muggins content hash                    24 ms       1547 lines: 15.5 us/line
-=====================================  ==========  =============================================
+idle scan period per zone, 9 zones      49 ms       ``SCAN_WAKE_US`` 900, calibrated to it: the scan
+(all services running)                              task's wake-up, ``App.scan`` and ``poll``'s
+                                                    bookkeeping per run. Check: scanning alone
+                                                    keeps the chip 66 % busy, the simulation 59 %
+App.buttons() / App.serve() idle        0.61 /      ``LINE_US`` 5: 131 and 26 firmware lines on
+                                        0.14 ms     CPython, 4.7 and 5.4 us a line
+tray event -> LED flash                 ~13 ms      2700-3300 lines: 4.0-4.8 us a line
+``load_ruleset`` (Muggins) / its hash   63 / 24 ms  ``RULESET_LINE_US`` 16: 3609 and 1547 lines of
+                                                    engine/rulesets.py (17.5 and 15.5 us a line)
+======================================  ==========  ============================================
 
-Everything else the firmware does (the table, the engine, the link, the buttons, the journal)
-is charged per line of firmware code it executes, counted with ``sys.settrace`` (``LINE_US``,
-the two line-costs above). A line is a crude unit, but the ruleset validation and the hash do
-very different work and agree within 12 %; the other chip figures (App.buttons() 0.61 ms,
-App.serve() 0.14 ms, App.housekeeping() 0.056 ms, tray event -> LED flash about 13 ms) are the
-check, made by tests/sim/test_device_time.py and printed by bench/table_latency.py.
+Everything but the scan path (the table, the engine, the link, the buttons, the journal) is
+charged per line of firmware code it executes, counted with ``sys.settrace``: a crude unit, but
+the service calls and the table's work on a tile agree on 4-5.4 us a line; ruleset validation,
+whose lines build strings and dicts, costs three times that. The scan path is not traced: it runs
+hundreds of times a device second, and its tight driver loops (CRC_A, FIFO) would be overcharged
+at 5 us a line; its cost is the bus accesses plus the constants above.
 
-The scan path is not traced (it runs a thousand times a device second, and tracing it would
-make the simulation several times slower): its cost is the bus accesses plus the constants.
-MicroPython's unix port has no ``sys.settrace``: there the traced work costs nothing and the
-simulated table is faster than the chip (``LineMeter.counting`` says which).
+Not charged: writes to flash (the chip's littlefs erases and programs sectors) and the first
+import of a module (frozen bytecode on the chip), so ruleset commits and game starts are faster
+here than on the chip. MicroPython's unix port has no ``sys.settrace``: there the traced work
+costs nothing (``LineMeter.counting`` says so).
 """
 import sys
 
 REGISTER_ACCESS_US = 64
 LINE_US = 5
 RULESET_LINE_US = 16
-VISIT_US = 600
-FIELD_ON_US = 90
+VISIT_US = 183
+FIELD_ON_US = 14
 NEXT_POLL_US = 40
-SCAN_WAKE_US = 400
+SCAN_WAKE_US = 900
 
 _FIRMWARE = "/tiletable/"
 _RULESETS = "/tiletable/engine/rulesets.py"
