@@ -165,7 +165,7 @@ class SPI:
         selected = [False]
 
         def on_cs(pin):
-            low = pin._level() == 0
+            low = pin.value() == 0
             if low and device not in self._low:
                 self._low.append(device)
             elif not low and device in self._low:
