@@ -14,7 +14,8 @@ from player import local_table
 
 CHIP_MOVER_LED_P50 = 39  # ms, tile on the mover's pad -> first LED change
 CHIP_OTHER_LED_P50 = 51  # ms, tile on another seat's pad (out of turn) -> first LED change
-CHIP_IDLE_SCAN_MS = 49  # mean period per zone, 9 zones, idle
+CHIP_IDLE_SCAN_MS = 49  # mean period per zone, 9 zones, idle (what SCAN_WAKE_US is calibrated to)
+CHIP_IDLE_BUSY_PCT = 70.6  # CPU busy at idle, every service running
 CHIP_BUTTONS_MS = 0.61  # App.buttons() with nothing pressed
 CHIP_SERVE_MS = 0.14  # App.serve() with no input
 BAND = 0.25
@@ -49,6 +50,10 @@ def test_a_tile_laid_out_of_turn_lights_as_fast_as_on_the_chip(run):
 def test_the_idle_scan_period_is_the_chips(run):
     for period in run.idle_periods:
         assert _agrees(period, CHIP_IDLE_SCAN_MS), run.idle_periods
+
+
+def test_the_idle_cpu_is_as_busy_as_the_chips(run):
+    assert _agrees(run.idle_busy_pct, CHIP_IDLE_BUSY_PCT), run.idle_busy_pct
 
 
 def test_the_same_placements_take_the_same_device_time(run, tmp_path):
