@@ -1,4 +1,4 @@
-"""Link throughput: ruleset sync and journal pull, over the simulated table's pty and in-process.
+"""Link throughput: ruleset sync and journal pull, in the simulated table's device time, over its pty and in-process.
 
     .venv/bin/python bench/link.py [--runtime cpython|micropython] [--sessions N]
 
@@ -7,7 +7,11 @@ firmware's own Journal, as the table writes them), then the simulated table star
 directory and the host pulls it all through pyserial on the pty, exactly as from a Pico
 (whose USB CDC is faster than a pty is slow, so read the pty figures as a lower bound of the
 protocol, not of USB). The same operations against the in-process LinkServer (no pty, no
-child process) show what the protocol and the storage cost by themselves. One figure a line.
+child process) show what the protocol and the storage cost by themselves. The first figures
+are the simulated table's own, in its device time (sim/device.py: the firmware's services on
+App.run()'s schedule, their work charged at the chip's costs, sim/chip_costs.py): the host's
+requests go into its USB pipe and the device runs until the reply is out, so the seconds are
+device seconds and the PC's own time is not in them. One figure a line.
 """
 import argparse
 import os
@@ -17,15 +21,64 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]
+sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "sim", "cpython"), os.path.join(ROOT, "sim"), os.path.join(ROOT, "firmware")]
 
 from tiletable.engine.rulesets import find_ruleset  # noqa: E402
 from tiletable.engine.state import CHANCE, TERMINAL  # noqa: E402
+from tiletable.proto.messages import message_name  # noqa: E402
 from tiletable.runtime.journal import Journal  # noqa: E402
 from tiletable_host.db import Database  # noqa: E402
 from tiletable_host.pull import pull_journal  # noqa: E402
 from tiletable_host.sync import collect_documents, push  # noqa: E402
+from tiletable_host.transport import Transport  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
+
+# bench/chip.py on the emulated RP2040 (frozen build), each request's device reply time, p50
+CHIP_REPLY_P50_MS = {
+    "hello": 12.2, "state": 14.1, "ruleset list": 8.0, "ruleset put begin": 10.1, "ruleset put chunk": 28.1,
+    "ruleset put commit": 138.4, "journal status": 6.0, "journal pull": 14.1, "journal ack": 12.1, "game start": 269.3,
+}
+_REPLY_MS = 2000  # device time a request is given before _read reports nothing (the host retries)
+
+
+class DeviceTimeTransport(Transport):
+    """The host's side of an in-process simulated table: a request goes into the device's USB
+    pipe, and the device's services run (in device time) until its reply is out."""
+
+    def __init__(self, root, timeout=5.0):
+        import io
+
+        import device
+
+        super().__init__(timeout=timeout)
+        usb_in, self._usb_out = os.pipe()
+        self._out = io.BytesIO()
+        self.device = device.Device(root, None, device.Pieces(), os.fdopen(usb_in, "rb", buffering=0), self._out)
+        self.device.app.link.open()
+        self.replies = {}  # request name -> device ms from its first write to its reply, each time
+
+    def request(self, msg_type, fields=None, timeout=None, retries=None):
+        started = self.now_ms()
+        reply = super().request(msg_type, fields, timeout, retries)
+        self.replies.setdefault(message_name(msg_type), []).append(self.now_ms() - started)
+        return reply
+
+    def now_ms(self):
+        return self.device.hardware.clock.now_us / 1000
+
+    def _write(self, data):
+        os.write(self._usb_out, data)
+
+    def _read(self, timeout):
+        table = self.device
+        table.services.run_until(table.hardware.clock.now_us + _REPLY_MS * 1000, lambda: self._out.tell())
+        data = self._out.getvalue()
+        self._out.seek(0)
+        self._out.truncate()
+        return data
+
+    def reconnect(self):
+        """Nothing to re-open: the device is in this process."""
 
 
 def fill_journal(path, sessions, seed=1):
@@ -49,25 +102,26 @@ def fill_journal(path, sessions, seed=1):
     return journal.next_seq - 1, journal.total_bytes()
 
 
-def measure(label, link, db_path, journal_bytes):
-    """Sync every preset (after removing them), sync again unchanged, then pull everything."""
+def measure(label, link, db_path, journal_bytes, clock=time.perf_counter):
+    """Sync every preset (after removing them), sync again unchanged, then pull everything;
+    timed by ``clock`` (seconds)."""
     link.hello()
     for name in link.ruleset_list():
         link.ruleset_remove(name)
     documents = collect_documents([], True)
     size = sum(len(d.data) for d in documents)
-    started = time.perf_counter()
+    started = clock()
     for document in documents:
         push(link, document)
-    pushed = time.perf_counter() - started
-    started = time.perf_counter()
+    pushed = clock() - started
+    started = clock()
     installed = link.ruleset_list()
     unchanged = [d for d in documents if installed[d.ruleset.name][1] == d.ruleset.hash]
-    compared = time.perf_counter() - started
+    compared = clock() - started
     db = Database.open(db_path)
-    started = time.perf_counter()
+    started = clock()
     added, sessions, last = pull_journal(link, db)
-    pulled = time.perf_counter() - started
+    pulled = clock() - started
     stored = os.path.getsize(db_path)
     db.close()
     print("%s: sync of %d presets (%d bytes): %.3f s, %.0f bytes/s, %.1f ms per ruleset" % (
@@ -83,10 +137,22 @@ def main():
     parser.add_argument("--sessions", type=int, default=12, help="sessions in the journal (default: %(default)s)")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="bench-link-")
-    for place in ("local", "sim"):
+    for place in ("local", "sim"):  # and "device", below
         os.makedirs(os.path.join(work, place))
         records, journal_bytes = fill_journal(os.path.join(work, place, "journal"), args.sessions)
     print("journal: %d sessions, %d records, %d bytes" % (args.sessions, records, journal_bytes))
+    os.makedirs(os.path.join(work, "device"))
+    fill_journal(os.path.join(work, "device", "journal"), args.sessions)
+    link = DeviceTimeTransport(os.path.join(work, "device"))
+    measure("simulated table, device time", link, os.path.join(work, "device.db"), journal_bytes, lambda: link.now_ms() / 1000)
+    link.state()
+    link.game_start("muggins", ["ann", "bob"])
+    link.state()
+    for name, times in sorted(link.replies.items()):
+        times.sort()
+        chip = CHIP_REPLY_P50_MS.get(name)
+        print("simulated table, device time: reply to %s: p50 %.1f ms, max %.1f ms (n %d)%s" % (
+            name, times[len(times) // 2], times[-1], len(times), "   chip p50 %.1f ms" % chip if chip else ""))
     measure("in-process", LocalTransport(os.path.join(work, "local"), timeout=2.0), os.path.join(work, "local.db"), journal_bytes)
     from tiletable_host.simtable import SimulatedTable
     from tiletable_host.transport_serial import SerialTransport

@@ -17,11 +17,15 @@ Method (printed with the figures):
 4. Estimate = bus part + scaled Python work. Radio floor for reference (106 kbit/s):
    REQA+ATQA 0.37 ms, anticollision+select per cascade level 1.9 ms, NTAG READ 2 ms.
 
-Targets: idle scan of a 9-zone tray <= 15 ms; tile placed -> identity known <= 25 ms.
+5. **Measured**: the whole simulated table (sim/device.py) in its device time: the idle scan
+   period per zone and tile laid -> PLACED, with the firmware's own schedule (two fields, 5.2 ms
+   settle, the services' periods). Only these figures are compared with a target; the RP2040
+   figures of steps 2-4 are modelled, and printed as such.
 """
 import os
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for _path in ("sim/cpython", "sim", "firmware"):
@@ -90,20 +94,37 @@ def placed_tile(access_us):
     return scans, (event_at - placed_at) / 1000
 
 
-def latency(slots, access_us=80):
-    """Virtual ms from laying a tile on zone 4 to its PLACED event, worst of 20 placement times."""
-    worst = 0
-    for offset in range(0, 200, 10):
-        table = VirtualTray(ZONES, access_us=access_us)
-        tray = Tray(table.openers, slots=slots)
-        table.run(tray, 300 + offset)
-        table.models[4].place(Ntag213(TILE_UID, user=tagrecord.encode(tagrecord.KIND_TILE, 1, 0x56)))
-        start = table.clock.now_ms()
-        for _ in range(400):
-            if any(e[0] == PLACED for e in table.run(tray, 1)):
-                break
-        worst = max(worst, table.clock.now_ms() - start)
-    return worst
+def measured_on_the_simulated_table():
+    """Device-time figures of the whole simulated table (sim/device.py: the firmware's services on
+    App.run()'s schedule, its clock moved by sim/chip_costs.py): the idle scan period per zone, the
+    CPU busy share, and tile laid -> PLACED event for tiles laid at 20 points of the scan cycle."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "sim"))
+    import latency
+    from player import local_table
+
+    root = tempfile.mkdtemp(prefix="scan-bench-")
+    table = local_table(root, fast=False).device
+    idle = latency.LatencyRun()
+    latency.idle_scan(table, idle)
+    tray = table.app.tray
+    commits = []
+    original = tray._commit
+
+    def commit(zone, observed, now_ms):
+        commits.append(table.hardware.clock.now_us)
+        return original(zone, observed, now_ms)
+
+    tray._commit = commit
+    placed = []
+    for offset in range(0, 100, 5):
+        table.run_for(offset)
+        del commits[:]
+        start = table.hardware.clock.now_us
+        table.hardware.readers[4].place(table.pieces.tag("5-6"))
+        table.services.run_until(start + 1000 * 1000, lambda: commits)
+        placed.append((commits[0] - start) / 1000)
+        table.command("remove 4")
+    return idle, sorted(placed)
 
 
 def main():
@@ -132,11 +153,10 @@ def main():
     print("Idle poll (nothing on the tray), per zone: %.1f SPI transactions, %.1f bytes" % (
         transactions / ZONES, nbytes / ZONES))
     idle_ms = [(idle[i][0] + ZONES * overhead_zone * scale[i]) / 1000 for i in range(2)]
-    print("  9-zone idle scan on an RP2040: %.1f-%.1f ms (bus %.1f-%.1f ms + scanner %.1f-%.1f ms)   target <= 15 ms: %s" % (
+    print("  9-zone idle scan work on an RP2040, modelled: %.1f-%.1f ms (bus %.1f-%.1f ms + scanner %.1f-%.1f ms)" % (
         idle_ms[0], idle_ms[1], idle[0][0] / 1000, idle[1][0] / 1000,
-        ZONES * overhead_zone * scale[0] / 1000, ZONES * overhead_zone * scale[1] / 1000,
-        "met" if idle_ms[1] <= 15 else "NOT met"))
-    print("  (plus >= 7 ms of field settling per slot, spent waiting, not computing)")
+        ZONES * overhead_zone * scale[0] / 1000, ZONES * overhead_zone * scale[1] / 1000))
+    print("  (plus 5.2 ms of field settling per zone, two fields at a time, spent waiting, not computing)")
     print()
 
     placed = [placed_tile(a) for a in ACCESS_US]
@@ -146,15 +166,19 @@ def main():
     known_ms = [placed[i][0][0][0] / 1000 + python_ms[i] for i in range(2)]
     print("Tile placed -> identity known (probe, 2 cascade levels, NTAG READ, HLTA, REQA):")
     print("  %d SPI transactions, %d bytes; confirmation scan %d transactions" % (detect[1], detect[2], confirm[1]))
-    print("  on an RP2040: %.1f-%.1f ms (bus %.1f-%.1f ms + Python %.1f-%.1f ms)   target <= 25 ms: %s" % (
-        known_ms[0], known_ms[1], placed[0][0][0][0] / 1000, placed[1][0][0][0] / 1000, python_ms[0], python_ms[1],
-        "met" if known_ms[1] <= 25 else "NOT met"))
+    print("  the reading scan on an RP2040, modelled: %.1f-%.1f ms (bus %.1f-%.1f ms + Python %.1f-%.1f ms)" % (
+        known_ms[0], known_ms[1], placed[0][0][0][0] / 1000, placed[1][0][0][0] / 1000, python_ms[0], python_ms[1]))
     print("  radio floor: REQA+ATQA 0.37 + 2 x 1.9 (anticollision+select) + 2.0 (READ) = 6.2 ms")
     print()
 
-    print("Placement -> PLACED event (2 agreeing scans, 7 ms field settling per slot), worst case:")
-    print("  9 zones, one field at a time: %d ms" % latency(None))
-    print("  9 zones in 3 slots of 3 distant zones: %d ms" % latency([(0, 3, 6), (1, 4, 7), (2, 5, 8)]))
+    idle_run, placed_ms = measured_on_the_simulated_table()
+    periods = idle_run.idle_periods
+    print("Measured on the simulated table (device time, sim/chip_costs.py; chip: bench/chip.py):")
+    print("  idle scan period per zone, mean: %.1f-%.1f ms   target <= 40 ms: %s" % (
+        min(periods), max(periods), "met" if max(periods) <= 40 else "not met"))
+    print("  idle CPU busy: %.1f %%" % idle_run.idle_busy_pct)
+    print("  tile laid on zone 4 -> PLACED, 20 points of the scan cycle: p50 %.1f ms, max %.1f ms   target <= 25 ms: %s" % (
+        placed_ms[len(placed_ms) // 2], placed_ms[-1], "met" if placed_ms[-1] <= 25 else "not met"))
     print()
 
     print("Tags per pad, one inventory pass, 200 trials each (70 us per access):")

@@ -1,14 +1,15 @@
-"""Latency of the simulated table: a tile laid on a pad -> the seat's display shows the result.
+"""Latency of the simulated table, in its device time: a tile laid -> first LED change, -> display.
 
-    python bench/table_latency.py                                  (CPython)
-    python tools/build_mpy.py build/mpy && cd build/mpy && \\
-        ../../.venv/bin/micropython -X heapsize=1M ../../bench/table_latency.py   (unix port)
+    .venv/bin/python bench/table_latency.py [placements]
 
-The device's clock advances 1 ms per step, so "table ms" is what a person at a real table
-would wait with the same scan schedule (nine zones in turn, each field settling 7 ms, a change
-confirmed by two identical scans); "cpu ms" is what the simulation spent per placement.
+The simulated table (sim/device.py) runs the firmware's services on the schedule ``App.run()``
+gives them, and its clock moves on by what each piece of work costs on the chip
+(sim/chip_costs.py: bus accesses, fixed costs of the scan, firmware lines executed), so the
+figures below are measured in the simulation's device time, the way bench/chip.py measures
+the emulated RP2040. A scripted Muggins match (2 players) is played; before each tile is laid
+the table runs on for a random time (seeded), so tiles land at random points of the scan cycle.
+The chip's figures (frozen build) are printed beside for comparison; they are not measured here.
 """
-import io
 import sys
 import time
 
@@ -16,60 +17,41 @@ if sys.implementation.name == "cpython":
     import os
 
     _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    sys.path[:0] = [_ROOT + "/sim/cpython", _ROOT + "/sim", _ROOT + "/firmware"]
-    cpu_ms = lambda: time.perf_counter() * 1000  # noqa: E731
-else:
-    sys.path[:0] = ["firmware", "sim"]
-    cpu_ms = time.ticks_ms
+    sys.path[:0] = [_ROOT + "/sim/cpython", _ROOT + "/sim", _ROOT + "/firmware", _ROOT + "/tests/sim"]
 
-import device  # noqa: E402
+import latency  # noqa: E402
+
+CHIP = {"mover_led": (39, 54), "other_led": (51, 60), "scan_idle": 49}  # bench/chip.py on the emulated RP2040, frozen build
 
 
-class _NoControl:
-    def poll(self):
-        return None
-
-    def reply(self, text):
-        pass
+def _pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p * len(values) / 100))] if values else float("nan")
 
 
-def placement(table, zone, tile):
-    """Lay ``tile`` on ``zone``; the table ms and cpu ms until the display changed."""
-    before = table.hardware.display()
-    tag = table.pieces.tag(tile)
-    table.hardware.readers[zone].place(tag)
-    table.unsettled.append(zone)
-    started_at = table.clock()
-    started_cpu = cpu_ms()
-    for _ in range(2000):
-        table.step()
-        if table.hardware.display() != before:
-            return table.clock() - started_at, cpu_ms() - started_cpu
-    raise SystemExit("the display never changed")
+def _line(label, values, chip=None):
+    text = "%-44s p50 %5.1f  p95 %5.1f  max %5.1f  (n %d)" % (label, _pct(values, 50), _pct(values, 95), max(values), len(values))
+    if chip:
+        text += "   chip p50 %d p95 %d" % chip
+    print(text)
 
 
-def main():
-    import os
-
-    root = "/tmp/table-latency-%s" % sys.implementation.name
-    try:
-        os.mkdir(root)
-    except OSError:
-        pass  # a journal left by an earlier run: the table resumes it, the menu is skipped
-    table = device.Device(root, _NoControl(), device.Pieces(), sys.stdin.buffer, io.BytesIO())
-    if table.app.table.state is not None:
-        table.app.table.stop()
-    table.command("press 0 long")  # muggins, 2 players
-    table.command("press ok")
-    table.command("press ok")
-    samples = []
-    for zone, tile in ((0, "5-5"), (2, "5-6"), (0, "6-6"), (2, "1-2")):  # set, play, play, illegal
-        samples.append(placement(table, zone, tile))
-        table.command("remove %d" % zone)
-    table_ms = sorted(s[0] for s in samples)
-    cpu = sorted(s[1] for s in samples)
-    print("%s: tile laid -> display updated: table %d..%d ms (median %d), simulation cpu %d..%d ms per placement"
-          % (sys.implementation.name, table_ms[0], table_ms[-1], table_ms[len(table_ms) // 2], cpu[0], cpu[-1]))
+def main(argv):
+    count = int(argv[0]) if argv else 40
+    started = time.time()
+    run = latency.measure_match(placements=count, seed=14)
+    print("simulated table, device time (sim/chip_costs.py), %d placements in a 2-player Muggins match" % len(run.samples))
+    _line("tile on the mover's pad -> first LED, ms", run.led("mover"), CHIP["mover_led"])
+    unlit = sum(1 for sample in run.samples if sample[0] == "mover" and sample[1] is None)
+    if unlit:
+        print("  %d on the mover's pad without an LED change within the window" % unlit)
+    _line("tile on the mover's pad -> display (any change), ms", run.display("mover"))
+    if run.led("other"):
+        _line("tile on another zone -> first LED, ms", run.led("other"), CHIP["other_led"])
+    periods = run.idle_periods
+    print("idle scan period per zone, mean ms: %s   chip %d" % (" ".join("%d:%.0f" % zp for zp in enumerate(periods)), CHIP["scan_idle"]))
+    print("idle CPU busy: %.1f %% of device time" % run.idle_busy_pct)
+    print("(%.0f s of wall time for %.1f s of device time)" % (time.time() - started, run.device_ms / 1000))
 
 
-main()
+main(sys.argv[1:])

@@ -16,8 +16,9 @@ it like a Pico. It runs on CPython and on the MicroPython unix port::
 
 **Control side** (for tests and demos): a loopback TCP port (``--control``), one command
 per line, one reply line each, ``ok ...`` or ``err <reason>``. Commands that change the
-table wait until the table has taken them in, fast-forwarding the device's clock (the
-table's time runs ahead of the wall clock; nothing else notices):
+table wait until the table has taken them in, running it ahead of the wall clock in its
+device time (``Services``: App.run()'s schedule, work charged at the chip's costs,
+chip_costs.py; docs/SIMULATED_TABLE.md):
 
 =========================  =====================================================================
 ``place <zone> <item>...``  lay pieces on a zone (``5-6`` a tile, ``H4`` or ``c29`` a card, ``blank`` a
@@ -49,15 +50,13 @@ if sys.implementation.name == "cpython" and __name__ == "__main__":  # python si
     _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     sys.path[:0] = [_ROOT + "/sim/cpython", _ROOT + "/sim", _ROOT + "/firmware"]
 
-try:
-    import asyncio
-except ImportError:
-    import uasyncio as asyncio
 import machine
 import select
 import time
 
+import chip_costs
 from blockdev import FileBlockDevice
+from chip_costs import LineMeter
 from mfrc522_model import BusClock, MFRC522Model
 from max7219_model import Max7219Chain
 from ntag213 import Ntag213
@@ -67,50 +66,168 @@ from tiletable.board import pins
 from tiletable.board.setup import build
 from tiletable.engine.cards import parse_card
 from tiletable.engine.tiles import parse_tile
+from tiletable.runtime import app as app_module
 from tiletable.runtime.app import App
+from tiletable.runtime.usblink import CHUNK
 from tiletable.runtime.heap import keep_packed
 
 TILE_SET = 1  # the enrolled virtual domino set (double-nine: every tile a preset uses)
 CARD_SET = 2  # the enrolled virtual card deck
 BUTTON_NAMES = {"menu": 4, "ok": 5, "undo": 6}
-_STEP_MS = 1  # while the tray confirms a change (its timing is in single milliseconds)
-_IDLE_STEP_MS = 5  # otherwise: buttons debounce over 20 ms, the table's timers are longer
 _SETTLE_MS = 3000  # the longest a placement may take to be confirmed before "err timeout"
 _HOLD_MS = {"short": 80, "long": 1200}
 _TONE_LOG = 32
+_WATCHDOG_MS = 8000  # main.py's
+_IDLE_SCAN_MS = 5  # fast mode: how often the scan service looks whether a zone changed
+_CONTROL_POLL_MS = 5  # the longest the idle device sleeps before looking at the control port
+_LAG_MS = 50  # device time this far behind the wall clock is not made up (the PC was slower)
 _BALLAST_SHELVES, _BALLAST_SHELF = 64, 256  # room for every block ``ballast`` holds back
 
 try:
-    _ticks_ms = time.ticks_ms
-    _ticks_add = time.ticks_add
+    _wall_ms = time.ticks_ms
     _ticks_diff = time.ticks_diff
+    _sleep_ms = time.sleep_ms
 except AttributeError:  # CPython: milliseconds since the process started
     _START = time.monotonic()
 
-    def _ticks_ms():
+    def _wall_ms():
         return int((time.monotonic() - _START) * 1000)
-
-    def _ticks_add(a, b):
-        return a + b
 
     def _ticks_diff(a, b):
         return a - b
 
+    def _sleep_ms(ms):
+        time.sleep(ms / 1000)
 
-class SimClock:
-    """The device's ``ticks_ms``: the wall clock plus the time skipped by fast-forwards. Every
-    reading brings the peripheral models up to that time (``follower``), so whatever the
-    firmware does next happens at the time it believes it is."""
 
-    def __init__(self):
-        self.skipped = 0
+class DeviceClock:
+    """The device's ``ticks_ms``/``ticks_us``: the readers' ``BusClock``, which moves on only by
+    what the firmware's work costs on the chip (chip_costs.py) and by waits until a service is
+    due. Every reading brings the peripheral models up to that time (``follower``), so whatever
+    the firmware does next happens at the time it believes it is."""
+
+    def __init__(self, bus_clock):
+        self.bus = bus_clock
         self.follower = None
 
     def __call__(self):
-        now = _ticks_add(_ticks_ms(), self.skipped)
+        now = self.bus.now_us // 1000
         if self.follower is not None:
             self.follower(now)
         return now
+
+    def ticks_us(self):
+        return self.bus.now_us
+
+
+class Services:
+    """``App.run()``'s four services on the device's clock, as uasyncio runs them: each task
+    runs when its sleep is over (in the order they fell due), and the clock moves on by what
+    the run cost on the chip. The tray scan sleeps as ``Tray.next_poll_ms`` says, the buttons
+    10 ms, the link 5 ms (0 while a full chunk came in), the housekeeping 100 ms; the watchdog
+    (started as main.py starts it, 8 s) resets the board when housekeeping has not fed it for
+    that long: it is checked after every run (the chip would cut the run short; here it ends)."""
+
+    def __init__(self, app, clock, scan_when=None):
+        self.app = app
+        self.scan_when = scan_when  # None, or a test's fast mode: scan only while this says so
+        self.clock = clock
+        self.bus = clock.bus
+        self.meter = LineMeter(counting=scan_when is None)
+        self.busy_us = 0  # device time spent running services (the rest the chip sleeps)
+        self.watchdog_fired = False
+        self._fed = (0, 0)  # (feeds counted, device us of the last)
+        self._seq = 4
+        self._tasks = [[0, 0, self._scan], [0, 1, self._buttons], [0, 2, self._link_start], [0, 3, self._housekeeping]]
+        zone_events = app._zone_events  # the table's work on tray events: charged per line
+        app._zone_events = lambda event, now_ms: self.meter.run(zone_events, event, now_ms)
+
+    def next_due_us(self):
+        return min(self._tasks)[0]
+
+    def run_until(self, end_us, done=None):
+        """Run the services until ``end_us`` of device time, or until ``done()``; whether it was done."""
+        while self.app.running:
+            if done is not None and done():
+                return True
+            task = min(self._tasks)
+            if task[0] > end_us:
+                break
+            self.run_next()
+        if self.bus.now_us < end_us and self.app.running:
+            self.bus.now_us = end_us
+        return done is not None and done()
+
+    def run_next(self):
+        """Run the service due first (waiting for it), then put it back to sleep."""
+        task = min(self._tasks)
+        bus = self.bus
+        if bus.now_us < task[0]:
+            bus.now_us = task[0]
+        started = bus.now_us
+        sleep_ms = task[2]()
+        bus.advance_us(self.meter.cost_us())
+        self.busy_us += bus.now_us - started
+        task[0] = (bus.now_us // 1000 + sleep_ms) * 1000 if sleep_ms else bus.now_us
+        task[1] = self._seq
+        self._seq += 1
+        self._watch()
+
+    def _watch(self):
+        wdt = self.app.wdt
+        if wdt is None:
+            return
+        if wdt.fed != self._fed[0]:
+            self._fed = (wdt.fed, self.bus.now_us)
+        elif self.bus.now_us - self._fed[1] > wdt.timeout * 1000:
+            self.watchdog_fired = True
+            self.app.running = False
+
+    def _scan(self):
+        app = self.app
+        if app.selftest is not None:  # it has the readers
+            return app_module._BUTTON_MS
+        if self.scan_when is not None and not self.scan_when():
+            return _IDLE_SCAN_MS
+        bus = self.bus
+        bus.advance_us(chip_costs.SCAN_WAKE_US)
+        zones = app.tray.zones
+        fields = _fields_on(zones)
+        now = self.clock()
+        app.scan(now)
+        after = _fields_on(zones)
+        if after < fields:
+            bus.advance_us(chip_costs.VISIT_US)
+        elif after > fields:
+            bus.advance_us(chip_costs.FIELD_ON_US)
+        bus.advance_us(chip_costs.NEXT_POLL_US)
+        wait = _ticks_diff(app.tray.next_poll_ms(now), now)
+        return wait if wait > 0 else 0
+
+    def _buttons(self):
+        self.meter.run(self.app.buttons, self.clock())
+        return app_module._BUTTON_MS
+
+    def _link_start(self):
+        self.meter.run(self.app.start_pending, self.clock())
+        self._tasks[2][2] = self._link
+        return self._link()
+
+    def _link(self):
+        more = self.meter.run(self.app.serve) >= CHUNK
+        return 0 if more else app_module._LINK_MS
+
+    def _housekeeping(self):
+        self.meter.run(self.app.housekeeping, self.clock())
+        return app_module._HOUSEKEEPING_MS
+
+
+def _fields_on(zones):
+    count = 0
+    for zone in zones:
+        if zone.on:
+            count += 1
+    return count
 
 
 class _Machine:
@@ -201,14 +318,14 @@ class Hardware:
         """The firmware's own board set-up, on the virtual machine the models sit on."""
         self.board = build(self.machine)
         self.pwm = self.machine.pwm
-        self._last_ms = 0
+        self._last_ms = 0  # ``advance``'s last reading
         self.tones = []  # [hz, started, ended or None]: what the buzzer sounded, newest last
         self._tone = 0
 
     def attach_models(self):
         """The peripheral models on fresh virtual pins and bus (before the firmware builds its board)."""
         machine.reset_pins()
-        self.clock = BusClock()
+        self.clock = BusClock(chip_costs.REGISTER_ACCESS_US)
         spi = machine.SPI(pins.READER_SPI, baudrate=pins.READER_BAUDRATE)
         self.readers = []
         for cs in pins.READER_CS:
@@ -232,13 +349,17 @@ class Hardware:
         return contact
 
     def advance(self, now_ms):
-        """Keep the models in step with the device's time; bound what they record."""
-        # The readers' clock runs with bus traffic too, so it may be ahead: it moves on by at
-        # least the device's time, or a field would look settled to the firmware too early.
-        elapsed = _ticks_diff(now_ms, self._last_ms)
+        """For a test that keeps its own millisecond clock (tests/sim/app_link_fuzz.py): the
+        readers' clock moves on by the time elapsed since the last call, on top of what bus
+        traffic added, so a field never looks settled too early; then ``follow``."""
+        elapsed = now_ms - self._last_ms
         self._last_ms = now_ms
         if elapsed > 0:
             self.clock.advance_us(elapsed * 1000)
+        self.follow(now_ms)
+
+    def follow(self, now_ms):
+        """Keep the button contacts in step with the device's time; bound what the models record."""
         for contact in self.contacts:
             contact.advance(now_ms)
         frames = self.board.strip.frames
@@ -273,40 +394,36 @@ class Hardware:
 
 
 class Device:
-    """One power-on of the simulated table: hardware, firmware ``App``, control commands."""
+    """One power-on of the simulated table: hardware, firmware ``App`` on ``Services``, control commands."""
 
-    def __init__(self, root, control, pieces, instream, outstream):
-        self.clock = SimClock()
+    def __init__(self, root, control, pieces, instream, outstream, fast=False):
+        """``fast``: for functional tests only, the tray is scanned only while a zone placed on or
+        lifted from has not been confirmed yet, and firmware lines are not counted (bus accesses
+        and the scan's fixed costs still are): device time is not the chip's then."""
         self.hardware = Hardware()
-        self.clock.follower = self.hardware.advance
+        self.clock = DeviceClock(self.hardware.clock)
+        self.clock.follower = self.hardware.follow
         self.pieces = pieces
         self.control = control
-        self.app = App(self.hardware.board, instream, outstream, self.clock, root=root, unique_id=machine.unique_id())
+        self.app = App(
+            self.hardware.board,
+            instream,
+            outstream,
+            self.clock,
+            root=root,
+            unique_id=machine.unique_id(),
+            ticks_us=self.clock.ticks_us,
+        )
+        self.app.wdt = machine.WDT(timeout=_WATCHDOG_MS)  # as main.py starts it, once the boot is over
+        self.unsettled = []  # zones placed on or lifted from that the tray has not confirmed yet
+        self.services = Services(self.app, self.clock, (lambda: self.unsettled) if fast else None)
         self.reset_requested = False
         self.quit_requested = False
         self.ballast = None  # heap held back from the firmware (``ballast``)
-        self.unsettled = []  # zones whose pieces changed since the tray last confirmed them
-
-    def step(self):
-        """One fast-forward step: skip ``_STEP_MS`` (``_IDLE_STEP_MS`` while no zone changed) and
-        run every service once. The tray is
-        only polled while a zone has changes to confirm: with every zone settled a scan can
-        only find what the tray already knows, and the wire-level scans are what make the
-        simulation slow (the real-time services keep scanning all the time)."""
-        self.clock.skipped += _STEP_MS if self.unsettled else _IDLE_STEP_MS
-        now = self.clock()
-        app = self.app
-        if self.unsettled:
-            app.scan(now)
-            self.unsettled = [zone for zone in self.unsettled if not self.settled(zone)]
-        app.buttons(now)
-        app.serve()
-        app.housekeeping(now)
+        self._wall_offset = 0  # device ms - wall ms while the device keeps pace with the wall clock
 
     def run_for(self, ms):
-        end = _ticks_add(self.clock(), ms)
-        while _ticks_diff(end, self.clock()) > 0:
-            self.step()
+        self.services.run_until(self.hardware.clock.now_us + ms * 1000)
 
     def settled(self, zone):
         """Whether the tray has confirmed exactly the tags lying on ``zone`` (and told the table)."""
@@ -314,26 +431,32 @@ class Device:
         return set(self.app.tray.zones[zone].present) == lying
 
     def wait_settled(self, zones):
-        """Step until the tray has confirmed ``zones`` (and the table has taken the events in)."""
+        """Run until the tray has confirmed ``zones`` (and the table has taken the events in)."""
+        pending = self.unsettled
         for zone in zones:
-            if zone not in self.unsettled:
-                self.unsettled.append(zone)
-        for _ in range(_SETTLE_MS // _STEP_MS):
-            if not self.unsettled:
-                self.run_for(20)  # the table's redraw and flash start
-                return "ok"
-            self.step()
-        return "err timeout: zones %r never settled" % self.unsettled
+            if zone not in pending:
+                pending.append(zone)
+
+        def confirmed():
+            pending[:] = [zone for zone in pending if not self.settled(zone)]
+            return not pending
+
+        end = self.hardware.clock.now_us + _SETTLE_MS * 1000
+        if self.services.run_until(end, confirmed):
+            self.run_for(20)  # the table's redraw and flash start
+            return "ok"
+        if self.services.watchdog_fired:
+            return "err watchdog reset"
+        return "err timeout: zones %r never settled" % [zone for zone in zones if not self.settled(zone)]
 
     def wait_idle(self):
-        """Step while a button is still settling or a press may still become a double press,
+        """Run while a button is still settling or a press may still become a double press,
         and while the table has a timer running (a press held back for a possible claim)."""
         buttons = self.hardware.board.buttons
-        for _ in range(_SETTLE_MS // _STEP_MS):
-            now = self.clock()
-            if not buttons.needs_poll(now) and not self.app.table.has_timers():
-                return
-            self.step()
+        self.services.run_until(
+            self.hardware.clock.now_us + _SETTLE_MS * 1000,
+            lambda: not buttons.needs_poll(self.clock()) and not self.app.table.has_timers(),
+        )
 
     # ----- control commands
 
@@ -470,18 +593,33 @@ class Device:
         self.app.running = False
         return "ok"
 
-    async def control_service(self):
+    def run(self):
+        """``App.run()`` on the device's clock, kept at the wall clock's pace (a PC on the USB port
+        sees a table that answers in time), and the control port's commands in between."""
+        self.app.link.open()
+        self._anchor()
         control = self.control
+        services = self.services
         while self.app.running:
             line = control.poll()
             if line is not None:
                 reply = self.command(line)
                 if reply is not None:
                     control.reply(reply)
-            await asyncio.sleep(0.005)
+                self._anchor()  # a command may have run the table ahead: the pace resumes from there
+                continue
+            lead = services.next_due_us() // 1000 - (_wall_ms() + self._wall_offset)
+            if lead > 0:
+                _sleep_ms(min(lead, _CONTROL_POLL_MS))
+                continue
+            if lead < -_LAG_MS:
+                self._anchor()
+            services.run_next()
+        if services.watchdog_fired:
+            sys.stderr.write("device.py: watchdog reset at %d ms of device time\n" % self.clock())
 
-    async def run(self):
-        await self.app.run(self.control_service())
+    def _anchor(self):
+        self._wall_offset = self.clock() - _wall_ms()
 
 
 class Control:
@@ -575,13 +713,11 @@ def main(argv):
         device = Device(root, control, pieces, stdin, stdout)
         if answer_reset:
             control.reply("ok")  # the answer to "reset": the table is back
-        try:
-            asyncio.run(device.run())
-        finally:
-            asyncio.new_event_loop()
-        if not device.reset_requested:
+        device.run()
+        cut = device.reset_requested or device.services.watchdog_fired  # no finally: the power went
+        if not cut:
             device.app.close()  # main.py's finally: the journal flushed, the REPL given back
-        if not (device.reset_requested or device.app.restart_requested):
+        if not (cut or device.app.restart_requested):
             break
         answer_reset = device.reset_requested  # a restart into a game answered its own command
         device = None

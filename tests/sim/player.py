@@ -30,16 +30,17 @@ def reads(shown, text):
     return len(shown) == len(text) and all(glyph(a) == glyph(b) for a, b in zip(shown, text))
 
 
-def local_table(root, control=None):
+def local_table(root, control=None, fast=True):
     """A simulated device in this process (its USB port an idle pipe), driven through
     ``LocalControl``: the same commands as the control port, without a socket or a pty.
-    ``control(power_on)`` makes another kind of control (``chaos.ChaosControl``)."""
+    ``control(power_on)`` makes another kind of control (``chaos.ChaosControl``); ``fast``
+    scans only zones with a change to confirm (sim/device.py: device time is not the chip's)."""
     import device
 
     usb_in, _ = os.pipe()
     pieces = device.Pieces()
     usb = os.fdopen(usb_in, "rb", buffering=0)
-    return (control or LocalControl)(lambda: device.Device(str(root), _NoControlPort(), pieces, usb, io.BytesIO()))
+    return (control or LocalControl)(lambda: device.Device(str(root), _NoControlPort(), pieces, usb, io.BytesIO(), fast=fast))
 
 
 class _NoControlPort:

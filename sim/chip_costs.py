@@ -1,0 +1,100 @@
+"""What the firmware's work costs on the chip, in device time: the simulated table's CPU model.
+
+The simulation (sim/device.py) runs the firmware on a PC, so the PC's own speed says nothing
+about the Pico's. Device time moves on only by what is charged here, which keeps it
+deterministic (no wall clock in it) and ties it to measurements on the emulated RP2040
+(MicroPython v1.27 frozen build, rp2040js, ``time.ticks_us`` around the call, and bench/chip.py):
+
+======================================  ==========  ============================================
+measured on the chip                    cost        how it is used here
+======================================  ==========  ============================================
+MFRC522 register write / read           59 / 69 us  ``REGISTER_ACCESS_US`` 64 (their mean), charged
+                                                    by the reader models' ``BusClock`` per access
+empty-pad probe (WUPA, no answer)       1.13 ms     ``VISIT_US`` 183: less its 15 bus accesses
+                                                    (960 us), plus half the antenna's remainder
+antenna on + off (one write each)       0.155 ms    ``FIELD_ON_US`` 14: the other half of
+                                                    0.155 ms less two accesses
+``Tray.next_poll_ms``                   0.04 ms     ``NEXT_POLL_US``
+idle scan period per zone, 9 zones      34 ms       ``SCAN_WAKE_US`` 900, calibrated to 49 ms on
+(all services running)                              the scanner before it powered the next field in
+                                                    the same poll (the simulation now gives 31 ms):
+                                                    the scan task's wake-up, ``App.scan`` and
+                                                    ``poll``'s bookkeeping per run. Check: scanning
+                                                    alone kept the chip 66 % busy, the simulation 59 %
+App.buttons() / App.serve() idle        0.61 /      ``LINE_US`` 5: 131 and 26 firmware lines on
+                                        0.14 ms     CPython, 4.7 and 5.4 us a line
+tray event -> LED flash                 ~13 ms      2700-3300 lines: 4.0-4.8 us a line
+``load_ruleset`` (Muggins) / its hash   63 / 24 ms  ``RULESET_LINE_US`` 16: 3609 and 1547 lines of
+                                                    engine/rulesets.py (17.5 and 15.5 us a line)
+======================================  ==========  ============================================
+
+Everything but the scan path (the table, the engine, the link, the buttons, the journal) is
+charged per line of firmware code it executes, counted with ``sys.settrace``: a crude unit, but
+the service calls and the table's work on a tile agree on 4-5.4 us a line; ruleset validation,
+whose lines build strings and dicts, costs three times that. The scan path is not traced: it runs
+hundreds of times a device second, and its tight driver loops (CRC_A, FIFO) would be overcharged
+at 5 us a line; its cost is the bus accesses plus the constants above.
+
+Not charged: writes to flash (the chip's littlefs erases and programs sectors) and the first
+import of a module (frozen bytecode on the chip), so ruleset commits and game starts are faster
+here than on the chip. MicroPython's unix port has no ``sys.settrace``: there the traced work
+costs nothing (``LineMeter.counting`` says so).
+"""
+import sys
+
+REGISTER_ACCESS_US = 64
+LINE_US = 5
+RULESET_LINE_US = 16
+VISIT_US = 183
+FIELD_ON_US = 14
+NEXT_POLL_US = 40
+SCAN_WAKE_US = 900
+
+_FIRMWARE = "/tiletable/"
+_RULESETS = "/tiletable/engine/rulesets.py"
+
+
+class LineMeter:
+    """Counts the lines of firmware code a call executes (CPython's ``sys.settrace``)."""
+
+    def __init__(self, counting=True):
+        self.counting = counting and hasattr(sys, "settrace")
+        self.lines = 0  # firmware lines, ``LINE_US`` each
+        self.ruleset_lines = 0  # lines of engine/rulesets.py, ``RULESET_LINE_US`` each
+        self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
+
+    def cost_us(self):
+        """What the lines counted so far cost on the chip; the counts start again from 0."""
+        cost = self.lines * LINE_US + self.ruleset_lines * RULESET_LINE_US
+        self.lines = self.ruleset_lines = 0
+        return cost
+
+    def _line(self, frame, event, arg):
+        if event == "line":
+            self.lines += 1
+        return self._line
+
+    def _ruleset_line(self, frame, event, arg):
+        if event == "line":
+            self.ruleset_lines += 1
+        return self._ruleset_line
+
+    def _global(self, frame, event, arg):
+        code = frame.f_code
+        if code not in self._tracers:
+            path = code.co_filename.replace("\\", "/")
+            self._tracers[code] = None if _FIRMWARE not in path else self._ruleset_line if path.endswith(_RULESETS) else self._line
+        tracer = self._tracers[code]
+        if tracer is not None:
+            tracer(frame, "line", arg)  # the call itself
+        return tracer
+
+    def run(self, function, *args):
+        """``function(*args)``'s result, the lines it ran added to ``lines``."""
+        if not self.counting:
+            return function(*args)
+        sys.settrace(self._global)
+        try:
+            return function(*args)
+        finally:
+            sys.settrace(None)

@@ -1,0 +1,124 @@
+"""Placement latency of the in-process simulated table, in its device time (sim/chip_costs.py).
+
+Shared by tests/sim/test_device_time.py and bench/table_latency.py: a scripted Muggins match
+on a local ``Device``, whose tile placements on the mover's pad are timed from the tag landing
+on the reader to the first LED change and to the first display change.
+"""
+import random
+import tempfile
+
+from player import LinePlayer, LocalControl, local_table
+
+from tiletable.engine.tiles import tile_str
+
+_IDLE_MS = 2000  # the idle window the scan periods are measured over
+_WATCH_MS = 150  # as bench/chip.py: the window ends at the next action (the tile lifted, 126-182 ms there)
+_WAIT_MS = 120  # a placement comes 0..this after the previous action (bench/chip.py's RANDOM_WAIT_MS)
+_MESSAGE_CLEAR_MS = 1700  # an out-of-turn tile's Err message must be gone before the next placement
+_FLASH_MS = 300  # the green flash of the last play (status_leds.py) is over first, as between bench/chip.py's actions
+_OTHER_SHARE = 0.3  # about this share of turns also gets a tile laid out of turn first
+
+
+class _Enough(Exception):
+    """Raised by the control once enough placements are timed: the match stops there."""
+
+
+class LatencyRun:
+    def __init__(self):
+        self.samples = []  # (kind, led ms or None, display ms or None)
+        self.idle_periods = []
+        self.idle_busy_pct = 0.0
+        self.device_ms = 0
+
+    def led(self, kind):
+        return [s[1] for s in self.samples if s[0] == kind and s[1] is not None]
+
+    def display(self, kind):
+        return [s[2] for s in self.samples if s[0] == kind and s[2] is not None]
+
+
+class TimedControl(LocalControl):
+    """``LocalControl`` whose single-tile placements are timed; a random wait (seeded) comes
+    before each, so tiles land at random points of the scan cycle."""
+
+    def __init__(self, power_on, run, placements, seed):
+        LocalControl.__init__(self, power_on)
+        self.run = run
+        self.placements = placements
+        self.rng = random.Random(seed)
+        self.player = None  # the LinePlayer, whose engine knows the other seats' hands
+
+    def place(self, zone, *items):
+        if len(items) != 1:
+            return LocalControl.place(self, zone, *items)
+        if len(self.run.samples) >= self.placements:
+            raise _Enough()
+        device = self.device
+        if zone == device.app.table.hot_zone and self.rng.random() < _OTHER_SHARE:
+            self._out_of_turn(zone)
+        device.run_for(_FLASH_MS + self.rng.randrange(_WAIT_MS + 1))
+        kind = "mover" if zone == device.app.table.hot_zone else "lot"
+        self.run.samples.append((kind,) + lay(device, zone, items[0]))
+        return LocalControl.place(self, zone, *items)  # the tile is there: this only waits for the scan
+
+    def _out_of_turn(self, mover_zone):
+        """A tile from another seat's hand laid on that seat's pad, lifted, its message let clear."""
+        player = self.player
+        seats = [s for s in range(player.players) if player.pad(s) != mover_zone]
+        seat = self.rng.choice(seats)
+        tiles = list(player.god.hands[seat])
+        if not tiles:
+            return
+        zone = player.pad(seat)
+        self.device.run_for(self.rng.randrange(_WAIT_MS + 1))
+        self.run.samples.append(("other",) + lay(self.device, zone, tile_str(self.rng.choice(tiles))))
+        LocalControl.place(self, zone)  # waits for the scan
+        self.remove(zone)
+        self.device.run_for(_MESSAGE_CLEAR_MS)
+
+
+def lay(device, zone, item):
+    """Lay ``item`` on ``zone``: device ms to the first LED change and to the first display
+    change (None for one that did not come within ``_WATCH_MS``)."""
+    hardware = device.hardware
+    leds, display = hardware.leds(), hardware.display()
+    hardware.readers[zone].place(device.pieces.tag(item))
+    start = hardware.clock.now_us
+    end = start + _WATCH_MS * 1000
+    times = [None, None]
+
+    def changed():
+        now = hardware.clock.now_us
+        if times[0] is None and hardware.leds() != leds:
+            times[0] = (now - start) / 1000
+        if times[1] is None and hardware.display() != display:
+            times[1] = (now - start) / 1000
+        return times[0] is not None and times[1] is not None
+
+    device.services.run_until(end, changed)
+    return times[0], times[1]
+
+
+def idle_scan(device, run):
+    """Scan periods per zone and CPU busy share over ``_IDLE_MS`` of an idle table."""
+    readers = device.hardware.readers
+    switches = [r.field_switches for r in readers]
+    busy = device.services.busy_us
+    device.run_for(_IDLE_MS)
+    run.idle_periods = [_IDLE_MS / max(1, r.field_switches - s) for r, s in zip(readers, switches)]
+    run.idle_busy_pct = 100.0 * (device.services.busy_us - busy) / (_IDLE_MS * 1000)
+
+
+def measure_match(placements=40, seed=14, root=None):
+    """A ``LatencyRun``: the idle scan, then up to ``placements`` timed tiles of a Muggins match."""
+    run = LatencyRun()
+    root = root or tempfile.mkdtemp(prefix="latency-")
+    control = local_table(root, lambda power_on: TimedControl(power_on, run, placements, seed), fast=False)
+    idle_scan(control.device, run)
+    try:
+        control.player = LinePlayer(control, "muggins", 2, seed=seed)
+        control.player.play_match()
+    except _Enough:
+        pass
+    run.device_ms = control.device.clock()
+    return run
