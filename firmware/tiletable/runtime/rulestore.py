@@ -94,10 +94,13 @@ class RuleStore:
 
         :raises KeyError: when it is not installed; :raises RulesetError: when the file is invalid.
         """
-        if not is_ruleset_name(name) or name not in self.names():
+        if not is_ruleset_name(name):
             raise KeyError("no ruleset %r installed" % (name,))
-        with open(self._path(name + _SUFFIX), "rb") as f:
-            data = f.read()
+        try:
+            with open(self._path(name + _SUFFIX), "rb") as f:
+                data = f.read()
+        except OSError:  # not installed: no listing of the directory needed to tell
+            raise KeyError("no ruleset %r installed" % (name,))
         row = self._rows.get(name)
         proven = row is not None and row[1] is not None and row[0] == _digest(data)
         return load_ruleset(data, row[2] if proven else None)
