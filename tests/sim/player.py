@@ -143,10 +143,13 @@ class LinePlayer:
         if god.phase != P_OVER:
             self.control.press("ok")  # the hand's summary
 
-    def _deal(self):
+    def _deal(self, order=None):
+        """Deal a hand (``order``: the tiles as dealt, seat by seat, then the stock with its
+        first draw last; a shuffle when None), scan the scanning seats' hands, press OK."""
         god = self.god
-        tiles = list(god.tiles)
-        self.rng.shuffle(tiles)
+        tiles = list(order) if order else list(god.tiles)
+        if not order:
+            self.rng.shuffle(tiles)
         per = god.per_hand
         hands = [tiles[s * per : (s + 1) * per] for s in range(self.players)]
         self.stock = tiles[self.players * per :]

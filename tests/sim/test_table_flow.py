@@ -307,3 +307,41 @@ def test_da_san_displays_show_chips_left(table_root):
     control = started(table_root, "dasan", 3)
     _da_san_auction_won_by_seat_0(control)
     assert [reads(text, "20") for text in control.display()[:3]] == [True, True, True]
+
+
+def _muggins_order(p0, p1, first_draws):
+    """A Muggins deal as ``LinePlayer._deal`` takes it: seat 0's hand, seat 1's, then the
+    stock with ``first_draws`` drawn first."""
+    from tiletable.engine.tiles import parse_tile, tile_set
+
+    dealt = [parse_tile(t) for t in p0.split() + p1.split()]
+    draws = [parse_tile(t) for t in first_draws.split()]
+    rest = [t for t in tile_set() if t not in dealt and t not in draws]
+    return dealt + rest + draws[::-1]
+
+
+def test_muggins_tile_drawn_and_played_after_an_unseen_set_is_no_foul_bug(table_root):
+    """Seat 2 (unscanned, its best tile 2-2) sets 1-3 as the holder of the best setting tile;
+    seat 1 (hand scanned, nothing above 0-0) later draws 3-3 and plays it: the reveal must not
+    say seat 1 held 3-3 at the set."""
+    from tiletable.engine.line_actions import K_PLAY, kind_of
+
+    control = local_table(table_root)
+    player = LinePlayer(control, "muggins", 2, seed=5, scan=(0,))
+    god = player.god
+    choose_game(control, "muggins", 2)
+    player._deal(_muggins_order("0-0 0-2 0-4 0-5 2-4 2-5 4-5", "1-3 2-2 0-1 0-3 1-4 1-5 2-6", "3-3"))
+    scripted = [(1, 0x13), (0, 0x33)]  # who lays what, as soon as it is the only thing to do
+    while god.hand_number == 0:
+        legal = list(god.legal_actions)
+        if scripted and god.turn == scripted[0][0] and all(kind_of(a) == K_PLAY for a in legal):
+            seat, tile = scripted.pop(0)
+            player._lay(seat, next(a for a in legal if a & 0xFF == tile))
+        else:
+            player._move()
+    assert not scripted
+    actions = flushed_journal(control, table_root)[1]
+    assert actions[14:16] == ["setter1", "1-3"] and "D0:3-3" in actions
+    assert control.state()["prompt"] == "hand over: OK for the next hand"
+    assert "last_error" not in control.state()
+    assert not any(reads(text, "FOUL") for text in control.display()[:2])
