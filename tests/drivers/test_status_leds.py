@@ -154,6 +154,10 @@ def test_results_light_their_leds_green_red_amber_and_dark_again():
     leds.show_result(9, None)
     leds.tick(1)
     assert strip.colours()[8:] == [StatusLeds.draw_colour, OFF]
+    leds.show_turn(0)
+    leds.clear_results()
+    leds.tick(2)
+    assert strip.colours()[0] == StatusLeds.turn_colour and strip.colours()[8] == OFF
     raises(ValueError, leds.show_result, 10, StatusLeds.WIN)
     raises(ValueError, leds.show_result, 8, 7)
 

@@ -231,6 +231,38 @@ def test_column_game_resumes_mid_round_without_a_deal(table_root):
     assert resumed.state()["actions"] > before["actions"] + 2
 
 
+GREEN, RED, AMBER = "001800", "180000", "180a00"  # at the power-budget brightness (LED_MAX_LEVEL 24)
+
+
+def _column_leds(control):
+    """The LED beside each assignment slot, by (column, seat), once the green flash is over;
+    and whether every other LED is dark."""
+    control.command("wait 400")
+    leds = control.leds()
+    slots = {key: leds[zone] for key, zone in COLUMNS.assign_zone.items()}
+    others = [leds[i] for i in range(len(leds)) if i not in COLUMNS.assign_zone.values()]
+    return slots, all(colour == "000000" for colour in others)
+
+
+def test_column_leds_show_each_columns_result_and_follow_undo_and_power_cuts(table_root):
+    control = started(table_root, "columns", 2)
+    _turn_up_field(control, "0-0", "0-1", "0-2")
+    _assign(control, 0, "6-6", "5-6", "4-6")
+    assert _column_leds(control) == ({key: "000000" for key in COLUMNS.assign_zone}, True)
+    _assign(control, 1, "3-3", "2-2", "3-4")
+    # left: a [0|0] pile draws; centre: 2-2 beats 5-6 (rule 5); right: 4-6 beats 3-4 (rule 7)
+    shown = ({(0, 0): AMBER, (0, 1): AMBER, (1, 0): RED, (1, 1): GREEN, (2, 0): GREEN, (2, 1): RED}, True)
+    assert _column_leds(control) == shown
+    control.press("undo")
+    assert _column_leds(control) == ({key: "000000" for key in COLUMNS.assign_zone}, True)
+    _lift_assignments(control)
+    _assign(control, 0, "6-6", "5-6", "4-6")
+    _assign(control, 1, "3-3", "2-2", "3-4")
+    assert _column_leds(control) == shown
+    resumed = _power_cut(control, table_root)
+    assert _column_leds(resumed) == shown
+
+
 def test_prompts_count_seats_from_1_and_use_the_players_names(table_root):
     control = started(table_root, "block", 2)  # from the menu: the players are P1 and P2
     control.place(0, "3-3")

@@ -121,6 +121,14 @@ class StatusLeds:
             self._roles[led] = role
             self._dirty = True
 
+    def clear_results(self):
+        """Darken every LED ``show_result`` lit (leaving the game: the menu shows none)."""
+        roles = self._roles
+        for led in range(self.count):
+            if roles[led] >= _ROLE_WIN:
+                roles[led] = _ROLE_OFF
+                self._dirty = True
+
     def flash_legal(self, now_ms):
         self._start_flash(self.legal_flash_ms, self.legal_colour, now_ms)
 

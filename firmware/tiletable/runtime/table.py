@@ -528,6 +528,7 @@ class Table:
             for seat in range(2, ui.seats):
                 ui.blank(seat)
             ui.candidate_ends(0)
+            ui.clear_results()
         elif self.mode == MODE_OVER:
             outcome = self.state.outcome()
             for seat in range(ui.seats):
