@@ -1,7 +1,7 @@
 """Games that used to get stuck or lose their way at the table, played through the simulated
 table's zones and buttons only (issue 15): a refused piece changes nothing and the same seat
 can then play legally; an undone play can be played again."""
-from player import LinePlayer, choose_game, local_table, reads
+from player import ColumnPlayer, LinePlayer, choose_game, local_table, reads
 from test_table_rules import flushed_journal, started
 from tiletable.runtime.profiles import profile_for
 from tiletable.runtime.table import GAME_LABELS
@@ -377,3 +377,46 @@ def test_muggins_tile_drawn_and_played_after_an_unseen_set_is_no_foul_bug(table_
     assert control.state()["prompt"] == "hand over: OK for the next hand"
     assert "last_error" not in control.state()
     assert not any(reads(text, "FOUL") for text in control.display()[:2])
+
+
+def test_the_end_of_the_match_shows_places_and_final_scores_in_turn(table_root):
+    control = local_table(table_root)
+    god = ColumnPlayer(control, "columns", 2, seed=3).play_match()
+    winners = god.outcome().winners
+    places = ["1St" if s in winners else "2nd" for s in (0, 1)] if winners else ["tIE", "tIE"]
+    state = control.state()
+    assert state["mode"] == "over"
+    assert state["prompt"] == ("match over, P%d wins: OK for the menu" % (winners[0] + 1) if winners else "match over, a tie: OK for the menu")
+    views = []  # every 100 ms for 5 s: the places or the final scores, never dark (no blink)
+    for _ in range(50):
+        shown = control.display()
+        if all(reads(shown[s], places[s]) for s in (0, 1)):
+            views.append("places")
+        elif all(reads(shown[s], str(god.scores[s])) for s in (0, 1)):
+            views.append("scores")
+        else:
+            raise AssertionError("the final screen shows %r" % shown)
+        control.command("wait 100")
+    runs = [1]
+    for before, now in zip(views, views[1:]):
+        if now == before:
+            runs[-1] += 1
+        else:
+            runs.append(1)
+    assert len(runs) >= 3 and all(14 <= run <= 16 for run in runs[1:-1])  # 1.5 s each, in turn
+    control.press("ok")
+    assert control.state()["mode"] == "menu"
+
+
+def test_final_places_share_equal_scores_after_the_winners():
+    from types import SimpleNamespace
+
+    from tiletable.runtime.table import final_places
+
+    def match(scores, winners):
+        outcome = SimpleNamespace(winners=winners)
+        return SimpleNamespace(players=len(scores), scores=scores, outcome=lambda: outcome)
+
+    assert final_places(match([10, 40, 25, 25], (1,))) == ["3rd", "1St", "2nd", "2nd"]
+    assert final_places(match([61, 30, 61, 30], (0, 2))) == ["1St", "2nd", "1St", "2nd"]
+    assert final_places(match([5, 5], ())) == ["tIE", "tIE"]
