@@ -418,7 +418,14 @@ class ColumnPlayer(TextPlayer):
 
 
 class ClimbPlayer(TextPlayer):
+    """Plays Da San as docs/TABLE.md says: a pass is pressed only when a play follows it in the
+    same trick; the passes that end a trick are left to the winner's next lead."""
+
     family = "climb"
+
+    def __init__(self, control, name, players, seed=1):
+        TextPlayer.__init__(self, control, name, players, seed)
+        self.unpressed = []  # seats whose pass the god made and nobody has pressed yet
 
     def next_hand(self):
         self.control.press("ok")  # the summary; the next deal needs nothing
@@ -455,10 +462,14 @@ class ClimbPlayer(TextPlayer):
         plays = [t for t in texts if t != "PASS"]
         if plays and (self.rng.random() < 0.8 or "PASS" not in texts):
             chosen = self.rng.choice(plays)
+            if "PASS" in texts:  # a beat: the passes before it are pressed (a lead takes them)
+                for passer in self.unpressed:
+                    self.control.press(passer)
+            self.unpressed = []
             self.control.place(self.pad(seat), *chosen.split("+"))
             self.control.command("wait 900")  # stable for a moment: taken
             self.control.remove(self.pad(seat))
         else:
             chosen = "PASS"
-            self.control.press(seat)
+            self.unpressed.append(seat)
         god.play(chosen)

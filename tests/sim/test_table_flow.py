@@ -3,8 +3,10 @@ table's zones and buttons only (issue 15): a refused piece changes nothing and t
 can then play legally; an undone play can be played again."""
 from player import ColumnPlayer, LinePlayer, choose_game, local_table, reads
 from test_table_rules import flushed_journal, started
+from tiletable.engine.errors import E_COMBO
 from tiletable.runtime.profiles import profile_for
 from tiletable.runtime.table import GAME_LABELS
+from tiletable.runtime.ui import error_text
 
 COLUMNS = profile_for("columns", 2, "column")
 
@@ -104,6 +106,27 @@ def test_da_san_combination_laid_just_before_the_turn_is_taken_when_it_comes(tab
     control.command("wait 1000")
     assert control.state()["actions"] == bid + 2
     assert flushed_journal(control, table_root)[1][-2:] == ["H4", "S6"]
+
+
+def test_da_san_trick_winner_leads_again_and_the_others_passes_are_taken(table_root):
+    control = started(table_root, "dasan", 3)
+    bid = _da_san_auction_won_by_seat_0(control)
+    control.place(0, "H4")
+    control.command("wait 900")
+    control.place(2, "S6")  # seat 2 (counter-clockwise after seat 0) beats it
+    control.command("wait 900")
+    control.place(2, "D7", "S8")  # not a combination: refused, nobody passes
+    control.command("wait 900")
+    assert control.state()["last_error"][0] == E_COMBO and reads(control.display()[2], error_text(E_COMBO))
+    assert control.state()["actions"] == bid + 2
+    control.remove(2, "S8")
+    control.command("wait 900")  # seat 2 leads D7 at once: seats 1 and 0 passed
+    assert control.state()["actions"] == bid + 5
+    assert control.state()["prompt"] == "P2 to play"
+    assert flushed_journal(control, table_root)[1][-5:] == ["H4", "S6", "PASS", "PASS", "D7"]
+    for left in (bid + 4, bid + 3, bid + 2):  # UNDO takes the lead back, then each pass
+        control.press("undo")
+        assert control.state()["actions"] == left
 
 
 def _block_hand_played_with_every_hand_scanned(control):
