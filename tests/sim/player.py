@@ -197,15 +197,17 @@ class LinePlayer:
 
     def _stake(self, seat, legal):
         """A stake as people choose one: mostly the same as last time, now and then another;
-        the seat presses until the table offers it (its prompt, as the blinking display
-        may be dark when read), then long-presses."""
+        the seat steps to it the shortest way (a press steps one, a double press jumps to
+        the next round figure), from the stake the table offers first (its prompt, as the
+        blinking display may be dark when read), then long-presses."""
         last = self.stakes.get(seat)
         keep = [a for a in legal if a & 0xFFFFFF == last]
         chosen = keep[0] if keep and self.rng.random() < 0.8 else legal[self.rng.randrange(len(legal))]
-        for _ in range(len(legal)):
-            if self.control.state()["prompt"].endswith(": %d" % (chosen & 0xFFFFFF)):
-                break
-            self.control.press(seat)
+        amounts = [a & 0xFFFFFF for a in legal]
+        offered = int(self.control.state()["prompt"].rsplit(": ", 1)[1])
+        for how in shortest_steps(amounts, amounts.index(offered), amounts.index(chosen & 0xFFFFFF)):
+            self.control.press(seat, how)
+        assert self.control.state()["prompt"].endswith(": %d" % (chosen & 0xFFFFFF))
         self.control.press(seat, "long")
         self.stakes[seat] = chosen & 0xFFFFFF
         self.god.play(chosen)
@@ -256,6 +258,31 @@ class LinePlayer:
         table = self.control.state()
         if table["hand"] == hand_before and table["mode"] == "game":
             raise AssertionError("the table did not end the hand: %r" % table)
+
+
+def shortest_steps(amounts, start, goal, round_figure=5):
+    """The fewest button gestures from option ``start`` to ``goal`` of a stake choice: "short"
+    steps to the next amount, "double" jumps to the next multiple of ``round_figure`` (both
+    round the end)."""
+    count = len(amounts)
+
+    def jump(i):
+        for ahead in range(1, count + 1):
+            if amounts[(i + ahead) % count] % round_figure == 0:
+                return (i + ahead) % count
+        return i
+
+    paths = {start: []}
+    frontier = [start]
+    while goal not in paths:
+        reached = []
+        for i in frontier:
+            for how, j in (("short", (i + 1) % count), ("double", jump(i))):
+                if j not in paths:
+                    paths[j] = paths[i] + [how]
+                    reached.append(j)
+        frontier = reached
+    return paths[goal]
 
 
 def journal_sessions(root):

@@ -358,6 +358,26 @@ def test_buki_stake_choice_opens_on_the_seats_last_stake(table_root):
     raise AssertionError("seat %d was not asked for a stake again" % seat)
 
 
+def test_buki_stake_double_press_jumps_to_the_next_round_figure(table_root):
+    control = local_table(table_root)
+    player = LinePlayer(control, "buki", 4, seed=3)
+    choose_game(control, "buki", 4)
+    player._deal()
+    for _ in range(60):
+        prompt = control.state()["prompt"]
+        if " chooses stake: " in prompt:
+            break
+        player._move()
+    seat = int(prompt.split()[0][1:]) - 1
+    assert prompt.endswith(": 10")  # the minimum, the first time
+    for amount in ("15", "20", "25", "30", "10"):  # round the end
+        control.press(seat, "double")
+        assert control.state()["prompt"].endswith(": " + amount)
+        assert reads(_shown(control, seat), amount)
+    control.press(seat)
+    assert control.state()["prompt"].endswith(": 11")
+
+
 def test_da_san_displays_show_chips_left(table_root):
     control = started(table_root, "dasan", 3)
     _da_san_auction_won_by_seat_0(control)

@@ -35,6 +35,15 @@ class Choice:
     def step(self):
         self.index = (self.index + 1) % len(self.options)
 
+    def step_to_next(self, wanted):
+        """Step to the next option (round the end) whose label ``wanted`` accepts; stay when none does."""
+        count = len(self.options)
+        for ahead in range(1, count + 1):
+            index = (self.index + ahead) % count
+            if wanted(self.labels[index]):
+                self.index = index
+                return
+
 
 class Controller:
     def __init__(self, table):

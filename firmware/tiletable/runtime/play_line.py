@@ -11,8 +11,9 @@ Muggins, Sniff, Matador and Buki.
 * **Reveal** (``rEVL``): each seat lays its remaining tiles; the engine counts and checks
   every fact the hand implied, and each broken rule is reported (``FOUL`` + EV_ERROR).
 * **Buki**: the banker picks the minimum stake, a seat whose bet is due picks its stake
-  (press steps, long press places); a long press on your turn opens an early bet. The
-  choice opens on the seat's last stake, so a seat that keeps its stake only confirms it.
+  (press steps, double press jumps to the next round figure, long press places); a long
+  press on your turn opens an early bet. The choice opens on the seat's last stake, so a
+  seat that keeps its stake only confirms it.
 * **Drawn tile** (scanned hand): the drawer's display asks for it (``SHO?``).
 """
 from tiletable import tagrecord
@@ -51,6 +52,7 @@ from tiletable.runtime.profiles import ARM, END, SEAT
 
 # Which broken rule (knowledge.Violation.rule) is reported with which reason code.
 _VIOLATION_CODES = {"must play": E_MUST_PLAY, "setter": E_SET}
+ROUND_FIGURE = 5  # a double press on a stake choice jumps to the next multiple of this
 
 
 def _point(action):
@@ -67,6 +69,11 @@ def option_label(action):
     if _point(action) == SET_POINT:
         return "SEt" + text[-1]
     return text.split(">")[1].replace("^", " ")
+
+
+def _round_figure(label):
+    """Whether a stake's label is a round figure (a multiple of 5): where a double press goes."""
+    return int(label) % ROUND_FIGURE == 0
 
 
 class LineController(Controller):
@@ -202,9 +209,14 @@ class LineController(Controller):
 
     def on_button(self, seat, kind, now_ms):
         choice = self.choice
-        if choice is not None and choice.seat == seat and choice.purpose == "stake" and kind == Buttons.LONG:
-            self.stake_log.append((len(self.state.history), seat, self.last_stake.get(seat)))
-            self.last_stake[seat] = choice.action & 0xFFFFFF
+        if choice is not None and choice.seat == seat and choice.purpose == "stake":
+            if kind == Buttons.DOUBLE:  # a stake jumps to the next round figure
+                choice.index = (choice.index - 1) % len(choice.options)  # from before the first tap's step
+                choice.step_to_next(_round_figure)
+                return
+            if kind == Buttons.LONG:
+                self.stake_log.append((len(self.state.history), seat, self.last_stake.get(seat)))
+                self.last_stake[seat] = choice.action & 0xFFFFFF
         if self.choose(seat, kind, now_ms):
             return
         st = self.state
