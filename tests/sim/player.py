@@ -18,10 +18,14 @@ from tiletable.engine.line_actions import chance_action, kind_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import tile_str
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_UNDO, iter_records
+from tiletable.runtime.play_climb import ClimbController
 from tiletable.runtime.profiles import profile_for
 from tiletable.runtime.table import GAME_LABELS
 
 from tiletable.drivers.segments import glyph
+
+
+SETTLED = "wait %d" % (ClimbController.stable_ms + 100)  # Da San cards lay still: taken
 
 
 def reads(shown, text):
@@ -494,7 +498,7 @@ class ClimbPlayer(TextPlayer):
                     self.control.press(passer)
             self.unpressed = []
             self.control.place(self.pad(seat), *chosen.split("+"))
-            self.control.command("wait 900")  # stable for a moment: taken
+            self.control.command(SETTLED)
             self.control.remove(self.pad(seat))
         else:
             chosen = "PASS"

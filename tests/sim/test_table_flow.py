@@ -1,9 +1,10 @@
 """Games that used to get stuck or lose their way at the table, played through the simulated
 table's zones and buttons only (issue 15): a refused piece changes nothing and the same seat
 can then play legally; an undone play can be played again."""
-from player import ColumnPlayer, LinePlayer, choose_game, local_table, reads
+from player import SETTLED, ColumnPlayer, LinePlayer, choose_game, local_table, reads
 from test_table_rules import flushed_journal, started
 from tiletable.engine.errors import E_COMBO
+from tiletable.runtime.play_climb import ClimbController
 from tiletable.runtime.profiles import profile_for
 from tiletable.runtime.table import GAME_LABELS
 from tiletable.runtime.ui import error_text
@@ -59,7 +60,7 @@ def test_column_battle_undone_resolves_again_with_the_same_cards(table_root):
     assert actions[dealt : dealt + 2] == ["A0:6-6,5-6,4-6", "A1:3-3,2-2,3-4"]
 
 
-def _da_san_auction_won_by_seat_0(control):
+def da_san_auction_won_by_seat_0(control):
     """Cut, show the lowest heart, and bid: seat 0 leads the first trick."""
     for seat, card in ((0, "H5"), (1, "S7"), (2, "D9")):
         control.place(seat, card)
@@ -74,24 +75,24 @@ def _da_san_auction_won_by_seat_0(control):
 
 def test_da_san_lead_undone_is_taken_again_when_laid_again(table_root):
     control = started(table_root, "dasan", 3)
-    bid = _da_san_auction_won_by_seat_0(control)
+    bid = da_san_auction_won_by_seat_0(control)
     control.place(0, "H4")
-    control.command("wait 900")
+    control.command(SETTLED)
     assert control.state()["actions"] == bid + 1
     control.press("undo")
     assert control.state()["actions"] == bid
     control.remove(0)
     control.place(0, "H4")
-    control.command("wait 900")
+    control.command(SETTLED)
     assert control.state()["actions"] == bid + 1
     assert flushed_journal(control, table_root)[1][-1] == "H4"
 
 
 def test_da_san_cards_laid_out_of_turn_are_refused_with_err1(table_root):
     control = started(table_root, "dasan", 3)
-    bid = _da_san_auction_won_by_seat_0(control)
+    bid = da_san_auction_won_by_seat_0(control)
     control.place(1, "S9")  # seat 0 leads, seat 2 follows: seat 1 is early
-    control.command("wait 900")
+    control.command(SETTLED)
     assert reads(control.display()[1], "Err1")
     assert control.state()["actions"] == bid
     control.remove(1)
@@ -99,28 +100,28 @@ def test_da_san_cards_laid_out_of_turn_are_refused_with_err1(table_root):
 
 def test_da_san_combination_laid_just_before_the_turn_is_taken_when_it_comes(table_root):
     control = started(table_root, "dasan", 3)
-    bid = _da_san_auction_won_by_seat_0(control)
+    bid = da_san_auction_won_by_seat_0(control)
     control.place(0, "H4")
     control.command("wait 300")
     control.place(2, "S6")  # seat 2 is next: it lays while seat 0's lead is still settling
-    control.command("wait 1000")
+    control.command("wait %d" % (ClimbController.stable_ms + 200))
     assert control.state()["actions"] == bid + 2
     assert flushed_journal(control, table_root)[1][-2:] == ["H4", "S6"]
 
 
 def test_da_san_trick_winner_leads_again_and_the_others_passes_are_taken(table_root):
     control = started(table_root, "dasan", 3)
-    bid = _da_san_auction_won_by_seat_0(control)
+    bid = da_san_auction_won_by_seat_0(control)
     control.place(0, "H4")
-    control.command("wait 900")
+    control.command(SETTLED)
     control.place(2, "S6")  # seat 2 (counter-clockwise after seat 0) beats it
-    control.command("wait 900")
+    control.command(SETTLED)
     control.place(2, "D7", "S8")  # not a combination: refused, nobody passes
-    control.command("wait 900")
+    control.command(SETTLED)
     assert control.state()["last_error"][0] == E_COMBO and reads(control.display()[2], error_text(E_COMBO))
     assert control.state()["actions"] == bid + 2
     control.remove(2, "S8")
-    control.command("wait 900")  # seat 2 leads D7 at once: seats 1 and 0 passed
+    control.command(SETTLED)  # seat 2 leads D7 at once: seats 1 and 0 passed
     assert control.state()["actions"] == bid + 5
     assert control.state()["prompt"] == "P2 to play"
     assert flushed_journal(control, table_root)[1][-5:] == ["H4", "S6", "PASS", "PASS", "D7"]
@@ -380,7 +381,7 @@ def test_buki_stake_double_press_jumps_to_the_next_round_figure(table_root):
 
 def test_da_san_displays_show_chips_left(table_root):
     control = started(table_root, "dasan", 3)
-    _da_san_auction_won_by_seat_0(control)
+    da_san_auction_won_by_seat_0(control)
     assert [reads(text, "20") for text in control.display()[:3]] == [True, True, True]
 
 

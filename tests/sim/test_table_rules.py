@@ -3,7 +3,7 @@ journal amendment, resuming after a power cut, unusable tags."""
 import sys
 
 import pytest
-from player import choose_game, journal_sessions, local_table, reads, replay
+from player import SETTLED, choose_game, journal_sessions, local_table, reads, replay
 from tiletable.engine.rulesets import unload_module
 
 import device
@@ -222,11 +222,11 @@ def test_da_san_combination_is_taken_once_stable_and_checked(table_root):
     played = control.state()["actions"]
     control.place(0, "H4")  # the opener leads a single: taken once it has lain still
     assert control.state()["actions"] == played
-    control.command("wait 900")
+    control.command(SETTLED)
     assert control.state()["actions"] == played + 1
     control.remove(0)
     control.place(2, "C5", "D7")  # not a combination
-    control.command("wait 900")
+    control.command(SETTLED)
     assert reads(control.display()[2], "Er12")
     assert control.state()["actions"] == played + 1
 
