@@ -50,7 +50,7 @@ def play_one(task):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=200, help="matches per game (default: %(default)s)")
-    parser.add_argument("--games", default="", help="comma-separated games (default: all)")
+    parser.add_argument("--games", default="", help="comma-separated games, played in that order (default: all)")
     parser.add_argument("--max-moves", type=int, default=3000, help="steps before a match is cut short")
     parser.add_argument("--calm", action="store_true", help="no undos, power cuts or refused pieces: presses only")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing matches at once (default: %(default)s)")
@@ -59,7 +59,8 @@ def main():
     unknown = [name for name in wanted if name not in [m[1] for m in MATCHES]]
     if unknown or args.matches < 1 or args.jobs < 1:
         parser.error("no game %s" % ", ".join(unknown) if unknown else "--matches and --jobs must be at least 1")
-    chosen = [i for i in range(len(MATCHES)) if not wanted or MATCHES[i][1] in wanted]
+    names = [m[1] for m in MATCHES]
+    chosen = [names.index(name) for name in wanted] if wanted else list(range(len(MATCHES)))  # in the order given
     tasks = [(i, seed, args.max_moves, args.calm) for i in chosen for seed in range(args.matches)]
     print("%-11s %7s %6s %12s %6s %5s %9s %7s" % ("game", "matches", "hands", "presses/hand", "undos", "cuts", "refusals", "cpu s"))
     sys.stdout.flush()

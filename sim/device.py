@@ -98,16 +98,19 @@ except AttributeError:  # CPython: milliseconds since the process started
 
 
 class SimClock:
-    """The device's ``ticks_ms``: the wall clock plus the time skipped by fast-forwards. Every
-    reading brings the peripheral models up to that time (``follower``), so whatever the
-    firmware does next happens at the time it believes it is."""
+    """The device's ``ticks_ms``: the wall clock plus the time skipped by fast-forwards, or with
+    ``wall=False`` the skipped time alone (an in-process table driven only by its control
+    commands: a busy machine's pauses then change nothing). Every reading brings the
+    peripheral models up to that time (``follower``), so whatever the firmware does next
+    happens at the time it believes it is."""
 
-    def __init__(self):
+    def __init__(self, wall=True):
         self.skipped = 0
+        self.wall = wall
         self.follower = None
 
     def __call__(self):
-        now = _ticks_add(_ticks_ms(), self.skipped)
+        now = _ticks_add(_ticks_ms(), self.skipped) if self.wall else self.skipped
         if self.follower is not None:
             self.follower(now)
         return now
@@ -275,8 +278,8 @@ class Hardware:
 class Device:
     """One power-on of the simulated table: hardware, firmware ``App``, control commands."""
 
-    def __init__(self, root, control, pieces, instream, outstream):
-        self.clock = SimClock()
+    def __init__(self, root, control, pieces, instream, outstream, wall_clock=True):
+        self.clock = SimClock(wall_clock)
         self.hardware = Hardware()
         self.clock.follower = self.hardware.advance
         self.pieces = pieces

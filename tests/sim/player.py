@@ -37,13 +37,14 @@ def reads(shown, text):
 def local_table(root, control=None):
     """A simulated device in this process (its USB port an idle pipe), driven through
     ``LocalControl``: the same commands as the control port, without a socket or a pty.
-    ``control(power_on)`` makes another kind of control (``chaos.ChaosControl``)."""
+    ``control(power_on)`` makes another kind of control (``chaos.ChaosControl``). Its clock
+    moves only with the commands (no wall clock), so a loaded machine plays the same match."""
     import device
 
     usb_in, _ = os.pipe()
     pieces = device.Pieces()
     usb = os.fdopen(usb_in, "rb", buffering=0)
-    return (control or LocalControl)(lambda: device.Device(str(root), _NoControlPort(), pieces, usb, io.BytesIO()))
+    return (control or LocalControl)(lambda: device.Device(str(root), _NoControlPort(), pieces, usb, io.BytesIO(), wall_clock=False))
 
 
 class _NoControlPort:
