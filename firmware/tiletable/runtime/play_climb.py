@@ -32,8 +32,8 @@ from tiletable.runtime.profiles import SEAT
 
 class ClimbController(TextController):
     # Measured on the simulated table (bench/dasan_settle.py): cards laid together are all read
-    # within 0.27 s, a card added to a pad in up to 0.47 s; so 1.2 s lets a person pause about
-    # 0.7 s between the cards of a combination laid one at a time (0.8 s allowed only 0.35 s).
+    # within 0.27 s, a card added to a pad in up to 0.53 s; so 1.2 s lets a person pause 0.7 s
+    # between the cards of a combination laid one at a time (0.8 s allowed only 0.32 s).
     stable_ms = 1200
     scans_hands = False  # hands are never scanned: the cut comes first, the deal needs no OK
 
