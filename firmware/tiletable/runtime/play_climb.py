@@ -16,9 +16,8 @@ the seat button.
 * **The trick's winner leads again without waiting for the passes**: the seat that made the
   trick's last play can only mean a new lead when it lays cards, so those cards are taken
   as the others' passes (journalled as ``PASS`` each) and then its lead. Most passes end a
-  trick, so nobody presses for them; a seat that wants to beat the play presses nothing
-  either, it lays its cards before the winner leads (UNDO takes the lead and the passes back
-  one by one).
+  trick, so nobody presses for them; a seat that wants to beat the play lays its cards in its
+  turn as usual. UNDO takes the lead back, then each pass.
 """
 from tiletable import tagrecord
 from tiletable.drivers.buttons import Buttons
