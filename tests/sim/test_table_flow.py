@@ -177,6 +177,23 @@ def test_undo_at_the_next_deal_keeps_the_finished_hand(table_root):
     assert control.state()["actions"] == played
 
 
+def test_bergen_undo_of_an_equal_draw_keeps_the_deal_bug(table_root):
+    """Found by bench/table_matches.py (bergen, seed 108): one UNDO after a Bergen draw took
+    the whole deal back with it."""
+    control = started(table_root, "bergen", 2)
+    dealt = control.state()["actions"]
+    seat = [reads(text, "drAW") for text in control.display()[:2]].index(True)
+    control.press(seat)  # draws: the other seat draws next
+    assert control.state()["actions"] == dealt + 1
+    control.press(1 - seat)
+    control.press("undo")
+    assert control.state()["actions"] == dealt + 1
+    assert reads(control.display()[1 - seat], "drAW")
+    control.press("undo")
+    assert control.state()["actions"] == dealt
+    assert reads(control.display()[seat], "drAW")
+
+
 def _moon_first_trick_taken_by_seat_1(control):
     """Seat 1 bids 4 and keeps its hand, then takes trick 1 with 6-6 (left on the trick zone)."""
     control.press(1)

@@ -369,9 +369,11 @@ class LineController(Controller):
         self._open_forced_choice()  # an undone stake is chosen again
 
     def joins_previous(self, before, last):
-        """A draw's tile and the deal's tiles go with what started them; a set with its declaration."""
+        """A draw's tile and the deal's tiles go with what started them; a set with its declaration.
+        Bergen's equal draws (``last`` taken back into ``P_BERGEN``) were each a seat's press:
+        one UNDO each, not the deal with them."""
         if last.startswith("D") and (before.startswith("D") or before == "draw"):
-            return True
+            return self.state.phase != P_BERGEN
         return before.startswith("setter")
 
     # ----- display
