@@ -356,7 +356,7 @@ def test_scanned_hand_is_asked_for_its_drawn_tile_on_the_display(table_root):
     raise AssertionError("nobody had to draw")
 
 
-def test_buki_stake_choice_opens_on_the_seats_last_stake(table_root):
+def test_buki_stake_choice_opens_on_the_seats_last_stake_after_a_power_cut_too(table_root):
     control = local_table(table_root)
     player = LinePlayer(control, "buki", 4, seed=3)
     choose_game(control, "buki", 4)
@@ -371,6 +371,8 @@ def test_buki_stake_choice_opens_on_the_seats_last_stake(table_root):
         prompt = control.state()["prompt"]
         if prompt.startswith("P%d chooses stake" % (seat + 1)):
             assert prompt.endswith(": %d" % stake)
+            resumed = _power_cut(control, table_root)  # the table reads the stakes from the journal
+            assert resumed.state()["prompt"] == prompt
             return
         player._move()
     raise AssertionError("seat %d was not asked for a stake again" % seat)

@@ -86,8 +86,7 @@ class LineController(Controller):
         self.violations_seen = len(st.violations)
         self.foul = [False] * st.players
         self.deferred_press = None  # (seat, due_ms): a press that may become a double press
-        self.last_stake = {}  # seat -> the stake it chose last (Buki), offered first next time
-        self.stake_log = []  # (history length, seat, stake before) of this hand: undo restores it
+        self.last_stake = self._stakes_chosen()  # seat -> its last stake (Buki), offered first next time
         self.hand = st.hand_number  # the hand whose summary comes when it ends
         if st.phase == P_DEAL and st.hand_number:  # resumed between hands: the last one's result
             self.summary = True
@@ -215,7 +214,6 @@ class LineController(Controller):
                 choice.step_to_next(_round_figure)
                 return
             if kind == Buttons.LONG:
-                self.stake_log.append((len(self.state.history), seat, self.last_stake.get(seat)))
                 self.last_stake[seat] = choice.action & 0xFFFFFF
         if self.choose(seat, kind, now_ms):
             return
@@ -282,7 +280,6 @@ class LineController(Controller):
             self.summary = False
             self.foul = [False] * st.players
             self.close_hand()
-            self.stake_log = []  # the hand's stakes can no longer be undone
         elif st.phase == P_DEAL:
             self._deal(now_ms)
 
@@ -362,11 +359,23 @@ class LineController(Controller):
         self.foul = [False] * self.state.players
         self.hand = self.state.hand_number
         self.violations_seen = len(self.state.violations)
-        log = self.stake_log
-        while log and log[-1][0] >= len(self.state.history):  # undone stakes: offer as before
-            _, seat, before = log.pop()
-            self.last_stake[seat] = before
+        self.last_stake = self._stakes_chosen()  # an undone stake no longer counts
         self._open_forced_choice()  # an undone stake is chosen again
+
+    def _stakes_chosen(self):
+        """Each seat's last stake in the match (Buki), read from the engine's history: what the
+        choice offers first after an undo or a power cut is what it offered before."""
+        st = self.state
+        chosen = {}
+        if st.betting is None:
+            return chosen
+        replay = st.fresh()
+        for action in st.history:
+            kind = kind_of(action)
+            if kind == K_STAKES or kind == K_BET:
+                chosen[replay.setter if kind == K_STAKES else replay.turn] = action & 0xFFFFFF
+            replay.apply(action)
+        return chosen
 
     def joins_previous(self, before, last):
         """A draw's tile and the deal's tiles go with what started them; a set with its declaration.
