@@ -142,3 +142,41 @@ def test_ticking_through_a_flash_allocates_nothing():
     strip.write = lambda: None  # the recorder copies each frame; the driver's part is what is measured
     assert bytes_allocated(loop) in (0, None)
     assert not leds.is_flashing
+
+
+def test_results_light_their_leds_green_red_amber_and_dark_again():
+    leds, strip = make_leds(n=10)
+    leds.show_result(8, StatusLeds.WIN)
+    leds.show_result(9, StatusLeds.LOSS)
+    leds.tick(0)
+    assert strip.colours()[8:] == [StatusLeds.win_colour, StatusLeds.loss_colour]
+    leds.show_result(8, StatusLeds.DRAW)
+    leds.show_result(9, None)
+    leds.tick(1)
+    assert strip.colours()[8:] == [StatusLeds.draw_colour, OFF]
+    leds.show_turn(0)
+    leds.clear_results()
+    leds.tick(2)
+    assert strip.colours()[0] == StatusLeds.turn_colour and strip.colours()[8] == OFF
+    raises(ValueError, leds.show_result, 10, StatusLeds.WIN)
+    raises(ValueError, leds.show_result, 8, 7)
+
+
+def test_a_result_unchanged_writes_nothing_and_setting_results_allocates_nothing():
+    leds, strip = make_leds(n=10)
+    leds.show_result(8, StatusLeds.WIN)
+    leds.tick(0)
+    writes = len(strip.frames)
+    leds.show_result(8, StatusLeds.WIN)
+    leds.tick(1)
+    assert len(strip.frames) == writes
+    win, loss = StatusLeds.WIN, StatusLeds.LOSS
+
+    def loop():
+        for now in range(200):
+            leds.show_result(8, win if now & 1 else loss)
+            leds.show_result(9, None)
+            leds.tick(now)
+
+    strip.write = lambda: None
+    assert bytes_allocated(loop) in (0, None)

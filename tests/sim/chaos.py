@@ -35,11 +35,14 @@ class ChaosControl(LocalControl):
         self.lying = {}  # zone -> pieces lying there, as the commands left them
         self.recording = None
         self.counts = {"steps": 0, "undos": 0, "cuts": 0, "refusals": 0, "presses": 0}
+        self.last_steady = None  # the table as the last check saw it, while nothing was done since
 
     def command(self, line):
         """A player's command: recorded while a step runs, presses counted."""
         if self.recording is not None:
             self.recording.append(line)
+        else:
+            self.last_steady = None  # a command between steps (a deal, OK): read the table again
         if line.startswith("press"):
             self.counts["presses"] += 1
         return self._do(line)
@@ -69,6 +72,7 @@ class ChaosControl(LocalControl):
 
     def _check(self, what, expected):
         seen = self.steady()
+        self.last_steady = seen
         if seen != expected:
             raise AssertionError("%s changed the table:\nexpected %r\nseen     %r" % (what, expected, seen))
 
@@ -78,12 +82,12 @@ class ChaosControl(LocalControl):
         """Run one player step, with the chaos that may come before and after it."""
         self.counts["steps"] += 1
         undo, cut, refuse = self.chances
-        before = self.steady()
+        before = self.last_steady or self.steady()  # the last step's view: nothing happened since
         lying_before = {zone: list(pieces) for zone, pieces in self.lying.items()}
         self.recording = []
         step()
         recorded, self.recording = self.recording, None
-        after = self.steady()
+        after = self.last_steady = self.steady()
         moved = after[0]["actions"] != before[0]["actions"]
         if moved and after[0]["mode"] == "game" and recorded and self.rng.random() < undo:
             self._undo_and_replay(before, lying_before, recorded, after)

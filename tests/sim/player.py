@@ -13,15 +13,25 @@ import json
 import os
 import random
 
+from tiletable.board import pins
 from tiletable.engine.line_actions import DRAW, K_BET, K_CLAIM, K_DEAL, K_LOT, K_PLAY, K_STAKES, P_BERGEN, P_LOT, P_OVER, PASS
 from tiletable.engine.line_actions import chance_action, kind_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import tile_str
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, iter_records
+from tiletable.runtime.play_climb import ClimbController
 from tiletable.runtime.profiles import profile_for
 from tiletable.runtime.table import GAME_LABELS
 
 from tiletable.drivers.segments import glyph
+
+
+SETTLED = "wait %d" % (ClimbController.stable_ms + 100)  # Da San cards lay still: taken
+
+
+def at_budget(colour):
+    """How the simulated strip shows ``colour`` at the power-budget brightness (LED_MAX_LEVEL)."""
+    return "".join("%02x" % (channel * pins.LED_MAX_LEVEL // 255) for channel in colour)
 
 
 def reads(shown, text):
@@ -34,7 +44,9 @@ def local_table(root, control=None, fast=True):
     """A simulated device in this process (its USB port an idle pipe), driven through
     ``LocalControl``: the same commands as the control port, without a socket or a pty.
     ``control(power_on)`` makes another kind of control (``chaos.ChaosControl``); ``fast``
-    scans only zones with a change to confirm (sim/device.py: device time is not the chip's)."""
+    scans only zones with a change to confirm (sim/device.py: device time is not the chip's).
+    Its clock moves only with the commands (no wall clock), so a loaded machine plays the same
+    match."""
     import device
 
     usb_in, _ = os.pipe()
@@ -144,10 +156,13 @@ class LinePlayer:
         if god.phase != P_OVER:
             self.control.press("ok")  # the hand's summary
 
-    def _deal(self):
+    def _deal(self, order=None):
+        """Deal a hand (``order``: the tiles as dealt, seat by seat, then the stock with its
+        first draw last; a shuffle when None), scan the scanning seats' hands, press OK."""
         god = self.god
-        tiles = list(god.tiles)
-        self.rng.shuffle(tiles)
+        tiles = list(order) if order else list(god.tiles)
+        if not order:
+            self.rng.shuffle(tiles)
         per = god.per_hand
         hands = [tiles[s * per : (s + 1) * per] for s in range(self.players)]
         self.stock = tiles[self.players * per :]
@@ -195,15 +210,17 @@ class LinePlayer:
 
     def _stake(self, seat, legal):
         """A stake as people choose one: mostly the same as last time, now and then another;
-        the seat presses until the table offers it (its prompt, as the blinking display
-        may be dark when read), then long-presses."""
+        the seat steps to it the shortest way (a press steps one, a double press jumps to
+        the next round figure), from the stake the table offers first (its prompt, as the
+        blinking display may be dark when read), then long-presses."""
         last = self.stakes.get(seat)
         keep = [a for a in legal if a & 0xFFFFFF == last]
         chosen = keep[0] if keep and self.rng.random() < 0.8 else legal[self.rng.randrange(len(legal))]
-        for _ in range(len(legal)):
-            if self.control.state()["prompt"].endswith(": %d" % (chosen & 0xFFFFFF)):
-                break
-            self.control.press(seat)
+        amounts = [a & 0xFFFFFF for a in legal]
+        offered = int(self.control.state()["prompt"].rsplit(": ", 1)[1])
+        for how in shortest_steps(amounts, amounts.index(offered), amounts.index(chosen & 0xFFFFFF)):
+            self.control.press(seat, how)
+        assert self.control.state()["prompt"].endswith(": %d" % (chosen & 0xFFFFFF))
         self.control.press(seat, "long")
         self.stakes[seat] = chosen & 0xFFFFFF
         self.god.play(chosen)
@@ -254,6 +271,31 @@ class LinePlayer:
         table = self.control.state()
         if table["hand"] == hand_before and table["mode"] == "game":
             raise AssertionError("the table did not end the hand: %r" % table)
+
+
+def shortest_steps(amounts, start, goal, round_figure=5):
+    """The fewest button gestures from option ``start`` to ``goal`` of a stake choice: "short"
+    steps to the next amount, "double" jumps to the next multiple of ``round_figure`` (both
+    round the end)."""
+    count = len(amounts)
+
+    def jump(i):
+        for ahead in range(1, count + 1):
+            if amounts[(i + ahead) % count] % round_figure == 0:
+                return (i + ahead) % count
+        return i
+
+    paths = {start: []}
+    frontier = [start]
+    while goal not in paths:
+        reached = []
+        for i in frontier:
+            for how, j in (("short", (i + 1) % count), ("double", jump(i))):
+                if j not in paths:
+                    paths[j] = paths[i] + [how]
+                    reached.append(j)
+        frontier = reached
+    return paths[goal]
 
 
 def journal_sessions(root):
@@ -416,7 +458,14 @@ class ColumnPlayer(TextPlayer):
 
 
 class ClimbPlayer(TextPlayer):
+    """Plays Da San as docs/TABLE.md says: a pass is pressed only when a play follows it in the
+    same trick; the passes that end a trick are left to the winner's next lead."""
+
     family = "climb"
+
+    def __init__(self, control, name, players, seed=1):
+        TextPlayer.__init__(self, control, name, players, seed)
+        self.unpressed = []  # seats whose pass the god made and nobody has pressed yet
 
     def next_hand(self):
         self.control.press("ok")  # the summary; the next deal needs nothing
@@ -453,10 +502,14 @@ class ClimbPlayer(TextPlayer):
         plays = [t for t in texts if t != "PASS"]
         if plays and (self.rng.random() < 0.8 or "PASS" not in texts):
             chosen = self.rng.choice(plays)
+            if "PASS" in texts:  # a beat: the passes before it are pressed (a lead takes them)
+                for passer in self.unpressed:
+                    self.control.press(passer)
+            self.unpressed = []
             self.control.place(self.pad(seat), *chosen.split("+"))
-            self.control.command("wait 900")  # stable for a moment: taken
+            self.control.command(SETTLED)
             self.control.remove(self.pad(seat))
         else:
             chosen = "PASS"
-            self.control.press(seat)
+            self.unpressed.append(seat)
         god.play(chosen)

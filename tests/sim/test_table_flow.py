@@ -1,10 +1,14 @@
 """Games that used to get stuck or lose their way at the table, played through the simulated
 table's zones and buttons only (issue 15): a refused piece changes nothing and the same seat
 can then play legally; an undone play can be played again."""
-from player import LinePlayer, choose_game, local_table, reads
+from player import SETTLED, ColumnPlayer, LinePlayer, at_budget, choose_game, local_table, reads
 from test_table_rules import flushed_journal, started
+from tiletable.drivers.status_leds import StatusLeds
+from tiletable.engine.errors import E_COMBO
+from tiletable.runtime.play_climb import ClimbController
 from tiletable.runtime.profiles import profile_for
 from tiletable.runtime.table import GAME_LABELS
+from tiletable.runtime.ui import error_text
 
 COLUMNS = profile_for("columns", 2, "column")
 
@@ -57,7 +61,7 @@ def test_column_battle_undone_resolves_again_with_the_same_cards(table_root):
     assert actions[dealt : dealt + 2] == ["A0:6-6,5-6,4-6", "A1:3-3,2-2,3-4"]
 
 
-def _da_san_auction_won_by_seat_0(control):
+def da_san_auction_won_by_seat_0(control):
     """Cut, show the lowest heart, and bid: seat 0 leads the first trick."""
     for seat, card in ((0, "H5"), (1, "S7"), (2, "D9")):
         control.place(seat, card)
@@ -72,24 +76,24 @@ def _da_san_auction_won_by_seat_0(control):
 
 def test_da_san_lead_undone_is_taken_again_when_laid_again(table_root):
     control = started(table_root, "dasan", 3)
-    bid = _da_san_auction_won_by_seat_0(control)
+    bid = da_san_auction_won_by_seat_0(control)
     control.place(0, "H4")
-    control.command("wait 900")
+    control.command(SETTLED)
     assert control.state()["actions"] == bid + 1
     control.press("undo")
     assert control.state()["actions"] == bid
     control.remove(0)
     control.place(0, "H4")
-    control.command("wait 900")
+    control.command(SETTLED)
     assert control.state()["actions"] == bid + 1
     assert flushed_journal(control, table_root)[1][-1] == "H4"
 
 
 def test_da_san_cards_laid_out_of_turn_are_refused_with_err1(table_root):
     control = started(table_root, "dasan", 3)
-    bid = _da_san_auction_won_by_seat_0(control)
+    bid = da_san_auction_won_by_seat_0(control)
     control.place(1, "S9")  # seat 0 leads, seat 2 follows: seat 1 is early
-    control.command("wait 900")
+    control.command(SETTLED)
     assert reads(control.display()[1], "Err1")
     assert control.state()["actions"] == bid
     control.remove(1)
@@ -97,13 +101,34 @@ def test_da_san_cards_laid_out_of_turn_are_refused_with_err1(table_root):
 
 def test_da_san_combination_laid_just_before_the_turn_is_taken_when_it_comes(table_root):
     control = started(table_root, "dasan", 3)
-    bid = _da_san_auction_won_by_seat_0(control)
+    bid = da_san_auction_won_by_seat_0(control)
     control.place(0, "H4")
     control.command("wait 300")
     control.place(2, "S6")  # seat 2 is next: it lays while seat 0's lead is still settling
-    control.command("wait 1000")
+    control.command("wait %d" % (ClimbController.stable_ms + 200))
     assert control.state()["actions"] == bid + 2
     assert flushed_journal(control, table_root)[1][-2:] == ["H4", "S6"]
+
+
+def test_da_san_trick_winner_leads_again_and_the_others_passes_are_taken(table_root):
+    control = started(table_root, "dasan", 3)
+    bid = da_san_auction_won_by_seat_0(control)
+    control.place(0, "H4")
+    control.command(SETTLED)
+    control.place(2, "S6")  # seat 2 (counter-clockwise after seat 0) beats it
+    control.command(SETTLED)
+    control.place(2, "D7", "S8")  # not a combination: refused, nobody passes
+    control.command(SETTLED)
+    assert control.state()["last_error"][0] == E_COMBO and reads(control.display()[2], error_text(E_COMBO))
+    assert control.state()["actions"] == bid + 2
+    control.remove(2, "S8")
+    control.command(SETTLED)  # seat 2 leads D7 at once: seats 1 and 0 passed
+    assert control.state()["actions"] == bid + 5
+    assert control.state()["prompt"] == "P2 to play"
+    assert flushed_journal(control, table_root)[1][-5:] == ["H4", "S6", "PASS", "PASS", "D7"]
+    for left in (bid + 4, bid + 3, bid + 2):  # UNDO takes the lead back, then each pass
+        control.press("undo")
+        assert control.state()["actions"] == left
 
 
 def _block_hand_played_with_every_hand_scanned(control):
@@ -151,6 +176,23 @@ def test_undo_at_the_next_deal_keeps_the_finished_hand(table_root):
     control.press("ok")  # the deal, then undo takes it back, and no further
     control.press("undo")
     assert control.state()["actions"] == played
+
+
+def test_bergen_undo_of_an_equal_draw_keeps_the_deal_bug(table_root):
+    """Found by bench/table_matches.py (bergen, seed 108): one UNDO after a Bergen draw took
+    the whole deal back with it."""
+    control = started(table_root, "bergen", 2)
+    dealt = control.state()["actions"]
+    seat = [reads(text, "drAW") for text in control.display()[:2]].index(True)
+    control.press(seat)  # draws: the other seat draws next
+    assert control.state()["actions"] == dealt + 1
+    control.press(1 - seat)
+    control.press("undo")
+    assert control.state()["actions"] == dealt + 1
+    assert reads(control.display()[1 - seat], "drAW")
+    control.press("undo")
+    assert control.state()["actions"] == dealt
+    assert reads(control.display()[seat], "drAW")
 
 
 def _moon_first_trick_taken_by_seat_1(control):
@@ -231,6 +273,38 @@ def test_column_game_resumes_mid_round_without_a_deal(table_root):
     assert resumed.state()["actions"] > before["actions"] + 2
 
 
+GREEN, RED, AMBER = (at_budget(c) for c in (StatusLeds.win_colour, StatusLeds.loss_colour, StatusLeds.draw_colour))
+
+
+def _column_leds(control):
+    """The LED beside each assignment slot, by (column, seat), once the green flash is over;
+    and whether every other LED is dark."""
+    control.command("wait 400")
+    leds = control.leds()
+    slots = {key: leds[zone] for key, zone in COLUMNS.assign_zone.items()}
+    others = [leds[i] for i in range(len(leds)) if i not in COLUMNS.assign_zone.values()]
+    return slots, all(colour == "000000" for colour in others)
+
+
+def test_column_leds_show_each_columns_result_and_follow_undo_and_power_cuts(table_root):
+    control = started(table_root, "columns", 2)
+    _turn_up_field(control, "0-0", "0-1", "0-2")
+    _assign(control, 0, "6-6", "5-6", "4-6")
+    assert _column_leds(control) == ({key: "000000" for key in COLUMNS.assign_zone}, True)
+    _assign(control, 1, "3-3", "2-2", "3-4")
+    # left: a [0|0] pile draws; centre: 2-2 beats 5-6 (rule 5); right: 4-6 beats 3-4 (rule 7)
+    shown = ({(0, 0): AMBER, (0, 1): AMBER, (1, 0): RED, (1, 1): GREEN, (2, 0): GREEN, (2, 1): RED}, True)
+    assert _column_leds(control) == shown
+    control.press("undo")
+    assert _column_leds(control) == ({key: "000000" for key in COLUMNS.assign_zone}, True)
+    _lift_assignments(control)
+    _assign(control, 0, "6-6", "5-6", "4-6")
+    _assign(control, 1, "3-3", "2-2", "3-4")
+    assert _column_leds(control) == shown
+    resumed = _power_cut(control, table_root)
+    assert _column_leds(resumed) == shown
+
+
 def test_prompts_count_seats_from_1_and_use_the_players_names(table_root):
     control = started(table_root, "block", 2)  # from the menu: the players are P1 and P2
     control.place(0, "3-3")
@@ -283,7 +357,7 @@ def test_scanned_hand_is_asked_for_its_drawn_tile_on_the_display(table_root):
     raise AssertionError("nobody had to draw")
 
 
-def test_buki_stake_choice_opens_on_the_seats_last_stake(table_root):
+def test_buki_stake_choice_opens_on_the_seats_last_stake_after_a_power_cut_too(table_root):
     control = local_table(table_root)
     player = LinePlayer(control, "buki", 4, seed=3)
     choose_game(control, "buki", 4)
@@ -298,12 +372,115 @@ def test_buki_stake_choice_opens_on_the_seats_last_stake(table_root):
         prompt = control.state()["prompt"]
         if prompt.startswith("P%d chooses stake" % (seat + 1)):
             assert prompt.endswith(": %d" % stake)
+            resumed = _power_cut(control, table_root)  # the table reads the stakes from the journal
+            assert resumed.state()["prompt"] == prompt
             return
         player._move()
     raise AssertionError("seat %d was not asked for a stake again" % seat)
 
 
+def test_buki_stake_double_press_jumps_to_the_next_round_figure(table_root):
+    control = local_table(table_root)
+    player = LinePlayer(control, "buki", 4, seed=3)
+    choose_game(control, "buki", 4)
+    player._deal()
+    for _ in range(60):
+        prompt = control.state()["prompt"]
+        if " chooses stake: " in prompt:
+            break
+        player._move()
+    seat = int(prompt.split()[0][1:]) - 1
+    assert prompt.endswith(": 10")  # the minimum, the first time
+    for amount in ("15", "20", "25", "30", "10"):  # round the end
+        control.press(seat, "double")
+        assert control.state()["prompt"].endswith(": " + amount)
+        assert reads(_shown(control, seat), amount)
+    control.press(seat)
+    assert control.state()["prompt"].endswith(": 11")
+
+
 def test_da_san_displays_show_chips_left(table_root):
     control = started(table_root, "dasan", 3)
-    _da_san_auction_won_by_seat_0(control)
+    da_san_auction_won_by_seat_0(control)
     assert [reads(text, "20") for text in control.display()[:3]] == [True, True, True]
+
+
+def _muggins_order(p0, p1, first_draws):
+    """A Muggins deal as ``LinePlayer._deal`` takes it: seat 0's hand, seat 1's, then the
+    stock with ``first_draws`` drawn first."""
+    from tiletable.engine.tiles import parse_tile, tile_set
+
+    dealt = [parse_tile(t) for t in p0.split() + p1.split()]
+    draws = [parse_tile(t) for t in first_draws.split()]
+    rest = [t for t in tile_set() if t not in dealt and t not in draws]
+    return dealt + rest + draws[::-1]
+
+
+def test_muggins_tile_drawn_and_played_after_an_unseen_set_is_no_foul_bug(table_root):
+    """Seat 2 (unscanned, its best tile 2-2) sets 1-3 as the holder of the best setting tile;
+    seat 1 (hand scanned, nothing above 0-0) later draws 3-3 and plays it: the reveal must not
+    say seat 1 held 3-3 at the set."""
+    from tiletable.engine.line_actions import K_PLAY, kind_of
+
+    control = local_table(table_root)
+    player = LinePlayer(control, "muggins", 2, seed=5, scan=(0,))
+    god = player.god
+    choose_game(control, "muggins", 2)
+    player._deal(_muggins_order("0-0 0-2 0-4 0-5 2-4 2-5 4-5", "1-3 2-2 0-1 0-3 1-4 1-5 2-6", "3-3"))
+    scripted = [(1, 0x13), (0, 0x33)]  # who lays what, as soon as it is the only thing to do
+    while god.hand_number == 0:
+        legal = list(god.legal_actions)
+        if scripted and god.turn == scripted[0][0] and all(kind_of(a) == K_PLAY for a in legal):
+            seat, tile = scripted.pop(0)
+            player._lay(seat, next(a for a in legal if a & 0xFF == tile))
+        else:
+            player._move()
+    assert not scripted
+    actions = flushed_journal(control, table_root)[1]
+    assert actions[14:16] == ["setter1", "1-3"] and "D0:3-3" in actions
+    assert control.state()["prompt"] == "hand over: OK for the next hand"
+    assert "last_error" not in control.state()
+    assert not any(reads(text, "FOUL") for text in control.display()[:2])
+
+
+def test_the_end_of_the_match_shows_places_and_final_scores_in_turn(table_root):
+    control = local_table(table_root)
+    god = ColumnPlayer(control, "columns", 2, seed=3).play_match()
+    winners = god.outcome().winners
+    places = ["1St" if s in winners else "2nd" for s in (0, 1)] if winners else ["tIE", "tIE"]
+    state = control.state()
+    assert state["mode"] == "over"
+    assert state["prompt"] == ("match over, P%d wins: OK for the menu" % (winners[0] + 1) if winners else "match over, a tie: OK for the menu")
+    views = []  # every 100 ms for 5 s: the places or the final scores, never dark (no blink)
+    for _ in range(50):
+        shown = control.display()
+        if all(reads(shown[s], places[s]) for s in (0, 1)):
+            views.append("places")
+        elif all(reads(shown[s], str(god.scores[s])) for s in (0, 1)):
+            views.append("scores")
+        else:
+            raise AssertionError("the final screen shows %r" % shown)
+        control.command("wait 100")
+    runs = [1]
+    for before, now in zip(views, views[1:]):
+        if now == before:
+            runs[-1] += 1
+        else:
+            runs.append(1)
+    assert len(runs) >= 3 and all(14 <= run <= 16 for run in runs[1:-1])  # 1.5 s each, in turn
+    control.press("ok")
+    assert control.state()["mode"] == "menu"
+
+
+def test_final_places_share_equal_scores_after_the_winners():
+    from types import SimpleNamespace
+
+    from tiletable.runtime.table import final_places
+
+    def match(scores, winners):
+        outcome = SimpleNamespace(winners=winners)
+        return SimpleNamespace(players=len(scores), scores=scores, outcome=lambda: outcome)
+
+    assert final_places(match([10, 40, 25, 25], (1,))) == ["3rd", "1St", "2nd", "2nd"]
+    assert final_places(match([61, 30, 61, 30], (0, 2))) == ["1St", "2nd", "1St", "2nd"]
+    assert final_places(match([5, 5], ())) == ["tIE", "tIE"]

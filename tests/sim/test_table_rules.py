@@ -3,21 +3,15 @@ journal amendment, resuming after a power cut, unusable tags."""
 import sys
 
 import pytest
-from player import choose_game, journal_sessions, local_table, reads, replay
-from tiletable.board import pins
+from player import SETTLED, at_budget, choose_game, journal_sessions, local_table, reads, replay
 from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.rulesets import unload_module
 
 import device
 
 
-def _at_budget(colour):
-    """How the simulated strip shows ``colour`` at the power-budget brightness (LED_MAX_LEVEL)."""
-    return "".join("%02x" % (channel * pins.LED_MAX_LEVEL // 255) for channel in colour)
-
-
-RED = _at_budget(StatusLeds.illegal_colour)  # the illegal flash
-AMBER = _at_budget(StatusLeds.end_colour)  # a candidate end
+RED = at_budget(StatusLeds.illegal_colour)  # the illegal flash
+AMBER = at_budget(StatusLeds.end_colour)  # a candidate end
 
 
 def started(tmp_path, game="block", players=2):
@@ -259,11 +253,11 @@ def test_da_san_combination_is_taken_once_stable_and_checked(table_root):
     played = control.state()["actions"]
     control.place(0, "H4")  # the opener leads a single: taken once it has lain still
     assert control.state()["actions"] == played
-    control.command("wait 900")
+    control.command(SETTLED)
     assert control.state()["actions"] == played + 1
     control.remove(0)
     control.place(2, "C5", "D7")  # not a combination
-    control.command("wait 900")
+    control.command(SETTLED)
     assert reads(control.display()[2], "Er12")
     assert control.state()["actions"] == played + 1
 

@@ -1,4 +1,4 @@
-"""WS2812 status LEDs: whose turn, the candidate ends, and a legal/illegal flash, within a current budget.
+"""WS2812 status LEDs: whose turn, the candidate ends, results by zone, and a legal/illegal flash, within a current budget.
 
 The driver receives an already-built ``neopixel.NeoPixel`` (built into the rp2 firmware;
 ``sim/neopixel.py`` in simulation) rather than a pin and a count: the board set-up owns
@@ -17,6 +17,7 @@ Example::
 
     leds = StatusLeds(NeoPixel(Pin(16), 12), seat_leds=(0, 1, 2, 3), end_leds=((4, 5), (6, 7)), budget_ma=400)
     leds.show_turn(2)
+    leds.show_result(9, StatusLeds.WIN)  # the LED beside a zone: green (LOSS red, DRAW amber)
     leds.flash_illegal(now_ms)
     ... leds.tick(time.ticks_ms())  # in the main loop
 """
@@ -27,16 +28,26 @@ from tiletable.drivers.clock import ticks_add, ticks_diff
 _ROLE_OFF = const(0)
 _ROLE_TURN = const(1)
 _ROLE_END = const(2)
+_ROLE_WIN = const(3)
+_ROLE_LOSS = const(4)
+_ROLE_DRAW = const(5)
 
 
 class StatusLeds:
     """Seat and end-zone LEDs on one strip; changes appear at the next ``tick(now_ms)`` (or ``show()``)."""
 
     OFF = (0, 0, 0)
+    # Results for show_result (a role each, so a frame is composed without building tuples).
+    WIN = _ROLE_WIN
+    LOSS = _ROLE_LOSS
+    DRAW = _ROLE_DRAW
     turn_colour = (0, 90, 255)
     end_colour = (255, 110, 0)
     legal_colour = (0, 255, 0)
     illegal_colour = (255, 0, 0)
+    win_colour = (0, 255, 0)
+    loss_colour = (255, 0, 0)
+    draw_colour = (255, 110, 0)
     # Flash patterns: lit and dark durations in ms, alternating, starting lit.
     legal_flash_ms = (300,)
     illegal_flash_ms = (150, 100, 150, 100, 150)
@@ -59,7 +70,9 @@ class StatusLeds:
             self._check_led(led)
             self._flashed[led] = 1
         self._frame = bytearray(3 * self.count)
-        self._role_colours = (self.OFF, self.turn_colour, self.end_colour)
+        self._role_colours = (
+            self.OFF, self.turn_colour, self.end_colour, self.win_colour, self.loss_colour, self.draw_colour
+        )
         self.brightness = 255
         self.budget_ma = budget_ma
         self.estimated_ma = 0
@@ -90,6 +103,31 @@ class StatusLeds:
             for led in self.end_leds[end]:
                 self._roles[led] = role
         self._dirty = True
+
+    def show_result(self, led, result):
+        """Light ``led`` in a result's colour: ``WIN`` green, ``LOSS`` red, ``DRAW`` amber, None dark.
+
+        For LEDs that are neither a seat's nor an end's (``show_turn`` and
+        ``show_candidate_ends`` repaint those). Allocates nothing.
+        """
+        self._check_led(led)
+        if result is None:
+            role = _ROLE_OFF
+        elif _ROLE_WIN <= result <= _ROLE_DRAW:
+            role = result
+        else:
+            raise ValueError("result %r is not WIN, LOSS or DRAW" % (result,))
+        if self._roles[led] != role:
+            self._roles[led] = role
+            self._dirty = True
+
+    def clear_results(self):
+        """Darken every LED ``show_result`` lit (leaving the game: the menu shows none)."""
+        roles = self._roles
+        for led in range(self.count):
+            if roles[led] >= _ROLE_WIN:
+                roles[led] = _ROLE_OFF
+                self._dirty = True
 
     def flash_legal(self, now_ms):
         self._start_flash(self.legal_flash_ms, self.legal_colour, now_ms)

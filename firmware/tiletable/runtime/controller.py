@@ -35,6 +35,15 @@ class Choice:
     def step(self):
         self.index = (self.index + 1) % len(self.options)
 
+    def step_to_next(self, wanted):
+        """Step to the next option (round the end) whose label ``wanted`` accepts; stay when none does."""
+        count = len(self.options)
+        for ahead in range(1, count + 1):
+            index = (self.index + ahead) % count
+            if wanted(self.labels[index]):
+                self.index = index
+                return
+
 
 class Controller:
     def __init__(self, table):
@@ -141,7 +150,10 @@ class Controller:
         if self.choice is not None:
             return "%s chooses %s: %s" % (self.table.seat_name(self.choice.seat), self.choice.purpose, self.choice.label)
         if self.state.is_over():
-            return "match over: OK for the menu"
+            winners = self.state.outcome().winners
+            names = " and ".join(self.table.seat_name(s) for s in winners)
+            won = "%s win%s" % (names, "s" if len(winners) == 1 else "") if winners else "a tie"
+            return "match over, %s: OK for the menu" % won
         if self.summary:
             return "hand over: OK for the next hand"
         return self.play_prompt()

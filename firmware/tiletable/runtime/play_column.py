@@ -8,8 +8,13 @@ nothing until both players' slots are full, then plays both assignments at once
 (``A0:1-1,6-6,0-2`` and ``A1:...``) and the engine resolves the columns. Both are checked
 before either is journalled, so a refused card changes nothing: the seat lays another one and
 the round goes on. Cards still lying on a slot from an earlier round do not count again.
+
+The LED beside each assignment slot shows the last battle's result in its column for that
+slot's player: green won, red lost, amber drawn (dark: no battle there). It is drawn from
+the engine's ``last_battle``, so an undo or a power cut shows what the state says.
 """
 from tiletable import tagrecord
+from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.errors import E_TILE, IllegalAction
 from tiletable.engine.state import SIMULTANEOUS
 from tiletable.engine.tiles import tile_str
@@ -17,6 +22,7 @@ from tiletable.runtime.controller import TextController
 from tiletable.runtime.profiles import ASSIGN, FIELD
 
 COLUMNS = 3
+_RESULT_LEDS = {1: StatusLeds.WIN, 0: StatusLeds.DRAW, -1: StatusLeds.LOSS}  # by seat 0's result
 
 
 class ColumnController(TextController):
@@ -125,3 +131,15 @@ class ColumnController(TextController):
     def draw(self):
         self.draw_scores()
         self.ui.turn(None)  # both players act at once
+        self.draw_results()
+
+    def draw_results(self):
+        """Each slot's LED: its player's result in the last battle of its column."""
+        zone = self.table.profile.assign_zone
+        results = [None] * COLUMNS
+        for column, _, _, result in self.state.last_battle:
+            results[column] = result
+        for column in range(COLUMNS):
+            result = results[column]
+            self.ui.zone_result(zone[(column, 0)], None if result is None else _RESULT_LEDS[result])
+            self.ui.zone_result(zone[(column, 1)], None if result is None else _RESULT_LEDS[-result])

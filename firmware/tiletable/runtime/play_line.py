@@ -11,8 +11,9 @@ Muggins, Sniff, Matador and Buki.
 * **Reveal** (``rEVL``): each seat lays its remaining tiles; the engine counts and checks
   every fact the hand implied, and each broken rule is reported (``FOUL`` + EV_ERROR).
 * **Buki**: the banker picks the minimum stake, a seat whose bet is due picks its stake
-  (press steps, long press places); a long press on your turn opens an early bet. The
-  choice opens on the seat's last stake, so a seat that keeps its stake only confirms it.
+  (press steps, double press jumps to the next round figure, long press places); a long
+  press on your turn opens an early bet. The choice opens on the seat's last stake, so a
+  seat that keeps its stake only confirms it.
 * **Drawn tile** (scanned hand): the drawer's display asks for it (``SHO?``).
 """
 from tiletable import tagrecord
@@ -51,6 +52,7 @@ from tiletable.runtime.profiles import ARM, END, SEAT
 
 # Which broken rule (knowledge.Violation.rule) is reported with which reason code.
 _VIOLATION_CODES = {"must play": E_MUST_PLAY, "setter": E_SET}
+ROUND_FIGURE = 5  # a double press on a stake choice jumps to the next multiple of this
 
 
 def _point(action):
@@ -69,6 +71,11 @@ def option_label(action):
     return text.split(">")[1].replace("^", " ")
 
 
+def _round_figure(label):
+    """Whether a stake's label is a round figure (a multiple of 5): where a double press goes."""
+    return int(label) % ROUND_FIGURE == 0
+
+
 class LineController(Controller):
     def __init__(self, table):
         Controller.__init__(self, table)
@@ -79,8 +86,7 @@ class LineController(Controller):
         self.violations_seen = len(st.violations)
         self.foul = [False] * st.players
         self.deferred_press = None  # (seat, due_ms): a press that may become a double press
-        self.last_stake = {}  # seat -> the stake it chose last (Buki), offered first next time
-        self.stake_log = []  # (history length, seat, stake before) of this hand: undo restores it
+        self.last_stake = self._stakes_chosen()  # seat -> its last stake (Buki), offered first next time
         self.hand = st.hand_number  # the hand whose summary comes when it ends
         if st.phase == P_DEAL and st.hand_number:  # resumed between hands: the last one's result
             self.summary = True
@@ -202,9 +208,13 @@ class LineController(Controller):
 
     def on_button(self, seat, kind, now_ms):
         choice = self.choice
-        if choice is not None and choice.seat == seat and choice.purpose == "stake" and kind == Buttons.LONG:
-            self.stake_log.append((len(self.state.history), seat, self.last_stake.get(seat)))
-            self.last_stake[seat] = choice.action & 0xFFFFFF
+        if choice is not None and choice.seat == seat and choice.purpose == "stake":
+            if kind == Buttons.DOUBLE:  # a stake jumps to the next round figure
+                choice.index = (choice.index - 1) % len(choice.options)  # from before the first tap's step
+                choice.step_to_next(_round_figure)
+                return
+            if kind == Buttons.LONG:
+                self.last_stake[seat] = choice.action & 0xFFFFFF
         if self.choose(seat, kind, now_ms):
             return
         st = self.state
@@ -270,7 +280,6 @@ class LineController(Controller):
             self.summary = False
             self.foul = [False] * st.players
             self.close_hand()
-            self.stake_log = []  # the hand's stakes can no longer be undone
         elif st.phase == P_DEAL:
             self._deal(now_ms)
 
@@ -350,16 +359,30 @@ class LineController(Controller):
         self.foul = [False] * self.state.players
         self.hand = self.state.hand_number
         self.violations_seen = len(self.state.violations)
-        log = self.stake_log
-        while log and log[-1][0] >= len(self.state.history):  # undone stakes: offer as before
-            _, seat, before = log.pop()
-            self.last_stake[seat] = before
+        self.last_stake = self._stakes_chosen()  # an undone stake no longer counts
         self._open_forced_choice()  # an undone stake is chosen again
 
+    def _stakes_chosen(self):
+        """Each seat's last stake in the match (Buki), read from the engine's history: what the
+        choice offers first after an undo or a power cut is what it offered before."""
+        st = self.state
+        chosen = {}
+        if st.betting is None:
+            return chosen
+        replay = st.fresh()
+        for action in st.history:
+            kind = kind_of(action)
+            if kind == K_STAKES or kind == K_BET:
+                chosen[replay.setter if kind == K_STAKES else replay.turn] = action & 0xFFFFFF
+            replay.apply(action)
+        return chosen
+
     def joins_previous(self, before, last):
-        """A draw's tile and the deal's tiles go with what started them; a set with its declaration."""
+        """A draw's tile and the deal's tiles go with what started them; a set with its declaration.
+        Bergen's equal draws (``last`` taken back into ``P_BERGEN``) were each a seat's press:
+        one UNDO each, not the deal with them."""
         if last.startswith("D") and (before.startswith("D") or before == "draw"):
-            return True
+            return self.state.phase != P_BERGEN
         return before.startswith("setter")
 
     # ----- display

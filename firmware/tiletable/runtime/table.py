@@ -59,6 +59,8 @@ GAME_LABELS = {
 MODE_MENU = "menu"
 MODE_GAME = "game"
 MODE_OVER = "over"
+FINAL_FLIP_MS = 1500  # the final screen alternates each seat's place and final score
+_ORDINALS = ("1St", "2nd", "3rd", "4th")
 
 
 def item_text(identity):
@@ -134,6 +136,8 @@ class Table:
         self.selftest_status = None  # "running", then the last self test's result (STATE)
         self._held_long = bytearray(BUTTON_UNDO + 1)  # the press became long or double: no short press
         self._quiet_until = None
+        self._final_places = True  # the final screen shows places (else the final scores)
+        self._final_due = None  # when it flips next; None: at the next tick's time + FINAL_FLIP_MS
         self._family_modules = {}  # family -> the modules a start or resume of it imported
         self._heap_fresh = True  # no game prepared since boot: a restart would not give more room
         self.restart_may_help = False  # the last NoRoom came on a heap games had used before
@@ -424,6 +428,13 @@ class Table:
             self.redraw()
         if self.mode == MODE_GAME and self.controller is not None and self.controller.tick(now_ms):
             self.redraw()
+        if self.mode == MODE_OVER:
+            if self._final_due is None:
+                self._final_due = ticks_add(now_ms, FINAL_FLIP_MS)
+            elif ticks_diff(now_ms, self._final_due) >= 0:
+                self._final_places = not self._final_places
+                self._final_due = ticks_add(now_ms, FINAL_FLIP_MS)
+                self.redraw()
         self.ui.show()
 
     def has_timers(self):
@@ -464,6 +475,8 @@ class Table:
         if state.is_over():
             self._end_session("over")
             self.mode = MODE_OVER
+            self._final_places = True  # the final screen opens on the places
+            self._final_due = None
             self.ui.chime(now_ms)
         return True
 
@@ -538,13 +551,16 @@ class Table:
             for seat in range(2, ui.seats):
                 ui.blank(seat)
             ui.candidate_ends(0)
+            ui.clear_results()
         elif self.mode == MODE_OVER:
-            outcome = self.state.outcome()
+            places = final_places(self.state) if self._final_places else None
             for seat in range(ui.seats):
-                if seat < self.state.players:
-                    self.controller.draw_score(seat, seat in outcome.winners)
-                else:
+                if seat >= self.state.players:
                     ui.blank(seat)
+                elif places is not None:
+                    ui.text(seat, places[seat])
+                else:
+                    self.controller.draw_score(seat)
             ui.turn(None)
             ui.candidate_ends(0)
         else:
@@ -582,6 +598,16 @@ class Table:
         if self.selftest_status is not None:
             view["selftest"] = self.selftest_status
         return canonical_json(view)
+
+
+def final_places(state):
+    """What each seat's group shows on the final screen: its place (``1St`` for every winner,
+    then ``2nd``... by score, equal scores sharing a place), or ``tIE`` for all in a drawn match."""
+    winners = state.outcome().winners
+    if not winners:
+        return ["tIE"] * state.players
+    behind = sorted(set(state.scores[s] for s in range(state.players) if s not in winners), reverse=True)
+    return [_ORDINALS[0 if s in winners else 1 + behind.index(state.scores[s])] for s in range(state.players)]
 
 
 def _short(text):

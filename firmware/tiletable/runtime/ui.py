@@ -80,6 +80,15 @@ class TableUi:
         if self.leds is not None:
             self.leds.show_candidate_ends(mask & ((1 << len(self.leds.end_leds)) - 1))
 
+    def zone_result(self, zone, result):
+        """The LED beside ``zone`` shows a result (``StatusLeds.WIN``/``LOSS``/``DRAW``, None: dark)."""
+        if self.leds is not None:
+            self.leds.show_result(zone, result)
+
+    def clear_results(self):
+        if self.leds is not None:
+            self.leds.clear_results()
+
     def clear_messages(self):
         for seat in range(self.seats):
             self._message_until[seat] = None
