@@ -51,7 +51,7 @@ def free_bytes():
 def check_room(total, block):
     """Raise MemoryError unless ``total`` bytes are free, ``block`` of them in one piece."""
     bytearray(block)
-    if hasattr(gc, "mem_free") and gc.mem_free() < total:  # free already: no collection (12 ms on an RP2040)
+    if hasattr(gc, "mem_free") and (bytecode_on_heap() or gc.mem_free() < total):
         free = free_bytes()
         if free < total:
             raise MemoryError("%d bytes free, %d wanted" % (free, total))
