@@ -139,8 +139,8 @@ def unload_module(name):
     del sys.modules[name]
     package, _, attr = name.rpartition(".")
     parent = sys.modules.get(package)
-    if parent is not None and attr in dir(parent):
-        try:
+    if parent is not None:
+        try:  # no dir(parent): a start that ran out of heap unloads through here
             delattr(parent, attr)
         except (AttributeError, TypeError):
             pass
