@@ -208,22 +208,32 @@ class Table:
             session = self.journal.start_session(ruleset.name, ruleset.hash, player_names, FIRMWARE, self._now_s())
         except MemoryError:  # no room for the session file: the journal opened nothing
             ruleset = state = controller = None
-            if self.state is not None:  # the game in progress was ended above
-                self.state = None
-                self.controller = None
-                self.open_menu()
-            self._unload_families(None)
-            raise _no_memory(name)
+            self._back_to_menu(name)
         self.started_ms = now_ms
-        self._begin(ruleset, state, profile, [], controller, player_names)
-        self.redraw()
+        try:
+            self._begin(ruleset, state, profile, [], controller, player_names)
+            self.redraw()
+        except MemoryError:  # the controller, the LEDs or the first view found no room
+            ruleset = state = controller = None
+            self.journal.end_session({"reason": "no room"})
+            self._back_to_menu(name)
         return session
+
+    def _back_to_menu(self, name):
+        """After a start found no room: no game, the menu, the families' modules let go."""
+        if self.state is not None:  # the game in progress was ended above
+            self.state = None
+            self.controller = None
+            self.open_menu()
+        self._unload_families(None)
+        raise _no_memory(name)
 
     def _prepare(self, name, players):
         """Everything a start needs before its session begins: (ruleset, state, profile, controller)."""
         self._heap_fresh = False
-        loaded = loaded_modules()
+        loaded = None
         try:
+            loaded = loaded_modules()
             ruleset = self.find_ruleset(name)
             if self.state is None:
                 self._unload_families(ruleset.family)
@@ -231,9 +241,9 @@ class Table:
             state = ruleset.new_state(players)
             profile = profile_for(ruleset.name, players, ruleset.family)
             check_room(PLAY_HEADROOM, PLAY_BLOCK)
+            self._note_family(ruleset.family, loaded)
         except MemoryError:
             raise _no_memory(name, loaded)
-        self._note_family(ruleset.family, loaded)
         return ruleset, state, profile, controller
 
     def _note_family(self, family, loaded):
@@ -633,6 +643,7 @@ class NoRoom(ValueError):
 def _no_memory(game, loaded=None):
     """NoRoom for ``game``, after unloading every module the attempt imported (not in
     ``loaded``, if given): a failed start leaves the heap as it found it."""
+    free_bytes()  # the failed attempt's garbage goes first: what follows allocates
     if loaded is not None:
         release_modules(loaded)
     return NoRoom("not enough memory on this table for %s (%d bytes free)" % (game, free_bytes()))
