@@ -52,7 +52,8 @@ SOAK_TESTS := tests/proto/test_fuzz.py tests/drivers/test_tray_soak.py tests/dri
 
 soak: setup
 	TILETABLE_SOAK=1 $(PY) -m pytest -q -n $(JOBS) --dist loadfile $(SOAK_TESTS)
-	$(VENV)/bin/micropython -X heapsize=192K bench/journal_power_sweep.py $(SWEEP_STEP)
+	$(PY) tools/build_mpy.py build/mpy
+	cd build/mpy && ../../$(VENV)/bin/micropython -X heapsize=192K ../../bench/journal_power_sweep.py $(SWEEP_STEP)
 
 # The Block game against OpenSpiel's block_dominoes (skipped by `make test`, which runs without it).
 crosscheck: setup

@@ -3,7 +3,11 @@ real littlefs over the NOR flash model (sim/blockdev.py: 4 KB blocks, torn bytes
 erases), played as four sessions while the host pulls, acknowledges and the journal rotates
 acknowledged sessions away; every 5th cut is followed by a second one during the recovery.
 
-    .venv/bin/micropython -X heapsize=192K bench/journal_power_sweep.py [step]
+    python tools/build_mpy.py build/mpy
+    cd build/mpy && ../../.venv/bin/micropython -X heapsize=192K ../../bench/journal_power_sweep.py [step]
+
+It runs on the mpy-cross output, as the test suite does: compiled from source on the heap, the
+modules it imports leave the 192 KB heap too broken up for the 48 KB flash image.
 
 The test suite samples 200 cut points (tests/runtime/test_littlefs_power_cut.py, which has
 the checks: nothing flushed or acknowledged lost, nothing corrupted, only acknowledged
