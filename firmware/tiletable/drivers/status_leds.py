@@ -31,6 +31,7 @@ _ROLE_END = const(2)
 _ROLE_WIN = const(3)
 _ROLE_LOSS = const(4)
 _ROLE_DRAW = const(5)
+_ROLE_FLASH = const(6)  # the flash's colour, in the palette after the roles'
 
 
 class StatusLeds:
@@ -69,7 +70,9 @@ class StatusLeds:
         for led in range(self.count) if flash_leds is None else flash_leds:
             self._check_led(led)
             self._flashed[led] = 1
-        self._frame = bytearray(3 * self.count)
+        self._palette = bytearray(3 * (_ROLE_FLASH + 1))
+        self._sums = [0] * (_ROLE_FLASH + 1)
+        self._palette_stale = True
         self._role_colours = (
             self.OFF, self.turn_colour, self.end_colour, self.win_colour, self.loss_colour, self.draw_colour
         )
@@ -140,6 +143,7 @@ class StatusLeds:
         if not 0 <= level <= 255:
             raise ValueError("led brightness %r outside 0..255" % (level,))
         self.brightness = level
+        self._palette_stale = True
         self._dirty = True
 
     @property
@@ -160,43 +164,68 @@ class StatusLeds:
             self.show()
 
     def show(self):
-        """Compose the frame (flash over roles), cap it to the budget, write it."""
+        """Compose the frame (flash over roles) from the palette, cap it to the budget, write it.
+        One pass over the LEDs: the accepted-play flash waits on this."""
         self._dirty = False
-        frame = self._frame
-        level = self.brightness
-        flash_lit = self._flash_pattern is not None and not self._flash_step & 1
-        flashing = self._flash_pattern is not None
-        total = 0
-        for led in range(self.count):
-            if flashing and self._flashed[led]:
-                colour = self._flash_colour if flash_lit else self.OFF
-            else:
-                colour = self._role_colours[self._roles[led]]
-            for channel in range(3):
-                value = colour[channel] * level // 255
-                frame[3 * led + channel] = value
-                total += value
-        allowed = total
-        if self.budget_ma is not None:
-            allowed = max(0, (self.budget_ma - self.count * self.idle_ma) * 255 // self.channel_ma)
+        if self._palette_stale:
+            self._build_palette()
         strip = self._strip
         buf = strip.buf
-        order = strip.ORDER
         bpp = strip.bpp
-        sent = 0
+        palette = self._palette
+        sums = self._sums
+        roles = self._roles
+        flashed = self._flashed
+        flashing = self._flash_pattern is not None
+        flash_role = _ROLE_OFF if self._flash_step & 1 else _ROLE_FLASH
+        total = 0
+        at = 0
         for led in range(self.count):
-            for channel in range(3):
-                value = frame[3 * led + channel]
-                if total > allowed:
-                    value = value * allowed // total
-                buf[bpp * led + order[channel]] = value
-                sent += value
-        self.estimated_ma = self.count * self.idle_ma + sent * self.channel_ma // 255
+            role = flash_role if flashing and flashed[led] else roles[led]
+            source = 3 * role
+            buf[at] = palette[source]
+            buf[at + 1] = palette[source + 1]
+            buf[at + 2] = palette[source + 2]
+            total += sums[role]
+            at += bpp
+        if self.budget_ma is not None:
+            allowed = max(0, (self.budget_ma - self.count * self.idle_ma) * 255 // self.channel_ma)
+            if total > allowed:
+                total = self._dim(buf, bpp, total, allowed)
+        self.estimated_ma = self.count * self.idle_ma + total * self.channel_ma // 255
         strip.write()
+
+    def _dim(self, buf, bpp, total, allowed):
+        """Scale every channel by ``allowed``/``total`` (hues kept); the new total."""
+        sent = 0
+        at = 0
+        for _ in range(self.count):
+            for channel in range(3):
+                value = buf[at + channel] * allowed // total
+                buf[at + channel] = value
+                sent += value
+            at += bpp
+        return sent
+
+    def _build_palette(self):
+        """Each role's colour at the brightness, in the strip's byte order, and its sum."""
+        order = self._strip.ORDER
+        level = self.brightness
+        for role in range(_ROLE_FLASH + 1):
+            colour = self._flash_colour if role == _ROLE_FLASH else self._role_colours[role]
+            total = 0
+            for channel in range(3):
+                value = colour[channel] * level // 255
+                self._palette[3 * role + order[channel]] = value
+                total += value
+            self._sums[role] = total
+        self._palette_stale = False
 
     def _start_flash(self, pattern, colour, now_ms):
         self._flash_pattern = pattern
-        self._flash_colour = colour
+        if colour is not self._flash_colour:
+            self._flash_colour = colour
+            self._palette_stale = True
         self._flash_step = 0
         self._flash_due = ticks_add(now_ms, pattern[0])
         self._dirty = True
