@@ -470,11 +470,11 @@ class Table:
         except IllegalAction as exc:
             self.reject(seat, exc.code, exc.reason, now_ms)
             return False
+        if not quiet:
+            self.ui.legal(now_ms)  # first of all, the check passed: what the player waits for
         actor = state.current_player()
         before = len(state.score_events)
         state.apply(action)
-        if not quiet:
-            self.ui.legal(now_ms)  # before the journal and the link: what the player waits for
         text = state.action_str(action)
         seq = self.journal.log_action(text, max(0, ticks_diff(now_ms, self.started_ms)) // 100)
         self.seqs.append(seq)
