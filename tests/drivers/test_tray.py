@@ -294,7 +294,6 @@ def test_idle_scanning_allocates_nothing():
 
 def test_a_change_is_confirmed_by_a_second_visit_in_a_fresh_field():
     table, tray = make(zones=9, fields=2)
-    tray.hot = 4
     table.run(tray, 50)
     table.models[4].place(tile(70, 1, 0x07))
     switches = table.models[4].field_switches
@@ -304,6 +303,32 @@ def test_a_change_is_confirmed_by_a_second_visit_in_a_fresh_field():
     assert events == [(PLACED, 4, ((TILE, 1, 0x07),), 1, None)]
     # the field went on for the visit that saw the tile first, and again for the one that confirmed it
     assert table.models[4].field_switches - switches >= 2
+
+
+def test_the_hot_pad_keeps_its_field_on_until_it_sees_a_change_then_confirms_in_a_fresh_one():
+    table, tray = make(zones=9, fields=2)
+    tray.hot = 4
+    table.run(tray, 50)
+    model = table.models[4]
+    switches = model.field_switches
+    table.run(tray, 100)
+    assert model.field_on and model.field_switches == switches  # watched: probed again and again
+    model.place(tile(74, 1, 0x17))
+    events = []
+    while not events:
+        events = table.run(tray, 1)
+    assert events == [(PLACED, 4, ((TILE, 1, 0x17),), 1, None)]
+    assert model.field_switches - switches == 1  # off once the watch saw it, on again to confirm it
+    table.run(tray, 100)
+    assert model.field_switches - switches > 3  # a pad holding a tile has visits, not a watch
+    model.lift(*model.tags)
+    assert table.run(tray, 100) == [(REMOVED, 4, ((TILE, 1, 0x17),), 0, None)]
+    switches = model.field_switches
+    table.run(tray, 100)
+    assert model.field_on and model.field_switches == switches  # empty again: watched again
+    tray.hot = 5
+    table.run(tray, 10)
+    assert not model.field_on  # no longer hot: back to one visit per round
 
 
 def test_a_pad_that_never_settles_does_not_starve_the_others():

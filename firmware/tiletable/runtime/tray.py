@@ -12,8 +12,13 @@ Every visit of a zone is the same: field on, settle, scan, field off, which also
 tag in it (no halted tag left to ignore the next REQA). While one field settles, the scanner
 scans another, so with two fields a zone costs about half the settle.
 
-* **The hot zone** (``tray.hot``: the pad of the seat to move, which the table sets) has every
-  other visit, so a tile laid there is first read within about two settles.
+* **The hot zone** (``tray.hot``: the pad of the seat to move, which the table sets) is
+  *watched* while its pad is empty: with a second field left for the others, its field stays on
+  and it is probed again every ``_WATCH_US``, so a tile laid there is first read as soon as it
+  has power (5.1 ms).
+  What the watch sees changed is confirmed in a fresh field, and that visit goes before any
+  other zone's. Without a second field (or beside a zone its field would disturb) it has every
+  other visit instead.
 * **A change to confirm** (a zone whose last scan differed from what it holds) has the next
   free field, before any other zone: its second look comes one settle later, in a fresh field.
 * **Every other zone** in ``tray.active`` (default: all) takes its turn in what is left.
@@ -80,6 +85,8 @@ TAG_WRITTEN = "tag written"
 
 _SETTLE_US = const(5200)  # > 5.1 ms of field before the first command (ISO/IEC 14443-3 §6.1)
 _SETTLE_MS_COARSE = const(7)  # the same from millisecond stamps, each truncated by up to 1 ms
+_WATCH_US = const(2000)  # how soon a watched field (the hot zone's) is probed again
+_SPIN_US = const(1500)  # the hot zone's confirmation is polled for, not slept for, this close to it
 _RECORD_PAGE = const(4)
 _CACHE_MAX = const(128)  # UIDs whose identity is kept: a double-nine set is 55 tiles, a deck 52 cards
 _EMPTY = frozenset()
@@ -208,7 +215,7 @@ class Tray:
         self.retry_ms = retry_ms
         self._ticks_us = ticks_us
         self.settle_us = _SETTLE_US if ticks_us is not None else _SETTLE_MS_COARSE * 1000
-        self.hot = None  # the zone of the pad to move from: every other visit
+        self.hot = None  # the zone of the pad to move from: watched, or every other visit
         self.active = None  # the zones to scan (a sequence), or None for every zone
         self._next = 0  # where the round of the other zones goes on
         self._hot_turn = True  # the hot zone's turn comes next
@@ -237,8 +244,8 @@ class Tray:
         if zone is None:
             return ticks_add(now_ms, 1)  # nothing could be powered (readers awaiting a retry)
         wait = ticks_diff(zone.due_us, self._now_us(now_ms))
-        if wait <= 0:
-            return now_ms
+        if wait <= 0 or (wait < _SPIN_US and zone.candidate is not None and zone.index == self.hot):
+            return now_ms  # (a confirmation on the hot pad is not left to a millisecond timer)
         return ticks_add(now_ms, (wait + 999) // 1000)
 
     def poll(self, now_ms):
@@ -261,13 +268,16 @@ class Tray:
                 self._powered = zone.on
 
     def _soonest(self):
-        """The zone whose field is on and settles first, or None."""
+        """The zone whose field is on and settles first, or None. The hot zone confirming a
+        change goes before every other: a scan of another zone would hold up its answer."""
         lit = self._lit
         best = None
         i = len(lit)
         while i:
             i -= 1
             zone = lit[i]
+            if zone.index == self.hot and zone.candidate is not None:
+                return zone
             if best is None or ticks_diff(zone.due_us, best.due_us) < 0:
                 best = zone
         return best
@@ -367,9 +377,27 @@ class Tray:
             err = self._scan_or_error(zone, now_ms)
             if err is not None:
                 self._fault(zone, now_ms, err)
+        if self._watches(zone):
+            zone.due_us = ticks_add(self._now_us(now_ms), _WATCH_US)
+            zone.rushed = 0
+            return
         self._field_off(zone)
         self._mark_rush(zone, zone.candidate is not None and zone.reader is not None and zone.rushed < self.removal_polls)
         zone.rushed = zone.rushed + 1 if zone.again else 0
+
+    def _watches(self, zone):
+        """Whether the zone's field stays on to be probed again soon: the hot zone's, while its
+        pad is empty (a probe that finds tags costs several frames: a pad already holding a
+        tile waits its turn) and nothing there waits for confirmation (that needs a fresh
+        field), another field is left for the round, and no zone must wait for it to go off."""
+        return (
+            zone.index == self.hot
+            and zone.candidate is None
+            and not zone.present
+            and zone.reader is not None
+            and self.fields > 1
+            and not zone.conflicts
+        )
 
     def _mark_rush(self, zone, again):
         if again != zone.again:
