@@ -52,6 +52,7 @@ def takes_heap(loop):
     if heap_lock is None or not hasattr(gc, "threshold"):
         loop()
         return None
+    threshold = gc.threshold()
     gc.collect()
     _litter()
     before = gc.mem_alloc()
@@ -59,5 +60,5 @@ def takes_heap(loop):
     try:
         loop()
     finally:
-        gc.threshold(-1)
+        gc.threshold(threshold)
     return gc.mem_alloc() <= before - _LITTER * 128
