@@ -254,10 +254,12 @@ class Table:
     def _unload_families(self, keep):
         """Unload the modules of every family played before but ``keep`` (no game holds them):
         on a Pico running copied .mpy files, their bytecode is heap the next game needs."""
-        for family in [f for f in self._family_modules if f != keep]:
+        unloaded = [f for f in self._family_modules if f != keep]
+        for family in unloaded:
             for module in self._family_modules.pop(family):
                 unload_module(module)
-        collect_for_code()
+        if unloaded:
+            collect_for_code()
 
     def _begin(self, ruleset, state, profile, seqs, controller, player_names):
         self.menu.select(ruleset.name, state.players)
@@ -649,27 +651,23 @@ def _no_memory(game, loaded=None):
     return NoRoom("not enough memory on this table for %s (%d bytes free)" % (game, free_bytes()))
 
 
+_CONTROLLERS = {  # family -> (module, class): imported only when a game of it starts (RAM)
+    "line": ("tiletable.runtime.play_line", "LineController"),
+    "trick": ("tiletable.runtime.play_trick", "TrickController"),
+    "column": ("tiletable.runtime.play_column", "ColumnController"),
+    "climb": ("tiletable.runtime.play_climb", "ClimbController"),
+}
+
+
 def _controller_for(family):
-    """The controller class of a family, imported only when a game of it starts (RAM).
+    """The controller class of a family, imported if it is not yet.
 
     :raises ValueError: no controller for the family.
     """
-    collect_for_code()
-    if family == "line":
-        from tiletable.runtime.play_line import LineController
-
-        return LineController
-    if family == "trick":
-        from tiletable.runtime.play_trick import TrickController
-
-        return TrickController
-    if family == "column":
-        from tiletable.runtime.play_column import ColumnController
-
-        return ColumnController
-    if family == "climb":
-        from tiletable.runtime.play_climb import ClimbController
-
-        return ClimbController
-    raise ValueError("no table controller for family %r" % family)
+    if family not in _CONTROLLERS:
+        raise ValueError("no table controller for family %r" % family)
+    module, name = _CONTROLLERS[family]
+    if module not in sys.modules:
+        collect_for_code()  # so that its code finds room in few pieces
+    return getattr(__import__(module, None, None, [name]), name)
 
