@@ -355,7 +355,7 @@ def test_the_menu_resting_on_a_game_loads_its_code_and_ruleset_before_the_start(
             break
         control.press(0)
     assert not any(name in sys.modules for name in TRICK_MODULES)  # not yet: the menu may move on
-    control.command("wait 1500")
+    control.command("wait 2500")
     assert all(name in sys.modules for name in TRICK_MODULES)
     validations = []
     validate = rulestore_module.load_ruleset

@@ -13,6 +13,10 @@ Only where the bytecode is on the heap: a collection is counted by bytes allocat
 MicroPython allocates the frame of every call that needs more than 11 words on the heap and
 frees it on return. On a UF2 with the package frozen in, the idle table made a collection every
 16 KB of such frames: 92 % of the CPU busy, 43 % of it in ``gc_alloc``, where without it 3 %.
+So the loops that run all the time keep their frames within 11 words (the tray's visit, the
+scheduler's wait: ``keep_io_wait_off_heap``; tests/allocation.py's ``takes_heap`` checks it).
+Each such frame also cost a search of the allocation table past the small holes the code's
+pieces leave: on the stock build the idle table spent 42 % of its time in ``gc_alloc``.
 """
 import gc
 import sys

@@ -39,9 +39,10 @@ OUTBOX_SIZE = 32
 PLAY_HEADROOM = 24 * 1024
 PLAY_BLOCK = 4 * 1024
 BOOT_SETTLE_MS = 1500  # after a resume, tiles already lying on the pads are not new plays
-# The menu has shown one game this long (and the link was quiet): what its start needs is
-# loaded ahead (prepare_menu_game).
-PREPARE_AFTER_MS = 1000
+# The menu has shown one game this long, and the link has been quiet as long: what its start
+# needs is loaded ahead (prepare_menu_game). Not at once: a sync that follows the boot would
+# otherwise validate every ruleset around the family's code, leaving the heap in pieces.
+PREPARE_AFTER_MS = 2000
 
 # Four characters per game for the menu (what a 4-digit group can draw), in the menu's order:
 # the rule book's, line games from the simplest, then Moon, the column game and Da San.
@@ -180,12 +181,12 @@ class Table:
                 pass
         return find_ruleset(name)
 
-    def prepare_menu_game(self, now_ms):
-        """Load what a start of the menu's game needs once the menu has shown it for
-        ``PREPARE_AFTER_MS``: its ruleset validated (the ruleset store keeps it) and its family's
-        modules. Where bytecode is heap (a stock UF2) that took most of a start's second on the
-        emulated RP2040; done here, the OK press or the PC's start finds it done. The app calls
-        this while the link is quiet. A game that cannot be prepared is left to the start,
+    def prepare_menu_game(self, now_ms, link_quiet_ms):
+        """Load what a start of the menu's game needs once the menu has shown it, and the link
+        has been quiet (``link_quiet_ms``), for ``PREPARE_AFTER_MS``: its ruleset validated (the
+        ruleset store keeps it) and its family's modules. Where bytecode is heap (a stock UF2)
+        that took most of a start's second on the emulated RP2040; done here, the OK press or
+        the PC's start finds it done. A game that cannot be prepared is left to the start,
         which says why."""
         name = self.menu.name
         if name == self._prepared or self.mode != MODE_MENU or self.state is not None:
@@ -193,7 +194,7 @@ class Table:
         if name != self._menu_shown:
             self._menu_shown = name
             self._menu_shown_ms = now_ms
-        elif ticks_diff(now_ms, self._menu_shown_ms) >= PREPARE_AFTER_MS:
+        elif link_quiet_ms >= PREPARE_AFTER_MS and ticks_diff(now_ms, self._menu_shown_ms) >= PREPARE_AFTER_MS:
             self._prepared = name
             self._load_for_start(name)
 
