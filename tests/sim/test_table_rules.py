@@ -364,6 +364,20 @@ def test_the_menu_resting_on_a_game_loads_its_code_and_ruleset_before_the_start(
     assert control.state()["ruleset"] == "moon" and validations == []
 
 
+def test_the_menu_game_is_prepared_only_once_the_link_has_been_quiet(tmp_path):
+    """A sync right after the boot must not find the family's code in the heap already: it
+    validates every ruleset around it, and leaves the heap in pieces."""
+    for name in LINE_MODULES:
+        unload_module(name)
+    table = local_table(tmp_path).device.app.table
+    assert table.menu.name == "muggins"
+    table.prepare_menu_game(0, 0)
+    table.prepare_menu_game(5000, 100)  # the menu rested, the link did not
+    assert not any(name in sys.modules for name in LINE_MODULES)
+    table.prepare_menu_game(5100, 2000)
+    assert all(name in sys.modules for name in LINE_MODULES)
+
+
 def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_first(tmp_path, monkeypatch):
     import tiletable.runtime.table as table_module
 
