@@ -339,45 +339,6 @@ def test_a_game_of_another_family_unloads_the_modules_of_the_family_played_befor
     assert control.state()["mode"] == "game"
 
 
-def test_the_menu_resting_on_a_game_loads_its_code_and_ruleset_before_the_start(tmp_path, monkeypatch):
-    """Where bytecode is heap, importing a family and validating its ruleset were most of a
-    start's second: done while the menu shows the game, the OK press finds them done."""
-    import tiletable.runtime.rulestore as rulestore_module
-    from tiletable.engine.rulesets import find_ruleset
-
-    for name in LINE_MODULES + TRICK_MODULES:
-        unload_module(name)
-    (tmp_path / "rulesets").mkdir()
-    (tmp_path / "rulesets" / "moon.json").write_text(find_ruleset("moon").to_json())
-    control = local_table(tmp_path)
-    for _ in range(12):
-        if control.state()["menu"][0] == "moon":
-            break
-        control.press(0)
-    assert not any(name in sys.modules for name in TRICK_MODULES)  # not yet: the menu may move on
-    control.command("wait 2500")
-    assert all(name in sys.modules for name in TRICK_MODULES)
-    validations = []
-    validate = rulestore_module.load_ruleset
-    monkeypatch.setattr(rulestore_module, "load_ruleset", lambda *args: validations.append(args) or validate(*args))
-    control.press("ok")
-    assert control.state()["ruleset"] == "moon" and validations == []
-
-
-def test_the_menu_game_is_prepared_only_once_the_link_has_been_quiet(tmp_path):
-    """A sync right after the boot must not find the family's code in the heap already: it
-    validates every ruleset around it, and leaves the heap in pieces."""
-    for name in LINE_MODULES:
-        unload_module(name)
-    table = local_table(tmp_path).device.app.table
-    assert table.menu.name == "muggins"
-    table.prepare_menu_game(0, 0)
-    table.prepare_menu_game(5000, 100)  # the menu rested, the link did not
-    assert not any(name in sys.modules for name in LINE_MODULES)
-    table.prepare_menu_game(5100, 2000)
-    assert all(name in sys.modules for name in LINE_MODULES)
-
-
 def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_first(tmp_path, monkeypatch):
     import tiletable.runtime.table as table_module
 
@@ -404,17 +365,14 @@ def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_fi
 
 
 def _cut_up_after_one_game(monkeypatch, control_of, owner, name):
-    """Make ``owner.name`` fail as on a cut-up heap when called with other arguments than at
-    its first call since power-on (another family's code, another session's file: the same
-    again, e.g. the menu's prepared game started, loads nothing new); ``control_of()`` is the
-    LocalControl, whose power-ons start a fresh heap."""
+    """Make ``owner.name`` fail as on a cut-up heap from its second call since power-on;
+    ``control_of()`` is the LocalControl, whose power-ons start a fresh heap."""
     real = getattr(owner, name)
-    first = [None]  # the arguments of the first call since the board last powered on
+    calls = [0]  # since the board last powered on
 
     def cut_up(*args):
-        if first[0] is None:
-            first[0] = args
-        elif args != first[0]:
+        calls[0] += 1
+        if calls[0] > 1:
             raise MemoryError("memory allocation failed, allocating 1168 bytes")
         return real(*args)
 
@@ -423,7 +381,7 @@ def _cut_up_after_one_game(monkeypatch, control_of, owner, name):
     power_on = control.power_on
 
     def fresh_heap():
-        first[0] = None
+        calls[0] = 0
         return power_on()
 
     control.power_on = fresh_heap

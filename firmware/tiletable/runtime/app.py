@@ -97,8 +97,6 @@ class App:
         self._start_flag = root + "/start.json"
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
         self.link = UsbLink(self.server, instream, outstream)
-        self._bytes_in_seen = 0  # link.bytes_in at the last housekeeping...
-        self._link_heard_ms = ticks_ms()  # ...and when housekeeping last saw it grow
         self.running = True
         self.table.boot(ticks_ms())
 
@@ -387,11 +385,6 @@ class App:
 
     def housekeeping(self, now_ms):
         self.journal.poll(now_ms)
-        if self.link.bytes_in != self._bytes_in_seen:
-            self._bytes_in_seen = self.link.bytes_in
-            self._link_heard_ms = now_ms
-        elif self.selftest is None:
-            self.table.prepare_menu_game(now_ms, ticks_diff(now_ms, self._link_heard_ms))
         if self.wdt is not None:
             self.wdt.feed()
 

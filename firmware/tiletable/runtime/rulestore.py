@@ -92,9 +92,8 @@ class RuleStore:
     def get(self, name):
         """The installed ruleset ``name``, validated (its content hash taken from the index
         when the index vouches for these very bytes: 24 ms of an RP2040's time for Muggins).
-        The last one validated is kept, by the digest of its bytes: the table gets the menu's
-        game ahead of its start (Table.prepare_menu_game), and validating it again would
-        take 150-200 ms of a stock build's start.
+        The last one validated is kept, by the digest of its bytes: a start of the game played
+        last would otherwise validate it again, 150-200 ms of a stock build's start.
 
         :raises KeyError: when it is not installed; :raises RulesetError: when the file is invalid.
         """

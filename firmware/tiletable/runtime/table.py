@@ -19,7 +19,7 @@ from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.cards import card_str
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
-from tiletable.engine.rulesets import canonical_json, family_module, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
+from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
@@ -39,10 +39,6 @@ OUTBOX_SIZE = 32
 PLAY_HEADROOM = 24 * 1024
 PLAY_BLOCK = 4 * 1024
 BOOT_SETTLE_MS = 1500  # after a resume, tiles already lying on the pads are not new plays
-# The menu has shown one game this long, and the link has been quiet as long: what its start
-# needs is loaded ahead (prepare_menu_game). Not at once: a sync that follows the boot would
-# otherwise validate every ruleset around the family's code, leaving the heap in pieces.
-PREPARE_AFTER_MS = 2000
 
 # Four characters per game for the menu (what a 4-digit group can draw), in the menu's order:
 # the rule book's, line games from the simplest, then Moon, the column game and Da San.
@@ -146,9 +142,6 @@ class Table:
         self._heap_fresh = True  # no game prepared since boot: a restart would not give more room
         self.restart_may_help = False  # the last NoRoom came on a heap games had used before
         self.restart_for = None  # (ruleset, player names): the menu's start wants a fresh heap
-        self._menu_shown = None  # the game the menu showed at the last prepare_menu_game...
-        self._menu_shown_ms = 0  # ...since then
-        self._prepared = None  # the game whose start prepare_menu_game has loaded
 
     # ----- lifecycle
 
@@ -180,37 +173,6 @@ class Table:
             except KeyError:
                 pass
         return find_ruleset(name)
-
-    def prepare_menu_game(self, now_ms, link_quiet_ms):
-        """Load what a start of the menu's game needs once the menu has shown it, and the link
-        has been quiet (``link_quiet_ms``), for ``PREPARE_AFTER_MS``: its ruleset validated (the
-        ruleset store keeps it) and its family's modules. Where bytecode is heap (a stock UF2)
-        that took most of a start's second on the emulated RP2040; done here, the OK press or
-        the PC's start finds it done. A game that cannot be prepared is left to the start,
-        which says why."""
-        name = self.menu.name
-        if name == self._prepared or self.mode != MODE_MENU or self.state is not None:
-            return
-        if name != self._menu_shown:
-            self._menu_shown = name
-            self._menu_shown_ms = now_ms
-        elif link_quiet_ms >= PREPARE_AFTER_MS and ticks_diff(now_ms, self._menu_shown_ms) >= PREPARE_AFTER_MS:
-            self._prepared = name
-            self._load_for_start(name)
-
-    def _load_for_start(self, name):
-        loaded = loaded_modules()
-        try:
-            family = self.find_ruleset(name).family
-            self._unload_families(family)
-            _controller_for(family)
-            family_module(family)
-            self._note_family(family, loaded)
-            self._heap_fresh = False
-        except MemoryError:
-            release_modules(loaded)
-        except (RulesetError, ValueError, KeyError):
-            pass
 
     def start(self, name, player_names, now_ms):
         """Start a match of ruleset ``name``; returns the journal session's first sequence number.
