@@ -651,23 +651,27 @@ def _no_memory(game, loaded=None):
     return NoRoom("not enough memory on this table for %s (%d bytes free)" % (game, free_bytes()))
 
 
-_CONTROLLERS = {  # family -> (module, class): imported only when a game of it starts (RAM)
-    "line": ("tiletable.runtime.play_line", "LineController"),
-    "trick": ("tiletable.runtime.play_trick", "TrickController"),
-    "column": ("tiletable.runtime.play_column", "ColumnController"),
-    "climb": ("tiletable.runtime.play_climb", "ClimbController"),
-}
-
-
 def _controller_for(family):
-    """The controller class of a family, imported if it is not yet.
+    """The controller class of a family, imported only when a game of it starts (RAM).
 
     :raises ValueError: no controller for the family.
     """
-    if family not in _CONTROLLERS:
-        raise ValueError("no table controller for family %r" % family)
-    module, name = _CONTROLLERS[family]
-    if module not in sys.modules:
-        collect_for_code()  # so that its code finds room in few pieces
-    return getattr(__import__(module, None, None, [name]), name)
+    collect_for_code()
+    if family == "line":
+        from tiletable.runtime.play_line import LineController
+
+        return LineController
+    if family == "trick":
+        from tiletable.runtime.play_trick import TrickController
+
+        return TrickController
+    if family == "column":
+        from tiletable.runtime.play_column import ColumnController
+
+        return ColumnController
+    if family == "climb":
+        from tiletable.runtime.play_climb import ClimbController
+
+        return ClimbController
+    raise ValueError("no table controller for family %r" % family)
 
