@@ -12,7 +12,7 @@ import asyncio
 import machine
 import time
 
-from tiletable.runtime.heap import bytecode_on_heap, keep_packed
+from tiletable.runtime.heap import bytecode_on_heap, keep_io_wait_off_heap, keep_packed
 
 if bytecode_on_heap():
     keep_packed()  # before the imports: runtime/heap.py
@@ -57,6 +57,7 @@ def start():
     # than the watchdog's 8 s on an RP2040, and a watchdog started earlier would reset the
     # board in the middle of every boot.
     app.wdt = machine.WDT(timeout=_WATCHDOG_MS)
+    keep_io_wait_off_heap(asyncio.core)
     try:
         asyncio.run(main(app))
     finally:

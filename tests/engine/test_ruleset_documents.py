@@ -81,6 +81,10 @@ def test_hostile_shapes_are_a_ruleset_error_naming_the_field():
     """Issue 18: a family given as a list raised TypeError, deep nesting a recursion error
     (from showing the value), a version of 65536 was accepted. Every shape is now a short
     RulesetError that names the field."""
+    from tiletable.engine import line_params  # noqa: F401
+
+    # line_params stays loaded: each case would import and unload it around ``deep`` (77 KB
+    # on the 64-bit unix port), and on a 192 KB heap the holes that left could fail an import
     base = {"family": "line", "name": "x"}
     deep = _deep(1200)  # deeper than CPython shows with repr
     cases = [

@@ -1,7 +1,9 @@
 # portable
 """runtime/heap.py: the heap kept in large pieces, and the room a game must leave to be played."""
 import gc
+import time
 
+from allocation import takes_heap
 from portable import raises
 
 from tiletable.runtime import heap
@@ -34,3 +36,30 @@ def test_check_room_wants_the_block_and_the_total():
         raises(MemoryError, check_room, 0, free + 4096)  # no block larger than all that is free
         err = raises(MemoryError, check_room, free + 4096, 16)
         assert "wanted" in str(err)
+
+
+def test_the_io_wait_given_to_asyncio_takes_no_heap_and_timers_still_run():
+    try:
+        import asyncio
+        from asyncio import core
+    except ImportError:
+        return  # CPython's asyncio has another scheduler (the simulation on a PC)
+    queue = getattr(core, "_io_queue", None)
+    if queue is None:
+        return  # the WebAssembly port's asyncio runs on the browser's event loop: no I/O queue
+    library_wait = queue.wait_io_event
+    heap.keep_io_wait_off_heap(core)
+    try:
+        wait = queue.wait_io_event
+        wait(0)  # the poller's first ipoll makes the tuple it hands out ever after
+        assert takes_heap(lambda: wait(0)) is False
+        assert takes_heap(lambda: library_wait(0)) is True  # what it replaces: a 13-word frame
+
+        async def nap():
+            await asyncio.sleep_ms(20)
+
+        start = time.ticks_ms()
+        asyncio.run(nap())
+        assert time.ticks_diff(time.ticks_ms(), start) >= 20
+    finally:
+        asyncio.new_event_loop()  # a fresh queue, with the library's wait

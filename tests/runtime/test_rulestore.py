@@ -188,6 +188,22 @@ def test_get_takes_the_content_hash_from_the_index_only_for_the_bytes_it_proved(
         assert validation.known == [None]
 
 
+def test_get_keeps_the_last_ruleset_it_validated_for_the_same_bytes_only():
+    root = fresh_dir("rules-ready")
+    store = RuleStore(root, "fw1")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    store.put(data, content_hash)
+    first = store.get("toy")
+    with _CountedValidation() as validation:
+        assert store.get("toy") is first
+        assert validation.calls == 0
+    other, other_hash = toy_family.document("toy", 2, 120)
+    write_bytes(root + "/toy.json", other)  # other bytes: validated again
+    with _CountedValidation() as validation:
+        assert store.get("toy").hash == other_hash
+        assert validation.calls == 1
+
+
 def test_version_65536_is_refused_and_one_bad_file_never_breaks_the_list():
     """Issue 18: a ruleset of version 65536 was installed, then no list reply could encode its
     version (a u16). Now the commit refuses it, and a file no commit would take (left by an

@@ -234,6 +234,7 @@ class MFRC522:
         self._coll = 0
         self.rx = bus.rx  # bytes of the last answer (until any reader's next exchange)
         self.field = False
+        self.error = None  # the OSError an exchange raised last (_stopped)
 
         self.version = self._read(_VERSION)
         if self.version in (0x00, 0xFF):
@@ -268,7 +269,7 @@ class MFRC522:
         """Tell a radio error from a dead bus: VersionReg must still read what it read at start."""
         version = self._read(_VERSION)
         if version != self.version:
-            raise OSError("mfrc522 at cs %r stopped answering (%s; version 0x%02x)" % (self._cs, what, version))
+            raise self._stopped("mfrc522 at cs %r stopped answering (%s; version 0x%02x)" % (self._cs, what, version))
 
     def _reset(self, rst):
         if rst is not None:
@@ -373,7 +374,13 @@ class MFRC522:
             if self._reply[1] & (_IRQ_RX | _IRQ_TIMER):
                 return bool(self._reply[1] & _IRQ_RX)
         self._check_alive("no interrupt")
-        raise OSError("mfrc522 at cs %r: timer did not expire" % (self._cs,))
+        raise self._stopped("mfrc522 at cs %r: timer did not expire" % (self._cs,))
+
+    def _stopped(self, why):
+        """The OSError to raise, kept in ``error`` too: the tray takes it from there, because an
+        ``except ... as`` clause would put the frame of its every scan on the heap."""
+        self.error = OSError(why)
+        return self.error
 
     def _receive(self):
         status = self._status

@@ -439,6 +439,8 @@ def canonical_json(value):
 
 
 def _emit(value, write):
+    # _emit and its two loops are split to keep each frame within MicroPython's 11 words:
+    # a larger one is allocated on the heap at every call, and _emit runs once per value.
     if value is None:
         write("null")
     elif value is True:
@@ -452,23 +454,35 @@ def _emit(value, write):
         write(value if _is_plain(value) else _escaped(value))
         write('"')
     elif isinstance(value, (list, tuple)):
-        write("[")
-        for i, item in enumerate(value):
-            if i:
-                write(",")
-            _emit(item, write)
-        write("]")
+        _emit_list(value, write)
     elif isinstance(value, dict):
-        write("{")
-        for i, key in enumerate(sorted(value)):
-            if i:
-                write(",")
-            _emit(str(key), write)
-            write(":")
-            _emit(value[key], write)
-        write("}")
+        _emit_object(value, write)
     else:
         raise TypeError("not canonical JSON: %r (use whole numbers, text, lists, objects)" % (value,))
+
+
+def _emit_list(value, write):
+    write("[")
+    comma = False
+    for item in value:
+        if comma:
+            write(",")
+        comma = True
+        _emit(item, write)
+    write("]")
+
+
+def _emit_object(value, write):
+    write("{")
+    comma = False
+    for key in sorted(value):
+        if comma:
+            write(",")
+        comma = True
+        _emit(str(key), write)
+        write(":")
+        _emit(value[key], write)
+    write("}")
 
 
 def _is_plain(text):

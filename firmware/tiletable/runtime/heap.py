@@ -13,6 +13,10 @@ Only where the bytecode is on the heap: a collection is counted by bytes allocat
 MicroPython allocates the frame of every call that needs more than 11 words on the heap and
 frees it on return. On a UF2 with the package frozen in, the idle table made a collection every
 16 KB of such frames: 92 % of the CPU busy, 43 % of it in ``gc_alloc``, where without it 3 %.
+So the loops that run all the time keep their frames within 11 words (the tray's visit, the
+scheduler's wait: ``keep_io_wait_off_heap``; tests/allocation.py's ``takes_heap`` checks it).
+Each such frame also cost a search of the allocation table past the small holes the code's
+pieces leave: on the stock build the idle table spent 42 % of its time in ``gc_alloc``.
 """
 import gc
 import sys
@@ -42,6 +46,25 @@ def keep_packed():
         gc.threshold(COLLECT_EVERY)
 
 
+def keep_io_wait_off_heap(core):
+    """Give asyncio's scheduler (``core``: the ``asyncio.core`` module) a wait for I/O whose
+    frame fits MicroPython's 11 words. Its own ``wait_io_event`` needs 13 and runs at every pass
+    of the scheduler, so each pass put a frame on the heap and counted toward ``keep_packed``'s
+    threshold (most of the stock build's collections at idle). The table's
+    services wait on timers only; while a task waits on a stream, the original runs."""
+    queue = core._io_queue
+    wait = queue.wait_io_event
+    ipoll = queue.poller.ipoll
+
+    def wait_io_event(dt):
+        if queue.map:
+            return wait(dt)
+        for _ in ipoll(dt):
+            pass
+
+    queue.wait_io_event = wait_io_event
+
+
 def free_bytes():
     """Free heap after a collection (0 where the runtime does not say: CPython)."""
     gc.collect()
@@ -49,9 +72,11 @@ def free_bytes():
 
 
 def check_room(total, block):
-    """Raise MemoryError unless ``total`` bytes are free, ``block`` of them in one piece."""
+    """Raise MemoryError unless ``total`` bytes are free, ``block`` of them in one piece. It
+    collects only when what is free before collecting is not enough (garbage counts as used,
+    so that is a lower bound): a collection takes 22-30 ms of a stock build's game start."""
     bytearray(block)
-    if hasattr(gc, "mem_free") and (bytecode_on_heap() or gc.mem_free() < total):
+    if hasattr(gc, "mem_free") and gc.mem_free() < total:
         free = free_bytes()
         if free < total:
             raise MemoryError("%d bytes free, %d wanted" % (free, total))

@@ -254,10 +254,12 @@ class Table:
     def _unload_families(self, keep):
         """Unload the modules of every family played before but ``keep`` (no game holds them):
         on a Pico running copied .mpy files, their bytecode is heap the next game needs."""
-        for family in [f for f in self._family_modules if f != keep]:
+        unloaded = [f for f in self._family_modules if f != keep]
+        for family in unloaded:
             for module in self._family_modules.pop(family):
                 unload_module(module)
-        collect_for_code()
+        if unloaded:
+            collect_for_code()
 
     def _begin(self, ruleset, state, profile, seqs, controller, player_names):
         self.menu.select(ruleset.name, state.players)

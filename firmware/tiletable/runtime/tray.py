@@ -176,6 +176,11 @@ class _Zone:
         self.rushed = 0  # visits in a row it had that way (bounded: a zone that never settles waits its turn)
 
 
+def _reader_error(zone):
+    """The OSError the zone's reader raised (its driver keeps it in ``error``)."""
+    return zone.reader.error or OSError("the reader of zone %d stopped answering" % zone.index)
+
+
 class Tray:
     """Zones ``0..n-1``, one per entry of ``readers``: callables that open the zone's MFRC522.
 
@@ -228,6 +233,7 @@ class Tray:
         self._known = {}  # uid -> (identity, reason), shared by every zone
         self._failures = {}  # uid -> reads failed in a row
         self._unusable = {}  # uid -> the record last read from it that does not check out
+        self._scan_ms = 0  # the time of the visit in progress (_scan_or_error)
         self.job = None  # runs once when its zone's field is on and settled (runtime/tags.py's TagWrite)
 
     def _now_us(self, now_ms):
@@ -406,11 +412,16 @@ class Tray:
 
     def _scan_or_error(self, zone, now_ms):
         """Scan the zone; the OSError of a reader that stopped answering, else None."""
+        self._scan_ms = now_ms
+        return self._guarded_scan(zone)
+
+    def _guarded_scan(self, zone):
+        # No ``except OSError as err``: its hidden handler (and now_ms, passed in _scan_ms) would
+        # take this frame over 11 words, onto the heap at every visit. The driver keeps the error.
         try:
-            self._scan(zone, now_ms)
-        except OSError as err:
-            return err
-        return None
+            self._scan(zone, self._scan_ms)
+        except OSError:
+            return _reader_error(zone)
 
     def forget(self, uid):
         """Identify ``uid`` afresh (its record was just written, or the UID table changed): the
