@@ -114,11 +114,11 @@ _CRC_NIBBLE = (
 def crc_a(buf, start, n):
     """CRC_A over ``buf[start:start + n]`` (preset 0x6363), sent low byte first."""
     crc = 0x6363
-    table = _CRC_NIBBLE
-    for i in range(start, start + n):
-        b = buf[i]
-        crc = (crc >> 4) ^ table[(crc ^ b) & 15]
-        crc = (crc >> 4) ^ table[(crc ^ (b >> 4)) & 15]
+    n += start
+    while start < n:  # (no more locals, no range(): the frame stays off the heap)
+        crc = (crc >> 4) ^ _CRC_NIBBLE[(crc ^ buf[start]) & 15]
+        crc = (crc >> 4) ^ _CRC_NIBBLE[(crc ^ (buf[start] >> 4)) & 15]
+        start += 1
     return crc
 
 
@@ -529,45 +529,68 @@ class MFRC522:
         receive the rest. Returns the new count of known bits (40: complete, BCC checked), or
         a negative result. On a collision the bit is resolved to 1, as §6.4.3.1 step 7 suggests,
         so the tags with a 1 there stay in the round."""
-        cl = self._cl
-        tx = self._tx
-        whole = known >> 3
-        extra = known & 7
-        count = whole + (1 if extra else 0)
-        tx[1] = sel
-        tx[2] = (2 + whole) << 4 | extra  # NVB: bytes and bits sent, SEL and NVB included
-        for i in range(count):
-            tx[3 + i] = cl[i]
-        if extra:
-            tx[2 + count] &= (1 << extra) - 1
-        self._set_timer(_TICKS_ISO)
-        r = self._transceive(2 + count, extra, extra)
+        r = self._anticollision_frame(sel, known)
         if r == NO_ANSWER or r == BAD_FRAME:
             return r
-        got = self._rx_len
-        if whole + got > 5:
+        if (known >> 3) + self._rx_len > 5:
             return BAD_FRAME
-        keep = (1 << extra) - 1
-        rx = self.rx
-        for i in range(got):
-            b = rx[i]
-            if i == 0 and extra:
-                b = (cl[whole] & keep) | (b & ~keep & 0xFF)
-            cl[whole + i] = b
+        self._merge_answer(known)
         if r == COLLISION:
-            coll = self._coll
-            if coll & _COLL_POS_NOT_VALID:
-                return BAD_FRAME
-            # CollPos counts from 1 at the first bit of the first FIFO byte, RxAlign included
-            bit = whole * 8 + ((coll & 0x1F) or 32) - 1
-            if bit < known or bit >= 32:
-                return BAD_FRAME
-            byte = bit >> 3
-            cl[byte] = (cl[byte] | 1 << (bit & 7)) & ((2 << (bit & 7)) - 1)
-            return bit + 1
-        if whole * 8 + r != 40 or cl[4] != cl[0] ^ cl[1] ^ cl[2] ^ cl[3]:
+            return self._collision_bit(known)
+        cl = self._cl
+        if (known >> 3) * 8 + r != 40 or cl[4] != cl[0] ^ cl[1] ^ cl[2] ^ cl[3]:
             return BAD_FRAME
         return 40
+
+    # _anticollide's steps are apart so that no frame needs more than 11 words (off the heap):
+    # every probe of a pad holding a tile runs two anticollision frames.
+    def _anticollision_frame(self, sel, known):
+        """Send SEL, NVB and the ``known`` bits of CLn; the transceive's result."""
+        extra = known & 7
+        self._tx[1] = sel
+        self._tx[2] = (2 + (known >> 3)) << 4 | extra  # NVB: bytes and bits sent, SEL and NVB included
+        n = self._put_known(known)
+        self._set_timer(_TICKS_ISO)
+        return self._transceive(2 + n, extra, extra)
+
+    def _put_known(self, known):
+        """The ``known`` bits of CLn after SEL and NVB; the bytes they take."""
+        tx = self._tx
+        n = (known + 7) >> 3  # the partial byte included
+        for i in range(n):
+            tx[3 + i] = self._cl[i]
+        if known & 7:
+            tx[2 + n] &= (1 << (known & 7)) - 1
+        return n
+
+    def _merge_answer(self, known):
+        """The answer's bytes into CLn after the ``known`` bits (its first byte completes a
+        partial one)."""
+        if not self._rx_len:
+            return
+        cl = self._cl
+        whole = known >> 3
+        keep = (1 << (known & 7)) - 1
+        cl[whole] = (cl[whole] & keep) | (self.rx[0] & ~keep & 0xFF)
+        self._copy_rx(whole)
+
+    def _copy_rx(self, whole):
+        """The answer's bytes after its first into CLn from byte ``whole + 1`` on."""
+        for i in range(1, self._rx_len):
+            self._cl[whole + i] = self.rx[i]
+
+    def _collision_bit(self, known):
+        """After a collision: the bit set to 1 in CLn, and the new count of known bits."""
+        coll = self._coll
+        if coll & _COLL_POS_NOT_VALID:
+            return BAD_FRAME
+        # CollPos counts from 1 at the first bit of the first FIFO byte, RxAlign included
+        bit = (known >> 3) * 8 + ((coll & 0x1F) or 32) - 1
+        if bit < known or bit >= 32:
+            return BAD_FRAME
+        byte = bit >> 3
+        self._cl[byte] = (self._cl[byte] | 1 << (bit & 7)) & ((2 << (bit & 7)) - 1)
+        return bit + 1
 
     def _select_level(self, sel):
         """SELECT (ISO 14443-3 §6.4.3.2): SEL 0x70 UID-CLn BCC CRC_A; returns the SAK or < 0."""
