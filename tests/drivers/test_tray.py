@@ -315,8 +315,9 @@ def test_the_hot_pad_keeps_its_field_on_until_it_sees_a_change_then_confirms_in_
     table.run(tray, 50)
     model = table.models[4]
     switches = model.field_switches
-    table.run(tray, 100)
-    assert model.field_on and model.field_switches == switches  # watched: probed again and again
+    table.run(tray, 300)
+    assert model.field_on and model.field_switches - switches == 3  # watched, cycled every 100 ms
+    switches = model.field_switches
     model.place(tile(74, 1, 0x17))
     events = []
     while not events:
@@ -328,8 +329,8 @@ def test_the_hot_pad_keeps_its_field_on_until_it_sees_a_change_then_confirms_in_
     model.lift(*model.tags)
     assert table.run(tray, 100) == [(REMOVED, 4, ((TILE, 1, 0x17),), 0, None)]
     switches = model.field_switches
-    table.run(tray, 100)
-    assert model.field_on and model.field_switches == switches  # empty again: watched again
+    table.run(tray, 90)
+    assert model.field_on and model.field_switches - switches <= 1  # empty again: watched again
     tray.hot = 5
     table.run(tray, 10)
     assert not model.field_on  # no longer hot: back to one visit per round

@@ -14,8 +14,8 @@ scans another, so with two fields a zone costs about half the settle.
 
 * **The hot zone** (``tray.hot``: the pad of the seat to move, which the table sets) is
   *watched* while its pad is empty: with a second field left for the others, its field stays on
-  and it is probed again every ``_WATCH_US``, so a tile laid there is first read as soon as it
-  has power (5.1 ms).
+  and it is probed again every ``_WATCH_US`` (for up to ``_WATCH_MAX_US``, then it is cycled), so
+  a tile laid there is first read as soon as it has power (5.1 ms).
   What the watch sees changed is confirmed in a fresh field, and that visit goes before any
   other zone's. Without a second field (or beside a zone its field would disturb) it has every
   other visit instead.
@@ -86,6 +86,7 @@ TAG_WRITTEN = "tag written"
 _SETTLE_US = const(5200)  # > 5.1 ms of field before the first command (ISO/IEC 14443-3 §6.1)
 _SETTLE_MS_COARSE = const(7)  # the same from millisecond stamps, each truncated by up to 1 ms
 _WATCH_US = const(2000)  # how soon a watched field (the hot zone's) is probed again
+_WATCH_MAX_US = const(100000)  # a watched field is cycled after this long
 _SPIN_US = const(1500)  # the hot zone's confirmation is polled for, not slept for, this close to it
 _RECORD_PAGE = const(4)
 _CACHE_MAX = const(128)  # UIDs whose identity is kept: a double-nine set is 55 tiles, a deck 52 cards
@@ -172,6 +173,7 @@ class _Zone:
         self.conflicts = 0  # bit mask of the zones whose fields must not be on with this one's
         self.on = False  # its field is on (the scanner's view; the driver keeps its own)
         self.due_us = 0  # when it is next scanned, once settled
+        self.on_us = 0  # when its field went on
         self.again = False  # a change to confirm: its field goes on again before any other
         self.rushed = 0  # visits in a row it had that way (bounded: a zone that never settles waits its turn)
 
@@ -359,6 +361,7 @@ class Tray:
             if zone.reader is None:
                 return  # not due for a retry yet, or the retry failed (a fault was reported)
         zone.on = True
+        zone.on_us = now_us
         zone.due_us = ticks_add(now_us, self.settle_us)
         self._mark_rush(zone, False)
         self._on_mask |= 1 << zone.index
@@ -383,21 +386,25 @@ class Tray:
             err = self._scan_or_error(zone, now_ms)
             if err is not None:
                 self._fault(zone, now_ms, err)
-        if self._watches(zone):
-            zone.due_us = ticks_add(self._now_us(now_ms), _WATCH_US)
+        now_us = self._now_us(now_ms)
+        if self._watches(zone, now_us):
+            zone.due_us = ticks_add(now_us, _WATCH_US)
             zone.rushed = 0
             return
         self._field_off(zone)
         self._mark_rush(zone, zone.candidate is not None and zone.reader is not None and zone.rushed < self.removal_polls)
         zone.rushed = zone.rushed + 1 if zone.again else 0
 
-    def _watches(self, zone):
+    def _watches(self, zone, now_us):
         """Whether the zone's field stays on to be probed again soon: the hot zone's, while its
         pad is empty (a probe that finds tags costs several frames: a pad already holding a
         tile waits its turn) and nothing there waits for confirmation (that needs a fresh
-        field), another field is left for the round, and no zone must wait for it to go off."""
+        field), another field is left for the round, and no zone must wait for it to go off.
+        After ``_WATCH_MAX_US`` the field is cycled all the same, which resets whatever tag
+        lies there."""
         return (
             zone.index == self.hot
+            and ticks_diff(now_us, zone.on_us) < _WATCH_MAX_US
             and zone.candidate is None
             and not zone.present
             and zone.reader is not None
