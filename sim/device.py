@@ -141,6 +141,22 @@ class Services:
         self._tasks = [[0, 0, self._scan], [0, 1, self._buttons], [0, 2, self._link_start], [0, 3, self._housekeeping]]
         zone_events = app._zone_events  # the table's work on tray events: charged per line
         app._zone_events = lambda event, now_ms: self.meter.run(zone_events, event, now_ms)
+        self.led_writes = []  # (device us, colours) of the latest strip writes
+        self._time_led_writes(app.board.strip)
+
+    def _time_led_writes(self, strip):
+        """Charge the work counted so far before each strip write, and note when it was: the
+        table lights the LEDs in the middle of its work on a tile (the green flash comes before
+        the journal and the display), as the chip does."""
+        write = strip.write
+
+        def charged_write():
+            self.bus.advance_us(self.meter.cost_us())
+            write()
+            self.led_writes.append((self.bus.now_us, bytes(strip.buf)))
+            del self.led_writes[:-8]
+
+        strip.write = charged_write
 
     def next_due_us(self):
         return min(self._tasks)[0]

@@ -81,7 +81,10 @@ def lay(device, zone, item):
     """Lay ``item`` on ``zone``: device ms to the first LED change and to the first display
     change (None for one that did not come within ``_WATCH_MS``)."""
     hardware = device.hardware
-    leds, display = hardware.leds(), hardware.display()
+    display = hardware.display()
+    strip = hardware.board.strip
+    lit = bytes(strip.buf)
+    writes = device.services.led_writes
     hardware.readers[zone].place(device.pieces.tag(item))
     start = hardware.clock.now_us
     end = start + _WATCH_MS * 1000
@@ -89,8 +92,11 @@ def lay(device, zone, item):
 
     def changed():
         now = hardware.clock.now_us
-        if times[0] is None and hardware.leds() != leds:
-            times[0] = (now - start) / 1000
+        if times[0] is None:  # the LEDs are timed by the write that changed them
+            for written_us, colours in writes:
+                if written_us >= start and colours != lit:
+                    times[0] = (written_us - start) / 1000
+                    break
         if times[1] is None and hardware.display() != display:
             times[1] = (now - start) / 1000
         return times[0] is not None and times[1] is not None
