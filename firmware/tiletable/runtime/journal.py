@@ -211,11 +211,8 @@ def _whole_records(data, start, end):
     pos = start
     last = -1
     while end - pos >= OVERHEAD:
-        n = data[pos] | data[pos + 1] << 8
-        size = OVERHEAD + n
-        if n > MAX_PAYLOAD or data[pos + 2] not in RECORD_NAMES or end - pos < size:
-            break
-        if crc32(view[pos : pos + size]) != _CRC_RESIDUE:
+        size = OVERHEAD + (data[pos] | data[pos + 1] << 8)
+        if size > MAX_RECORD or data[pos + 2] not in RECORD_NAMES or end - pos < size or crc32(view[pos : pos + size]) != _CRC_RESIDUE:
             break
         last = pos
         pos += size
