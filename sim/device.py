@@ -68,7 +68,6 @@ from tiletable.engine.cards import parse_card
 from tiletable.engine.tiles import parse_tile
 from tiletable.runtime import app as app_module
 from tiletable.runtime.app import App
-from tiletable.runtime.usblink import CHUNK
 from tiletable.runtime.heap import keep_packed
 
 TILE_SET = 1  # the enrolled virtual domino set (double-nine: every tile a preset uses)
@@ -124,7 +123,7 @@ class Services:
     """``App.run()``'s four services on the device's clock, as uasyncio runs them: each task
     runs when its sleep is over (in the order they fell due), and the clock moves on by what
     the run cost on the chip. The tray scan sleeps as ``Tray.next_poll_ms`` says, the buttons
-    10 ms, the link 5 ms (0 while a full chunk came in), the housekeeping 100 ms; the watchdog
+    10 ms, the link as ``App.serve_wait`` says, the housekeeping 100 ms; the watchdog
     (started as main.py starts it, 8 s) resets the board when housekeeping has not fed it for
     that long: it is checked after every run (the chip would cut the run short; here it ends)."""
 
@@ -214,8 +213,7 @@ class Services:
         return self._link()
 
     def _link(self):
-        more = self.meter.run(self.app.serve) >= CHUNK
-        return 0 if more else app_module._LINK_MS
+        return self.meter.run(self.app.serve_wait)
 
     def _housekeeping(self):
         self.meter.run(self.app.housekeeping, self.clock())

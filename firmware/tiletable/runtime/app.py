@@ -6,8 +6,8 @@ Pico (``run()``, gathered by main.py) and step by step in a simulation that want
 time. Nothing here imports ``machine``.
 
 Services (``run()``): the tray scan (as fast as the readers' field settling allows), the
-buttons and the table's timers (every 10 ms), the USB link (every 5 ms), and the journal
-flush plus the watchdog (every 100 ms: a task that hangs stops the feeding and the
+buttons and the table's timers (every 10 ms), the USB link (every 5 ms; every 1 ms during a
+transfer, at once while a full chunk came in), and the journal flush plus the watchdog (every 100 ms: a task that hangs stops the feeding and the
 watchdog resets the board; the table then resumes from the journal).
 """
 import gc
@@ -36,6 +36,11 @@ from tiletable.runtime.wallclock import WallClock
 DEVICE = "tiletable"
 _BUTTON_MS = 10
 _LINK_MS = 5
+# During a transfer (a request in the last _TRANSFER_MS, or replies waiting for room in the USB
+# FIFO) the link looks every _LINK_BUSY_MS: a pull or a sync is a request, its reply, the next
+# request; at 5 ms the next request waited 2.5 ms on average, as long as the reply took.
+_LINK_BUSY_MS = 1
+_TRANSFER_MS = 50
 _HOUSEKEEPING_MS = 100
 # Heap kept free for the note of a restart into a game (App.restart_into): on a heap games
 # have cut up, opening a file (1.2 KB on the 64-bit unix port) may find no other room.
@@ -97,6 +102,7 @@ class App:
         self._start_flag = root + "/start.json"
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
         self.link = UsbLink(self.server, instream, outstream)
+        self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         self.running = True
         self.table.boot(ticks_ms())
 
@@ -383,6 +389,19 @@ class App:
             self.running = False
         return read
 
+    def serve_wait(self):
+        """Serve once; return the ms until the link should be served again (0: a full chunk
+        came in and more may wait; ``_LINK_BUSY_MS`` during a transfer; else ``_LINK_MS``)."""
+        read = self.serve()
+        if read >= CHUNK:
+            return 0
+        now = self.ticks_ms()
+        if read:
+            self._link_read_ms = now
+        if self.link.pending() or (self._link_read_ms is not None and ticks_diff(now, self._link_read_ms) < _TRANSFER_MS):
+            return _LINK_BUSY_MS
+        return _LINK_MS
+
     def housekeeping(self, now_ms):
         self.journal.poll(now_ms)
         if self.wdt is not None:
@@ -421,8 +440,7 @@ class App:
         # the scan and the buttons have run once (services() order), as the link has not
         self.start_pending(self.ticks_ms())
         while self.running:
-            more = self.serve() >= CHUNK
-            await _sleep_ms(0 if more else _LINK_MS)
+            await _sleep_ms(self.serve_wait())
 
     async def _housekeeping_service(self):
         while self.running:
