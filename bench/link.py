@@ -15,22 +15,17 @@ device seconds and the PC's own time is not in them. One figure a line.
 """
 import argparse
 import os
-import random
 import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "sim", "cpython"), os.path.join(ROOT, "sim"), os.path.join(ROOT, "firmware")]
+sys.path[:0] = [os.path.join(ROOT, p) for p in ("host", "sim/cpython", "sim", "firmware", "tests/sim")]
 
-from tiletable.engine.rulesets import find_ruleset  # noqa: E402
-from tiletable.engine.state import CHANCE, TERMINAL  # noqa: E402
-from tiletable.proto.messages import message_name  # noqa: E402
-from tiletable.runtime.journal import Journal  # noqa: E402
+from linktime import DeviceTimeTransport, fill_journal  # noqa: E402
 from tiletable_host.db import Database  # noqa: E402
 from tiletable_host.pull import pull_journal  # noqa: E402
 from tiletable_host.sync import collect_documents, push  # noqa: E402
-from tiletable_host.transport import Transport  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
 
 # bench/chip.py on the emulated RP2040 (frozen build), each request's device reply time, p50
@@ -38,68 +33,6 @@ CHIP_REPLY_P50_MS = {
     "hello": 12.2, "state": 14.1, "ruleset list": 8.0, "ruleset put begin": 10.1, "ruleset put chunk": 28.1,
     "ruleset put commit": 138.4, "journal status": 6.0, "journal pull": 14.1, "journal ack": 12.1, "game start": 269.3,
 }
-_REPLY_MS = 2000  # device time a request is given before _read reports nothing (the host retries)
-
-
-class DeviceTimeTransport(Transport):
-    """The host's side of an in-process simulated table: a request goes into the device's USB
-    pipe, and the device's services run (in device time) until its reply is out."""
-
-    def __init__(self, root, timeout=5.0):
-        import io
-
-        import device
-
-        super().__init__(timeout=timeout)
-        usb_in, self._usb_out = os.pipe()
-        self._out = io.BytesIO()
-        self.device = device.Device(root, None, device.Pieces(), os.fdopen(usb_in, "rb", buffering=0), self._out)
-        self.device.app.link.open()
-        self.replies = {}  # request name -> device ms from its first write to its reply, each time
-
-    def request(self, msg_type, fields=None, timeout=None, retries=None):
-        started = self.now_ms()
-        reply = super().request(msg_type, fields, timeout, retries)
-        self.replies.setdefault(message_name(msg_type), []).append(self.now_ms() - started)
-        return reply
-
-    def now_ms(self):
-        return self.device.hardware.clock.now_us / 1000
-
-    def _write(self, data):
-        os.write(self._usb_out, data)
-
-    def _read(self, timeout):
-        table = self.device
-        table.services.run_until(table.hardware.clock.now_us + _REPLY_MS * 1000, lambda: self._out.tell())
-        data = self._out.getvalue()
-        self._out.seek(0)
-        self._out.truncate()
-        return data
-
-    def reconnect(self):
-        """Nothing to re-open: the device is in this process."""
-
-
-def fill_journal(path, sessions, seed=1):
-    """Write ``sessions`` random Muggins matches into the journal at ``path``; returns (records, bytes)."""
-    journal = Journal(path)
-    ruleset = find_ruleset("muggins")
-    rng = random.Random(seed)
-    for number in range(sessions):
-        state = ruleset.new_state(2)
-        journal.start_session(ruleset.name, ruleset.hash, ["ann", "bob"], "bench", 1700000000 + number)
-        while state.current_player() != TERMINAL:
-            player = state.current_player()
-            action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions))
-            before = len(state.score_events)
-            state.apply(action)
-            journal.log_action(state.action_str(action))
-            for event in state.score_events[before:]:
-                journal.log_score(event.seat, event.points, event.rule)
-        journal.end_session({"reason": "over", "scores": list(state.scores)})
-    journal.close()
-    return journal.next_seq - 1, journal.total_bytes()
 
 
 def measure(label, link, db_path, journal_bytes, clock=time.perf_counter):
