@@ -137,7 +137,8 @@ class Services:
         self.watchdog_fired = False
         self._fed = (0, 0)  # (feeds counted, device us of the last)
         self._seq = 4
-        self._tasks = [[0, 0, self._scan], [0, 1, self._buttons], [0, 2, self._link_start], [0, 3, self._housekeeping]]
+        # [due us, order, step, index in App.longest_us]
+        self._tasks = [[0, 0, self._scan, 0], [0, 1, self._buttons, 1], [0, 2, self._link_start, 2], [0, 3, self._housekeeping, 3]]
         zone_events = app._zone_events  # the table's work on tray events: charged per line
         app._zone_events = lambda event, now_ms: self.meter.run(zone_events, event, now_ms)
 
@@ -166,7 +167,11 @@ class Services:
         started = bus.now_us
         sleep_ms = task[2]()
         bus.advance_us(self.meter.cost_us())
-        self.busy_us += bus.now_us - started
+        took = bus.now_us - started
+        self.busy_us += took
+        longest = self.app.longest_us
+        if took > longest[task[3]]:
+            longest[task[3]] = took
         task[0] = (bus.now_us // 1000 + sleep_ms) * 1000 if sleep_ms else bus.now_us
         task[1] = self._seq
         self._seq += 1

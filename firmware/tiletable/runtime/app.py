@@ -42,6 +42,9 @@ _LINK_MS = 5
 _LINK_BUSY_MS = 1
 _TRANSFER_MS = 50
 _HOUSEKEEPING_MS = 100
+# The services, in the order of ``App.longest_us``: each one's longest step since the last STATE
+# request (a step holds the loop: nothing else runs until it returns).
+SERVICES = ("scan", "buttons", "link", "housekeeping")
 # Heap kept free for the note of a restart into a game (App.restart_into): on a heap games
 # have cut up, opening a file (1.2 KB on the 64-bit unix port) may find no other room.
 _RESTART_SPARE = 2048
@@ -52,6 +55,11 @@ def device_name(unique_id):
     if not unique_id:
         return DEVICE
     return DEVICE + "-" + "".join("%02x" % b for b in unique_id)
+
+
+def _note_step(longest, index, took_us):
+    if took_us > longest[index]:
+        longest[index] = took_us
 
 
 def _sleep_ms(ms):
@@ -69,6 +77,8 @@ class App:
         self._restart_spare = bytearray(_RESTART_SPARE)
         self.board = board
         self.ticks_ms = ticks_ms
+        self._ticks_us = ticks_us if ticks_us is not None else (lambda: ticks_ms() * 1000)
+        self.longest_us = [0] * len(SERVICES)  # see SERVICES; reported and reset by STATE
         self.wdt = None  # main.py starts the watchdog once the boot (journal check, resume) is over
         self._uid_table = root + "/uids.json"
         self.tray = Tray(
@@ -190,7 +200,12 @@ class App:
         return {}
 
     def _state(self, fields):
-        return {"snapshot": self.table.snapshot()}
+        """The table's snapshot, with each service's longest step since the last STATE (µs)."""
+        longest = self.longest_us
+        snapshot = self.table.snapshot({"longest_us": dict(zip(SERVICES, longest))})
+        for index in range(len(longest)):
+            longest[index] = 0
+        return {"snapshot": snapshot}
 
     def _set_clock(self, fields):
         """Set the wall clock; a session in progress notes it (its header had no time, or an old one)."""
@@ -422,29 +437,47 @@ class App:
     # ----- asyncio services
 
     async def _scan_service(self):
+        ticks_us = self._ticks_us
+        longest = self.longest_us
         while self.running:
             if self.selftest is not None:  # it has the readers: no scan, and no busy loop
                 await _sleep_ms(_BUTTON_MS)
                 continue
+            started = ticks_us()
             now = self.ticks_ms()
             self.scan(now)
             wait = ticks_diff(self.tray.next_poll_ms(now), now)
+            _note_step(longest, 0, ticks_diff(ticks_us(), started))
             await _sleep_ms(wait if wait > 0 else 0)
 
     async def _button_service(self):
+        ticks_us = self._ticks_us
+        longest = self.longest_us
         while self.running:
+            started = ticks_us()
             self.buttons(self.ticks_ms())
+            _note_step(longest, 1, ticks_diff(ticks_us(), started))
             await _sleep_ms(_BUTTON_MS)
 
     async def _link_service(self):
+        ticks_us = self._ticks_us
+        longest = self.longest_us
         # the scan and the buttons have run once (services() order), as the link has not
+        started = ticks_us()
         self.start_pending(self.ticks_ms())
         while self.running:
-            await _sleep_ms(self.serve_wait())
+            wait = self.serve_wait()
+            _note_step(longest, 2, ticks_diff(ticks_us(), started))
+            await _sleep_ms(wait)
+            started = ticks_us()
 
     async def _housekeeping_service(self):
+        ticks_us = self._ticks_us
+        longest = self.longest_us
         while self.running:
+            started = ticks_us()
             self.housekeeping(self.ticks_ms())
+            _note_step(longest, 3, ticks_diff(ticks_us(), started))
             await _sleep_ms(_HOUSEKEEPING_MS)
 
     def services(self):
