@@ -57,9 +57,9 @@ class DeviceTimeTransport(Transport):
         """Nothing to re-open: the device is in this process."""
 
 
-def fill_journal(path, sessions, seed=1):
-    """Write ``sessions`` random Muggins matches into the journal at ``path``; returns (records, bytes)."""
-    journal = Journal(path)
+def play_sessions(journal, sessions, seed=1):
+    """Log ``sessions`` random Muggins matches through ``journal``'s session calls (a Journal,
+    or anything with its ``start_session``/``log_action``/``log_score``/``end_session``)."""
     ruleset = find_ruleset("muggins")
     rng = random.Random(seed)
     for number in range(sessions):
@@ -74,5 +74,11 @@ def fill_journal(path, sessions, seed=1):
             for event in state.score_events[before:]:
                 journal.log_score(event.seat, event.points, event.rule)
         journal.end_session({"reason": "over", "scores": list(state.scores)})
+
+
+def fill_journal(path, sessions, seed=1):
+    """Write ``sessions`` random Muggins matches into the journal at ``path``; returns (records, bytes)."""
+    journal = Journal(path)
+    play_sessions(journal, sessions, seed)
     journal.close()
     return journal.next_seq - 1, journal.total_bytes()
