@@ -35,26 +35,32 @@ CHIP_REPLY_P50_MS = {
 }
 
 
-def measure(label, link, db_path, journal_bytes, clock=time.perf_counter):
+def measure(label, link, db_path, journal_bytes, clock=time.perf_counter, phase_over=None):
     """Sync every preset (after removing them), sync again unchanged, then pull everything;
-    timed by ``clock`` (seconds)."""
+    timed by ``clock`` (seconds). ``phase_over(name)``, if given, is called as each of them starts
+    (``None``) and ends."""
+    phase_over = phase_over or (lambda name: None)
     link.hello()
     for name in link.ruleset_list():
         link.ruleset_remove(name)
     documents = collect_documents([], True)
     size = sum(len(d.data) for d in documents)
+    phase_over(None)
     started = clock()
     for document in documents:
         push(link, document)
     pushed = clock() - started
+    phase_over("sync")
     started = clock()
     installed = link.ruleset_list()
     unchanged = [d for d in documents if installed[d.ruleset.name][1] == d.ruleset.hash]
     compared = clock() - started
     db = Database.open(db_path)
+    phase_over(None)
     started = clock()
     added, sessions, last = pull_journal(link, db)
     pulled = clock() - started
+    phase_over("pull")
     stored = os.path.getsize(db_path)
     db.close()
     print("%s: sync of %d presets (%d bytes): %.3f s, %.0f bytes/s, %.1f ms per ruleset" % (
@@ -77,7 +83,17 @@ def main():
     os.makedirs(os.path.join(work, "device"))
     fill_journal(os.path.join(work, "device", "journal"), args.sessions)
     link = DeviceTimeTransport(os.path.join(work, "device"))
-    measure("simulated table, device time", link, os.path.join(work, "device.db"), journal_bytes, lambda: link.now_ms() / 1000)
+    longest = {}
+
+    def phase_over(name):  # STATE: each service's longest step since the last STATE
+        steps = link.state()["longest_us"]
+        if name is not None:
+            longest[name] = steps
+
+    measure("simulated table, device time", link, os.path.join(work, "device.db"), journal_bytes, lambda: link.now_ms() / 1000, phase_over)
+    for name, steps in longest.items():
+        print("simulated table, device time: longest step holding the loop during the %s: %s" % (
+            name, ", ".join("%s %.1f ms" % (service, us / 1000.0) for service, us in sorted(steps.items(), key=lambda kv: -kv[1]))))
     link.state()
     link.game_start("muggins", ["ann", "bob"])
     link.state()
