@@ -36,9 +36,10 @@ from tiletable.runtime.wallclock import WallClock
 DEVICE = "tiletable"
 _BUTTON_MS = 10
 _LINK_MS = 5
-# During a transfer (a request in the last _TRANSFER_MS, or replies waiting for room in the USB
-# FIFO) the link looks every _LINK_BUSY_MS: a pull or a sync is a request, its reply, the next
-# request; at 5 ms the next request waited 2.5 ms on average, as long as the reply took.
+# During a transfer (a request in the last _TRANSFER_MS) the link looks every _LINK_BUSY_MS: a
+# pull or a sync is a request, its reply, the next request; at 5 ms the next request waited
+# 2.5 ms on average, as long as the reply took. Output alone does not count: a PC that has
+# stopped reading would keep the link polling every millisecond.
 _LINK_BUSY_MS = 1
 _TRANSFER_MS = 50
 _HOUSEKEEPING_MS = 100
@@ -413,7 +414,7 @@ class App:
         now = self.ticks_ms()
         if read:
             self._link_read_ms = now
-        if self.link.pending() or (self._link_read_ms is not None and ticks_diff(now, self._link_read_ms) < _TRANSFER_MS):
+        if self._link_read_ms is not None and ticks_diff(now, self._link_read_ms) < _TRANSFER_MS:
             return _LINK_BUSY_MS
         return _LINK_MS
 
