@@ -28,11 +28,11 @@ from tiletable_host.pull import pull_journal  # noqa: E402
 from tiletable_host.sync import collect_documents, push  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
 
-# bench/chip.py on the emulated RP2040 (frozen build, link-throughput branch at 93251bc), each
-# request's device reply time, p50
+# bench/chip.py on the emulated RP2040 (frozen build of this branch's firmware at 705ed0b),
+# each request's device reply time, p50
 CHIP_REPLY_P50_MS = {
-    "hello": 8.1, "state": 14.1, "ruleset list": 6.0, "ruleset put begin": 8.0, "ruleset put chunk": 22.1,
-    "ruleset put commit": 74.5, "journal status": 6.0, "journal pull": 16.1, "journal ack": 16.1, "game start": 146.8,
+    "hello": 8.1, "state": 14.1, "ruleset list": 8.1, "ruleset put begin": 8.1, "ruleset put chunk": 24.1,
+    "ruleset put commit": 74.5, "journal status": 8.1, "journal pull": 14.1, "journal ack": 14.1, "game start": 144.9,
 }
 
 
