@@ -10,8 +10,11 @@ with this checkout's ``tiletable deploy``, lets the first-boot self test run, th
    against the PC's engine at every step); every placement comes after the LEDs have come to
    rest and a random wait of 0-120 ms (a random point of the scan cycle); between turns a tile is laid out of turn on the other
    seat's pad. Placement -> first LED change and -> score digits, scan periods, CPU, heap;
-4. the link: each request type's device reply time over the whole run; ``tiletable pull``;
-5. watchdog resets.
+4. the link: each request type's device reply time over the whole run; ``tiletable pull`` of a
+   journal the chip's own ``Journal`` has grown by ``--fill-sessions`` random Muggins matches
+   (about 9 KB each; the played games alone make about 1.5 KB, too little to time a pull);
+5. each service's longest step (how long it held the loop) in each phase, from STATE;
+6. watchdog resets.
 
 Every figure is emulated device time read from the harness (``now``, ``latency``,
 ``scanperiod``, ``profile``, ``heap``, ``stats`` and its CDC log), never wall time: the emulator
@@ -40,7 +43,7 @@ Environment:
 
 Everything the bench writes (the emulator's logs, the pty link, the compiled firmware, the
 databases) goes to a temporary folder that is removed at the end (``--keep`` keeps it and prints
-its path). ``--json FILE`` writes every figure. A run takes 15-25 minutes of wall time.
+its path). ``--json FILE`` writes every figure. A run takes 10-25 minutes of wall time.
 """
 import argparse
 import json
@@ -57,7 +60,7 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]  # this checkout's tool and firmware
+sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "sim")]  # this checkout's tool and firmware
 
 from tiletable_host.simtable import ControlClient, free_port  # noqa: E402
 
@@ -71,6 +74,7 @@ T_GC_CPU_PCT = 5.0  # % of the CPU collecting garbage, idle and in play, both bu
 T_REPLY_MAX = 100.0  # ms, every request's device reply time
 T_SYNC_S = 2.0  # s of device time for the sync of every preset
 T_PULL_KBS = 100.0  # KB/s of journal bytes
+T_STEP_MS = 50.0  # ms, no service holds the loop longer
 
 RANDOM_WAIT_MS = 120  # a placement comes QUIET_MS + 0..RANDOM_WAIT_MS after the previous action
 # Before that wait, the LEDs of the play before have come to rest (the illegal flash lasts 650 ms):
@@ -79,6 +83,50 @@ QUIET_MS = 700
 MESSAGE_CLEAR_MS = 1700  # an out-of-turn tile's Err message (1.5 s) must be gone before the next placement
 LINK_TIMEOUT_S = 300.0  # the host waits this long (wall) for a reply: the emulator is slow, device time is measured
 PLAYERS = ("ann", "bob")
+
+# Run on the chip's REPL (maintenance mode): its own Journal logs the sessions of /fill.txt, one
+# call a line, as the table logs a game; then the file goes.
+FILL_ON_CHIP = '''
+import json, os
+from tiletable.runtime.journal import Journal
+j = Journal("/journal")
+with open("/fill.txt") as f:
+    for line in f:
+        kind, rest = line[0], line[2:-1]
+        if kind == "A":
+            j.log_action(rest)
+        elif kind == "P":
+            seat, points, rule = rest.split(" ", 2)
+            j.log_score(int(seat), int(points), rule)
+        elif kind == "S":
+            name, digest, start, firmware, players = rest.split(" ")
+            j.start_session(name, digest, players.split(","), firmware, int(start))
+        elif kind == "E":
+            j.end_session(json.loads(rest))
+j.close()
+os.remove("/fill.txt")
+print("journal: %d records, %d bytes" % (j.next_seq - 1, j.total_bytes()))
+'''
+
+
+class JournalScript:
+    """The session calls of a Journal as the lines FILL_ON_CHIP replays."""
+
+    def __init__(self, firmware):
+        self.firmware = firmware
+        self.lines = []
+
+    def start_session(self, ruleset_name, ruleset_hash, players, firmware, start_time=None):
+        self.lines.append("S %s %s %d %s %s" % (ruleset_name, ruleset_hash, start_time, self.firmware, ",".join(players)))
+
+    def log_action(self, text):
+        self.lines.append("A " + text)
+
+    def log_score(self, seat, points, rule):
+        self.lines.append("P %d %d %s" % (seat, points, rule))
+
+    def end_session(self, result):
+        self.lines.append("E " + json.dumps(result))
 
 
 def note(text):
@@ -475,6 +523,7 @@ class Bench:
         self.workdir = workdir
         self.emu = None
         self.control = None
+        self.firmware = None  # the HELLO reply's
         self.figures = {"build": "frozen" if frozen else "stock", "uf2": uf2, "elf": elf, "seed": args.seed, "notes": []}
 
     def run(self):
@@ -485,14 +534,67 @@ class Bench:
         self.control = Control(self.emu.control_port)
         self.deploy()
         self.selftest()
+        self.longest_steps(None)
         self.sync()
+        self.longest_steps("sync")
         self.idle()
+        self.longest_steps("idle")
         self.play()
+        self.longest_steps("play")
+        self.fill_journal()
+        self.longest_steps(None)
         self.pull()
+        self.longest_steps("pull")
         self.finish()
         return f
 
     # ----- steps
+
+    def longest_steps(self, phase, snapshot=None):
+        """Fold each service's longest step since the last STATE (``snapshot``'s, or a STATE
+        asked now) into ``phase``'s figures (None: only start a new window)."""
+        if snapshot is None:
+            from tiletable_host.transport_serial import SerialTransport
+
+            link = SerialTransport(self.emu.tty, timeout=LINK_TIMEOUT_S)
+            try:
+                self.firmware = link.hello()["firmware"]
+                snapshot = link.state()
+            finally:
+                link.close()
+        if phase is None:
+            return
+        into = self.figures.setdefault("longest_ms", {}).setdefault(phase, {})
+        for service, us in (snapshot.get("longest_us") or {}).items():
+            into[service] = max(into.get(service, 0.0), us / 1000.0)
+
+    def fill_journal(self):
+        """Grow the journal by ``--fill-sessions`` matches, written by the chip's own Journal at
+        its REPL (maintenance mode), then reset the board into the table."""
+        from linktime import play_sessions
+
+        if not self.args.fill_sessions:
+            return
+        script = JournalScript(self.firmware)  # as the table's own sessions say
+        play_sessions(script, self.args.fill_sessions, seed=self.args.seed)
+        path = os.path.join(self.workdir, "fill.txt")
+        with open(path, "w") as f:
+            f.write("\n".join(script.lines) + "\n")
+        rc, out, err = tiletable(["maintenance", "--port", self.emu.tty, "--timeout", str(LINK_TIMEOUT_S)], self.workdir, "maintenance", timeout=self.args.step_wall)
+        if rc != 0:
+            raise RuntimeError("tiletable maintenance failed (%s): %s" % (rc, err.strip()[-300:]))
+        started = self.control.now()
+        self.control.command("wait 3000")  # the reset into the REPL
+        command = [sys.executable, "-m", "mpremote", "connect", self.emu.tty, "fs", "cp", path, ":fill.txt", "+", "exec", FILL_ON_CHIP, "+", "reset"]
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=self.args.step_wall)
+        found = re.search(r"journal: (\d+) records, (\d+) bytes", proc.stdout)
+        if proc.returncode != 0 or not found:
+            raise RuntimeError("filling the journal on the chip failed (%s): %s" % (proc.returncode, (proc.stdout + proc.stderr).strip()[-400:]))
+        self.control.command("wait 4000")  # the boot: the journal checked at open, the menu
+        filled = {"sessions": self.args.fill_sessions, "records": int(found.group(1)), "bytes": int(found.group(2))}
+        filled["window"] = [started, self.control.now()]  # the REPL's traffic: no request of the table's
+        self.figures["journal_filled"] = filled
+        note("journal filled on the chip: %s" % found.group(0))
 
     def crashed(self):
         """The traceback of a main.py that stopped at the REPL since the deploy, else None."""
@@ -609,6 +711,14 @@ class Bench:
         rng = random.Random(args.seed)
         link = SerialTransport(self.emu.tty, timeout=LINK_TIMEOUT_S)
         link.hello()
+        plain_state = link.state
+
+        def state():  # ScriptedGame asks STATE at every step: each reply ends a window of steps
+            snapshot = plain_state()
+            self.longest_steps("play", snapshot)
+            return snapshot
+
+        link.state = state
         c.command("heapreset")
         probe = Instrumented(Control(self.emu.control_port), rng)
         monitor = Monitor(self.emu.control_port, args.window)
@@ -759,6 +869,9 @@ class Bench:
         f["field_overlaps"] = stats.get("fieldOverlaps")
         f["device_s"] = round(stats["nowMs"] / 1000.0, 1)
         replies = link_replies(self.emu.cdc_log, self.emu.usb_log, self.link_from)
+        if "journal_filled" in f:  # mpremote's bytes are no request; a request sent before it is answered after the reset
+            lo, hi = f["journal_filled"]["window"]
+            replies = [r for r in replies if r["reply"] < lo or r["start"] > hi]
         f["replies"] = replies
         for step in ("sync", "pull"):
             lo, hi = f[step]["window"]
@@ -879,6 +992,9 @@ def report_rows(f):
         longest = max(f["replies"], key=lambda r: r["ms"])
         row("longest reply", "%.1f ms (%s at %.0f ms)" % (longest["ms"], longest["request"], longest["start"]))
 
+    filled = f.get("journal_filled")
+    if filled:
+        row("journal grown before the pull by the chip's Journal", "%d sessions: %d records, %d bytes in all" % (filled["sessions"], filled["records"], filled["bytes"]))
     pl = f.get("pull")
     if pl:
         done = pl["rc"] == 0
@@ -891,6 +1007,14 @@ def report_rows(f):
             fmt(pl["journal_bytes"] / 1024.0 / pl["pull_reply_sum_s"] if pl.get("pull_reply_sum_s") else None, "KB/s", 1),
         )
         row("pull throughput (first request to last reply)", rate, T_PULL_KBS, pl.get("kb_per_s") if done else 0.0, ">= %.0f KB/s" % T_PULL_KBS, higher=True)
+
+    longest = f.get("longest_ms") or {}
+    for phase in ("sync", "idle", "play", "pull"):
+        steps = longest.get(phase)
+        if steps:
+            worst = max(steps.values())
+            text = ", ".join("%s %.1f" % (name, steps[name]) for name in sorted(steps, key=lambda n: -steps[n]))
+            row("longest step holding the loop, %s, ms" % phase, text, T_STEP_MS, worst, "max <= %.0f ms" % T_STEP_MS)
 
     if "watchdog_timeouts" in f:
         others = [r["reason"] for r in f["resets"] if "watchdog timeout" not in r["reason"]]
@@ -944,6 +1068,7 @@ def main(argv=None):
     parser.add_argument("--play-minutes", type=float, default=20.0, help="wall-time budget of the play (default %(default)s)")
     parser.add_argument("--step-wall", type=float, default=1200.0, help="wall seconds allowed to sync or pull (default %(default)s)")
     parser.add_argument("--selftest-wall", type=float, default=240.0, help="wall seconds allowed to the self test (default %(default)s)")
+    parser.add_argument("--fill-sessions", type=int, default=4, help="random Muggins matches the chip's Journal logs before the pull, about 9 KB each (default %(default)s; 0: none)")
     parser.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (logs, pty, databases) and print its path")
     args = parser.parse_args(argv)

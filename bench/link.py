@@ -15,113 +15,53 @@ device seconds and the PC's own time is not in them. One figure a line.
 """
 import argparse
 import os
-import random
 import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "sim", "cpython"), os.path.join(ROOT, "sim"), os.path.join(ROOT, "firmware")]
+sys.path[:0] = [os.path.join(ROOT, p) for p in ("host", "sim/cpython", "sim", "firmware", "tests/sim")]
 
-from tiletable.engine.rulesets import find_ruleset  # noqa: E402
-from tiletable.engine.state import CHANCE, TERMINAL  # noqa: E402
-from tiletable.proto.messages import message_name  # noqa: E402
-from tiletable.runtime.journal import Journal  # noqa: E402
+from linktime import DeviceTimeTransport, fill_journal  # noqa: E402
 from tiletable_host.db import Database  # noqa: E402
 from tiletable_host.pull import pull_journal  # noqa: E402
 from tiletable_host.sync import collect_documents, push  # noqa: E402
-from tiletable_host.transport import Transport  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
 
-# bench/chip.py on the emulated RP2040 (frozen build), each request's device reply time, p50
+# bench/chip.py on the emulated RP2040 (frozen build of this branch's firmware at 705ed0b),
+# each request's device reply time, p50
 CHIP_REPLY_P50_MS = {
-    "hello": 12.2, "state": 14.1, "ruleset list": 8.0, "ruleset put begin": 10.1, "ruleset put chunk": 28.1,
-    "ruleset put commit": 138.4, "journal status": 6.0, "journal pull": 14.1, "journal ack": 12.1, "game start": 269.3,
+    "hello": 8.1, "state": 14.1, "ruleset list": 8.1, "ruleset put begin": 8.1, "ruleset put chunk": 24.1,
+    "ruleset put commit": 74.5, "journal status": 8.1, "journal pull": 14.1, "journal ack": 14.1, "game start": 144.9,
 }
-_REPLY_MS = 2000  # device time a request is given before _read reports nothing (the host retries)
 
 
-class DeviceTimeTransport(Transport):
-    """The host's side of an in-process simulated table: a request goes into the device's USB
-    pipe, and the device's services run (in device time) until its reply is out."""
-
-    def __init__(self, root, timeout=5.0):
-        import io
-
-        import device
-
-        super().__init__(timeout=timeout)
-        usb_in, self._usb_out = os.pipe()
-        self._out = io.BytesIO()
-        self.device = device.Device(root, None, device.Pieces(), os.fdopen(usb_in, "rb", buffering=0), self._out)
-        self.device.app.link.open()
-        self.replies = {}  # request name -> device ms from its first write to its reply, each time
-
-    def request(self, msg_type, fields=None, timeout=None, retries=None):
-        started = self.now_ms()
-        reply = super().request(msg_type, fields, timeout, retries)
-        self.replies.setdefault(message_name(msg_type), []).append(self.now_ms() - started)
-        return reply
-
-    def now_ms(self):
-        return self.device.hardware.clock.now_us / 1000
-
-    def _write(self, data):
-        os.write(self._usb_out, data)
-
-    def _read(self, timeout):
-        table = self.device
-        table.services.run_until(table.hardware.clock.now_us + _REPLY_MS * 1000, lambda: self._out.tell())
-        data = self._out.getvalue()
-        self._out.seek(0)
-        self._out.truncate()
-        return data
-
-    def reconnect(self):
-        """Nothing to re-open: the device is in this process."""
-
-
-def fill_journal(path, sessions, seed=1):
-    """Write ``sessions`` random Muggins matches into the journal at ``path``; returns (records, bytes)."""
-    journal = Journal(path)
-    ruleset = find_ruleset("muggins")
-    rng = random.Random(seed)
-    for number in range(sessions):
-        state = ruleset.new_state(2)
-        journal.start_session(ruleset.name, ruleset.hash, ["ann", "bob"], "bench", 1700000000 + number)
-        while state.current_player() != TERMINAL:
-            player = state.current_player()
-            action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions))
-            before = len(state.score_events)
-            state.apply(action)
-            journal.log_action(state.action_str(action))
-            for event in state.score_events[before:]:
-                journal.log_score(event.seat, event.points, event.rule)
-        journal.end_session({"reason": "over", "scores": list(state.scores)})
-    journal.close()
-    return journal.next_seq - 1, journal.total_bytes()
-
-
-def measure(label, link, db_path, journal_bytes, clock=time.perf_counter):
+def measure(label, link, db_path, journal_bytes, clock=time.perf_counter, phase_over=None):
     """Sync every preset (after removing them), sync again unchanged, then pull everything;
-    timed by ``clock`` (seconds)."""
+    timed by ``clock`` (seconds). ``phase_over(name)``, if given, is called as each of them starts
+    (``None``) and ends."""
+    phase_over = phase_over or (lambda name: None)
     link.hello()
     for name in link.ruleset_list():
         link.ruleset_remove(name)
     documents = collect_documents([], True)
     size = sum(len(d.data) for d in documents)
+    phase_over(None)
     started = clock()
     for document in documents:
         push(link, document)
     pushed = clock() - started
+    phase_over("sync")
     started = clock()
     installed = link.ruleset_list()
     unchanged = [d for d in documents if installed[d.ruleset.name][1] == d.ruleset.hash]
     compared = clock() - started
     db = Database.open(db_path)
+    phase_over(None)
     started = clock()
     added, sessions, last = pull_journal(link, db)
     pulled = clock() - started
+    phase_over("pull")
     stored = os.path.getsize(db_path)
     db.close()
     print("%s: sync of %d presets (%d bytes): %.3f s, %.0f bytes/s, %.1f ms per ruleset" % (
@@ -144,7 +84,17 @@ def main():
     os.makedirs(os.path.join(work, "device"))
     fill_journal(os.path.join(work, "device", "journal"), args.sessions)
     link = DeviceTimeTransport(os.path.join(work, "device"))
-    measure("simulated table, device time", link, os.path.join(work, "device.db"), journal_bytes, lambda: link.now_ms() / 1000)
+    longest = {}
+
+    def phase_over(name):  # STATE: each service's longest step since the last STATE
+        steps = link.state()["longest_us"]
+        if name is not None:
+            longest[name] = steps
+
+    measure("simulated table, device time", link, os.path.join(work, "device.db"), journal_bytes, lambda: link.now_ms() / 1000, phase_over)
+    for name, steps in longest.items():
+        print("simulated table, device time: longest step holding the loop during the %s: %s" % (
+            name, ", ".join("%s %.1f ms" % (service, us / 1000.0) for service, us in sorted(steps.items(), key=lambda kv: -kv[1]))))
     link.state()
     link.game_start("muggins", ["ann", "bob"])
     link.state()

@@ -49,9 +49,11 @@ VISIT_US = 183
 FIELD_ON_US = 14
 NEXT_POLL_US = 40
 SCAN_WAKE_US = 900
+COBS_NS_PER_BYTE = 770
 
 _FIRMWARE = "/tiletable/"
 _RULESETS = "/tiletable/engine/rulesets.py"
+_FRAME = "/tiletable/proto/frame.py"
 
 
 class LineMeter:
@@ -61,12 +63,13 @@ class LineMeter:
         self.counting = counting and hasattr(sys, "settrace")
         self.lines = 0  # firmware lines, ``LINE_US`` each
         self.ruleset_lines = 0  # lines of engine/rulesets.py, ``RULESET_LINE_US`` each
+        self.cobs_bytes = 0  # bytes COBS-encoded, ``COBS_NS_PER_BYTE`` each (machine code on the chip)
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
 
     def cost_us(self):
         """What the lines counted so far cost on the chip; the counts start again from 0."""
-        cost = self.lines * LINE_US + self.ruleset_lines * RULESET_LINE_US
-        self.lines = self.ruleset_lines = 0
+        cost = self.lines * LINE_US + self.ruleset_lines * RULESET_LINE_US + self.cobs_bytes * COBS_NS_PER_BYTE // 1000
+        self.lines = self.ruleset_lines = self.cobs_bytes = 0
         return cost
 
     def _line(self, frame, event, arg):
@@ -79,12 +82,24 @@ class LineMeter:
             self.ruleset_lines += 1
         return self._ruleset_line
 
+    def _cobs(self, frame, event, arg):
+        self.cobs_bytes += len(frame.f_locals["data"])
+
+    def _tracer(self, code):
+        path = code.co_filename.replace("\\", "/")
+        if _FIRMWARE not in path:
+            return None
+        if path.endswith(_FRAME) and code.co_name == "cobs_encode":
+            return self._cobs
+        return self._ruleset_line if path.endswith(_RULESETS) else self._line
+
     def _global(self, frame, event, arg):
         code = frame.f_code
         if code not in self._tracers:
-            path = code.co_filename.replace("\\", "/")
-            self._tracers[code] = None if _FIRMWARE not in path else self._ruleset_line if path.endswith(_RULESETS) else self._line
+            self._tracers[code] = self._tracer(code)
         tracer = self._tracers[code]
+        if tracer == self._cobs:
+            return tracer(frame, event, arg)  # charged whole, its lines not traced
         if tracer is not None:
             tracer(frame, "line", arg)  # the call itself
         return tracer

@@ -68,7 +68,6 @@ from tiletable.engine.cards import parse_card
 from tiletable.engine.tiles import parse_tile
 from tiletable.runtime import app as app_module
 from tiletable.runtime.app import App
-from tiletable.runtime.usblink import CHUNK
 from tiletable.runtime.heap import keep_packed
 
 TILE_SET = 1  # the enrolled virtual domino set (double-nine: every tile a preset uses)
@@ -124,7 +123,7 @@ class Services:
     """``App.run()``'s four services on the device's clock, as uasyncio runs them: each task
     runs when its sleep is over (in the order they fell due), and the clock moves on by what
     the run cost on the chip. The tray scan sleeps as ``Tray.next_poll_ms`` says, the buttons
-    10 ms, the link 5 ms (0 while a full chunk came in), the housekeeping 100 ms; the watchdog
+    10 ms, the link as ``App.serve_wait`` says, the housekeeping 100 ms; the watchdog
     (started as main.py starts it, 8 s) resets the board when housekeeping has not fed it for
     that long: it is checked after every run (the chip would cut the run short; here it ends)."""
 
@@ -138,7 +137,8 @@ class Services:
         self.watchdog_fired = False
         self._fed = (0, 0)  # (feeds counted, device us of the last)
         self._seq = 4
-        self._tasks = [[0, 0, self._scan], [0, 1, self._buttons], [0, 2, self._link_start], [0, 3, self._housekeeping]]
+        # [due us, order, step, index in App.longest_us]
+        self._tasks = [[0, 0, self._scan, 0], [0, 1, self._buttons, 1], [0, 2, self._link_start, 2], [0, 3, self._housekeeping, 3]]
         zone_events = app._zone_events  # the table's work on tray events: charged per line
         app._zone_events = lambda event, now_ms: self.meter.run(zone_events, event, now_ms)
         self.led_writes = []  # (device us, colours) of the latest strip writes
@@ -183,7 +183,11 @@ class Services:
         started = bus.now_us
         sleep_ms = task[2]()
         bus.advance_us(self.meter.cost_us())
-        self.busy_us += bus.now_us - started
+        took = bus.now_us - started
+        self.busy_us += took
+        longest = self.app.longest_us
+        if took > longest[task[3]]:
+            longest[task[3]] = took
         task[0] = (bus.now_us // 1000 + sleep_ms) * 1000 if sleep_ms else bus.now_us
         task[1] = self._seq
         self._seq += 1
@@ -230,8 +234,7 @@ class Services:
         return self._link()
 
     def _link(self):
-        more = self.meter.run(self.app.serve) >= CHUNK
-        return 0 if more else app_module._LINK_MS
+        return self.meter.run(self.app.serve_wait)
 
     def _housekeeping(self):
         self.meter.run(self.app.housekeeping, self.clock())

@@ -22,7 +22,15 @@ return to the REPL.
 """
 
 import struct
+import sys
 from binascii import crc32
+
+cobs_encode_into = None  # the viper encoder, where MicroPython can run it (proto/cobs_native.py)
+if sys.implementation.name == "micropython":
+    try:
+        from tiletable.proto.cobs_native import cobs_encode_into
+    except (ImportError, SyntaxError, ValueError):  # no native emitter, or .mpy of another architecture
+        pass
 
 PROTOCOL_VERSION = 1
 HEADER_SIZE = 4
@@ -98,7 +106,12 @@ def encode_frame(msg_type, seq, payload=b"", version=PROTOCOL_VERSION):
     frame[HEADER_SIZE : HEADER_SIZE + len(payload)] = payload
     end = HEADER_SIZE + len(payload)
     struct.pack_into("<I", frame, end, crc32(memoryview(frame)[:end]) & 0xFFFFFFFF)
-    return b"\x00" + cobs_encode(frame) + b"\x00"
+    if cobs_encode_into is None:
+        return b"\x00" + cobs_encode(frame) + b"\x00"
+    size = len(frame)
+    wire = bytearray(size + size // 254 + 3)  # zero-filled: both delimiters are in place
+    end = cobs_encode_into(frame, size, wire, 1)
+    return bytes(memoryview(wire)[: end + 1])
 
 
 class FrameDecoder:

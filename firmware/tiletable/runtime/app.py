@@ -6,8 +6,8 @@ Pico (``run()``, gathered by main.py) and step by step in a simulation that want
 time. Nothing here imports ``machine``.
 
 Services (``run()``): the tray scan (as fast as the readers' field settling allows), the
-buttons and the table's timers (every 10 ms), the USB link (every 5 ms), and the journal
-flush plus the watchdog (every 100 ms: a task that hangs stops the feeding and the
+buttons and the table's timers (every 10 ms), the USB link (every 5 ms; every 1 ms during a
+transfer, at once while a full chunk came in), and the journal flush plus the watchdog (every 100 ms: a task that hangs stops the feeding and the
 watchdog resets the board; the table then resumes from the journal).
 """
 import gc
@@ -36,7 +36,16 @@ from tiletable.runtime.wallclock import WallClock
 DEVICE = "tiletable"
 _BUTTON_MS = 10
 _LINK_MS = 5
+# During a transfer (a request in the last _TRANSFER_MS) the link looks every _LINK_BUSY_MS: a
+# pull or a sync is a request, its reply, the next request; at 5 ms the next request waited
+# 2.5 ms on average, as long as the reply took. Output alone does not count: a PC that has
+# stopped reading would keep the link polling every millisecond.
+_LINK_BUSY_MS = 1
+_TRANSFER_MS = 50
 _HOUSEKEEPING_MS = 100
+# The services, in the order of ``App.longest_us``: each one's longest step since the last STATE
+# request (a step holds the loop: nothing else runs until it returns).
+SERVICES = ("scan", "buttons", "link", "housekeeping")
 # Heap kept free for the note of a restart into a game (App.restart_into): on a heap games
 # have cut up, opening a file (1.2 KB on the 64-bit unix port) may find no other room.
 _RESTART_SPARE = 2048
@@ -47,6 +56,11 @@ def device_name(unique_id):
     if not unique_id:
         return DEVICE
     return DEVICE + "-" + "".join("%02x" % b for b in unique_id)
+
+
+def _note_step(longest, index, took_us):
+    if took_us > longest[index]:
+        longest[index] = took_us
 
 
 def _sleep_ms(ms):
@@ -64,6 +78,8 @@ class App:
         self._restart_spare = bytearray(_RESTART_SPARE)
         self.board = board
         self.ticks_ms = ticks_ms
+        self._ticks_us = ticks_us if ticks_us is not None else (lambda: ticks_ms() * 1000)
+        self.longest_us = [0] * len(SERVICES)  # see SERVICES; reported and reset by STATE
         self.wdt = None  # main.py starts the watchdog once the boot (journal check, resume) is over
         self._uid_table = root + "/uids.json"
         self.tray = Tray(
@@ -97,6 +113,7 @@ class App:
         self._start_flag = root + "/start.json"
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
         self.link = UsbLink(self.server, instream, outstream)
+        self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         self.running = True
         self.table.boot(ticks_ms())
 
@@ -184,7 +201,12 @@ class App:
         return {}
 
     def _state(self, fields):
-        return {"snapshot": self.table.snapshot()}
+        """The table's snapshot, with each service's longest step since the last STATE (µs)."""
+        longest = self.longest_us
+        snapshot = self.table.snapshot({"longest_us": dict(zip(SERVICES, longest))})
+        for index in range(len(longest)):
+            longest[index] = 0
+        return {"snapshot": snapshot}
 
     def _set_clock(self, fields):
         """Set the wall clock; a session in progress notes it (its header had no time, or an old one)."""
@@ -383,6 +405,19 @@ class App:
             self.running = False
         return read
 
+    def serve_wait(self):
+        """Serve once; return the ms until the link should be served again (0: a full chunk
+        came in and more may wait; ``_LINK_BUSY_MS`` during a transfer; else ``_LINK_MS``)."""
+        read = self.serve()
+        if read >= CHUNK:
+            return 0
+        now = self.ticks_ms()
+        if read:
+            self._link_read_ms = now
+        if self._link_read_ms is not None and ticks_diff(now, self._link_read_ms) < _TRANSFER_MS:
+            return _LINK_BUSY_MS
+        return _LINK_MS
+
     def housekeeping(self, now_ms):
         self.journal.poll(now_ms)
         if self.wdt is not None:
@@ -403,30 +438,47 @@ class App:
     # ----- asyncio services
 
     async def _scan_service(self):
+        ticks_us = self._ticks_us
+        longest = self.longest_us
         while self.running:
             if self.selftest is not None:  # it has the readers: no scan, and no busy loop
                 await _sleep_ms(_BUTTON_MS)
                 continue
+            started = ticks_us()
             now = self.ticks_ms()
             self.scan(now)
             wait = ticks_diff(self.tray.next_poll_ms(now), now)
+            _note_step(longest, 0, ticks_diff(ticks_us(), started))
             await _sleep_ms(wait if wait > 0 else 0)
 
     async def _button_service(self):
+        ticks_us = self._ticks_us
+        longest = self.longest_us
         while self.running:
+            started = ticks_us()
             self.buttons(self.ticks_ms())
+            _note_step(longest, 1, ticks_diff(ticks_us(), started))
             await _sleep_ms(_BUTTON_MS)
 
     async def _link_service(self):
+        ticks_us = self._ticks_us
+        longest = self.longest_us
         # the scan and the buttons have run once (services() order), as the link has not
+        started = ticks_us()
         self.start_pending(self.ticks_ms())
         while self.running:
-            more = self.serve() >= CHUNK
-            await _sleep_ms(0 if more else _LINK_MS)
+            wait = self.serve_wait()
+            _note_step(longest, 2, ticks_diff(ticks_us(), started))
+            await _sleep_ms(wait)
+            started = ticks_us()
 
     async def _housekeeping_service(self):
+        ticks_us = self._ticks_us
+        longest = self.longest_us
         while self.running:
+            started = ticks_us()
             self.housekeeping(self.ticks_ms())
+            _note_step(longest, 3, ticks_diff(ticks_us(), started))
             await _sleep_ms(_HOUSEKEEPING_MS)
 
     def services(self):

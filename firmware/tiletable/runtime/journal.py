@@ -198,22 +198,30 @@ def iter_records(data):
         pos += OVERHEAD + n
 
 
+_CRC_RESIDUE = 0x2144DF1C  # CRC-32 of any bytes followed by their own CRC-32, little-endian
+
+
 def _whole_records(data, start, end):
     """Check the records in ``data[start:end]``: (bytes of whole good records from ``start``,
-    sequence number of the last, whether a complete record failed its check)."""
+    sequence number of the last, whether a complete record failed its check). The checks are
+    ``decode_record``'s, in one loop: a pull reply walks about 60 records, and a call, a tuple
+    and a big int per record took 8 ms of a 1 KB reply on the chip. A record followed by its
+    own CRC-32 has the CRC-32 ``_CRC_RESIDUE``, a small int."""
+    view = memoryview(data)
     pos = start
-    last_seq = 0
-    while True:
-        found = decode_record(data, pos, end)
-        if found is None:
+    last = -1
+    while end - pos >= OVERHEAD:
+        size = OVERHEAD + (data[pos] | data[pos + 1] << 8)
+        if size > MAX_RECORD or data[pos + 2] not in RECORD_NAMES or end - pos < size or crc32(view[pos : pos + size]) != _CRC_RESIDUE:
             break
-        last_seq = found[0]
-        pos += OVERHEAD + found[2]
+        last = pos
+        pos += size
     left = end - pos
     damaged = False
     if left >= HEAD_SIZE:
         n = struct.unpack_from("<H", data, pos)[0]
         damaged = n > MAX_PAYLOAD or left >= OVERHEAD + n
+    last_seq = struct.unpack_from("<I", data, last + 3)[0] if last >= 0 else 0
     return pos - start, last_seq, damaged
 
 

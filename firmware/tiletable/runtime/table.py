@@ -590,9 +590,11 @@ class Table:
             self.hot_zone = None
             self.zones_in_use = None
 
-    def snapshot(self):
-        """The table as JSON text for the STATE request."""
+    def snapshot(self, extra=None):
+        """The table as JSON text for the STATE request, with ``extra``'s entries (the app's)."""
         view = {"mode": self.mode, "menu": [self.menu.name, self.menu.players]}
+        if extra:
+            view.update(extra)
         state = self.state
         if state is not None:
             actor = state.current_player()

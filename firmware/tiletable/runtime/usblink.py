@@ -83,18 +83,31 @@ class UsbLink:
         if self.closed:
             return 0
         self.drain()
-        count = 0
-        byte = self._byte
-        while count < CHUNK and _ready(self._readable):
-            if self._in.readinto(byte) != 1:
-                self.closed = True
-                break
-            self._chunk[count] = byte[0]
-            count += 1
+        count = self._take()
         if count:
             self.bytes_in += count
             for reply in self.server.receive(self._chunk[:count]):
                 self.write(reply)
+        return count
+
+    def _take(self):
+        """Read the bytes waiting, up to ``CHUNK``, into ``_chunk``; return how many. One byte a
+        call (a bigger read waits for its count); 43 us a byte on the chip, most of it the poll."""
+        ask = self._readable
+        readinto = self._in.readinto
+        byte = self._byte
+        count = 0
+        while count < CHUNK:
+            if ask is not None:
+                for _ in ask(0):
+                    break
+                else:
+                    break  # nothing waiting
+            if readinto(byte) != 1:
+                self.closed = True
+                break
+            self._chunk[count] = byte[0]
+            count += 1
         return count
 
     def send_event(self, msg_type, fields):

@@ -1,0 +1,55 @@
+"""The viper COBS encoder (proto/cobs_native.py) gives the bytes ``cobs_encode`` gives.
+
+It runs only on MicroPython with a native emitter, so the check runs under the unix port with
+the firmware's sources on the path (the unix port compiles the viper code for its own CPU; the
+.mpy files in build/mpy are for the RP2040's and fall back to ``cobs_encode``)."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
+
+CHECK = r"""
+import sys
+sys.path.insert(0, "firmware")
+import random
+from tiletable.proto import frame
+from tiletable.proto.frame import cobs_encode, cobs_decode_into, encode_frame
+assert frame.cobs_encode_into is not None, "the viper encoder did not load"
+
+def native(data):
+    out = bytearray(len(data) + len(data) // 254 + 2)
+    return bytes(out[: frame.cobs_encode_into(data, len(data), out, 1)][1:])
+
+def check(data):
+    mine = native(data)
+    assert mine == cobs_encode(data), (len(data), data[:8])
+    buf = bytearray(mine)
+    n = cobs_decode_into(buf, len(buf))
+    assert bytes(buf[:n]) == data, len(data)
+    wire = encode_frame(0x8A, 7, data[:1024])
+    assert wire[0] == 0 and wire[-1] == 0 and 0 not in wire[1:-1]
+
+count = 0
+for data in (b"", b"\x00", b"\x00\x00", bytes(range(1, 255)), bytes(range(0, 255)), bytes(range(1, 256)),
+             bytes(range(2, 256)) + b"\x00", bytes(254), b"\x01" * 508, b"\x01" * 509 + b"\x00"):
+    check(data)
+    count += 1
+random.seed(14)
+for trial in range(300):
+    n = random.randrange(0, 1100)
+    zeros = random.choice((0, 2, 5, 40, 1000))
+    check(bytes(0 if random.randrange(1000) < zeros else random.randrange(1, 256) for _ in range(n)))
+    count += 1
+print("ok", count)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no MicroPython unix port in the venv")
+def test_viper_encoder_matches_cobs_encode():
+    run = subprocess.run([MICROPYTHON, "-X", "heapsize=192K", "-c", CHECK], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip() == "ok 310"
