@@ -673,28 +673,6 @@ class MFRC522:
         self._set_timer(_TICKS_ISO)
         self._transceive(self._append_crc(2))
 
-    def inventory(self, limit=16):
-        """Every tag in the field: ``[uid bytes, ...]`` (allocates; for enrolment and tests).
-
-        Select, halt, repeat until no tag answers REQA. Radio errors are retried up to
-        ``limit`` times in all, so the result may miss a tag that never answers cleanly.
-        """
-        found = []
-        uid = bytearray(10)
-        errors = 0
-        if self.probe() == 0:
-            return found
-        while len(found) < limit and errors < limit:
-            n = self.select_next(uid)
-            if n == 0:
-                break
-            if n < 0:
-                errors += 1
-                continue
-            found.append(bytes(uid[:n]))
-            self.halt()
-        return found
-
     # --- NTAG213 --------------------------------------------------------------------------
     def read(self, page, out):
         """NTAG READ (data sheet §10.2): 16 bytes from ``page`` of the selected tag into ``out``.
