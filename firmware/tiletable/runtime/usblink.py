@@ -30,7 +30,7 @@ import micropython
 
 CHUNK = 512  # bytes read per call at the most (a few ms on the Pico): bounds the time one poll may take
 _PIECE = 64  # bytes written per call: one USB packet
-OUT_ROOM = 4096  # bytes of frames waiting for the PC: three full pull replies and their events
+OUT_ROOM = 3072  # bytes of frames waiting for the PC: two full pull replies and their events
 _DRAIN_PIECES = 32  # pieces written per poll at the most (2 KB): bounds the time one poll may take
 
 
