@@ -328,38 +328,14 @@ class MFRC522:
         return self._receive()
 
     def _send(self, n, framing):
-        # every frame of every scan passes here: the register writes are spelled out, not calls
-        cs = self._cs
-        spi = self._spi
-        buf = self._reg
-        buf[0] = _COMMAND << 1
-        buf[1] = _CMD_IDLE
-        cs(0)
-        spi.write(buf)
-        cs(1)
-        buf[0] = _COM_IRQ << 1
-        buf[1] = 0x7F  # Set1 = 0: clear every interrupt request
-        cs(0)
-        spi.write(buf)
-        cs(1)
-        buf[0] = _FIFO_LEVEL << 1
-        buf[1] = 0x80  # FlushBuffer
-        cs(0)
-        spi.write(buf)
-        cs(1)
-        cs(0)
-        spi.write(self._tx_views[n + 1])
-        cs(1)
-        buf[0] = _COMMAND << 1
-        buf[1] = _CMD_TRANSCEIVE
-        cs(0)
-        spi.write(buf)
-        cs(1)
-        buf[0] = _BIT_FRAMING << 1
-        buf[1] = _START_SEND | framing
-        cs(0)
-        spi.write(buf)
-        cs(1)
+        self._write(_COMMAND, _CMD_IDLE)
+        self._write(_COM_IRQ, 0x7F)  # Set1 = 0: clear every interrupt request
+        self._write(_FIFO_LEVEL, 0x80)  # FlushBuffer
+        self._cs(0)
+        self._spi.write(self._tx_views[n + 1])
+        self._cs(1)
+        self._write(_COMMAND, _CMD_TRANSCEIVE)
+        self._write(_BIT_FRAMING, _START_SEND | framing)
 
     def _wait_rx(self, long_wait):
         """True when a frame came in, False when the timer expired first."""
