@@ -7,8 +7,9 @@ time. Nothing here imports ``machine``.
 
 Services (``run()``): the tray scan (as fast as the readers' field settling allows), the
 buttons and the table's timers (every 10 ms), the USB link (every 5 ms; every 1 ms during a
-transfer, at once while a full chunk came in), and the journal flush plus the watchdog (every 100 ms: a task that hangs stops the feeding and the
-watchdog resets the board; the table then resumes from the journal).
+transfer, at once while a full chunk came in), and the journal flush plus the watchdog
+(every 100 ms: a task that hangs stops the feeding and the watchdog resets the board; the
+table then resumes from the journal).
 """
 import gc
 
