@@ -6,7 +6,7 @@ from rfid_tray import VirtualTray
 from tiletable import tagrecord
 from tiletable.drivers.mfrc522 import MFRC522
 from tiletable.runtime import identity
-from tiletable.runtime.tray import PLACED, READER_FAULT, READER_OK, REMOVED, UNKNOWN_TAG, Tray
+from tiletable.runtime.tray import PLACED, READER_FAULT, READER_OK, REMOVED, SEEN, UNKNOWN_TAG, UNSEEN, Tray
 
 TILE = tagrecord.KIND_TILE
 
@@ -130,28 +130,57 @@ def test_zones_that_would_disturb_each_other_are_never_on_together():
     assert table.run(tray, 100) == [(PLACED, 1, ((TILE, 1, 0x45),), 1, None)]
 
 
-def test_a_tile_on_the_hot_pad_is_placed_within_a_few_ms_of_its_power_up():
+def test_a_tile_on_the_hot_pad_is_previewed_then_placed_within_a_few_ms_of_its_power_up():
     table = VirtualTray(9)
     tray = Tray(table.openers, identity.Resolver(), fields=2, ticks_us=lambda: table.clock.now_us)
     tray.hot = 4
     table.run(tray, 100)
-    delays = []
+    seen_after = []
+    placed_after = []
     for n in range(12):
         table.run(tray, 1 + n * 3)  # a different point of the scan cycle each time
-        a = tile(50 + n, 1, (n // 4) * 0x10 + 4 + n % 4)
+        item = (TILE, 1, (n // 4) * 0x10 + 4 + n % 4)
+        a = tile(50 + n, 1, item[2])
         table.models[4].place(a)
         start = table.clock.now_us
         events = []
-        while not events:
-            events = table.run(tray, 1)
-        delays.append((table.clock.now_us - start) / 1000)
-        assert events == [(PLACED, 4, ((TILE, 1, (n // 4) * 0x10 + 4 + n % 4),), 1, None)]
+        while not events or events[-1][0] != PLACED:
+            new = table.run(tray, 1)
+            if new and not events:
+                seen_after.append((table.clock.now_us - start) / 1000)
+            events += new
+        placed_after.append((table.clock.now_us - start) / 1000)
+        assert events == [(SEEN, 4, (item,), 1, None), (PLACED, 4, (item,), 1, None)]
         table.models[4].lift(a)
-        assert table.run(tray, 60) == [(REMOVED, 4, ((TILE, 1, (n // 4) * 0x10 + 4 + n % 4),), 0, None)]
-    # 5.1 ms before the tag answers, the probe, the inventory with its READ and a second read in
-    # a fresh field (here each register access costs 70 us of virtual time, as on the chip)
-    assert max(delays) < 36, delays
+        assert table.run(tray, 60) == [(REMOVED, 4, (item,), 0, None)]
+    # The preview: 5.1 ms before the tag answers, the probe, the inventory with its READ; then a
+    # second read in a fresh field (each register access costs 70 us of virtual time, as on the chip)
+    assert max(seen_after) < 20, seen_after
+    assert max(placed_after) < 36, placed_after
     assert table.early_frames == 0
+
+
+def test_a_preview_the_fresh_field_does_not_confirm_is_taken_back():
+    table = VirtualTray(3)
+    tray = Tray(table.openers, identity.Resolver(), fields=2, ticks_us=lambda: table.clock.now_us)
+    tray.hot = 0
+    table.run(tray, 50)
+    a = tile(70, 1, 0x25)
+    table.models[0].place(a)
+    events = []
+    while not events:
+        events = table.run(tray, 1)
+    assert events == [(SEEN, 0, ((TILE, 1, 0x25),), 1, None)]
+    table.models[0].lift(a)  # gone before the confirming read
+    assert table.run(tray, 100) == [(UNSEEN, 0, (), 0, None)]
+
+
+def test_only_the_hot_pad_is_previewed():
+    table = VirtualTray(3)
+    tray = Tray(table.openers, identity.Resolver(), fields=2, ticks_us=lambda: table.clock.now_us)
+    tray.hot = 0
+    table.models[1].place(tile(71, 1, 0x26))
+    assert table.run(tray, 200) == [(PLACED, 1, ((TILE, 1, 0x26),), 1, None)]
 
 
 def test_the_tray_scans_only_the_active_zones():
@@ -319,6 +348,11 @@ def test_the_hot_pad_keeps_its_field_on_until_it_sees_a_change_then_confirms_in_
     assert model.field_on and model.field_switches - switches == 3  # watched, cycled every 100 ms
     switches = model.field_switches
     model.place(tile(74, 1, 0x17))
+    events = []
+    while not events:
+        events = table.run(tray, 1)
+    assert events == [(SEEN, 4, ((TILE, 1, 0x17),), 1, None)]
+    assert model.field_switches == switches  # seen by the watch, in the field that was on
     events = []
     while not events:
         events = table.run(tray, 1)

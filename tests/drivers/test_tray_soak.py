@@ -11,7 +11,7 @@ def report(soak):
     removed = sorted(soak.removed_latency)
     return (
         "%d placements %r, %d events, %d phantom, %d reader faults reported, %d/%d weak, %d/%d swapped and"
-        " %d/%d crosstalk confirmed, %d lost; %d display writes on the readers' bus, %d misread; "
+        " %d/%d crosstalk confirmed, %d lost; %d previews on the hot pad, %d withdrawn; %d display writes on the readers' bus, %d misread; "
         "placed after %d ms median / %d ms max, removed after %d ms median / %d ms max"
     ) % (
         soak.placements,
@@ -26,6 +26,8 @@ def report(soak):
         soak.confirmed.get("crosstalk", 0),
         soak.counts.get("crosstalk", 0),
         soak.lost,
+        soak.previews,
+        soak.withdrawn,
         soak.display_writes,
         soak.display_errors,
         placed[len(placed) // 2],
@@ -43,4 +45,5 @@ def test_noisy_placements_make_no_phantom_and_report_every_fault():
     assert soak.failures == [], (len(soak.failures), soak.failures[:5])
     assert soak.faults_reported == soak.counts["reader"]
     assert soak.lost == 0
+    assert soak.previews > soak.withdrawn > 0  # flicker tiles on the hot pad are previewed, then taken back
     assert soak.display_errors == 0

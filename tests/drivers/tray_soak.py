@@ -28,13 +28,17 @@ reader      the zone's reader drops off the bus, then comes back      READER_FAU
 A PLACED event naming a tile that was not lying on that pad (one only heard from the next
 pad does not count as lying there), or naming a flicker or mid-read tile, is a phantom
 placement.
+
+On the hot pad the tray also previews first reads (SEEN); those are not an episode's events,
+but each must be answered, before any other event of its zone, by UNSEEN or by PLACED naming
+the previewed tile.
 """
 from ntag213 import Ntag213, XorShift
 from rfid_tray import VirtualTray
 from tiletable import tagrecord
 from tiletable.drivers.segments import glyph
 from tiletable.runtime import identity
-from tiletable.runtime.tray import PLACED, READER_FAULT, READER_OK, REMOVED, UNKNOWN_TAG, Tray
+from tiletable.runtime.tray import PLACED, READER_FAULT, READER_OK, REMOVED, SEEN, UNKNOWN_TAG, UNSEEN, Tray
 
 TILE = tagrecord.KIND_TILE
 HOLD_SCANS = 3  # scans of the zone (plus 0-2) that a tile lies still before it is lifted ...
@@ -106,6 +110,9 @@ class Soak:
         self.display_writes = 0
         self.display_errors = 0  # display writes that did not read back as written
         self.removed_latency = []  # ms from lifting them to their REMOVED event
+        self.previews = 0  # SEEN events
+        self.withdrawn = 0  # ... answered by UNSEEN
+        self._previewed = {}  # zone -> the item its open SEEN named
 
     # --- tags ------------------------------------------------------------------------------
     def _uid(self):
@@ -229,6 +236,8 @@ class Soak:
 
     # --- checks -------------------------------------------------------------------------------
     def _record(self, event):
+        if self._answer_preview(event):
+            return
         self.events_seen += 1
         zone = event.zone
         ep = self.current[zone]
@@ -260,6 +269,25 @@ class Soak:
             self.failures.append(("event outside an episode", summary))
         else:
             ep.events.append(summary)
+
+    def _answer_preview(self, event):
+        """Pair previews with their answers; True for SEEN and UNSEEN (no episode's events)."""
+        zone = event.zone
+        open_item = self._previewed.pop(zone, None)
+        if event.kind == SEEN:
+            self.previews += 1
+            if open_item is not None:
+                self.failures.append(("preview left open", zone, open_item))
+            self._previewed[zone] = event.items[0]
+            return True
+        if event.kind == UNSEEN:
+            self.withdrawn += 1
+            if open_item is None:
+                self.failures.append(("unseen without a preview", zone))
+            return True
+        if open_item is not None and not (event.kind == PLACED and open_item in event.items):
+            self.failures.append(("preview answered by another event", zone, open_item, event.kind, event.items))
+        return False
 
     def _finish(self, ep):
         self.placements += 1

@@ -48,6 +48,12 @@ cannot be used, READER_FAULT / READER_OK, TAG_WRITTEN when an enrolment job ende
 event carries ``count``, the number of tags on the pad after the change, so a consumer
 expecting exactly one tile can refuse two instead of guessing.
 
+**Previews.** On the hot zone, the first read of one more tile whose identity is known gives
+SEEN at once (its ``items``: that tile), one settle before the read that confirms it, so the
+table can show its verdict while the tray makes sure. SEEN is never a placement: PLACED with
+that tile follows when it is confirmed, and UNSEEN when the change fell through (the tile was
+not there in the fresh field, or something else was).
+
 **Jobs.** ``tray.job``, an object with a ``zone`` and ``run(tray, zone, now_ms)``, runs once
 the next time that zone's field is on and settled, before its scan: enrolment writes a tag's
 record this way (runtime/tags.py's ``TagWrite``, which reports with a TAG_WRITTEN event), and
@@ -82,6 +88,8 @@ UNKNOWN_TAG = "unknown tag"
 READER_FAULT = "reader fault"
 READER_OK = "reader ok"
 TAG_WRITTEN = "tag written"
+SEEN = "seen"
+UNSEEN = "unseen"
 
 _SETTLE_US = const(5200)  # > 5.1 ms of field before the first command (ISO/IEC 14443-3 §6.1)
 _SETTLE_MS_COARSE = const(7)  # the same from millisecond stamps, each truncated by up to 1 ms
@@ -176,6 +184,7 @@ class _Zone:
         self.on_us = 0  # when its field went on
         self.again = False  # a change to confirm: its field goes on again before any other
         self.rushed = 0  # visits in a row it had that way (bounded: a zone that never settles waits its turn)
+        self.previewed = False  # SEEN went out for its candidate: PLACED or UNSEEN must follow
 
 
 def _reader_error(zone):
@@ -477,8 +486,7 @@ class Tray:
         zone.faulted = True
         zone.reader = None
         zone.retry_at = ticks_add(now_ms, self.retry_ms)
-        zone.candidate = None
-        zone.votes = 0
+        self._drop_candidate(zone, now_ms)
         zone.heard = _EMPTY
 
     # --- one zone ------------------------------------------------------------------------------
@@ -609,20 +617,21 @@ class Tray:
     # --- debounce -------------------------------------------------------------------------------
     def _vote(self, zone, observed, now_ms):
         if observed is None:  # no telling what lay there: the observations around it are not in a row
-            zone.candidate = None
-            zone.votes = 0
+            self._drop_candidate(zone, now_ms)
             return
         if observed != zone.present_set:
             observed = self._own(zone, observed)
         if observed == zone.present_set:
-            zone.candidate = None
-            zone.votes = 0
+            self._drop_candidate(zone, now_ms)
             return
         if observed == zone.candidate:
             zone.votes += 1
         else:
+            self._drop_candidate(zone, now_ms)
             zone.candidate = observed
             zone.votes = 1
+            if zone.index == self.hot:
+                self._preview(zone, observed, now_ms)
         only_removals = observed.issubset(zone.present_set)
         if zone.votes < (self.removal_polls if only_removals else self.confirm_polls):
             return
@@ -630,6 +639,30 @@ class Tray:
             if uid not in zone.present and self._resolution(uid) is None:
                 return  # a new tag whose record is still being read
         self._commit(zone, observed, now_ms)
+
+    def _drop_candidate(self, zone, now_ms):
+        """Forget the change being voted on; UNSEEN if it had been previewed."""
+        if zone.previewed:
+            zone.previewed = False
+            self.events.put(UNSEEN, zone.index, now_ms, (), len(zone.present))
+        zone.candidate = None
+        zone.votes = 0
+
+    def _preview(self, zone, observed, now_ms):
+        """SEEN for a first read that adds one tile of known identity to the pad, nothing else."""
+        if len(observed) != len(zone.present) + 1:
+            return
+        for uid in observed:
+            if uid not in zone.present:
+                found = self._resolution(uid)
+                if found is None or found[1] is not None:
+                    return
+                arrived = found[0]
+        for uid in zone.present:
+            if uid not in observed:
+                return
+        zone.previewed = True
+        self.events.put(SEEN, zone.index, now_ms, (arrived,), len(observed))
 
     def _own(self, zone, observed):
         """``observed`` without the new tags another zone holds or heard in its latest scan: a
@@ -665,5 +698,6 @@ class Tray:
                 self.events.put(UNKNOWN_TAG, zone.index, now_ms, items, count, reason, uid)
         zone.present = new
         zone.present_set = observed
+        zone.previewed = False  # PLACED answers the SEEN
         zone.candidate = None
         zone.votes = 0
