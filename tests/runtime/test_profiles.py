@@ -6,7 +6,7 @@ import pytest
 
 from tiletable.engine.rulesets import find_ruleset, preset_names
 from tiletable.board.setup import SEATS
-from tiletable.runtime.profiles import PROFILES, Profile, profile_for, seatings
+from tiletable.runtime.profiles import PROFILES, Profile, profile_for, seatings, zones_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -29,7 +29,8 @@ def test_profiles_match_the_tray_document():
     document = trays()["profiles"]
     assert sorted(PROFILES) == sorted(document)
     for name, profile in document.items():
-        players, games, zones = PROFILES[name]
+        players, games, spec = PROFILES[name]
+        zones = zones_of(spec)
         assert players == profile["players"], name
         assert list(games) == profile["games"], name
         assert sorted(zones) == sorted(_json_zone(z) for z in profile["zones"]), name
@@ -38,7 +39,7 @@ def test_profiles_match_the_tray_document():
 def test_every_zone_of_a_profile_exists_on_the_tray():
     ids = set(z["id"] for z in trays()["tray"]["zones"])
     for name in PROFILES:
-        assert set(zone for zone, _, _, _ in PROFILES[name][2]) <= ids
+        assert set(zone for zone, _, _, _ in zones_of(PROFILES[name][2])) <= ids
 
 
 @pytest.mark.parametrize("name", preset_names())

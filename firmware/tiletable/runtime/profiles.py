@@ -1,8 +1,9 @@
 """Table profiles: which zone of the tray plays which role in which game.
 
 The same data as ``hardware/trays.json`` (``tests/runtime/test_profiles.py`` fails when they
-differ), written as tuples so the Pico does not parse JSON at boot. Each zone entry is
-``(zone, role, a, b)``:
+differ), written as Python data so the Pico does not parse JSON at boot. Each zone entry is
+``(zone, role, a, b)``, kept as four characters of a string (``zones_of``): on a stock build,
+whose module constants live in the heap, a tuple per zone took 1.6 KB more of it (unix port).
 
 ==========  ==========================================
 role        a, b
@@ -24,53 +25,20 @@ FIELD = "field"
 ASSIGN = "assign"
 TRICK = "trick"
 WIDOW = "widow"
+ROLE_LETTERS = {"s": SEAT, "e": END, "a": ARM, "f": FIELD, "c": ASSIGN, "t": TRICK, "w": WIDOW}
 
 _LINE_GAMES_2P = ("block", "draw", "bergen", "muggins", "sniff", "matador")
 
-# name -> (players, games, zones)
+# name -> (players, games, zones): each zone four characters, "<zone><role><a><b>", the role
+# as a letter of ROLE_LETTERS
 PROFILES = {
-    "line-2p": (2, _LINE_GAMES_2P, ((0, SEAT, 0, 0), (2, SEAT, 1, 0), (1, END, 0, 0), (3, END, 1, 0))),
-    "line-3p": (
-        3,
-        ("block", "draw", "muggins", "sniff", "matador"),
-        ((0, SEAT, 0, 0), (1, SEAT, 1, 0), (2, SEAT, 2, 0), (5, END, 0, 0), (7, END, 1, 0)),
-    ),
-    "line-4p": (
-        4,
-        ("block", "draw", "muggins", "sniff", "matador", "buki"),
-        ((0, SEAT, 0, 0), (1, SEAT, 1, 0), (2, SEAT, 2, 0), (3, SEAT, 3, 0), (5, END, 0, 0), (7, END, 1, 0)),
-    ),
-    "spinner-4p": (
-        4,
-        ("sebastopol", "sniff"),
-        (
-            (0, SEAT, 0, 0),
-            (1, SEAT, 1, 0),
-            (2, SEAT, 2, 0),
-            (3, SEAT, 3, 0),
-            (6, ARM, 0, 0),
-            (7, ARM, 1, 0),
-            (8, ARM, 2, 0),
-            (5, ARM, 3, 0),
-        ),
-    ),
-    "column-2p": (
-        2,
-        ("columns",),
-        (
-            (5, ASSIGN, 0, 0),
-            (1, FIELD, 0, 0),
-            (6, ASSIGN, 0, 1),
-            (0, ASSIGN, 1, 0),
-            (4, FIELD, 1, 0),
-            (2, ASSIGN, 1, 1),
-            (8, ASSIGN, 2, 0),
-            (3, FIELD, 2, 0),
-            (7, ASSIGN, 2, 1),
-        ),
-    ),
-    "trick-3p": (3, ("moon",), ((0, SEAT, 0, 0), (1, SEAT, 1, 0), (2, SEAT, 2, 0), (4, TRICK, 0, 0), (3, WIDOW, 0, 0))),
-    "climb-3p": (3, ("dasan",), ((0, SEAT, 0, 0), (1, SEAT, 1, 0), (2, SEAT, 2, 0))),
+    "line-2p": (2, _LINE_GAMES_2P, "0s00 2s10 1e00 3e10"),
+    "line-3p": (3, ("block", "draw", "muggins", "sniff", "matador"), "0s00 1s10 2s20 5e00 7e10"),
+    "line-4p": (4, ("block", "draw", "muggins", "sniff", "matador", "buki"), "0s00 1s10 2s20 3s30 5e00 7e10"),
+    "spinner-4p": (4, ("sebastopol", "sniff"), "0s00 1s10 2s20 3s30 6a00 7a10 8a20 5a30"),
+    "column-2p": (2, ("columns",), "5c00 1f00 6c01 0c10 4f10 2c11 8c20 3f20 7c21"),
+    "trick-3p": (3, ("moon",), "0s00 1s10 2s20 4t00 3w00"),
+    "climb-3p": (3, ("dasan",), "0s00 1s10 2s20"),
 }
 
 
@@ -78,11 +46,11 @@ class Profile:
     """One profile, looked up both ways: ``role_of[zone]`` and ``seat_zone[seat]`` etc."""
 
     def __init__(self, name):
-        players, games, zones = PROFILES[name]
+        players, games, spec = PROFILES[name]
         self.name = name
         self.players = players
         self.games = games
-        self.zones = zones
+        self.zones = zones = zones_of(spec)
         self.zone_ids = tuple(zone[0] for zone in zones)
         self.role_of = {}
         self.seat_zone = {}
@@ -115,6 +83,11 @@ class Profile:
     def end_leds(self):
         """The LED of each line slot that has a zone, in slot order (slots without one are skipped)."""
         return [self.end_zone[slot] for slot in sorted(self.end_zone)]
+
+
+def zones_of(spec):
+    """A profile's zones as ``(zone, role, a, b)`` tuples, from its string in PROFILES."""
+    return [(int(spec[i]), ROLE_LETTERS[spec[i + 1]], int(spec[i + 2]), int(spec[i + 3])) for i in range(0, len(spec), 5)]
 
 
 # A ruleset installed from the PC under its own name plays on the tray of a preset of its family.
