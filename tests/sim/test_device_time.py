@@ -13,7 +13,7 @@ from latency import measure_match
 from player import local_table
 
 # bench/chip.py on the frozen build, emulated device time
-CHIP_MOVER_LED_P50 = 31  # ms, tile on the mover's pad -> first LED change
+CHIP_MOVER_LED_P50 = 17  # ms, tile on the mover's pad -> first LED change (its preview)
 CHIP_OTHER_LED_P95 = 46  # ms, tile on another seat's pad (out of turn) -> first LED change
 CHIP_IDLE_SCAN_MS = 33  # mean period per zone, 9 zones, idle (what SCAN_WAKE_US is calibrated to)
 CHIP_IDLE_BUSY_PCT = 71.8  # CPU busy at idle, every service running

@@ -357,6 +357,35 @@ def test_scanned_hand_is_asked_for_its_drawn_tile_on_the_display(table_root):
     raise AssertionError("nobody had to draw")
 
 
+def test_a_drawn_tile_to_show_is_watched_for_and_previewed_on_the_drawers_pad(table_root):
+    from device import TILE_SET
+    from tiletable import tagrecord
+    from tiletable.engine.line_actions import DRAW, K_PLAY, LOC_FREE, LOC_PLAYED, kind_of
+
+    control = local_table(table_root)
+    player = LinePlayer(control, "draw", 2, seed=3, scan=(0, 1))
+    choose_game(control, "draw", 2)
+    player._deal()
+    table = control.device.app.table
+    for _ in range(100):
+        legal = list(player.god.legal_actions)
+        if DRAW in legal and not any(kind_of(a) == K_PLAY for a in legal):
+            seat = player.god.turn
+            control.press(seat)
+            zone = table.profile.seat_zone[seat]
+            assert table.hot_zone == zone  # the tray watches the pad the drawn tile is shown on
+            state = table.state
+            unseen = next(t for t in state.tiles if state.loc[t] == LOC_FREE)  # in the boneyard
+            played = next(t for t in state.tiles if state.loc[t] == LOC_PLAYED)
+            verdict = table.controller.preview
+            assert verdict("seat", seat, 0, (tagrecord.KIND_TILE, TILE_SET, unseen)) is True
+            assert verdict("seat", seat, 0, (tagrecord.KIND_TILE, TILE_SET, played)) is False
+            assert verdict("seat", 1 - seat, 0, (tagrecord.KIND_TILE, TILE_SET, unseen)) is None
+            return
+        player._move()
+    raise AssertionError("nobody had to draw")
+
+
 def test_buki_stake_choice_opens_on_the_seats_last_stake_after_a_power_cut_too(table_root):
     control = local_table(table_root)
     player = LinePlayer(control, "buki", 4, seed=3)

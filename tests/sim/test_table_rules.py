@@ -484,3 +484,35 @@ def test_a_game_that_does_not_fit_a_fresh_heap_is_reported_not_restarted_into(tm
 
 def _free_in(state):
     return int(state["last_error"][1].rsplit("(", 1)[1].split()[0])
+
+
+class _TrayEvent:
+    """What the tray's event ring hands the table (runtime/tray.py's ZoneEvent)."""
+
+    def __init__(self, kind, zone, items=(), count=0):
+        self.kind, self.zone, self.items, self.count, self.reason, self.uid = kind, zone, items, count, None, None
+
+
+def test_a_tile_read_once_on_the_movers_pad_flashes_its_verdict_and_a_withdrawal_takes_it_back(tmp_path):
+    from tiletable import tagrecord
+    from tiletable.engine.line_actions import K_PLAY, kind_of
+    from tiletable.runtime.tray import SEEN, UNSEEN
+
+    control = started(tmp_path, "block")
+    control.place(0, "3-3")  # seat 0 holds the highest double: it sets
+    control.remove(0)
+    control.tones()
+    table = control.device.app.table
+    state = table.state
+    zone = table.profile.seat_zone[state.current_player()]
+    fitting = {a & 0xFF for a in state.legal_actions if kind_of(a) == K_PLAY}
+    misfit = next(t for t in state.tiles if t not in fitting)
+    history = list(state.history)
+    green = at_budget(StatusLeds.legal_colour)
+    for tile, colour in ((min(fitting), green), (misfit, RED)):
+        table.zone_event(_TrayEvent(SEEN, zone, ((tagrecord.KIND_TILE, device.TILE_SET, tile),), 1), 0)
+        assert set(control.leds()) == {colour}  # the verdict, before the tray confirms the read
+        assert control.tones() == []  # no buzz for a read not yet confirmed
+        table.zone_event(_TrayEvent(UNSEEN, zone), 1)
+        assert colour not in control.leds()  # not confirmed: taken back
+    assert state.history == history  # a preview plays nothing

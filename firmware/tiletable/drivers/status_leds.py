@@ -138,6 +138,12 @@ class StatusLeds:
     def flash_illegal(self, now_ms):
         self._start_flash(self.illegal_flash_ms, self.illegal_colour, now_ms)
 
+    def stop_flash(self):
+        """End a running flash now: the steady view comes back at the next ``show``."""
+        if self._flash_pattern is not None:
+            self._flash_pattern = None
+            self._dirty = True
+
     def set_brightness(self, level):
         """Scale every colour by ``level``/255 before the current cap applies."""
         if not 0 <= level <= 255:

@@ -2,7 +2,8 @@
 button (press = next option, long press = confirm), and the steady score view.
 
 A controller turns one family's zone and button events into engine actions (docs/TABLE.md).
-The interface the table calls: ``on_zone(role, a, b, event, now_ms)``, ``on_button(seat,
+The interface the table calls: ``on_zone(role, a, b, event, now_ms)``, ``preview(role, a, b,
+identity)``, ``on_button(seat,
 kind, now_ms)``, ``on_ok(now_ms)``, ``tick(now_ms) -> redraw?``, ``draw()``, ``draw_score(seat,
 winner)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back),
 ``can_undo()`` and ``reset()`` (forget half-made choices after an undo).
@@ -111,6 +112,11 @@ class Controller:
 
     def after_act(self, now_ms):
         """Automatic follow-ups once an action was accepted (families override)."""
+
+    def preview(self, role, a, b, identity):
+        """The verdict (True: legal) a piece read once on a zone would get, for the table to
+        flash while the tray confirms the read; None where a family has no quick verdict."""
+        return None
 
     def on_lying(self, role, a, b, event):
         """Pieces found lying on a zone as the table resumes: never plays, but a family may

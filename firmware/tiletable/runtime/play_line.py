@@ -172,6 +172,30 @@ class LineController(Controller):
             return
         self._lay(self.state.turn, t, slot, now_ms)
 
+    def hot_zone(self):
+        """The mover's pad; while a scanned hand shows its drawn tile, the drawer's."""
+        st = self.state
+        if st.phase == P_DRAWN:
+            return self.table.profile.seat_zone.get(st.drawer)
+        return Controller.hot_zone(self)
+
+    def preview(self, role, a, b, identity):
+        """Whether the tile read on the mover's pad would be a legal lay there, or on the
+        drawer's pad the drawn tile (the table flashes it before the read is confirmed); None
+        where it would be neither."""
+        st = self.state
+        if role != SEAT or self.choice is not None or identity[0] != tagrecord.KIND_TILE:
+            return None
+        t = identity[2]
+        if st.phase == P_DRAWN and a == st.drawer:
+            return st.why_illegal(chance_action(K_DEAL, a, t)) is None
+        if st.phase != P_PLAY or a != st.current_player():
+            return None
+        for action in st.legal_actions:
+            if kind_of(action) == K_PLAY and action & 0xFF == t:
+                return True
+        return False
+
     def _lay(self, seat, t, slot, now_ms):
         st = self.state
         options = []

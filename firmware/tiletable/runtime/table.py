@@ -27,7 +27,7 @@ from tiletable.runtime.heap import check_room, collect_for_code, free_bytes
 from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, parse_json_payload
 from tiletable.runtime.profiles import profile_for, seatings
-from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, TAG_WRITTEN, UNKNOWN_TAG
+from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, SEEN, TAG_WRITTEN, UNKNOWN_TAG, UNSEEN
 from tiletable.runtime.ui import error_text
 
 FIRMWARE = "0.4.0"
@@ -136,6 +136,7 @@ class Table:
         self.selftest_status = None  # "running", then the last self test's result (STATE)
         self._held_long = bytearray(BUTTON_UNDO + 1)  # the press became long or double: no short press
         self._quiet_until = None
+        self._previewing = False  # a preview's flash is up, for a tile not yet confirmed
         self._final_places = True  # the final screen shows places (else the final scores)
         self._final_due = None  # when it flips next; None: at the next tick's time + FINAL_FLIP_MS
         self._family_modules = {}  # family -> the modules a start or resume of it imported
@@ -341,6 +342,20 @@ class Table:
 
     def zone_event(self, event, now_ms):
         kind = event.kind
+        if kind == UNSEEN:  # the tray did not confirm the tile a preview was for
+            if self._previewing:
+                self._previewing = False
+                self.ui.preview(None, now_ms)
+            return
+        if kind == SEEN:  # a tile read once on the mover's pad: its verdict while the tray confirms it
+            role_of = self.profile.role_of if self.mode == MODE_GAME and self._quiet_until is None else ()
+            if event.zone in role_of:
+                role, a, b = role_of[event.zone]
+                verdict = self.controller.preview(role, a, b, event.items[0])
+                if verdict is not None:
+                    self._previewing = True
+                    self.ui.preview(verdict, now_ms)
+            return
         if kind == READER_FAULT:
             self.report(0, 0, "reader of zone %d: %s" % (event.zone, event.reason), now_ms, "rdr%d" % event.zone)
             return
@@ -355,6 +370,7 @@ class Table:
         if kind not in (PLACED, REMOVED):
             return
         present = 1 if kind == PLACED else 0
+        self._previewing = False
         for identity in event.items:
             self.send(EV_ZONE, {"zone": event.zone, "tag": item_text(identity), "present": present})
         settling = self._quiet_until is not None and ticks_diff(now_ms, self._quiet_until) < 0

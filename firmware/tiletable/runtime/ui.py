@@ -68,6 +68,20 @@ class TableUi:
             self.leds.flash_legal(now_ms)
             self.leds.show()
 
+    def preview(self, verdict, now_ms):
+        """The verdict on a tile read once and not yet confirmed: the flash alone, no buzz and
+        no message (``legal`` or ``illegal`` follows once the tray confirms the read); None
+        takes the flash back (the read was not confirmed)."""
+        leds = self.leds
+        if leds is not None:
+            if verdict is None:
+                leds.stop_flash()
+            elif verdict:
+                leds.flash_legal(now_ms)
+            else:
+                leds.flash_illegal(now_ms)
+            leds.show()
+
     def chime(self, now_ms):
         self.buzzer.play(Buzzer.CONFIRM, now_ms)
 
