@@ -136,7 +136,7 @@ class Table:
         self.selftest_status = None  # "running", then the last self test's result (STATE)
         self._held_long = bytearray(BUTTON_UNDO + 1)  # the press became long or double: no short press
         self._quiet_until = None
-        self._previewing = False  # a preview's flash is up, for a tile not yet confirmed
+        self._preview = None  # the verdict a preview flashed for a tile not yet confirmed
         self._final_places = True  # the final screen shows places (else the final scores)
         self._final_due = None  # when it flips next; None: at the next tick's time + FINAL_FLIP_MS
         self._family_modules = {}  # family -> the modules a start or resume of it imported
@@ -343,8 +343,8 @@ class Table:
     def zone_event(self, event, now_ms):
         kind = event.kind
         if kind == UNSEEN:  # the tray did not confirm the tile a preview was for
-            if self._previewing:
-                self._previewing = False
+            if self._preview is not None:
+                self._preview = None
                 self.ui.preview(None, now_ms)
             return
         if kind == SEEN:  # a tile read once on the mover's pad: its verdict while the tray confirms it
@@ -353,7 +353,7 @@ class Table:
                 role, a, b = role_of[event.zone]
                 verdict = self.controller.preview(role, a, b, event.items[0])
                 if verdict is not None:
-                    self._previewing = True
+                    self._preview = verdict
                     self.ui.preview(verdict, now_ms)
             return
         if kind == READER_FAULT:
@@ -370,7 +370,6 @@ class Table:
         if kind not in (PLACED, REMOVED):
             return
         present = 1 if kind == PLACED else 0
-        self._previewing = False
         for identity in event.items:
             self.send(EV_ZONE, {"zone": event.zone, "tag": item_text(identity), "present": present})
         settling = self._quiet_until is not None and ticks_diff(now_ms, self._quiet_until) < 0
@@ -383,6 +382,7 @@ class Table:
             else:
                 self.controller.on_zone(role, a, b, event, now_ms)
             self.redraw()
+        self._preview = None  # PLACED answered it
 
     def button_event(self, event, now_ms):
         """A button event from the driver. A short press counts when the button is let go
@@ -488,7 +488,7 @@ class Table:
         except IllegalAction as exc:
             self.reject(seat, exc.code, exc.reason, now_ms)
             return False
-        if not quiet:
+        if not quiet and self._preview is not True:  # (a preview flashes green already)
             self.ui.legal(now_ms)  # first of all, the check passed: what the player waits for
         actor = state.current_player()
         before = len(state.score_events)
