@@ -31,6 +31,7 @@ from tiletable.proto.messages import (
     decode_payload,
     encode_payload,
     is_request,
+    message_schema,
 )
 from tiletable.runtime.app import App
 from tiletable.runtime.rulestore import INDEX_FILE
@@ -140,7 +141,7 @@ class Fuzzer:
         msg_type = rng.choice(ALL_TYPES)
         how = rng.random()
         if how < 0.6 and msg_type in MESSAGES:
-            payload = encode_payload(msg_type, self._fields(MESSAGES[msg_type][1]))
+            payload = encode_payload(msg_type, self._fields(message_schema(msg_type)[1]))
         elif how < 0.8:
             payload = bytes(rng.randrange(256) for _ in range(rng.choice((0, 1, 2, 4, 8, 40, 300))))
         else:
@@ -151,7 +152,7 @@ class Fuzzer:
         return encode_frame(msg_type, seq, payload[:MAX_PAYLOAD]), True, msg_type
 
     def _payload(self, msg_type):
-        entry = MESSAGES.get(msg_type)
+        entry = message_schema(msg_type)
         return encode_payload(msg_type, self._fields(entry[1]))[:MAX_PAYLOAD] if entry else b""
 
     def _fields(self, schema):
