@@ -430,7 +430,6 @@ class App:
 
     def housekeeping(self, now_ms):
         self.journal.poll(now_ms)
-        self._collect_if_quiet()
         if self.wdt is not None:
             self.wdt.feed()
 
