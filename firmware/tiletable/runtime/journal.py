@@ -730,6 +730,59 @@ class Journal:
         self._cursor = None
         return self._copy_pending(after_seq, out, used)
 
+    def flash_position(self, after_seq, first=0, offset=0):
+        """Where on flash the record after ``after_seq`` starts, as (session file's first
+        sequence number, offset), or None when no newer record is on flash. ``first`` and
+        ``offset`` are a host's hint (where the last record it stored ended): taken when the
+        record header there has the right number, so a stream resumes without a search."""
+        seq = after_seq + 1
+        if not self._firsts or seq > self.durable_seq:
+            return None
+        if first in self._firsts:
+            index = self._firsts.index(first)
+            if offset == self._sizes[index] and index + 1 < len(self._firsts) and self._firsts[index + 1] == seq:
+                return seq, 0
+            if offset < self._sizes[index] and self._seq_at(first, offset) == seq:
+                return first, offset
+        index, offset = self._position_of(seq)
+        return self._firsts[index], offset
+
+    def _seq_at(self, first, offset):
+        header = memoryview(self._record)[:HEAD_SIZE]
+        with open(self._path(first), "rb") as f:
+            f.seek(offset)
+            if f.readinto(header) != HEAD_SIZE:
+                return -1
+        return struct.unpack_from("<I", self._record, 3)[0]
+
+    def read_flash(self, first, offset, out):
+        """Copy journal bytes on flash from ``offset`` in session file ``first`` into ``out``
+        (a memoryview); at the end of that file, from the start of the next. Returns (bytes
+        copied, first, offset) of where they came from: 0 bytes at the end of what is on
+        flash, -1 when file ``first`` is gone (rotated away) or shorter than ``offset`` (cut
+        back after a failed write). Whole files, not records: each was verified when the
+        journal was opened and has been written a whole flushed batch at a time since, and
+        every record carries its CRC-32 for the reader to check."""
+        if first not in self._firsts:
+            return -1, first, offset
+        index = self._firsts.index(first)
+        if offset > self._sizes[index]:
+            return -1, first, offset
+        if offset == self._sizes[index]:
+            if index + 1 == len(self._firsts):
+                return 0, first, offset
+            index += 1
+            first = self._firsts[index]
+            offset = 0
+        with open(self._path(first), "rb") as f:
+            f.seek(offset)
+            count = f.readinto(out[: min(len(out), self._sizes[index] - offset)])
+        return count, first, offset
+
+    def flash_ends_at(self, first, offset):
+        """Whether ``offset`` in session file ``first`` is the end of what is on flash."""
+        return bool(self._firsts) and self._firsts[-1] == first and self._sizes[-1] == offset
+
     def _copy_pending(self, after_seq, out, used):
         """Append the records still in the write buffer with sequence numbers above
         ``after_seq`` to ``out[:used]`` while they fit; return the bytes used then."""
