@@ -6,13 +6,15 @@ once it is safely written, so the table never deletes a record the PC does not h
 arrived before a broken link is kept, and a table that resets in the middle is simply asked
 again. Only records on the table's flash are copied: the last few of a game in progress, still
 in the table's memory, come with the next pull. (For developers: records are committed every
-COMMIT_RECORDS, then JOURNAL_ACK.)
+COMMIT_RECORDS, then JOURNAL_ACK. A table that streams its journal, JOURNAL_STREAM, sends up
+to 64 frames per request as fast as USB takes them; an older one answers JOURNAL_PULL, one
+frame per request.)
 
     tiletable pull --db club.db
 """
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
-from tiletable_host.errors import CommandError
+from tiletable_host.errors import CommandError, TransportError
 from tiletable_host.progress import Progress
 
 COMMIT_RECORDS = 1000  # records per transaction: each commit waits for the disk (fsync)
@@ -48,19 +50,34 @@ def pull_journal(link, db, acknowledge=True, progress_stream=None):
     sessions_before = db.session_count()
     start = after
     pending = []  # received, not yet committed: written in one transaction per COMMIT_RECORDS
+    streaming = link.has_capability("journal-stream")
+    position = (0, 0)  # where the last record stored ends on the device: a stream's hint
+    stalls = 0
     with Progress("pull", status["last"] - start, "records", stream=progress_stream) as bar:
         try:
             while True:
-                records, durable = link.journal_pull(after)
+                if streaming:
+                    records, durable, position, done = link.journal_stream(after, position)
+                else:
+                    records, durable = link.journal_pull(after)
+                    done = None
                 records = [record for record in records if record[0] <= durable]  # the rest may yet be lost
                 if not records:
-                    break
+                    if done is not False:
+                        break
+                    stalls += 1  # a stream cut before its first whole record
+                    if stalls > link.retries:
+                        raise TransportError("the journal stream of %s brought nothing after record %d, %d times" % (device, after, stalls))
+                    continue
+                stalls = 0
                 pending.extend(records)
                 after = records[-1][0]
                 if len(pending) >= COMMIT_RECORDS:
                     added += db.import_records(device, pending)
                     pending = []
                 bar.update(after - start, max(status["last"] - start, after - start))
+                if done:
+                    break
         finally:
             # what arrived is kept even when the link fails: the next pull starts after it
             added += db.import_records(device, pending)

@@ -10,10 +10,16 @@ A host that hears no reply in time sends the same request again (same type, sequ
 and payload), and on a slow link the retry may arrive while the first is still queued: the
 repeat is answered with the reply the first one had, never run a second time. A HELLO starts a
 host's session (its numbers start again), so it forgets that reply.
+
+JOURNAL_STREAM is answered by a run of frames, not one: the request starts the run and
+``stream_frame_into`` makes each frame as the link's output queue has room for it. Any request
+ends a run in progress; a repeated stream request starts it again from its own position.
 """
 
 from tiletable.engine.errors import RulesetError
-from tiletable.proto.frame import MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder
+import struct
+
+from tiletable.proto.frame import HEADER_SIZE, MAX_FRAME, MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder, seal_frame_into
 from tiletable.proto.messages import (
     E_BAD_VALUE,
     E_INTERNAL,
@@ -31,6 +37,7 @@ from tiletable.proto.messages import (
     JOURNAL_PULL,
     JOURNAL_SESSIONS,
     JOURNAL_STATUS,
+    JOURNAL_STREAM,
     MAINTENANCE,
     MESSAGES,
     REPLY,
@@ -49,6 +56,9 @@ from tiletable.runtime.heap import free_bytes
 from tiletable.runtime.journal import MAX_RECORD, JournalError
 
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
+_STREAM_HEAD = 16  # a stream reply's part, last (u8), durable, first, offset (u32), data length (u16)
+_STREAM_LAYOUT = "<BBHBBIIIH"  # the frame header, then the stream reply's fields before its data
+STREAM_DATA_MAX = MAX_PAYLOAD - _STREAM_HEAD
 _SESSION_ROW_MAX = 4 + 4 + 25 + 17 + 4 + 1 + 1  # a session row with a 24-character name
 _RULESET_ROW_MAX = 25 + 2 + 17  # name (24 characters), version, hash (16 hex digits)
 
@@ -76,8 +86,11 @@ class LinkServer:
         self._last = None  # (type, seq, payload, reply) of the last request answered
         self._upload = None
         self._event_seq = 0
-        self._pull_buf = bytearray(MAX_PAYLOAD - _PULL_OVERHEAD)
-        self._capabilities = ["journal", "maintenance", "rulesets"]
+        # a pull reply's records, or a whole stream frame: one buffer, as one request is answered at a time
+        self._pull_buf = bytearray(MAX_FRAME)
+        self._stream = None  # [seq, next part, frames left, file's first seq (-1: none), offset, data max]
+        self._request_seq = 0
+        self._capabilities = ["journal", "journal-stream", "maintenance", "rulesets"]
         self._handlers = {
             HELLO: self._hello,
             RULESET_LIST: self._ruleset_list,
@@ -88,6 +101,7 @@ class LinkServer:
             JOURNAL_STATUS: self._journal_status,
             JOURNAL_SESSIONS: self._journal_sessions,
             JOURNAL_PULL: self._journal_pull,
+            JOURNAL_STREAM: self._journal_stream,
             JOURNAL_ACK: self._journal_ack,
             MAINTENANCE: self._maintenance,
         }
@@ -106,20 +120,26 @@ class LinkServer:
         """Feed bytes from the host (any cut); return the reply frames to send, in order."""
         replies = []
         for version, msg_type, seq, payload in self.decoder.feed(chunk):
-            replies.append(self._answer(version, msg_type, seq, bytes(payload)))
+            reply = self._answer(version, msg_type, seq, bytes(payload))
+            if reply is not None:  # None: a stream started, its frames come from stream_frame_into
+                replies.append(reply)
         return replies
 
     def _answer(self, version, msg_type, seq, payload):
+        self._stream = None  # any request ends a stream in progress
         last = self._last
         if msg_type != HELLO and last is not None and last[0] == msg_type and last[1] == seq and last[2] == payload:
             self.repeats_answered += 1
             return last[3]
         reply = self.handle(version, msg_type, seq, payload)
-        self._last = None if msg_type == HELLO else (msg_type, seq, payload, reply)
+        self._last = None if msg_type == HELLO or reply is None else (msg_type, seq, payload, reply)
         return reply
 
     def handle(self, version, msg_type, seq, payload):
-        """The reply frame to one decoded request frame (never raises)."""
+        """The reply frame to one decoded request frame, or None when it started a journal
+        stream (never raises)."""
+        self._stream = None
+        self._request_seq = seq
         try:
             if version != PROTOCOL_VERSION:
                 raise ProtocolError(E_VERSION, "protocol version %d, this device speaks %d" % (version, PROTOCOL_VERSION))
@@ -129,7 +149,8 @@ class LinkServer:
             if handler is None:
                 raise ProtocolError(E_UNSUPPORTED, "%s is not available on this device" % message_name(msg_type))
             fields = decode_payload(msg_type, payload)
-            return encode_message(msg_type | REPLY, seq, handler(fields))
+            answer = handler(fields)
+            return None if answer is None else encode_message(msg_type | REPLY, seq, answer)
         except ProtocolError as exc:
             return self._error(exc.code, msg_type, seq, exc.message)
         except RulesetError as exc:
@@ -254,11 +275,55 @@ class LinkServer:
         return {"sessions": rows}
 
     def _journal_pull(self, fields):
-        limit = min(fields["max"], len(self._pull_buf))
+        limit = min(fields["max"], MAX_PAYLOAD - _PULL_OVERHEAD)
         if limit < MAX_RECORD:
             raise ProtocolError(E_BAD_VALUE, "pull max %d is under one record (%d)" % (fields["max"], MAX_RECORD))
         used = self.journal.read_since(fields["after"], memoryview(self._pull_buf)[:limit])
         return {"durable": self.journal.durable_seq, "records": memoryview(self._pull_buf)[:used]}
+
+    def _journal_stream(self, fields):
+        """Start a run of ``frames`` frames of journal bytes from flash (see messages.py)."""
+        limit = min(fields["max"], STREAM_DATA_MAX)
+        if limit < 1 or fields["frames"] < 1:
+            raise ProtocolError(E_BAD_VALUE, "journal stream of %d frames of %d bytes" % (fields["frames"], fields["max"]))
+        position = self.journal.flash_position(fields["after"], fields["first"], fields["offset"])
+        first, offset = (-1, 0) if position is None else position
+        self._stream = [self._request_seq, 0, fields["frames"], first, offset, limit]
+        return None
+
+    @property
+    def streaming(self):
+        """Whether a journal stream has frames to send."""
+        return self._stream is not None
+
+    def stream_frame_into(self, out, at):
+        """Put the next frame of the journal stream on the wire into ``out`` from ``at`` (room
+        for ``MAX_ENCODED + 2`` bytes); return the index after it. Journal bytes go from the
+        file straight into the frame, and the frame straight into ``out``."""
+        seq, part, left, first, offset, limit = self._stream
+        journal = self.journal
+        frame = self._pull_buf
+        data_at = HEADER_SIZE + _STREAM_HEAD
+        count = 0
+        if first >= 0:
+            count, first, offset = journal.read_flash(first, offset, memoryview(frame)[data_at : data_at + limit])
+        if count < 0:  # the file went away under a rotation: the host asks again by number
+            last = 1
+            count = 0
+        elif first < 0 or count == 0 or journal.flash_ends_at(first, offset + count):
+            last = 2
+        else:
+            last = 1 if left == 1 else 0
+        struct.pack_into(_STREAM_LAYOUT, frame, 0, PROTOCOL_VERSION, JOURNAL_STREAM | REPLY, seq, part, last, journal.durable_seq, max(first, 0), offset, count)
+        if last:
+            self._stream = None
+        else:
+            stream = self._stream
+            stream[1] = part + 1
+            stream[2] = left - 1
+            stream[3] = first
+            stream[4] = offset + count
+        return seal_frame_into(frame, data_at + count, out, at)
 
     def _journal_ack(self, fields):
         try:

@@ -13,7 +13,9 @@ into a queue of ``OUT_ROOM`` bytes and leave it in pieces of at most ``_PIECE`` 
 while the stream says it can take more (POLLOUT: a USB FIFO with room, a pipe with room for
 more than a piece). A PC that stops reading, or reads a byte a second, fills the queue; then
 whole frames are dropped and counted (``dropped``): events are only news (the journal is the
-record, pulled later), and a host that wants a reply asks again.
+record, pulled later), and a host that wants a reply asks again. A journal stream's frames
+(JOURNAL_STREAM) are never dropped: each is made only once the queue has room for a whole
+frame, straight into the queue, one per poll, so a PC that stops reading just pauses it.
 
 In protocol mode ``micropython.kbd_intr(-1)`` makes 0x03 an ordinary byte, so a Ctrl-C in the
 byte stream (or a terminal program's noise) cannot interrupt the firmware; the frame decoder
@@ -28,10 +30,13 @@ import select
 
 import micropython
 
+from tiletable.proto.frame import MAX_ENCODED
+
 CHUNK = 512  # bytes read per call at the most (a few ms on the Pico): bounds the time one poll may take
 _PIECE = 64  # bytes written per call: one USB packet
 OUT_ROOM = 3072  # bytes of frames waiting for the PC: two full pull replies and their events
 _DRAIN_PIECES = 32  # pieces written per poll at the most (2 KB): bounds the time one poll may take
+_STREAM_ROOM = MAX_ENCODED + 2  # queue room a journal stream frame needs, delimiters included
 
 
 def _poller(stream, mask):
@@ -72,6 +77,7 @@ class UsbLink:
         self.closed = False  # the host end went away for good (only a simulation's pipe can)
         self.bytes_in = 0
         self.dropped = 0  # frames dropped because the PC was not reading
+        self.streamed = False  # the last poll queued a journal stream frame (more may follow at once)
 
     def open(self):
         """Enter protocol mode: 0x03 is data from now on, until ``close()``."""
@@ -88,7 +94,20 @@ class UsbLink:
             self.bytes_in += count
             for reply in self.server.receive(self._chunk[:count]):
                 self.write(reply)
+        self.streamed = self._stream()
         return count
+
+    def _stream(self):
+        """Queue the next frame of the server's journal stream if a whole one fits; whether it did."""
+        if not self.server.streaming:
+            return False
+        if self._tail + _STREAM_ROOM > OUT_ROOM:
+            self._compact()
+            if self._tail + _STREAM_ROOM > OUT_ROOM:
+                return False
+        self._tail = self.server.stream_frame_into(self._queue, self._tail)
+        self.drain()
+        return True
 
     def _take(self):
         """Read the bytes waiting, up to ``CHUNK``, into ``_chunk``; return how many. One byte a
