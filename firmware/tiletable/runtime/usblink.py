@@ -50,14 +50,6 @@ def _poller(stream, mask):
     return getattr(poller, "ipoll", poller.poll)  # CPython has no ipoll
 
 
-def _ready(ask):
-    if ask is None:
-        return True
-    for _ in ask(0):
-        return True
-    return False
-
-
 class UsbLink:
     """Link ``server`` (a ``LinkServer``) to ``instream``/``outstream`` (binary streams)."""
 
@@ -150,17 +142,29 @@ class UsbLink:
         self.drain()
 
     def drain(self):
-        """Write queued bytes while the stream can take them without waiting."""
+        """Write queued bytes while the stream can take them without waiting: a piece at a time,
+        each after the poller says there is room (the CDC FIFO holds four), one flush at the end."""
+        ask = self._writable
+        write = self._out.write
+        queued = self._queued
+        head = self._head
+        tail = self._tail
         for _ in range(_DRAIN_PIECES):
-            if self._head == self._tail or not _ready(self._writable):
+            if head == tail:
                 break
-            end = min(self._tail, self._head + _PIECE)
-            written = self._out.write(self._queued[self._head : end])
-            self._head += end - self._head if written is None else written
-            if self._flush is not None:
-                self._flush()
-        if self._head == self._tail:
-            self._head = self._tail = 0
+            if ask is not None:
+                for _ in ask(0):
+                    break
+                else:
+                    break  # no room now
+            end = min(tail, head + _PIECE)
+            written = write(queued[head:end])
+            head = end if written is None else head + written
+        if head != self._head and self._flush is not None:
+            self._flush()
+        if head == tail:
+            head = tail = self._tail = 0
+        self._head = head
 
     def _compact(self):
         if self._head:
