@@ -33,9 +33,12 @@ import micropython
 from tiletable.proto.frame import MAX_ENCODED
 
 CHUNK = 512  # bytes read per call at the most (a few ms on the Pico): bounds the time one poll may take
-_PIECE = 64  # bytes written per call: one USB packet
+# bytes written per call: the RP2040 CDC FIFO's size (TinyUSB's 256 at full speed). The write
+# goes on as USB takes the bytes (four packets); a piece per call would be 16 calls and 16 polls
+# per KB, the most of a journal stream's time on the chip
+_PIECE = 256
 OUT_ROOM = 3072  # bytes of frames waiting for the PC: two full pull replies and their events
-_DRAIN_PIECES = 32  # pieces written per poll at the most (2 KB): bounds the time one poll may take
+_DRAIN_PIECES = 12  # pieces written per poll at the most (3 KB, a full queue): bounds the time one poll may take
 _STREAM_ROOM = MAX_ENCODED + 2  # queue room a journal stream frame needs, delimiters included
 
 
