@@ -126,7 +126,7 @@ class LinkServer:
         return replies
 
     def _answer(self, version, msg_type, seq, payload):
-        self._stream = None  # any request ends a stream in progress
+        self._end_stream()  # any request ends a stream in progress
         last = self._last
         if msg_type != HELLO and last is not None and last[0] == msg_type and last[1] == seq and last[2] == payload:
             self.repeats_answered += 1
@@ -138,7 +138,7 @@ class LinkServer:
     def handle(self, version, msg_type, seq, payload):
         """The reply frame to one decoded request frame, or None when it started a journal
         stream (never raises)."""
-        self._stream = None
+        self._end_stream()
         self._request_seq = seq
         try:
             if version != PROTOCOL_VERSION:
@@ -291,6 +291,11 @@ class LinkServer:
         self._stream = [self._request_seq, 0, fields["frames"], first, offset, limit]
         return None
 
+    def _end_stream(self):
+        if self._stream is not None:
+            self._stream = None
+            self.journal.end_read()
+
     @property
     def streaming(self):
         """Whether a journal stream has frames to send."""
@@ -316,7 +321,7 @@ class LinkServer:
             last = 1 if left == 1 else 0
         struct.pack_into(_STREAM_LAYOUT, frame, 0, PROTOCOL_VERSION, JOURNAL_STREAM | REPLY, seq, part, last, journal.durable_seq, max(first, 0), offset, count)
         if last:
-            self._stream = None
+            self._end_stream()
         else:
             stream = self._stream
             stream[1] = part + 1
