@@ -315,13 +315,15 @@ class Transport:
         reply = self.request(JOURNAL_PULL, {"after": after, "max": self.max_payload - _PULL_OVERHEAD})
         return list(iter_records(reply["records"])), reply["durable"]
 
-    def journal_stream(self, after, position=(0, 0), frames=STREAM_FRAMES):
+    def journal_stream(self, after, position=(0, 0), frames=STREAM_FRAMES, on_records=None):
         """One JOURNAL_STREAM run: the records after ``after`` that arrived whole, as a list of
         ``(seq, rtype, payload bytes)``; the last record on the device's flash; where the last
         whole record ends on the device (``(file, offset)``, the hint for the next run, given
         as ``position``); and whether the run reached the end of the device's flash. A frame
         lost on the way (a gap in the parts or offsets, no frame in time, the link dropping)
         ends the run with the records that were whole before it: ask again from the last one.
+        ``on_records(records, durable)``, when given, takes each frame's whole records as they
+        arrive (the host stores them while the device sends on), and none are returned.
 
         :raises TransportError: when a record the device sent fails its check.
         """
@@ -329,6 +331,7 @@ class Transport:
         reply = self.request(JOURNAL_STREAM, fields)
         seq = self._seq
         records = []
+        last_seq = after
         pending = b""  # bytes after the last whole record
         file, offset = reply["first"], reply["offset"]  # where ``pending`` starts on the device
         durable = reply["durable"]
@@ -342,12 +345,19 @@ class Transport:
                 file, offset = reply["first"], 0  # the next file starts
             durable = reply["durable"]
             pending += bytes(reply["data"])
-            used = _whole_records(pending, records)
+            whole = []
+            used = _whole_records(pending, whole)
+            if whole:
+                last_seq = whole[-1][0]
+                if on_records is None:
+                    records.extend(whole)
+                else:
+                    on_records(whole, durable)
             pending = pending[used:]
             offset += used
             if reply["last"]:
                 if reply["last"] == 2 and pending:
-                    raise TransportError("journal record after %d from the device fails its check" % (records[-1][0] if records else after))
+                    raise TransportError("journal record after %d from the device fails its check" % last_seq)
                 return records, durable, (file, offset), reply["last"] == 2
             part += 1
             try:
