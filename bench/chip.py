@@ -326,6 +326,7 @@ def link_replies(cdc_log, usb_log, from_ms):
     do not end it (the harness's cdc_latency.py takes the first output of any kind)."""
     from tiletable.proto.frame import FrameDecoder
     from tiletable.proto import messages as m
+    from tiletable.proto import stream  # noqa: F401  (the JOURNAL_STREAM reply's layout)
 
     rows = []
     for line in open(cdc_log):

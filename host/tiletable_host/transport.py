@@ -44,6 +44,7 @@ from tiletable.proto.messages import (
     is_event,
     message_name,
 )
+from tiletable.proto import stream as _stream_layout  # noqa: F401  (registers the JOURNAL_STREAM reply's layout)
 from tiletable.runtime.journal import HEAD_SIZE, OVERHEAD, decode_record, iter_records
 from tiletable_host.errors import TransportError
 

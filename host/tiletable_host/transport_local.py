@@ -58,9 +58,12 @@ class LocalTransport(Transport):
                 self._inbox.extend(reply)
 
     def _read(self, timeout):
-        if self.server.streaming:  # one frame a read, as the USB link makes them when there is room
+        if self.server.stream is not None:  # one frame a read, as the USB link makes them when there is room
             wire = bytearray(MAX_ENCODED + 2)
-            self._inbox.extend(wire[: self.server.stream_frame_into(wire, 0)])
+            stream = self.server.stream
+            self._inbox.extend(wire[: stream.frame_into(wire, 0)])
+            if stream.done:
+                self.server.stream = None
         if not self._inbox:
             time.sleep(min(timeout, 0.001))
             return b""

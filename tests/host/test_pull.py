@@ -101,7 +101,7 @@ class ResetMidStream(LocalTransport):
         self.frames = 0
 
     def _read(self, timeout):
-        if self.server.streaming:
+        if self.server.stream is not None:
             self.frames += 1
             if self.frames == self.at_frame:
                 self.reset()

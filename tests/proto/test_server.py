@@ -208,9 +208,11 @@ def _stream(server, fields, seq=77):
     assert server.receive(encode_message(JOURNAL_STREAM, seq, fields)) == []
     decoder = FrameDecoder()
     frames = []
-    while server.streaming:
+    while server.stream is not None:
         wire = bytearray(MAX_ENCODED + 2)
-        end = server.stream_frame_into(wire, 0)
+        end = server.stream.frame_into(wire, 0)
+        if server.stream.done:
+            server.stream = None
         for _, msg_type, got_seq, payload in decoder.feed(wire[:end]):
             assert (msg_type, got_seq) == (JOURNAL_STREAM | REPLY, seq)
             frames.append(decode_payload(msg_type, payload))
@@ -248,9 +250,9 @@ def test_any_request_ends_a_journal_stream_and_a_repeat_starts_it_again():
     server = _server("server-stream-end")
     _journal_with_sessions(server, 2, 40)
     server.receive(encode_message(JOURNAL_STREAM, 5, _stream_fields(0)))
-    assert server.streaming
+    assert server.stream is not None
     _ok(server, JOURNAL_STATUS)
-    assert not server.streaming
+    assert server.stream is None
     first = _stream(server, _stream_fields(0), seq=6)
     again = _stream(server, _stream_fields(0), seq=6)  # a host's retry: the same run again
     assert first == again and first[-1]["last"] == 2

@@ -8,7 +8,7 @@ from tiletable.runtime.usblink import CHUNK, UsbLink
 class Echo:
     """A server that keeps every byte it is given and answers nothing."""
 
-    streaming = False  # no journal stream
+    stream = None  # no journal stream
 
     def __init__(self):
         self.received = bytearray()

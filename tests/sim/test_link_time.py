@@ -61,9 +61,9 @@ def test_a_journal_stream_runs_within_the_loop_budget_and_pauses_for_a_pc_that_s
     services = link.device.services
     services.run_until(services.bus.now_us + 10 * 1000 * 1000)  # ten seconds of device time
     assert not services.watchdog_fired and link.device.app.running
-    assert usb.dropped == 0 and usb.pending() > 0 and link.device.app.server.streaming
+    assert usb.dropped == 0 and usb.pending() > 0 and link.device.app.server.stream is not None
     parts = [decode_payload(t, p)["part"] for _, t, s, p in FrameDecoder().feed(bytes(Stalled.taken)) if t == JOURNAL_STREAM | REPLY]
     assert parts == list(range(len(parts))) and parts
     usb._out = link._out
     usb._head = usb._tail = 0  # the PC is back on a new port: what the old one held is gone
-    assert link.hello()["device"] and not link.device.app.server.streaming
+    assert link.hello()["device"] and link.device.app.server.stream is None

@@ -221,10 +221,7 @@ MESSAGES = {
     JOURNAL_PULL: ("journal pull", (("after", "u32"), ("max", "u16"))),
     JOURNAL_PULL | REPLY: ("journal pull reply", (("durable", "u32"), ("records", "bytes"))),
     JOURNAL_STREAM: ("journal stream", (("after", "u32"), ("first", "u32"), ("offset", "u32"), ("frames", "u8"), ("max", "u16"))),
-    JOURNAL_STREAM | REPLY: (
-        "journal stream reply",
-        (("part", "u8"), ("last", "u8"), ("durable", "u32"), ("first", "u32"), ("offset", "u32"), ("data", "bytes")),
-    ),
+    # JOURNAL_STREAM | REPLY is registered by proto/stream.py, which packs those frames itself
     JOURNAL_ACK: ("journal ack", (("seq", "u32"),)),
     JOURNAL_ACK | REPLY: ("journal ack reply", (("acked", "u32"),)),
     SET_CLOCK: ("set clock", (("unix", "u32"),)),

@@ -12,14 +12,12 @@ repeat is answered with the reply the first one had, never run a second time. A 
 host's session (its numbers start again), so it forgets that reply.
 
 JOURNAL_STREAM is answered by a run of frames, not one: the request starts the run and
-``stream_frame_into`` makes each frame as the link's output queue has room for it. Any request
+the link makes each frame (``stream.frame_into``) as its output queue has room for it. Any request
 ends a run in progress; a repeated stream request starts it again from its own position.
 """
 
 from tiletable.engine.errors import RulesetError
-import struct
-
-from tiletable.proto.frame import HEADER_SIZE, MAX_FRAME, MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder, seal_frame_into
+from tiletable.proto.frame import MAX_FRAME, MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder
 from tiletable.proto.messages import (
     E_BAD_VALUE,
     E_INTERNAL,
@@ -56,9 +54,6 @@ from tiletable.runtime.heap import free_bytes
 from tiletable.runtime.journal import MAX_RECORD, JournalError
 
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
-_STREAM_HEAD = 16  # a stream reply's part, last (u8), durable, first, offset (u32), data length (u16)
-_STREAM_LAYOUT = "<BBHBBIIIH"  # the frame header, then the stream reply's fields before its data
-STREAM_DATA_MAX = MAX_PAYLOAD - _STREAM_HEAD
 _SESSION_ROW_MAX = 4 + 4 + 25 + 17 + 4 + 1 + 1  # a session row with a 24-character name
 _RULESET_ROW_MAX = 25 + 2 + 17  # name (24 characters), version, hash (16 hex digits)
 
@@ -86,9 +81,8 @@ class LinkServer:
         self._last = None  # (type, seq, payload, reply) of the last request answered
         self._upload = None
         self._event_seq = 0
-        # a pull reply's records, or a whole stream frame: one buffer, as one request is answered at a time
-        self._pull_buf = bytearray(MAX_FRAME)
-        self._stream = None  # [seq, next part, frames left, file's first seq (-1: none), offset, data max]
+        self._pull_buf = None  # a pull reply's records or a stream frame: one request is answered at a time
+        self.stream = None  # the journal stream in progress (proto/stream.py), or None
         self._request_seq = 0
         self._capabilities = ["journal", "journal-stream", "maintenance", "rulesets"]
         self._handlers = {
@@ -121,7 +115,7 @@ class LinkServer:
         replies = []
         for version, msg_type, seq, payload in self.decoder.feed(chunk):
             reply = self._answer(version, msg_type, seq, bytes(payload))
-            if reply is not None:  # None: a stream started, its frames come from stream_frame_into
+            if reply is not None:  # None: a stream started; the link makes its frames
                 replies.append(reply)
         return replies
 
@@ -278,57 +272,25 @@ class LinkServer:
         limit = min(fields["max"], MAX_PAYLOAD - _PULL_OVERHEAD)
         if limit < MAX_RECORD:
             raise ProtocolError(E_BAD_VALUE, "pull max %d is under one record (%d)" % (fields["max"], MAX_RECORD))
-        used = self.journal.read_since(fields["after"], memoryview(self._pull_buf)[:limit])
-        return {"durable": self.journal.durable_seq, "records": memoryview(self._pull_buf)[:used]}
+        if self._pull_buf is None:  # made on the first pull or stream: the boot's heap is the first game's
+            self._pull_buf = memoryview(bytearray(MAX_FRAME))
+        used = self.journal.read_since(fields["after"], self._pull_buf[:limit])
+        return {"durable": self.journal.durable_seq, "records": self._pull_buf[:used]}
 
     def _journal_stream(self, fields):
-        """Start a run of ``frames`` frames of journal bytes from flash (see messages.py)."""
-        limit = min(fields["max"], STREAM_DATA_MAX)
-        if limit < 1 or fields["frames"] < 1:
-            raise ProtocolError(E_BAD_VALUE, "journal stream of %d frames of %d bytes" % (fields["frames"], fields["max"]))
-        position = self.journal.flash_position(fields["after"], fields["first"], fields["offset"])
-        first, offset = (-1, 0) if position is None else position
-        self._stream = [self._request_seq, 0, fields["frames"], first, offset, limit]
+        """Start a run of journal frames (see messages.py); the link makes them with
+        ``stream.frame_into`` as its queue has room, and drops the stream once ``done``."""
+        from tiletable.proto.stream import JournalStream  # on the first stream: not in the boot's heap
+
+        if self._pull_buf is None:
+            self._pull_buf = memoryview(bytearray(MAX_FRAME))
+        self.stream = JournalStream(self.journal, self._pull_buf, self._request_seq, fields)
         return None
 
     def _end_stream(self):
-        if self._stream is not None:
-            self._stream = None
-            self.journal.end_read()
-
-    @property
-    def streaming(self):
-        """Whether a journal stream has frames to send."""
-        return self._stream is not None
-
-    def stream_frame_into(self, out, at):
-        """Put the next frame of the journal stream on the wire into ``out`` from ``at`` (room
-        for ``MAX_ENCODED + 2`` bytes); return the index after it. Journal bytes go from the
-        file straight into the frame, and the frame straight into ``out``."""
-        seq, part, left, first, offset, limit = self._stream
-        journal = self.journal
-        frame = self._pull_buf
-        data_at = HEADER_SIZE + _STREAM_HEAD
-        count = 0
-        if first >= 0:
-            count, first, offset = journal.read_flash(first, offset, memoryview(frame)[data_at : data_at + limit])
-        if count < 0:  # the file went away under a rotation: the host asks again by number
-            last = 1
-            count = 0
-        elif first < 0 or count == 0 or journal.flash_ends_at(first, offset + count):
-            last = 2
-        else:
-            last = 1 if left == 1 else 0
-        struct.pack_into(_STREAM_LAYOUT, frame, 0, PROTOCOL_VERSION, JOURNAL_STREAM | REPLY, seq, part, last, journal.durable_seq, max(first, 0), offset, count)
-        if last:
-            self._end_stream()
-        else:
-            stream = self._stream
-            stream[1] = part + 1
-            stream[2] = left - 1
-            stream[3] = first
-            stream[4] = offset + count
-        return seal_frame_into(frame, data_at + count, out, at)
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
 
     def _journal_ack(self, fields):
         try:

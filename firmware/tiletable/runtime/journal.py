@@ -198,33 +198,6 @@ def iter_records(data):
         pos += OVERHEAD + n
 
 
-_CRC_RESIDUE = 0x2144DF1C  # CRC-32 of any bytes followed by their own CRC-32, little-endian
-
-
-def _whole_records(data, start, end):
-    """Check the records in ``data[start:end]``: (bytes of whole good records from ``start``,
-    sequence number of the last, whether a complete record failed its check). The checks are
-    ``decode_record``'s, in one loop: a pull reply walks about 60 records, and a call, a tuple
-    and a big int per record took 8 ms of a 1 KB reply on the chip. A record followed by its
-    own CRC-32 has the CRC-32 ``_CRC_RESIDUE``, a small int."""
-    view = memoryview(data)
-    pos = start
-    last = -1
-    while end - pos >= OVERHEAD:
-        size = OVERHEAD + (data[pos] | data[pos + 1] << 8)
-        if size > MAX_RECORD or data[pos + 2] not in RECORD_NAMES or end - pos < size or crc32(view[pos : pos + size]) != _CRC_RESIDUE:
-            break
-        last = pos
-        pos += size
-    left = end - pos
-    damaged = False
-    if left >= HEAD_SIZE:
-        n = struct.unpack_from("<H", data, pos)[0]
-        damaged = n > MAX_PAYLOAD or left >= OVERHEAD + n
-    last_seq = struct.unpack_from("<I", data, last + 3)[0] if last >= 0 else 0
-    return pos - start, last_seq, damaged
-
-
 def parse_json_payload(payload):
     import json
 
@@ -268,7 +241,7 @@ class Journal:
         self._stored = 0  # sum of _sizes
         self._ended = []  # whether each session file ends with REC_END
         self._cursor = None  # (file index, offset, next seq) where the last read stopped
-        self._reader = None  # (first seq, open file) of the closed session read_flash reads
+        self._reader = None  # (first seq, open file): the closed session a stream reads (proto/stream.py)
         self.dropped = 0
         self.is_full = False
         self._flash_full = False  # the last flush failed (no space, I/O error)
@@ -709,134 +682,15 @@ class Journal:
 
         :raises ValueError: when ``out`` cannot hold a record of the largest size.
         """
-        if len(out) < MAX_RECORD:
-            raise ValueError("read buffer of %d bytes is under one record (%d)" % (len(out), MAX_RECORD))
-        if not self._firsts or after_seq + 1 >= self.next_seq:
-            return 0
-        index, offset = self._position_of(after_seq + 1)
-        mv = memoryview(out)
-        used = 0
-        while index < len(self._firsts):
-            size = self._sizes[index]
-            if offset < size:
-                with open(self._path(self._firsts[index]), "rb") as f:
-                    f.seek(offset)
-                    got = f.readinto(mv[used : used + min(len(out) - used, size - offset)])
-                whole, last_seq, damaged = _whole_records(out, used, used + got)
-                used += whole
-                offset += whole
-                if whole:
-                    self._cursor = (index, offset, last_seq + 1)
-                if offset < size and not damaged:
-                    return used  # out is full
-            index += 1
-            offset = 0
-        self._cursor = None
-        return self._copy_pending(after_seq, out, used)
+        from tiletable.runtime.journal_read import read_since  # on the first read: not in the boot's heap
 
-    def flash_position(self, after_seq, first=0, offset=0):
-        """Where on flash the record after ``after_seq`` starts, as (session file's first
-        sequence number, offset), or None when no newer record is on flash. ``first`` and
-        ``offset`` are a host's hint (where the last record it stored ended): taken when the
-        record header there has the right number, so a stream resumes without a search."""
-        seq = after_seq + 1
-        if not self._firsts or seq > self.durable_seq:
-            return None
-        if first in self._firsts:
-            index = self._firsts.index(first)
-            if offset == self._sizes[index] and index + 1 < len(self._firsts) and self._firsts[index + 1] == seq:
-                return seq, 0
-            if offset < self._sizes[index] and self._seq_at(first, offset) == seq:
-                return first, offset
-        index, offset = self._position_of(seq)
-        return self._firsts[index], offset
-
-    def _seq_at(self, first, offset):
-        header = memoryview(self._record)[:HEAD_SIZE]
-        with open(self._path(first), "rb") as f:
-            f.seek(offset)
-            if f.readinto(header) != HEAD_SIZE:
-                return -1
-        return struct.unpack_from("<I", self._record, 3)[0]
-
-    def read_flash(self, first, offset, out):
-        """Copy journal bytes on flash from ``offset`` in session file ``first`` into ``out``
-        (a memoryview); at the end of that file, from the start of the next. Returns (bytes
-        copied, first, offset) of where they came from: 0 bytes at the end of what is on
-        flash, -1 when file ``first`` is gone (rotated away) or shorter than ``offset`` (cut
-        back after a failed write). Whole files, not records: each was verified when the
-        journal was opened and has been written a whole flushed batch at a time since, and
-        every record carries its CRC-32 for the reader to check. A closed session's file stays
-        open for the next read until ``end_read``."""
-        if first not in self._firsts:
-            return -1, first, offset
-        index = self._firsts.index(first)
-        if offset > self._sizes[index]:
-            return -1, first, offset
-        if offset == self._sizes[index]:
-            if index + 1 == len(self._firsts):
-                return 0, first, offset
-            index += 1
-            first = self._firsts[index]
-            offset = 0
-        want = out[: min(len(out), self._sizes[index] - offset)]
-        if index + 1 == len(self._firsts):  # the newest file grows and may be cut back: opened afresh
-            with open(self._path(first), "rb") as f:
-                f.seek(offset)
-                return f.readinto(want), first, offset
-        if self._reader is None or self._reader[0] != first:
-            # a closed session's file never changes: kept open between reads (an open is 2 ms on the chip)
-            self.end_read()
-            self._reader = (first, open(self._path(first), "rb"))
-        f = self._reader[1]
-        f.seek(offset)
-        return f.readinto(want), first, offset
+        return read_since(self, after_seq, out)
 
     def end_read(self):
-        """Close the file ``read_flash`` keeps open between reads."""
+        """Close the session file a journal stream keeps open between frames."""
         if self._reader is not None:
             self._reader[1].close()
             self._reader = None
-
-    def flash_ends_at(self, first, offset):
-        """Whether ``offset`` in session file ``first`` is the end of what is on flash."""
-        return bool(self._firsts) and self._firsts[-1] == first and self._sizes[-1] == offset
-
-    def _copy_pending(self, after_seq, out, used):
-        """Append the records still in the write buffer with sequence numbers above
-        ``after_seq`` to ``out[:used]`` while they fit; return the bytes used then."""
-        pos = 0
-        while pos < self._pending:
-            n, _, seq = struct.unpack_from("<HBI", self._buf, pos)
-            size = OVERHEAD + n
-            if seq > after_seq:
-                if used + size > len(out):
-                    break
-                out[used : used + size] = memoryview(self._buf)[pos : pos + size]
-                used += size
-            pos += size
-        return used
-
-    def _position_of(self, seq):
-        """(file index, offset) of record ``seq``, or of the first record after it is gone."""
-        if self._cursor is not None and self._cursor[2] == seq:
-            return self._cursor[0], self._cursor[1]
-        if seq > self.durable_seq:  # still in the write buffer: after the newest file's end
-            return len(self._firsts) - 1, self._sizes[-1]
-        index = 0
-        for i in range(len(self._firsts)):
-            if self._firsts[i] <= seq:
-                index = i
-        offset = 0
-        current = self._firsts[index]
-        header = memoryview(self._record)[:HEAD_SIZE]
-        with open(self._path(self._firsts[index]), "rb") as f:
-            while current < seq and offset < self._sizes[index]:  # skip by lengths: verified at open
-                f.seek(offset)
-                f.readinto(header)
-                offset += OVERHEAD + struct.unpack_from("<H", self._record, 0)[0]
-                current += 1
-        return index, offset
 
     def _read_record(self, f, offset, index):
         """Read and verify the record at ``offset`` into ``self._record``; its size or -1."""

@@ -29,17 +29,16 @@ Pico at the REPL, where mpremote works as usual.
 import select
 
 import micropython
-
-from tiletable.proto.frame import MAX_ENCODED
+from micropython import const
 
 CHUNK = 512  # bytes read per call at the most (a few ms on the Pico): bounds the time one poll may take
 # bytes written per call: the RP2040 CDC FIFO's size (TinyUSB's 256 at full speed). The write
 # goes on as USB takes the bytes (four packets); a piece per call would be 16 calls and 16 polls
 # per KB, the most of a journal stream's time on the chip
-_PIECE = 256
+_PIECE = const(256)
 OUT_ROOM = 3072  # bytes of frames waiting for the PC: two full pull replies and their events
-_DRAIN_PIECES = 12  # pieces written per poll at the most (3 KB, a full queue): bounds the time one poll may take
-_STREAM_ROOM = MAX_ENCODED + 2  # queue room a journal stream frame needs, delimiters included
+_DRAIN_PIECES = const(12)  # pieces written per poll at the most (3 KB, a full queue): bounds the time one poll may take
+_STREAM_ROOM = const(1039)  # queue room a journal stream frame needs: frame.MAX_ENCODED and two delimiters
 
 
 def _poller(stream, mask):
@@ -89,18 +88,19 @@ class UsbLink:
             self.bytes_in += count
             for reply in self.server.receive(self._chunk[:count]):
                 self.write(reply)
-        self.streamed = self._stream()
+        self.streamed = self.server.stream is not None and self._stream()
         return count
 
     def _stream(self):
         """Queue the next frame of the server's journal stream if a whole one fits; whether it did."""
-        if not self.server.streaming:
-            return False
         if self._tail + _STREAM_ROOM > OUT_ROOM:
             self._compact()
             if self._tail + _STREAM_ROOM > OUT_ROOM:
                 return False
-        self._tail = self.server.stream_frame_into(self._queue, self._tail)
+        stream = self.server.stream
+        self._tail = stream.frame_into(self._queue, self._tail)
+        if stream.done:
+            self.server.stream = None
         self.drain()
         return True
 
@@ -146,12 +146,14 @@ class UsbLink:
 
     def drain(self):
         """Write queued bytes while the stream can take them without waiting: a piece at a time,
-        each after the poller says there is room (the CDC FIFO holds four), one flush at the end."""
+        each after the poller says there is room (the CDC FIFO holds one), one flush at the end."""
+        head = self._head
+        tail = self._tail
+        if head == tail:
+            return
         ask = self._writable
         write = self._out.write
         queued = self._queued
-        head = self._head
-        tail = self._tail
         for _ in range(_DRAIN_PIECES):
             if head == tail:
                 break
