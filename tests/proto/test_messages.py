@@ -2,6 +2,7 @@
 """The message catalogue: every type round-trips; bad payloads name the field."""
 from portable import raises
 
+from tiletable.proto import stream  # noqa: F401  (adds the JOURNAL_STREAM reply's layout to MESSAGES)
 from tiletable.proto.frame import PROTOCOL_VERSION, FrameDecoder
 from tiletable.proto.messages import (
     E_MALFORMED,
