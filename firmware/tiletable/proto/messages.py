@@ -69,7 +69,7 @@ and asks again after the last one it stored, passing where that record ended (``
 ``offset``) so the device resumes without a search; a hint that does not match is ignored and
 the record found by sequence number. A frame lost on the way shows as a gap in ``part`` or
 ``offset``: the host drops the rest of the run and asks again from what it stored. A new
-request of any kind but a repeat ends a run in progress; a repeat (a host retry) restarts it.
+request ends a run in progress; the stream request sent again (a host's retry) starts it again.
 A device without the capability answers ``E_UNKNOWN_TYPE``; the host then uses JOURNAL_PULL.
 
 SET_CLOCK sets the device's wall clock (Unix seconds; the Pico keeps it with ``ticks_ms``
