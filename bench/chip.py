@@ -319,12 +319,14 @@ class UsbFrames:
 
 def link_replies(cdc_log, usb_log, from_ms):
     """Each reply the device sent after ``from_ms``: (request name, start ms, reply ms, error?,
-    payload bytes of a JOURNAL_PULL reply's records). A request starts at the first host write
+    payload bytes of a JOURNAL_PULL reply's records, or of every frame of a JOURNAL_STREAM
+    run, whose first frame is its reply and ``last_frame`` its end). A request starts at the first host write
     after the previous reply (retries that arrive before a reply count from the first write) and
     ends when a frame answering it (type | 0x80, or ERROR) is complete; events sent meanwhile
     do not end it (the harness's cdc_latency.py takes the first output of any kind)."""
     from tiletable.proto.frame import FrameDecoder
     from tiletable.proto import messages as m
+    from tiletable.proto import stream  # noqa: F401  (the JOURNAL_STREAM reply's layout)
 
     rows = []
     for line in open(cdc_log):
@@ -346,9 +348,13 @@ def link_replies(cdc_log, usb_log, from_ms):
         offset += n
         if t < from_ms:
             continue
-        for _, msg_type, _, payload in decoder.feed(chunk):
+        for _, msg_type, seq, payload in decoder.feed(chunk):
             if msg_type != m.ERROR and not msg_type & m.REPLY:
                 continue  # an event, not an answer
+            if msg_type == m.JOURNAL_STREAM | m.REPLY and pending is None and out and out[-1]["seq"] == seq:
+                out[-1]["journal_bytes"] += len(m.decode_payload(msg_type, bytes(payload))["data"])
+                out[-1]["last_frame"] = t  # a later frame of the same stream: not another reply
+                continue
             start = pending if pending is not None else last_start
             if start is None:
                 continue
@@ -361,12 +367,12 @@ def link_replies(cdc_log, usb_log, from_ms):
                     request = 0
             else:
                 request = msg_type & ~m.REPLY
-                if request == m.JOURNAL_PULL:
+                if request in (m.JOURNAL_PULL, m.JOURNAL_STREAM):
                     try:
-                        journal_bytes = len(m.decode_payload(msg_type, bytes(payload))["records"])
+                        journal_bytes = len(m.decode_payload(msg_type, bytes(payload))["records" if request == m.JOURNAL_PULL else "data"])
                     except ValueError:
                         pass
-            out.append({"request": m.message_name(request), "start": start, "reply": t, "ms": round(t - start, 3), "error": error, "journal_bytes": journal_bytes})
+            out.append({"request": m.message_name(request), "seq": seq, "start": start, "reply": t, "last_frame": t, "ms": round(t - start, 3), "error": error, "journal_bytes": journal_bytes})
             last_start = start
             pending = None
     return out
@@ -879,13 +885,13 @@ class Bench:
             d = f[step]
             d["requests"] = len(mine)
             d["reply_sum_s"] = round(sum(r["ms"] for r in mine) / 1000.0, 3)
-            d["span_s"] = round((mine[-1]["reply"] - mine[0]["start"]) / 1000.0, 3) if mine else None
+            d["span_s"] = round((max(r["last_frame"] for r in mine) - mine[0]["start"]) / 1000.0, 3) if mine else None
             d["elapsed_s"] = round((hi - lo) / 1000.0, 3)
             if step == "pull":
                 d["journal_bytes"] = sum(r["journal_bytes"] for r in mine)
                 d["kb_per_s"] = round(d["journal_bytes"] / 1024.0 / d["span_s"], 1) if d["span_s"] else None
-                pulls = [r["ms"] for r in mine if r["request"] == "journal pull"]
-                d["pull_reply_sum_s"] = round(sum(pulls) / 1000.0, 3)
+                pulls = [r["last_frame"] - r["start"] for r in mine if r["request"] in ("journal pull", "journal stream")]
+                d["pull_reply_sum_s"] = round(sum(pulls) / 1000.0, 3)  # a stream's: to its last frame
         by_type = {}
         for r in replies:
             by_type.setdefault(r["request"], []).append(r["ms"])

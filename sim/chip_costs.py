@@ -35,9 +35,11 @@ whose lines build strings and dicts, costs three times that. The scan path is no
 hundreds of times a device second, and its tight driver loops (CRC_A, FIFO) would be overcharged
 at 5 us a line; its cost is the bus accesses plus the constants above.
 
-Not charged: writes to flash (the chip's littlefs erases and programs sectors) and the first
-import of a module (frozen bytecode on the chip), so ruleset commits and game starts are faster
-here than on the chip. MicroPython's unix port has no ``sys.settrace``: there the traced work
+Not charged: writes to flash (the chip's littlefs erases and programs sectors), reads from it
+(a journal stream's frame is one littlefs read), the time USB takes to move a written piece
+(the CDC write returns once its FIFO holds it) and the first import of a module (frozen bytecode
+on the chip), so ruleset commits, game starts and journal streams are faster here than on the
+chip. MicroPython's unix port has no ``sys.settrace``: there the traced work
 costs nothing (``LineMeter.counting`` says so).
 """
 import sys

@@ -6,13 +6,15 @@ once it is safely written, so the table never deletes a record the PC does not h
 arrived before a broken link is kept, and a table that resets in the middle is simply asked
 again. Only records on the table's flash are copied: the last few of a game in progress, still
 in the table's memory, come with the next pull. (For developers: records are committed every
-COMMIT_RECORDS, then JOURNAL_ACK.)
+COMMIT_RECORDS, then JOURNAL_ACK. A table that streams its journal, JOURNAL_STREAM, sends up
+to 64 frames per request as fast as USB takes them; an older one answers JOURNAL_PULL, one
+frame per request.)
 
     tiletable pull --db club.db
 """
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
-from tiletable_host.errors import CommandError
+from tiletable_host.errors import CommandError, TransportError
 from tiletable_host.progress import Progress
 
 COMMIT_RECORDS = 1000  # records per transaction: each commit waits for the disk (fsync)
@@ -44,30 +46,64 @@ def pull_journal(link, db, acknowledge=True, progress_stream=None):
             "the journal of %s ends at record %d but %s already holds up to %d: another table with this name, or a wiped journal"
             % (device, status["last"], db.path, after)
         )
-    added = 0
     sessions_before = db.session_count()
     start = after
-    pending = []  # received, not yet committed: written in one transaction per COMMIT_RECORDS
+    streaming = link.has_capability("journal-stream")
+    position = (0, 0)  # where the last record stored ends on the device: a stream's hint
+    stalls = 0
     with Progress("pull", status["last"] - start, "records", stream=progress_stream) as bar:
+        store = _Store(db, device, after, lambda last: bar.update(last - start, max(status["last"] - start, last - start)))
         try:
             while True:
-                records, durable = link.journal_pull(after)
-                records = [record for record in records if record[0] <= durable]  # the rest may yet be lost
-                if not records:
+                before = store.after
+                if streaming:  # records are stored as each frame brings them, while the table sends on
+                    _, _, position, done = link.journal_stream(store.after, position, on_records=store.keep)
+                else:
+                    store.keep(*link.journal_pull(store.after))
+                    done = store.after == before
+                if done:
                     break
-                pending.extend(records)
-                after = records[-1][0]
-                if len(pending) >= COMMIT_RECORDS:
-                    added += db.import_records(device, pending)
-                    pending = []
-                bar.update(after - start, max(status["last"] - start, after - start))
+                if store.after == before:
+                    stalls += 1  # a stream cut before its first whole record
+                    if stalls > link.retries:
+                        raise TransportError("the journal stream of %s brought nothing after record %d, %d times" % (device, before, stalls))
+                else:
+                    stalls = 0
         finally:
             # what arrived is kept even when the link fails: the next pull starts after it
-            added += db.import_records(device, pending)
+            store.commit()
+    after = store.after
     db.remember_boot(device, status["boot"])
     if acknowledge and after > status["acked"]:
         link.journal_ack(after)
-    return added, db.session_count() - sessions_before, after
+    return store.added, db.session_count() - sessions_before, after
+
+
+class _Store:
+    """Records on their way into the database: committed every COMMIT_RECORDS."""
+
+    def __init__(self, db, device, after, on_progress):
+        self.db = db
+        self.device = device
+        self.after = after  # the last record received
+        self.added = 0
+        self.pending = []  # received, not yet committed
+        self.on_progress = on_progress
+
+    def keep(self, records, durable):
+        """Take the records up to ``durable`` (those after it may yet be lost on the table)."""
+        records = [record for record in records if record[0] <= durable]
+        if not records:
+            return
+        self.pending.extend(records)
+        self.after = records[-1][0]
+        if len(self.pending) >= COMMIT_RECORDS:
+            self.commit()
+        self.on_progress(self.after)
+
+    def commit(self):
+        self.added += self.db.import_records(self.device, self.pending)
+        self.pending = []
 
 
 def do_pull(args):

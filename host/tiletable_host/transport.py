@@ -25,6 +25,7 @@ from tiletable.proto.messages import (
     JOURNAL_PULL,
     JOURNAL_SESSIONS,
     JOURNAL_STATUS,
+    JOURNAL_STREAM,
     MAINTENANCE,
     REPLY,
     RULESET_LIST,
@@ -43,7 +44,7 @@ from tiletable.proto.messages import (
     is_event,
     message_name,
 )
-from tiletable.runtime.journal import iter_records
+from tiletable.runtime.journal import HEAD_SIZE, OVERHEAD, decode_record, iter_records
 from tiletable_host.errors import TransportError
 
 log = logging.getLogger("tiletable.link")
@@ -63,6 +64,7 @@ IDEMPOTENT = frozenset(
         JOURNAL_STATUS,
         JOURNAL_SESSIONS,
         JOURNAL_PULL,
+        JOURNAL_STREAM,
         JOURNAL_ACK,
         SET_CLOCK,
         STATE,
@@ -73,6 +75,25 @@ IDEMPOTENT = frozenset(
 
 _CHUNK_OVERHEAD = 4  # a chunk request's offset (u16) and data length (u16)
 _PULL_OVERHEAD = 6  # a pull reply's last (u32) and records length (u16)
+_STREAM_OVERHEAD = 16  # a stream reply's part, last (u8), durable, first, offset (u32), data length (u16)
+STREAM_FRAMES = 64  # frames one JOURNAL_STREAM request asks for: a round trip per 64 KB or so
+
+
+def _whole_records(data, into):
+    """Append the whole records at the start of ``data`` to ``into`` as ``(seq, rtype, payload)``;
+    return the bytes they take. :raises TransportError: for a complete record that fails its check."""
+    pos = 0
+    while len(data) - pos >= OVERHEAD:
+        size = OVERHEAD + (data[pos] | data[pos + 1] << 8)
+        if len(data) - pos < size:
+            break
+        found = decode_record(data, pos, pos + size)
+        if found is None:
+            raise TransportError("journal record at byte %d of a stream frame fails its check" % pos)
+        seq, rtype, n = found
+        into.append((seq, rtype, bytes(data[pos + HEAD_SIZE : pos + HEAD_SIZE + n])))
+        pos += size
+    return pos
 
 
 class ReplyTimeout(TransportError):
@@ -293,6 +314,58 @@ class Transport:
         records after it are still in its memory (store and acknowledge only up to it)."""
         reply = self.request(JOURNAL_PULL, {"after": after, "max": self.max_payload - _PULL_OVERHEAD})
         return list(iter_records(reply["records"])), reply["durable"]
+
+    def journal_stream(self, after, position=(0, 0), frames=STREAM_FRAMES, on_records=None):
+        """One JOURNAL_STREAM run: the records after ``after`` that arrived whole, as a list of
+        ``(seq, rtype, payload bytes)``; the last record on the device's flash; where the last
+        whole record ends on the device (``(file, offset)``, the hint for the next run, given
+        as ``position``); and whether the run reached the end of the device's flash. A frame
+        lost on the way (a gap in the parts or offsets, no frame in time, the link dropping)
+        ends the run with the records that were whole before it: ask again from the last one.
+        ``on_records(records, durable)``, when given, takes each frame's whole records as they
+        arrive (the host stores them while the device sends on), and none are returned.
+
+        :raises TransportError: when a record the device sent fails its check.
+        """
+        fields = {"after": after, "first": position[0], "offset": position[1], "frames": frames, "max": self.max_payload - _STREAM_OVERHEAD}
+        reply = self.request(JOURNAL_STREAM, fields)
+        seq = self._seq
+        records = []
+        last_seq = after
+        pending = b""  # bytes after the last whole record
+        file, offset = reply["first"], reply["offset"]  # where ``pending`` starts on the device
+        durable = reply["durable"]
+        part = 0
+        while True:
+            if reply["part"] != part:
+                return records, durable, (file, offset), False  # a frame was lost
+            if (reply["first"], reply["offset"]) != (file, offset + len(pending)):
+                if pending or reply["offset"]:
+                    return records, durable, (file, offset), False  # bytes were lost
+                file, offset = reply["first"], 0  # the next file starts
+            durable = reply["durable"]
+            pending += bytes(reply["data"])
+            whole = []
+            used = _whole_records(pending, whole)
+            if whole:
+                last_seq = whole[-1][0]
+                if on_records is None:
+                    records.extend(whole)
+                else:
+                    on_records(whole, durable)
+            pending = pending[used:]
+            offset += used
+            if reply["last"]:
+                if reply["last"] == 2 and pending:
+                    raise TransportError("journal record after %d from the device fails its check" % last_seq)
+                return records, durable, (file, offset), reply["last"] == 2
+            part += 1
+            try:
+                reply = self._await_reply(JOURNAL_STREAM, seq, self.timeout)
+            except DeviceError:
+                raise
+            except TransportError:  # no frame in time, or the link dropped: the next request recovers
+                return records, durable, (file, offset), False
 
     def journal_ack(self, seq):
         """Tell the device every record up to ``seq`` is stored on the host; returns its acked mark."""

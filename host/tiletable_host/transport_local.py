@@ -9,6 +9,7 @@ the directory, exactly as the firmware does at boot.
 import os
 import time
 
+from tiletable.proto.frame import MAX_ENCODED
 from tiletable.proto.server import LinkServer
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore
@@ -52,9 +53,17 @@ class LocalTransport(Transport):
         for version, msg_type, seq, payload in self.server.decoder.feed(data):
             if self.before_request is not None and self.before_request(msg_type):
                 return
-            self._inbox.extend(self.server.handle(version, msg_type, seq, payload))
+            reply = self.server.handle(version, msg_type, seq, payload)
+            if reply is not None:  # None: a journal stream began; _read takes its frames
+                self._inbox.extend(reply)
 
     def _read(self, timeout):
+        if self.server.stream is not None:  # one frame a read, as the USB link makes them when there is room
+            wire = bytearray(MAX_ENCODED + 2)
+            stream = self.server.stream
+            self._inbox.extend(wire[: stream.frame_into(wire, 0)])
+            if stream.done:
+                self.server.stream = None
         if not self._inbox:
             time.sleep(min(timeout, 0.001))
             return b""

@@ -63,9 +63,12 @@ class SerialTransport(Transport):
             if not first:
                 return b""
             self._serial.timeout = 0
-            return first + self._serial.read(self._serial.in_waiting or 0)
         except (serial.SerialException, OSError) as exc:
             raise TransportError("reading from %s failed: %s" % (self.port, exc))
+        try:
+            return first + self._serial.read(self._serial.in_waiting or 0)
+        except (serial.SerialException, OSError):
+            return first  # the port went away after this byte: keep it, the next read reports it
 
     def reconnect(self):
         self.close()

@@ -8,11 +8,12 @@ import pytest
 
 from cli import tiletable
 from journal_games import play_into_journal
-from tiletable.proto.messages import JOURNAL_PULL
+from tiletable.proto.messages import JOURNAL_PULL, JOURNAL_STREAM
 from tiletable.runtime.journal import Journal, iter_records
 from tiletable_host.db import ConflictError, Database
 from tiletable_host.errors import CommandError
 from tiletable_host.pull import pull_journal
+from tiletable_host.transport import DeviceError
 from tiletable_host.transport_local import LocalTransport
 
 
@@ -82,14 +83,45 @@ def test_no_ack_leaves_the_table_copy_unacknowledged(capsys, tmp_path, device):
     assert device.journal.acked == 0
 
 
-@pytest.mark.parametrize("at_pull", [1, 2, 5])
-def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(capsys, tmp_path, device, at_pull):
+class OldFirmware(LocalTransport):
+    """A table from before JOURNAL_STREAM: one JOURNAL_PULL frame per request."""
+
+    def _boot(self):
+        super()._boot()
+        del self.server._handlers[JOURNAL_STREAM]
+        self.server._capabilities.remove("journal-stream")
+
+
+class ResetMidStream(LocalTransport):
+    """A table that loses power as it sends frame ``at_frame`` of a journal stream."""
+
+    def __init__(self, root, at_frame):
+        super().__init__(root)
+        self.at_frame = at_frame
+        self.frames = 0
+
+    def _read(self, timeout):
+        if self.server.stream is not None:
+            self.frames += 1
+            if self.frames == self.at_frame:
+                self.reset()
+        return super()._read(timeout)
+
+
+def _fill_with_a_game_in_progress(journal):
     for seed in range(1, 4):
-        play_into_journal(device.journal, seed=seed)
-    play_into_journal(device.journal, seed=9, max_actions=40)  # a session in progress at the reset
+        play_into_journal(journal, seed=seed)
+    play_into_journal(journal, seed=9, max_actions=40)  # a session in progress at the reset
+
+
+@pytest.mark.parametrize("at_pull", [1, 2, 5])
+def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(capsys, tmp_path, at_pull):
+    device = OldFirmware(str(tmp_path / "device"))
+    _fill_with_a_game_in_progress(device.journal)
     pulls = []
 
     def reset_at_pull(msg_type):
+        assert msg_type != JOURNAL_STREAM  # the host asks an old table the old way
         if msg_type == JOURNAL_PULL:
             pulls.append(msg_type)
             if len(pulls) == at_pull:
@@ -105,6 +137,46 @@ def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(cap
     stored = _stored(db_path)
     assert stored == _journal_records(str(tmp_path / "device" / "journal"))
     assert [r[0] for r in stored] == list(range(1, len(stored) + 1))
+
+
+@pytest.mark.parametrize("at_frame", [1, 2, 5])
+def test_a_device_reset_in_the_middle_of_a_stream_loses_and_duplicates_nothing(capsys, tmp_path, at_frame):
+    device = ResetMidStream(str(tmp_path / "device"), at_frame)
+    _fill_with_a_game_in_progress(device.journal)
+    db_path = str(tmp_path / "t.db")
+    status, out, _ = tiletable(capsys, ["pull", "--db", db_path], device)
+    assert status == 0, out
+    assert device.resets == 1 and device.frames > at_frame  # the stream went on after the reset
+    stored = _stored(db_path)
+    assert stored == _journal_records(str(tmp_path / "device" / "journal"))
+    assert [r[0] for r in stored] == list(range(1, len(stored) + 1))
+
+
+def test_a_lost_stream_frame_ends_the_run_and_the_next_resumes_after_the_last_whole_record(tmp_path):
+    device = LocalTransport(str(tmp_path / "device"))
+    _fill_with_a_game_in_progress(device.journal)
+    device.hello()
+    expected = _journal_records(str(tmp_path / "device" / "journal"))
+    read = device._read
+
+    def lose_the_third_frame(timeout, frames=[]):
+        data = read(timeout)
+        frames.append(data)
+        return b"" if len(frames) == 3 else data
+
+    device._read = lose_the_third_frame
+    records, durable, position, done = device.journal_stream(0)
+    assert not done and 0 < len(records) < len(expected) and records == expected[: len(records)]
+    device._read = read
+    rest, _, _, done = device.journal_stream(records[-1][0], position)
+    assert done and records + rest == [r for r in expected if r[0] <= durable]
+
+
+def test_a_table_without_the_stream_says_so_in_one_line(tmp_path):
+    device = OldFirmware(str(tmp_path / "device"))
+    device.hello()
+    with pytest.raises(DeviceError, match=r"^journal stream: unsupported: journal stream is not available on this device$"):
+        device.journal_stream(0)
 
 
 def test_only_committed_records_are_acknowledged(capsys, tmp_path, device, monkeypatch):

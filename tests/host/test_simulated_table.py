@@ -14,7 +14,7 @@ import pytest
 
 from cli import tiletable
 from tiletable.engine.rulesets import find_ruleset, preset_names
-from tiletable.proto.messages import JOURNAL_PULL, RULESET_PUT_CHUNK
+from tiletable.proto.messages import JOURNAL_STREAM, RULESET_PUT_CHUNK
 from tiletable_host.db import Database
 from tiletable_host.run import ScriptedGame
 from tiletable_host.simtable import SimulatedTable
@@ -112,10 +112,28 @@ def test_a_device_reset_in_the_middle_of_a_sync_loses_nothing(capsys, tmp_path, 
     assert link.ruleset_list() == {n: (1, find_ruleset(n).hash) for n in preset_names()}
 
 
+class ResettingMidStream(SerialTransport):
+    """A serial link that power-cuts the device once the ``at``-th frame of a journal stream arrived."""
+
+    def __init__(self, table, at):
+        super().__init__(table.port, timeout=TIMEOUT)
+        self.table = table
+        self.at = at
+        self.seen = 0
+
+    def _await_reply(self, msg_type, seq, timeout):
+        reply = super()._await_reply(msg_type, seq, timeout)
+        if msg_type == JOURNAL_STREAM:
+            self.seen += 1
+            if self.seen == self.at:
+                self.table.bridge.restart()
+        return reply
+
+
 @pytest.mark.parametrize("at", [1, 2])
 def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(capsys, tmp_path, table, played, at):
     interrupted = str(tmp_path / "interrupted.db")
-    resetting = ResettingLink(table, JOURNAL_PULL, at)
+    resetting = ResettingMidStream(table, at)
     try:
         status, out, err = tiletable(capsys, ["pull", "--no-ack", "--db", interrupted], resetting)
     finally:

@@ -5,7 +5,7 @@ import sys
 from runtime import toy_family
 from runtime.scratch import fresh_dir
 
-from tiletable.proto.frame import MAX_PAYLOAD, FrameDecoder, encode_frame
+from tiletable.proto.frame import MAX_ENCODED, MAX_PAYLOAD, FrameDecoder, encode_frame
 from tiletable.proto.messages import (
     E_BAD_VALUE,
     E_INTERNAL,
@@ -24,6 +24,7 @@ from tiletable.proto.messages import (
     JOURNAL_PULL,
     JOURNAL_SESSIONS,
     JOURNAL_STATUS,
+    JOURNAL_STREAM,
     MAINTENANCE,
     REPLY,
     RULESET_LIST,
@@ -87,7 +88,7 @@ def test_hello_announces_version_and_capabilities():
     reply = _ok(server, HELLO, {"proto": 1, "host": "pytest"})
     assert reply["proto"] == 1 and reply["firmware"] == "0.3.0" and reply["device"] == "tiletable-test"
     assert reply["boot"] == 1 and reply["max_payload"] == MAX_PAYLOAD
-    assert reply["capabilities"] == ["journal", "maintenance", "rulesets"]
+    assert reply["capabilities"] == ["journal", "journal-stream", "maintenance", "rulesets"]
 
 
 def _sync(server, data, content_hash, name="toy", chunk=20):
@@ -202,6 +203,61 @@ def test_journal_pull_in_chunks_then_acknowledge():
     assert _ok(server, JOURNAL_SESSIONS, {"after": 153})["sessions"][0]["first"] == 305
 
 
+def _stream(server, fields, seq=77):
+    """A JOURNAL_STREAM request and the frames it brings, decoded, as the USB link makes them."""
+    assert server.receive(encode_message(JOURNAL_STREAM, seq, fields)) == []
+    decoder = FrameDecoder()
+    frames = []
+    while server.stream is not None:
+        wire = bytearray(MAX_ENCODED + 2)
+        end = server.stream.frame_into(wire, 0)
+        if server.stream.done:
+            server.stream = None
+        for _, msg_type, got_seq, payload in decoder.feed(wire[:end]):
+            assert (msg_type, got_seq) == (JOURNAL_STREAM | REPLY, seq)
+            frames.append(decode_payload(msg_type, payload))
+    return frames
+
+
+def _stream_fields(after, first=0, offset=0, frames=255, size=MAX_PAYLOAD - 16):
+    return {"after": after, "first": first, "offset": offset, "frames": frames, "max": size}
+
+
+def test_journal_stream_sends_the_files_in_runs_of_frames_and_resumes_where_told():
+    server = _server("server-stream")
+    _journal_with_sessions(server, 3, 40)
+    frames = _stream(server, _stream_fields(0, size=300))
+    assert [f["part"] for f in frames] == list(range(len(frames)))
+    assert [f["last"] for f in frames] == [0] * (len(frames) - 1) + [2]
+    assert all(len(f["data"]) <= 300 and f["durable"] == 126 for f in frames)
+    assert [f["first"] for f in frames if f["offset"] == 0] == [1, 43, 85]  # a frame never spans two files
+    records = list(iter_records(b"".join(bytes(f["data"]) for f in frames)))
+    assert [r[0] for r in records] == list(range(1, 127))
+    window = _stream(server, _stream_fields(0, frames=2, size=300))
+    assert [(f["part"], f["last"]) for f in window] == [(0, 0), (1, 1)]
+    whole = list(iter_records(b"".join(bytes(f["data"]) for f in window)))
+    ends = sum(11 + len(r[2]) for r in whole)  # where the last whole record ends in file 1
+    resumed = _stream(server, _stream_fields(whole[-1][0], 1, ends, size=300))
+    assert (resumed[0]["first"], resumed[0]["offset"]) == (1, ends)
+    assert [r[0] for r in iter_records(b"".join(bytes(f["data"]) for f in resumed))] == list(range(whole[-1][0] + 1, 127))
+    wrong_hint = _stream(server, _stream_fields(60, 1, ends, size=300))
+    assert (wrong_hint[0]["first"], iter_records(bytes(wrong_hint[0]["data"])).__next__()[0]) == (43, 61)
+    assert _stream(server, _stream_fields(126)) == [{"part": 0, "last": 2, "durable": 126, "first": 0, "offset": 0, "data": b""}]
+    assert "0 frames" in _error(server, JOURNAL_STREAM, _stream_fields(0, frames=0), E_BAD_VALUE)
+
+
+def test_any_request_ends_a_journal_stream_and_a_repeat_starts_it_again():
+    server = _server("server-stream-end")
+    _journal_with_sessions(server, 2, 40)
+    server.receive(encode_message(JOURNAL_STREAM, 5, _stream_fields(0)))
+    assert server.stream is not None
+    _ok(server, JOURNAL_STATUS)
+    assert server.stream is None
+    first = _stream(server, _stream_fields(0), seq=6)
+    again = _stream(server, _stream_fields(0), seq=6)  # a host's retry: the same run again
+    assert first == again and first[-1]["last"] == 2
+
+
 def test_session_list_is_paged_to_fit_a_frame():
     server = _server("server-sessions")
     _journal_with_sessions(server, 30, 1)
@@ -237,7 +293,7 @@ def test_registered_handlers_answer_game_requests_and_their_failures_are_contain
         return {"session": 42}
 
     server.register(GAME_START, start_game, "game")
-    assert _ok(server, HELLO, {"proto": 1, "host": "t"})["capabilities"] == ["game", "journal", "maintenance", "rulesets"]
+    assert _ok(server, HELLO, {"proto": 1, "host": "t"})["capabilities"] == ["game", "journal", "journal-stream", "maintenance", "rulesets"]
     assert _ok(server, GAME_START, {"ruleset": "toy", "players": ["ann", "bob"]}) == {"session": 42}
     assert started == [{"ruleset": "toy", "players": ["ann", "bob"]}]
     assert _error(server, GAME_START, {"ruleset": "toy", "players": []}, E_BAD_VALUE) == "no players"

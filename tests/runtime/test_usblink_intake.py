@@ -8,6 +8,8 @@ from tiletable.runtime.usblink import CHUNK, UsbLink
 class Echo:
     """A server that keeps every byte it is given and answers nothing."""
 
+    stream = None  # no journal stream
+
     def __init__(self):
         self.received = bytearray()
 

@@ -104,14 +104,28 @@ def encode_frame(msg_type, seq, payload=b"", version=PROTOCOL_VERSION):
     frame = bytearray(HEADER_SIZE + len(payload) + CRC_SIZE)
     struct.pack_into("<BBH", frame, 0, version, msg_type, seq & 0xFFFF)
     frame[HEADER_SIZE : HEADER_SIZE + len(payload)] = payload
-    end = HEADER_SIZE + len(payload)
-    struct.pack_into("<I", frame, end, crc32(memoryview(frame)[:end]) & 0xFFFFFFFF)
-    if cobs_encode_into is None:
-        return b"\x00" + cobs_encode(frame) + b"\x00"
     size = len(frame)
-    wire = bytearray(size + size // 254 + 3)  # zero-filled: both delimiters are in place
-    end = cobs_encode_into(frame, size, wire, 1)
-    return bytes(memoryview(wire)[: end + 1])
+    wire = bytearray(size + size // 254 + 3)
+    return bytes(memoryview(wire)[: seal_frame_into(frame, HEADER_SIZE + len(payload), wire, 0)])
+
+
+def seal_frame_into(frame, end, out, at):
+    """Finish the frame whose header and payload are ``frame[:end]`` and put it on the wire
+    into ``out`` from ``at``: its CRC-32 goes after them (``frame`` has room for it), then it
+    is COBS-encoded between two delimiters. ``out`` needs room for ``size + size // 254 + 3``
+    bytes (``size`` = ``end`` + CRC). Returns the index after the closing delimiter. The
+    journal stream encodes straight into the link's output queue: no buffer, no copy."""
+    struct.pack_into("<I", frame, end, crc32(memoryview(frame)[:end]) & 0xFFFFFFFF)
+    size = end + CRC_SIZE
+    out[at] = 0
+    if cobs_encode_into is None:
+        encoded = cobs_encode(bytes(frame[:size]))
+        stop = at + 1 + len(encoded)
+        out[at + 1 : stop] = encoded
+    else:
+        stop = cobs_encode_into(frame, size, out, at + 1)
+    out[stop] = 0
+    return stop + 1
 
 
 class FrameDecoder:

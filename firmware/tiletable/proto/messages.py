@@ -43,6 +43,8 @@ type   name                  request fields                      reply fields
                                                                  item]
 0x14   TAG_WRITE             zone, uid, record                   -
 0x15   UID_PUT               uid, kind, set, item                entries
+0x16   JOURNAL_STREAM        after, first, offset, frames, max   a run of frames: part, last,
+                                                                 durable, first, offset, data
 =====  ====================  ==================================  ================================
 
 RULESET_LIST answers a page: the rulesets named after ``after`` ("" for the first page), as
@@ -52,6 +54,23 @@ JOURNAL_PULL answers the records after ``after`` that fit in ``max`` bytes, flus
 nothing: the records still in the table's write buffer follow those on flash. ``durable`` is
 the last record on flash; a host stores and acknowledges only up to it, and reads the records
 after it again (a failed flush would number other records with them).
+
+JOURNAL_STREAM (capability ``journal-stream``) answers one request with up to ``frames``
+reply frames, sent back to back as the USB output drains, each carrying up to ``max`` bytes of
+the journal files on flash as they lie there: the records after ``after`` in order, cut
+wherever a frame is full (a record may straddle two frames; each keeps its own CRC-32 and the
+host checks it). Each frame says where its ``data`` lies (``first``: the session file's first
+sequence number, ``offset``: bytes into that file; a file's bytes never share a frame with the
+next file's), numbers itself (``part`` from 0) and says what follows: ``last`` 0 more frames of
+this run, 1 the run ends here (``frames`` sent, or the file read went away under a rotation)
+though the journal goes on, 2 nothing more is on flash. Only flash is sent, so every record in a
+stream is durable (``durable`` is there for the host's check). The host keeps the whole records,
+and asks again after the last one it stored, passing where that record ended (``first``,
+``offset``) so the device resumes without a search; a hint that does not match is ignored and
+the record found by sequence number. A frame lost on the way shows as a gap in ``part`` or
+``offset``: the host drops the rest of the run and asks again from what it stored. A new
+request ends a run in progress; the stream request sent again (a host's retry) starts it again.
+A device without the capability answers ``E_UNKNOWN_TYPE``; the host then uses JOURNAL_PULL.
 
 SET_CLOCK sets the device's wall clock (Unix seconds; the Pico keeps it with ``ticks_ms``
 until the next reset): session headers carry it, and a session in progress journals it as a
@@ -103,6 +122,7 @@ SELF_TEST = 0x12
 TAG_SCAN = 0x13
 TAG_WRITE = 0x14
 UID_PUT = 0x15
+JOURNAL_STREAM = 0x16
 
 EV_ZONE = 0x40
 EV_PLAY = 0x41
@@ -175,6 +195,8 @@ MESSAGES = {
     JOURNAL_SESSIONS | REPLY: "journal sessions reply: sessions *session",
     JOURNAL_PULL: "journal pull: after u32, max u16",
     JOURNAL_PULL | REPLY: "journal pull reply: durable u32, records bytes",
+    JOURNAL_STREAM: "journal stream: after u32, first u32, offset u32, frames u8, max u16",
+    JOURNAL_STREAM | REPLY: "journal stream reply: part u8, last u8, durable u32, first u32, offset u32, data bytes",
     JOURNAL_ACK: "journal ack: seq u32",
     JOURNAL_ACK | REPLY: "journal ack reply: acked u32",
     SET_CLOCK: "set clock: unix u32",

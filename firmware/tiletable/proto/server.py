@@ -10,10 +10,14 @@ A host that hears no reply in time sends the same request again (same type, sequ
 and payload), and on a slow link the retry may arrive while the first is still queued: the
 repeat is answered with the reply the first one had, never run a second time. A HELLO starts a
 host's session (its numbers start again), so it forgets that reply.
+
+JOURNAL_STREAM is answered by a run of frames, not one: the request starts the run and
+the link makes each frame (``stream.frame_into``) as its output queue has room for it. Any request
+ends a run in progress; a repeated stream request starts it again from its own position.
 """
 
 from tiletable.engine.errors import RulesetError
-from tiletable.proto.frame import MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder
+from tiletable.proto.frame import MAX_FRAME, MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder
 from tiletable.proto.messages import (
     E_BAD_VALUE,
     E_INTERNAL,
@@ -31,6 +35,7 @@ from tiletable.proto.messages import (
     JOURNAL_PULL,
     JOURNAL_SESSIONS,
     JOURNAL_STATUS,
+    JOURNAL_STREAM,
     MAINTENANCE,
     MESSAGES,
     REPLY,
@@ -76,8 +81,10 @@ class LinkServer:
         self._last = None  # (type, seq, payload, reply) of the last request answered
         self._upload = None
         self._event_seq = 0
-        self._pull_buf = bytearray(MAX_PAYLOAD - _PULL_OVERHEAD)
-        self._capabilities = ["journal", "maintenance", "rulesets"]
+        self._pull_buf = None  # a pull reply's records or a stream frame: one request is answered at a time
+        self.stream = None  # the journal stream in progress (proto/stream.py), or None
+        self._request_seq = 0
+        self._capabilities = ["journal", "journal-stream", "maintenance", "rulesets"]
         self._handlers = {
             HELLO: self._hello,
             RULESET_LIST: self._ruleset_list,
@@ -88,6 +95,7 @@ class LinkServer:
             JOURNAL_STATUS: self._journal_status,
             JOURNAL_SESSIONS: self._journal_sessions,
             JOURNAL_PULL: self._journal_pull,
+            JOURNAL_STREAM: self._journal_stream,
             JOURNAL_ACK: self._journal_ack,
             MAINTENANCE: self._maintenance,
         }
@@ -106,20 +114,26 @@ class LinkServer:
         """Feed bytes from the host (any cut); return the reply frames to send, in order."""
         replies = []
         for version, msg_type, seq, payload in self.decoder.feed(chunk):
-            replies.append(self._answer(version, msg_type, seq, bytes(payload)))
+            reply = self._answer(version, msg_type, seq, bytes(payload))
+            if reply is not None:  # None: a stream started; the link makes its frames
+                replies.append(reply)
         return replies
 
     def _answer(self, version, msg_type, seq, payload):
+        self._end_stream()  # any request ends a stream in progress
         last = self._last
         if msg_type != HELLO and last is not None and last[0] == msg_type and last[1] == seq and last[2] == payload:
             self.repeats_answered += 1
             return last[3]
         reply = self.handle(version, msg_type, seq, payload)
-        self._last = None if msg_type == HELLO else (msg_type, seq, payload, reply)
+        self._last = None if msg_type == HELLO or reply is None else (msg_type, seq, payload, reply)
         return reply
 
     def handle(self, version, msg_type, seq, payload):
-        """The reply frame to one decoded request frame (never raises)."""
+        """The reply frame to one decoded request frame, or None when it started a journal
+        stream (never raises)."""
+        self._end_stream()
+        self._request_seq = seq
         try:
             if version != PROTOCOL_VERSION:
                 raise ProtocolError(E_VERSION, "protocol version %d, this device speaks %d" % (version, PROTOCOL_VERSION))
@@ -129,7 +143,8 @@ class LinkServer:
             if handler is None:
                 raise ProtocolError(E_UNSUPPORTED, "%s is not available on this device" % message_name(msg_type))
             fields = decode_payload(msg_type, payload)
-            return encode_message(msg_type | REPLY, seq, handler(fields))
+            answer = handler(fields)
+            return None if answer is None else encode_message(msg_type | REPLY, seq, answer)
         except ProtocolError as exc:
             return self._error(exc.code, msg_type, seq, exc.message)
         except RulesetError as exc:
@@ -254,11 +269,28 @@ class LinkServer:
         return {"sessions": rows}
 
     def _journal_pull(self, fields):
-        limit = min(fields["max"], len(self._pull_buf))
+        limit = min(fields["max"], MAX_PAYLOAD - _PULL_OVERHEAD)
         if limit < MAX_RECORD:
             raise ProtocolError(E_BAD_VALUE, "pull max %d is under one record (%d)" % (fields["max"], MAX_RECORD))
-        used = self.journal.read_since(fields["after"], memoryview(self._pull_buf)[:limit])
-        return {"durable": self.journal.durable_seq, "records": memoryview(self._pull_buf)[:used]}
+        if self._pull_buf is None:  # made on the first pull or stream: the boot's heap is the first game's
+            self._pull_buf = memoryview(bytearray(MAX_FRAME))
+        used = self.journal.read_since(fields["after"], self._pull_buf[:limit])
+        return {"durable": self.journal.durable_seq, "records": self._pull_buf[:used]}
+
+    def _journal_stream(self, fields):
+        """Start a run of journal frames (see messages.py); the link makes them with
+        ``stream.frame_into`` as its queue has room, and drops the stream once ``done``."""
+        from tiletable.proto.stream import JournalStream  # on the first stream: not in the boot's heap
+
+        if self._pull_buf is None:
+            self._pull_buf = memoryview(bytearray(MAX_FRAME))
+        self.stream = JournalStream(self.journal, self._pull_buf, self._request_seq, fields)
+        return None
+
+    def _end_stream(self):
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
 
     def _journal_ack(self, fields):
         try:

@@ -417,9 +417,10 @@ class App:
 
     def serve_wait(self):
         """Serve once; return the ms until the link should be served again (0: a full chunk
-        came in and more may wait; ``_LINK_BUSY_MS`` during a transfer; else ``_LINK_MS``)."""
+        came in and more may wait, or a journal stream frame went out and the next may fit;
+        ``_LINK_BUSY_MS`` during a transfer; else ``_LINK_MS``)."""
         read = self.serve()
-        if read >= CHUNK:
+        if read >= CHUNK or self.link.streamed:
             return 0
         now = self.ticks_ms()
         if read:

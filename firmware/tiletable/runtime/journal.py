@@ -198,33 +198,6 @@ def iter_records(data):
         pos += OVERHEAD + n
 
 
-_CRC_RESIDUE = 0x2144DF1C  # CRC-32 of any bytes followed by their own CRC-32, little-endian
-
-
-def _whole_records(data, start, end):
-    """Check the records in ``data[start:end]``: (bytes of whole good records from ``start``,
-    sequence number of the last, whether a complete record failed its check). The checks are
-    ``decode_record``'s, in one loop: a pull reply walks about 60 records, and a call, a tuple
-    and a big int per record took 8 ms of a 1 KB reply on the chip. A record followed by its
-    own CRC-32 has the CRC-32 ``_CRC_RESIDUE``, a small int."""
-    view = memoryview(data)
-    pos = start
-    last = -1
-    while end - pos >= OVERHEAD:
-        size = OVERHEAD + (data[pos] | data[pos + 1] << 8)
-        if size > MAX_RECORD or data[pos + 2] not in RECORD_NAMES or end - pos < size or crc32(view[pos : pos + size]) != _CRC_RESIDUE:
-            break
-        last = pos
-        pos += size
-    left = end - pos
-    damaged = False
-    if left >= HEAD_SIZE:
-        n = struct.unpack_from("<H", data, pos)[0]
-        damaged = n > MAX_PAYLOAD or left >= OVERHEAD + n
-    last_seq = struct.unpack_from("<I", data, last + 3)[0] if last >= 0 else 0
-    return pos - start, last_seq, damaged
-
-
 def parse_json_payload(payload):
     import json
 
@@ -268,6 +241,7 @@ class Journal:
         self._stored = 0  # sum of _sizes
         self._ended = []  # whether each session file ends with REC_END
         self._cursor = None  # (file index, offset, next seq) where the last read stopped
+        self._reader = None  # (first seq, open file): the closed session a stream reads (proto/stream.py)
         self.dropped = 0
         self.is_full = False
         self._flash_full = False  # the last flush failed (no space, I/O error)
@@ -630,6 +604,7 @@ class Journal:
     def close(self):
         self.flush()
         self._close_file()
+        self.end_read()
 
     def _close_file(self):
         if self._file is not None:
@@ -663,6 +638,8 @@ class Journal:
         """Delete the oldest acknowledged sessions (never the newest file) until ``excess``
         bytes are freed or the next one is not fully acknowledged."""
         while excess > 0 and len(self._firsts) > 1 and self._firsts[1] - 1 <= self.acked:
+            if self._reader is not None and self._reader[0] == self._firsts[0]:
+                self.end_read()
             os.remove(self._path(self._firsts[0]))
             excess -= self._sizes[0]
             self._stored -= self._sizes[0]
@@ -705,66 +682,15 @@ class Journal:
 
         :raises ValueError: when ``out`` cannot hold a record of the largest size.
         """
-        if len(out) < MAX_RECORD:
-            raise ValueError("read buffer of %d bytes is under one record (%d)" % (len(out), MAX_RECORD))
-        if not self._firsts or after_seq + 1 >= self.next_seq:
-            return 0
-        index, offset = self._position_of(after_seq + 1)
-        mv = memoryview(out)
-        used = 0
-        while index < len(self._firsts):
-            size = self._sizes[index]
-            if offset < size:
-                with open(self._path(self._firsts[index]), "rb") as f:
-                    f.seek(offset)
-                    got = f.readinto(mv[used : used + min(len(out) - used, size - offset)])
-                whole, last_seq, damaged = _whole_records(out, used, used + got)
-                used += whole
-                offset += whole
-                if whole:
-                    self._cursor = (index, offset, last_seq + 1)
-                if offset < size and not damaged:
-                    return used  # out is full
-            index += 1
-            offset = 0
-        self._cursor = None
-        return self._copy_pending(after_seq, out, used)
+        from tiletable.runtime.journal_read import read_since  # on the first read: not in the boot's heap
 
-    def _copy_pending(self, after_seq, out, used):
-        """Append the records still in the write buffer with sequence numbers above
-        ``after_seq`` to ``out[:used]`` while they fit; return the bytes used then."""
-        pos = 0
-        while pos < self._pending:
-            n, _, seq = struct.unpack_from("<HBI", self._buf, pos)
-            size = OVERHEAD + n
-            if seq > after_seq:
-                if used + size > len(out):
-                    break
-                out[used : used + size] = memoryview(self._buf)[pos : pos + size]
-                used += size
-            pos += size
-        return used
+        return read_since(self, after_seq, out)
 
-    def _position_of(self, seq):
-        """(file index, offset) of record ``seq``, or of the first record after it is gone."""
-        if self._cursor is not None and self._cursor[2] == seq:
-            return self._cursor[0], self._cursor[1]
-        if seq > self.durable_seq:  # still in the write buffer: after the newest file's end
-            return len(self._firsts) - 1, self._sizes[-1]
-        index = 0
-        for i in range(len(self._firsts)):
-            if self._firsts[i] <= seq:
-                index = i
-        offset = 0
-        current = self._firsts[index]
-        header = memoryview(self._record)[:HEAD_SIZE]
-        with open(self._path(self._firsts[index]), "rb") as f:
-            while current < seq and offset < self._sizes[index]:  # skip by lengths: verified at open
-                f.seek(offset)
-                f.readinto(header)
-                offset += OVERHEAD + struct.unpack_from("<H", self._record, 0)[0]
-                current += 1
-        return index, offset
+    def end_read(self):
+        """Close the session file a journal stream keeps open between frames."""
+        if self._reader is not None:
+            self._reader[1].close()
+            self._reader = None
 
     def _read_record(self, f, offset, index):
         """Read and verify the record at ``offset`` into ``self._record``; its size or -1."""

@@ -13,7 +13,9 @@ into a queue of ``OUT_ROOM`` bytes and leave it in pieces of at most ``_PIECE`` 
 while the stream says it can take more (POLLOUT: a USB FIFO with room, a pipe with room for
 more than a piece). A PC that stops reading, or reads a byte a second, fills the queue; then
 whole frames are dropped and counted (``dropped``): events are only news (the journal is the
-record, pulled later), and a host that wants a reply asks again.
+record, pulled later), and a host that wants a reply asks again. A journal stream's frames
+(JOURNAL_STREAM) are never dropped: each is made only once the queue has room for a whole
+frame, straight into the queue, one per poll, so a PC that stops reading just pauses it.
 
 In protocol mode ``micropython.kbd_intr(-1)`` makes 0x03 an ordinary byte, so a Ctrl-C in the
 byte stream (or a terminal program's noise) cannot interrupt the firmware; the frame decoder
@@ -27,11 +29,16 @@ Pico at the REPL, where mpremote works as usual.
 import select
 
 import micropython
+from micropython import const
 
 CHUNK = 512  # bytes read per call at the most (a few ms on the Pico): bounds the time one poll may take
-_PIECE = 64  # bytes written per call: one USB packet
+# bytes written per call: the RP2040 CDC FIFO's size (TinyUSB's 256 at full speed). The write
+# goes on as USB takes the bytes (four packets); a piece per call would be 16 calls and 16 polls
+# per KB, the most of a journal stream's time on the chip
+_PIECE = const(256)
 OUT_ROOM = 3072  # bytes of frames waiting for the PC: two full pull replies and their events
-_DRAIN_PIECES = 32  # pieces written per poll at the most (2 KB): bounds the time one poll may take
+_DRAIN_PIECES = const(12)  # pieces written per poll at the most (3 KB, a full queue): bounds the time one poll may take
+_STREAM_ROOM = const(1039)  # queue room a journal stream frame needs: frame.MAX_ENCODED and two delimiters
 
 
 def _poller(stream, mask):
@@ -43,14 +50,6 @@ def _poller(stream, mask):
     except (TypeError, ValueError, OSError, AttributeError):
         return None
     return getattr(poller, "ipoll", poller.poll)  # CPython has no ipoll
-
-
-def _ready(ask):
-    if ask is None:
-        return True
-    for _ in ask(0):
-        return True
-    return False
 
 
 class UsbLink:
@@ -72,6 +71,7 @@ class UsbLink:
         self.closed = False  # the host end went away for good (only a simulation's pipe can)
         self.bytes_in = 0
         self.dropped = 0  # frames dropped because the PC was not reading
+        self.streamed = False  # the last poll queued a journal stream frame (more may follow at once)
 
     def open(self):
         """Enter protocol mode: 0x03 is data from now on, until ``close()``."""
@@ -88,7 +88,21 @@ class UsbLink:
             self.bytes_in += count
             for reply in self.server.receive(self._chunk[:count]):
                 self.write(reply)
+        self.streamed = self.server.stream is not None and self._stream()
         return count
+
+    def _stream(self):
+        """Queue the next frame of the server's journal stream if a whole one fits; whether it did."""
+        if self._tail + _STREAM_ROOM > OUT_ROOM:
+            self._compact()
+            if self._tail + _STREAM_ROOM > OUT_ROOM:
+                return False
+        stream = self.server.stream
+        self._tail = stream.frame_into(self._queue, self._tail)
+        if stream.done:
+            self.server.stream = None
+        self.drain()
+        return True
 
     def _take(self):
         """Read the bytes waiting, up to ``CHUNK``, into ``_chunk``; return how many. One byte a
@@ -131,17 +145,31 @@ class UsbLink:
         self.drain()
 
     def drain(self):
-        """Write queued bytes while the stream can take them without waiting."""
+        """Write queued bytes while the stream can take them without waiting: a piece at a time,
+        each after the poller says there is room (the CDC FIFO holds one), one flush at the end."""
+        head = self._head
+        tail = self._tail
+        if head == tail:
+            return
+        ask = self._writable
+        write = self._out.write
+        queued = self._queued
         for _ in range(_DRAIN_PIECES):
-            if self._head == self._tail or not _ready(self._writable):
+            if head == tail:
                 break
-            end = min(self._tail, self._head + _PIECE)
-            written = self._out.write(self._queued[self._head : end])
-            self._head += end - self._head if written is None else written
-            if self._flush is not None:
-                self._flush()
-        if self._head == self._tail:
-            self._head = self._tail = 0
+            if ask is not None:
+                for _ in ask(0):
+                    break
+                else:
+                    break  # no room now
+            end = min(tail, head + _PIECE)
+            written = write(queued[head:end])
+            head = end if written is None else head + written
+        if head != self._head and self._flush is not None:
+            self._flush()
+        if head == tail:
+            head = tail = self._tail = 0
+        self._head = head
 
     def _compact(self):
         if self._head:

@@ -1,0 +1,124 @@
+"""The journal stream (JOURNAL_STREAM, messages.py): runs of frames read from the session files.
+
+Imported by the link server on the first stream request, not at boot: the stock build runs
+bytecode from the heap, and the first game start needs those bytes. ``JournalStream`` reads
+the ``Journal``'s file index (``_firsts``, ``_sizes``, ``_path``) as the journal's own
+readers do; the file it keeps open between frames is the journal's ``_reader``, which the
+journal closes when a rotation removes that file.
+"""
+import struct
+
+from tiletable.proto.frame import HEADER_SIZE, MAX_PAYLOAD, PROTOCOL_VERSION, seal_frame_into
+from tiletable.proto.messages import E_BAD_VALUE, JOURNAL_STREAM, REPLY, ProtocolError
+from tiletable.runtime.journal import HEAD_SIZE
+from tiletable.runtime.journal_read import position_of
+
+_HEAD = 16  # a stream reply's part, last (u8), durable, first, offset (u32), data length (u16)
+_LAYOUT = "<BBHBBIIIH"  # the frame header, then the stream reply's fields before its data
+DATA_MAX = MAX_PAYLOAD - _HEAD
+
+
+class JournalStream:
+    """One run: ``frame_into`` makes its frames one at a time, in ``frame`` (a memoryview of
+    ``MAX_FRAME`` bytes), until ``done``.
+
+    :raises ProtocolError: E_BAD_VALUE for no frames or no bytes per frame.
+    """
+
+    def __init__(self, journal, frame, seq, fields):
+        self.limit = min(fields["max"], DATA_MAX)
+        if self.limit < 1 or fields["frames"] < 1:
+            raise ProtocolError(E_BAD_VALUE, "journal stream of %d frames of %d bytes" % (fields["frames"], fields["max"]))
+        self.journal = journal
+        self.frame = frame
+        self.seq = seq
+        self.part = 0
+        self.left = fields["frames"]
+        self.done = False
+        position = self._position(fields["after"] + 1, fields["first"], fields["offset"])
+        self.first, self.offset = (-1, 0) if position is None else position
+
+    def _position(self, seq, first, offset):
+        """(file's first seq, offset) on flash where record ``seq`` starts, None when it is
+        not on flash yet. The host's hint (``first``, ``offset``: where the last record it stored
+        ended) is taken when the header there has the right number: no search."""
+        journal = self.journal
+        if not journal._firsts or seq > journal.durable_seq:
+            return None
+        if first in journal._firsts:
+            index = journal._firsts.index(first)
+            size = journal._sizes[index]
+            if offset == size and index + 1 < len(journal._firsts) and journal._firsts[index + 1] == seq:
+                return seq, 0
+            if offset < size and self._seq_at(first, offset) == seq:
+                return first, offset
+        index, offset = position_of(journal, seq)
+        return journal._firsts[index], offset
+
+    def _seq_at(self, first, offset):
+        header = memoryview(self.frame)[:HEAD_SIZE]
+        with open(self.journal._path(first), "rb") as f:
+            f.seek(offset)
+            if f.readinto(header) != HEAD_SIZE:
+                return -1
+        return struct.unpack_from("<I", self.frame, 3)[0]
+
+    def _read(self, out):
+        """Copy flash bytes from the stream's place into ``out``, moving on to the next file at
+        the end of one; returns the count (0: the end of flash, -1: the file is gone, rotated
+        away, or shorter than the place, cut back after a failed write). Whole files, not
+        records: each was verified when the journal was opened and has been written a flushed
+        batch at a time since, and every record carries its CRC-32 for the host to check."""
+        journal = self.journal
+        firsts = journal._firsts
+        if self.first not in firsts:
+            return -1
+        index = firsts.index(self.first)
+        if self.offset > journal._sizes[index]:
+            return -1
+        if self.offset == journal._sizes[index]:
+            if index + 1 == len(firsts):
+                return 0
+            index += 1
+            self.first = firsts[index]
+            self.offset = 0
+        want = out[: min(len(out), journal._sizes[index] - self.offset)]
+        if index + 1 == len(firsts):  # the newest file grows and may be cut back: opened afresh
+            with open(journal._path(self.first), "rb") as f:
+                f.seek(self.offset)
+                return f.readinto(want)
+        reader = journal._reader
+        if reader is None or reader[0] != self.first:
+            # a closed session's file never changes: kept open between frames (an open is 2 ms on the chip)
+            journal.end_read()
+            reader = journal._reader = (self.first, open(journal._path(self.first), "rb"))
+        reader[1].seek(self.offset)
+        return reader[1].readinto(want)
+
+    def frame_into(self, out, at):
+        """Put the next frame on the wire into ``out`` from ``at`` (room for ``MAX_ENCODED + 2``
+        bytes); return the index after it. Journal bytes go from the file straight into the
+        frame, and the frame straight into ``out``."""
+        journal = self.journal
+        frame = self.frame
+        data_at = HEADER_SIZE + _HEAD
+        count = 0 if self.first < 0 else self._read(memoryview(frame)[data_at : data_at + self.limit])
+        if count < 0:  # the file went away: the host asks again, and the record is found by number
+            last = 1
+            count = 0
+        elif count == 0 or (journal._firsts[-1] == self.first and journal._sizes[-1] == self.offset + count):
+            last = 2  # the end of what is on flash
+        else:
+            last = 1 if self.left == 1 else 0
+        struct.pack_into(_LAYOUT, frame, 0, PROTOCOL_VERSION, JOURNAL_STREAM | REPLY, self.seq, self.part, last, journal.durable_seq, max(self.first, 0), self.offset, count)
+        self.part += 1
+        self.left -= 1
+        self.offset += count
+        if last:
+            self.close()
+        return seal_frame_into(frame, data_at + count, out, at)
+
+    def close(self):
+        """End the run: the file kept open is closed."""
+        self.done = True
+        self.journal.end_read()
