@@ -7,35 +7,15 @@ from allocation import takes_heap
 from portable import raises
 
 from tiletable.runtime import heap
-from tiletable.runtime.heap import COLLECT_EVERY, COLLECT_SOON, bytecode_on_heap, check_room, free_bytes, keep_packed
+from tiletable.runtime.heap import COLLECT_EVERY, bytecode_on_heap, check_room, free_bytes, keep_packed
 
 ON_MICROPYTHON = hasattr(gc, "mem_free")
 
 
-def test_keep_packed_has_a_collection_made_between_steps_every_few_kb():
+def test_keep_packed_has_a_collection_made_every_few_kb():
     keep_packed()
-    if not hasattr(gc, "threshold"):
-        heap.collect_between_steps()  # CPython: nothing to do
-        return
-    assert gc.threshold() == COLLECT_EVERY
-    gc.collect()
-    free = gc.mem_free()
-    bytearray(4096)
-    gc.collect()
-    if gc.mem_free() < free - 2048:  # the WebAssembly port frees nothing while a script runs
-        heap.collect_between_steps()
+    if ON_MICROPYTHON:
         assert gc.threshold() == COLLECT_EVERY
-        return
-    for _ in range(COLLECT_SOON // 1024 - 2):
-        bytearray(1024)
-    heap.collect_between_steps()
-    assert gc.mem_free() < free - (COLLECT_SOON - 4096)  # not due: the garbage is still there
-    assert gc.threshold() == COLLECT_EVERY
-    for _ in range(4):
-        bytearray(1024)
-    heap.collect_between_steps()  # now over COLLECT_SOON since the collection
-    assert gc.mem_free() > free - 2048
-    assert gc.threshold() == COLLECT_EVERY
 
 
 def test_a_frozen_package_is_not_bytecode_on_the_heap_but_one_loaded_from_files_is():

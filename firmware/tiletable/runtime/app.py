@@ -25,7 +25,6 @@ from tiletable.engine.rulesets import unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
-from tiletable.runtime.heap import collect_between_steps
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
@@ -344,12 +343,6 @@ class App:
             table.zone_event(event, now_ms)
             event = events.get()
         table.tick(now_ms)
-        self._collect_if_quiet()
-
-    def _collect_if_quiet(self):
-        """A due garbage collection, made now unless the tray waits to confirm a change."""
-        if not self.tray.confirming:
-            collect_between_steps()
 
     def buttons(self, now_ms):
         """Buttons, the table's timers and the display; queued link events go out."""
@@ -409,8 +402,6 @@ class App:
         read (``CHUNK``: more may be waiting)."""
         read = self.link.poll()
         self.send_events()
-        if read:
-            self._collect_if_quiet()
         if self.server.maintenance_requested or self.table.maintenance_requested or self.link.closed:
             self.running = False
         return read

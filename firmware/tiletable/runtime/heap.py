@@ -5,8 +5,8 @@ whole heap before the first collection: an import leaves its modules' code sprea
 of it, and a game leaves its moves spread over what is free, with small holes between. In the
 tests (hardware/README.md) a boot left 99 KB free and no 2 KB block, and a match in progress
 could not find 2 KB for its growing move list with 50 KB free. ``keep_packed()``
-has a collection made every 16 KB allocated instead (most of them a little earlier, between
-two steps of the app's work: ``collect_between_steps``), so what stays lies together and the free heap stays in large pieces; ``check_room()`` is what a game must leave free to be
+has a collection made every 16 KB allocated instead, so what stays lies together and the
+free heap stays in large pieces; ``check_room()`` is what a game must leave free to be
 played. CPython (the simulation on a PC) has no such heap: there these do nothing.
 
 Only where the bytecode is on the heap: a collection is counted by bytes allocated, and
@@ -23,9 +23,7 @@ import sys
 
 from tiletable import frozen
 
-COLLECT_EVERY = 16 * 1024  # bytes allocated between collections (MicroPython's threshold) ...
-COLLECT_SOON = 12 * 1024  # ... made earlier, between two steps, from this much on
-_packed = [False]  # keep_packed() was called (MicroPython has gc.threshold)
+COLLECT_EVERY = 16 * 1024  # bytes allocated between collections
 
 
 def bytecode_on_heap():
@@ -43,25 +41,8 @@ def collect_for_code():
 
 
 def keep_packed():
-    """From now on, collect every ``COLLECT_EVERY`` bytes allocated (main.py: before its imports),
-    or from ``COLLECT_SOON`` on at the next ``collect_between_steps``."""
+    """From now on, collect every ``COLLECT_EVERY`` bytes allocated (main.py: before its imports)."""
     if hasattr(gc, "threshold"):
-        gc.threshold(COLLECT_EVERY)
-        _packed[0] = True
-
-
-def collect_between_steps():
-    """Collect now if ``COLLECT_SOON`` bytes were allocated since the last collection (after
-    ``keep_packed``). The app calls it after a link request or a tile's change was handled and
-    nothing waits for confirmation on the tray: a collection, 22-30 ms on a stock build, then
-    falls between two pieces of work, not in the middle of reading the next tile.
-
-    MicroPython says how much was allocated since only by walking the whole heap (gc.mem_alloc:
-    6-11 ms on an RP2040), so this lowers the threshold for one small allocation instead: the
-    allocator collects first if the count has reached it."""
-    if _packed[0]:
-        gc.threshold(COLLECT_SOON)
-        bytearray(1)
         gc.threshold(COLLECT_EVERY)
 
 

@@ -247,15 +247,6 @@ class Tray:
         self._scan_ms = 0  # the time of the visit in progress (_scan_or_error)
         self.job = None  # runs once when its zone's field is on and settled (runtime/tags.py's TagWrite)
 
-    @property
-    def confirming(self):
-        """Whether a zone's change waits for its confirming read (slow work, such as a garbage
-        collection, had better wait too)."""
-        for zone in self.zones:
-            if zone.candidate is not None:
-                return True
-        return False
-
     def _now_us(self, now_ms):
         return self._ticks_us() if self._ticks_us is not None else now_ms * 1000
 
