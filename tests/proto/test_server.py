@@ -164,6 +164,44 @@ def test_ruleset_sync_errors_keep_the_installed_ruleset():
     assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 1, "hash": content_hash}]
 
 
+def test_a_commit_in_steps_gives_its_reply_at_the_last_step_and_installs_only_then():
+    server = _server("server-steps")
+    server.steps = True
+    data, content_hash = toy_family.document("toy", 1, 100)
+    _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(data), "hash": content_hash})
+    _ok(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data})
+    commit = encode_message(RULESET_PUT_COMMIT, 4100, {})
+    behind = encode_message(RULESET_LIST, 4101, LIST_ALL)
+    assert server.receive(commit + behind) == []  # the list came behind it in the same read: dropped
+    steps = 1
+    reply = None
+    while reply is None:
+        assert server.rulestore.names() == []  # nothing installed before the last step
+        assert server.receive(commit) == []  # a retry meanwhile: the reply comes once, when done
+        reply = server.step()
+        steps += 1
+    assert steps >= 3 and server.stepping is None
+    assert server.receive(commit) == [reply]  # a later retry: the same reply, not run again
+    assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 1, "hash": content_hash}]
+
+
+def test_a_commit_in_steps_that_fails_leaves_the_installed_ruleset():
+    server = _server("server-steps-bad")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    _sync(server, data, content_hash)  # steps off: the commit's steps are taken in one go
+    server.steps = True
+    new, _ = toy_family.document("toy", 2, 100)
+    _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(new), "hash": HASH})
+    _ok(server, RULESET_PUT_CHUNK, {"offset": 0, "data": new})
+    assert server.receive(encode_message(RULESET_PUT_COMMIT, 4200, {})) == []
+    reply = server.step()  # validation passed; the hash is checked in this step
+    _, msg_type, _, payload = next(FrameDecoder().feed(reply))
+    fields = decode_payload(msg_type, payload)
+    assert msg_type == ERROR and fields["code"] == E_RULESET and "hash" in fields["message"], fields
+    assert server.stepping is None
+    assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 1, "hash": content_hash}]
+
+
 def _journal_with_sessions(server, sessions, events):
     journal = server.journal
     for s in range(sessions):

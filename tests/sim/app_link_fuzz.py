@@ -221,6 +221,16 @@ class Findings:
         return ", ".join("%s %d" % (name, getattr(self, name)) for name in self.COUNTS)
 
 
+def served(server, wire):
+    """The reply frames to ``wire``, a commit's steps taken (as App.serve takes them)."""
+    frames = server.receive(wire)
+    while server.stepping is not None:
+        reply = server.step()
+        if reply is not None:
+            frames.append(reply)
+    return frames
+
+
 def fuzz(root, count, seed):
     """Send ``count`` hostile frames to a fresh App in ``root``; returns the Findings."""
     app = build_app(root)
@@ -233,7 +243,7 @@ def fuzz(root, count, seed):
         seq = trial & 0xFFFF
         wire, whole, msg_type = fuzzer.frame(seq)
         findings.frames += 1
-        answers = [f for out in app.server.receive(wire) for f in replies.feed(out)]
+        answers = [f for out in served(app.server, wire) for f in replies.feed(out)]
         after = app_state(app, root)
         if whole and len(answers) != 1:
             findings.bug("no_reply" if not answers else "extra_replies", (wire[:80], answers))
@@ -261,7 +271,7 @@ def fuzz(root, count, seed):
             app.tray.job = None
             app.selftest = None
             app.table.selftest_status = idle_selftest
-            app.server.receive(encode_frame(GAME_STOP, 0, b""))
+            served(app.server, encode_frame(GAME_STOP, 0, b""))
             after = app_state(app, root)
         before = after
     app.journal.close()

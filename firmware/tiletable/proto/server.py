@@ -10,6 +10,12 @@ A host that hears no reply in time sends the same request again (same type, sequ
 and payload), and on a slow link the retry may arrive while the first is still queued: the
 repeat is answered with the reply the first one had, never run a second time. A HELLO starts a
 host's session (its numbers start again), so it forgets that reply.
+
+A request whose work is long (a ruleset commit: 50-120 ms of an RP2040's time; a game start)
+is answered in steps when ``steps`` is on (the table's runtime): its handler is a generator that
+yields None between pieces, then the reply's fields, and ``step()`` takes one piece at a time,
+so the table's loop runs in between. Frames that came in the same read behind it are dropped
+(the host asks again); the runtime reads nothing more until the reply is out.
 """
 
 from tiletable.engine.errors import RulesetError
@@ -74,6 +80,9 @@ class LinkServer:
         self.errors_sent = 0
         self.repeats_answered = 0
         self._last = None  # (type, seq, payload, reply) of the last request answered
+        self.steps = False  # answer the requests in _stepped over several step() calls (module doc)
+        self.stepping = None  # (type, seq, payload, generator) of the request in progress
+        self._stepped = [RULESET_PUT_COMMIT]  # request types whose handlers are generators
         self._upload = None
         self._event_seq = 0
         self._pull_buf = bytearray(MAX_PAYLOAD - _PULL_OVERHEAD)
@@ -92,12 +101,15 @@ class LinkServer:
             MAINTENANCE: self._maintenance,
         }
 
-    def register(self, msg_type, handler, capability):
+    def register(self, msg_type, handler, capability, stepped=False):
         """Have ``handler(fields) -> reply fields`` answer request ``msg_type``; ``capability``
-        is announced in the HELLO reply. A handler reports refusals by raising ProtocolError."""
+        is announced in the HELLO reply. A handler reports refusals by raising ProtocolError.
+        ``stepped``: the handler is a generator (see the module doc)."""
         if not is_request(msg_type) or msg_type not in MESSAGES:
             raise ValueError("0x%02x is not a request type" % msg_type)
         self._handlers[msg_type] = handler
+        if stepped:
+            self._stepped.append(msg_type)
         if capability not in self._capabilities:
             self._capabilities.append(capability)
             self._capabilities.sort()
@@ -106,8 +118,20 @@ class LinkServer:
         """Feed bytes from the host (any cut); return the reply frames to send, in order."""
         replies = []
         for version, msg_type, seq, payload in self.decoder.feed(chunk):
-            replies.append(self._answer(version, msg_type, seq, bytes(payload)))
+            if self.stepping is None:
+                reply = self._answer(version, msg_type, seq, bytes(payload))
+                if reply is not None:
+                    replies.append(reply)
         return replies
+
+    def step(self):
+        """The next piece of the request answered in steps: its reply frame once done, else None."""
+        msg_type, seq, payload, _ = self.stepping
+        reply = self.handle(PROTOCOL_VERSION, msg_type, seq, payload)
+        if reply is not None:
+            self.stepping = None
+            self._last = (msg_type, seq, payload, reply)
+        return reply
 
     def _answer(self, version, msg_type, seq, payload):
         last = self._last
@@ -115,12 +139,16 @@ class LinkServer:
             self.repeats_answered += 1
             return last[3]
         reply = self.handle(version, msg_type, seq, payload)
-        self._last = None if msg_type == HELLO else (msg_type, seq, payload, reply)
+        if reply is not None:
+            self._last = None if msg_type == HELLO else (msg_type, seq, payload, reply)
         return reply
 
     def handle(self, version, msg_type, seq, payload):
-        """The reply frame to one decoded request frame (never raises)."""
+        """The reply frame to one decoded request frame (never raises); None while it is answered
+        in steps (``stepping``: ``step()`` goes on with it)."""
         try:
+            if self.stepping is not None:
+                return self._reply(msg_type, seq, next(self.stepping[3]))
             if version != PROTOCOL_VERSION:
                 raise ProtocolError(E_VERSION, "protocol version %d, this device speaks %d" % (version, PROTOCOL_VERSION))
             if not is_request(msg_type) or msg_type not in MESSAGES:
@@ -128,8 +156,15 @@ class LinkServer:
             handler = self._handlers.get(msg_type)
             if handler is None:
                 raise ProtocolError(E_UNSUPPORTED, "%s is not available on this device" % message_name(msg_type))
-            fields = decode_payload(msg_type, payload)
-            return encode_message(msg_type | REPLY, seq, handler(fields))
+            fields = handler(decode_payload(msg_type, payload))
+            if msg_type in self._stepped:  # a generator (see the module doc)
+                work = fields
+                for fields in work:
+                    if fields is not None or self.steps:
+                        break
+                if fields is None:
+                    self.stepping = (msg_type, seq, payload, work)
+            return self._reply(msg_type, seq, fields)
         except ProtocolError as exc:
             return self._error(exc.code, msg_type, seq, exc.message)
         except RulesetError as exc:
@@ -141,6 +176,9 @@ class LinkServer:
             return self._error(E_NO_MEMORY, msg_type, seq, "%s: not enough memory (%d bytes free)" % (message_name(msg_type), free))
         except Exception as exc:  # a bug must not stop the table: report it and carry on
             return self._error(E_INTERNAL, msg_type, seq, "%s: %r" % (message_name(msg_type), exc))
+
+    def _reply(self, msg_type, seq, fields):
+        return None if fields is None else encode_message(msg_type | REPLY, seq, fields)
 
     def _error(self, code, msg_type, seq, message):
         self.errors_sent += 1
@@ -202,12 +240,14 @@ class LinkServer:
             raise ProtocolError(E_SEQUENCE, "ruleset commit without a put begin")
         self._upload = None
         try:
-            ruleset = upload.commit()
+            for ruleset in upload.commit_steps():
+                if ruleset is None:
+                    yield None
         except RulesetError:  # a ValueError too, but it gets its own code in handle()
             raise
         except ValueError as exc:
             raise ProtocolError(E_SEQUENCE, str(exc))
-        return {"name": ruleset.name, "version": ruleset.version, "hash": ruleset.hash}
+        yield {"name": ruleset.name, "version": ruleset.version, "hash": ruleset.hash}
 
     def _abort_upload(self):
         if self._upload is not None:

@@ -96,6 +96,7 @@ class App:
         self.wall_clock = WallClock(ticks_ms)
         self.table = Table(board, self.ui, self.journal, self.rulestore, self.wall_clock.now_s)
         self.server = LinkServer(self.rulestore, self.journal, FIRMWARE, device_name(unique_id))
+        self.server.steps = True  # a ruleset commit gives the loop back between its steps
         self.server.register(GAME_START, self._game_start, "game")
         self.server.register(GAME_STOP, self._game_stop, "game")
         self.server.register(STATE, self._state, "game")
@@ -399,8 +400,15 @@ class App:
 
     def serve(self):
         """Answer the PC; leave protocol mode when maintenance was asked for. Returns the bytes
-        read (``CHUNK``: more may be waiting)."""
-        read = self.link.poll()
+        read (``CHUNK``: more may be waiting). While a request is answered in steps, a serve is
+        its next step; what the PC sends meanwhile waits in the USB buffer."""
+        if self.server.stepping is None:
+            read = self.link.poll()
+        else:
+            read = CHUNK  # served again at once
+            reply = self.server.step()
+            if reply is not None:
+                self.link.write(reply)
         self.send_events()
         if self.server.maintenance_requested or self.table.maintenance_requested or self.link.closed:
             self.running = False

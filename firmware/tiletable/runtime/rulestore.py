@@ -25,7 +25,7 @@ import hashlib
 import os
 
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import load_ruleset
+from tiletable.engine.rulesets import content_hash, load_ruleset
 
 MAX_DOCUMENT = 4096  # bytes; the largest preset document is well under 1.5 KB
 
@@ -263,21 +263,31 @@ class Upload:
             invalid (naming the field), is another ruleset, or its hash is not the expected one.
             On any error the upload is discarded and the installed ruleset is unchanged.
         """
+        for ruleset in self.commit_steps():
+            if ruleset is not None:
+                return ruleset
+
+    def commit_steps(self):
+        """``commit()`` in steps of about 25 ms of an RP2040's time each (validation, the content
+        hash, the file written, its rename): yields None between them, then the Ruleset. The
+        rename comes last, so what a step before it leaves is only a ``.tmp`` file."""
         try:
             if self._data is None:
                 raise ValueError("upload of %r is closed" % self.name)
             if self.received != self.size:
                 raise ValueError("upload of %r has %d of %d bytes" % (self.name, self.received, self.size))
             data = self._data
-            ruleset = load_ruleset(data)
+            ruleset = load_ruleset(data, self.expected_hash)  # the hash is checked in the next step
             if ruleset.name != self.name:
                 raise RulesetError(ruleset.name, "name", "upload announced as %r" % self.name)
-            if ruleset.hash != self.expected_hash:
-                raise RulesetError(
-                    ruleset.name, "hash", "content hash %s is not the expected %s" % (ruleset.hash, self.expected_hash)
-                )
+            yield None
+            found = content_hash(ruleset.family, ruleset.name, ruleset.version, ruleset.params)
+            if found != self.expected_hash:
+                raise RulesetError(ruleset.name, "hash", "content hash %s is not the expected %s" % (found, self.expected_hash))
+            yield None
             with open(self._temp, "wb") as f:
                 f.write(data)
+            yield None
             os.rename(self._temp, self.store._path(self.name + _SUFFIX))
         except Exception:
             self.abort()
@@ -285,7 +295,7 @@ class Upload:
         self._data = None
         self.store._rows[self.name] = (_digest(data), ruleset.version, ruleset.hash)
         self.store._index_stale = True  # written at the next list: a sync ends with one
-        return ruleset
+        yield ruleset
 
     def abort(self):
         """Discard the upload (the installed ruleset is untouched)."""
