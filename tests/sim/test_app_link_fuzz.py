@@ -2,19 +2,23 @@
 reaches a bare LinkServer; this one reaches the App's game, clock, self-test and tag handlers
 too, with well-laid payloads of hostile values, random payloads and damaged frames of every
 request type. ``make soak`` runs a hundred thousand frames (bench/app_link_fuzz.py too, with figures)."""
-from sim.app_link_fuzz import Findings, fuzz
+from sim.app_link_fuzz import Findings, build_app, fuzz
 from soak import size
+from tiletable.proto.frame import FrameDecoder
 from tiletable.proto.messages import (
     GAME_START,
     GAME_STOP,
     JOURNAL_ACK,
     MAINTENANCE,
+    REPLY,
     RULESET_PUT_BEGIN,
     RULESET_REMOVE,
     SELF_TEST,
     SET_CLOCK,
     TAG_WRITE,
     UID_PUT,
+    decode_payload,
+    encode_message,
     message_name,
 )
 
@@ -36,3 +40,21 @@ def test_the_findings_count_a_change_on_error_as_a_bug():
     findings.answered(JOURNAL_ACK, False)
     findings.bug("changed_on_error", "journal ack")
     assert findings.bugs() == 1 and findings.by_type[JOURNAL_ACK] == [0, 1]
+
+
+def test_a_game_start_over_the_link_is_answered_in_steps_and_begins_at_the_last(table_root):
+    app = build_app(table_root)
+    request = encode_message(GAME_START, 7, {"ruleset": "muggins", "players": ["ann", "bob"]})
+    assert app.server.receive(request) == []  # the first step ran; the reply waits for the last
+    steps = 1
+    reply = None
+    while reply is None:
+        assert app.table.state is None and not app.journal.in_session  # the menu until the last step
+        app.scan(0)  # the table's loop runs between the steps
+        reply = app.server.step()
+        steps += 1
+    assert steps >= 4
+    (frame,) = FrameDecoder().feed(reply)
+    assert frame[1] == GAME_START | REPLY and decode_payload(frame[1], frame[3])["session"] > 0
+    assert app.table.state is not None and app.journal.in_session
+    app.journal.close()

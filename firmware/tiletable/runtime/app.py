@@ -96,8 +96,8 @@ class App:
         self.wall_clock = WallClock(ticks_ms)
         self.table = Table(board, self.ui, self.journal, self.rulestore, self.wall_clock.now_s)
         self.server = LinkServer(self.rulestore, self.journal, FIRMWARE, device_name(unique_id))
-        self.server.steps = True  # a ruleset commit gives the loop back between its steps
-        self.server.register(GAME_START, self._game_start, "game")
+        self.server.steps = True  # a commit or a game start gives the loop back between its steps
+        self.server.register(GAME_START, self._game_start, "game", stepped=True)
         self.server.register(GAME_STOP, self._game_stop, "game")
         self.server.register(STATE, self._state, "game")
         self.server.register(SET_CLOCK, self._set_clock, "clock")
@@ -122,12 +122,15 @@ class App:
     # ----- link handlers
 
     def _game_start(self, fields):
+        """GAME_START, in the table's steps (a generator: see LinkServer ``steps``)."""
         self._refuse_during_selftest()
         players = fields["players"]
         if not 2 <= len(players) <= self.ui.seats:
             raise ProtocolError(E_BAD_VALUE, "%d players; the table seats 2 to %d" % (len(players), self.ui.seats))
         try:
-            session = self.table.start(fields["ruleset"], players, self.ticks_ms())
+            for session in self.table.start_steps(fields["ruleset"], players, self.ticks_ms()):
+                if session is None:
+                    yield None
         except KeyError:
             raise ProtocolError(E_BAD_VALUE, "no game %r on this table" % fields["ruleset"])
         except RulesetError:
@@ -140,7 +143,7 @@ class App:
             raise ProtocolError(E_NO_MEMORY, str(exc))
         except ValueError as exc:
             raise ProtocolError(E_BAD_VALUE, str(exc))
-        return {"session": session}
+        yield {"session": session}
 
     # ----- a restart into a game (copied .mpy files: games played leave the heap in pieces)
 
