@@ -17,7 +17,6 @@ from tiletable import tagrecord
 from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, status_leds
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
-from tiletable.engine.cards import card_str
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
@@ -68,6 +67,8 @@ def item_text(identity):
     kind, _, item = identity
     if kind == tagrecord.KIND_TILE:
         return tile_str(item)
+    from tiletable.engine.cards import card_str  # card games only: not in a tile game's heap
+
     return card_str(item)
 
 
