@@ -2,6 +2,8 @@
 reaches a bare LinkServer; this one reaches the App's game, clock, self-test and tag handlers
 too, with well-laid payloads of hostile values, random payloads and damaged frames of every
 request type. ``make soak`` runs a hundred thousand frames (bench/app_link_fuzz.py too, with figures)."""
+import sys
+
 from sim.app_link_fuzz import Findings, build_app, fuzz
 from soak import size
 from tiletable.proto.frame import FrameDecoder
@@ -21,6 +23,7 @@ from tiletable.proto.messages import (
     encode_message,
     message_name,
 )
+from tiletable.runtime.warmup import Warmer
 
 FRAMES = size(2500, 100000)
 CHANGES = (GAME_START, GAME_STOP, JOURNAL_ACK, MAINTENANCE, RULESET_PUT_BEGIN, RULESET_REMOVE, SELF_TEST, SET_CLOCK, TAG_WRITE, UID_PUT)
@@ -57,4 +60,30 @@ def test_a_game_start_over_the_link_is_answered_in_steps_and_begins_at_the_last(
     (frame,) = FrameDecoder().feed(reply)
     assert frame[1] == GAME_START | REPLY and decode_payload(frame[1], frame[3])["session"] > 0
     assert app.table.state is not None and app.journal.in_session
+    app.journal.close()
+
+
+def test_the_menus_game_is_readied_in_steps_while_the_link_is_quiet(table_root):
+    app = build_app(table_root)
+    app.warmer = Warmer(app)  # as on a build with the code frozen in (here the bytecode is the PC's)
+    app.rulestore._ready = None  # forget the start build_app made
+    app._link_read_ms = 0  # a request was read at 0 ms
+    app.housekeeping(500)
+    assert app.rulestore._ready is None  # the link is not quiet yet
+    steps = 0
+    now = 1000
+    while app.rulestore._ready is None or app.warmer._steps is not None:
+        app.housekeeping(now)
+        steps += 1
+        now += 100
+    assert steps >= 3 and app.rulestore._ready[1].name == app.table.menu.name == "muggins"
+    assert "tiletable.runtime.play_line" in sys.modules
+    app.rulestore._ready = None
+    app.housekeeping(now)
+    assert app.rulestore._ready is None  # not again until a request comes or the menu changes
+    app._link_read_ms = now
+    for _ in range(15):
+        now += 100
+        app.housekeeping(now)
+    assert app.rulestore._ready is not None  # a request came (a sync may change the ruleset)
     app.journal.close()

@@ -25,6 +25,7 @@ from tiletable.engine.rulesets import unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
+from tiletable.runtime.heap import bytecode_on_heap
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
@@ -116,6 +117,11 @@ class App:
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
         self.link = UsbLink(self.server, instream, outstream)
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
+        self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
+        if not bytecode_on_heap():
+            from tiletable.runtime.warmup import Warmer
+
+            self.warmer = Warmer(self)
         self.running = True
         self.table.boot(ticks_ms())
 
@@ -434,6 +440,8 @@ class App:
         self.journal.poll(now_ms)
         if self.wdt is not None:
             self.wdt.feed()
+        if self.warmer is not None:
+            self.warmer.step(now_ms)
 
     def step(self, now_ms):
         """Every service once (the simulation's fast-forward uses this)."""
