@@ -7,9 +7,10 @@ time. Nothing here imports ``machine``.
 
 Services (``run()``): the tray scan (as fast as the readers' field settling allows), the
 buttons and the table's timers (every 10 ms), the USB link (every 5 ms; every 1 ms during a
-transfer, at once while a full chunk came in), and the journal flush plus the watchdog
-(every 100 ms: a task that hangs stops the feeding and the watchdog resets the board; the
-table then resumes from the journal).
+transfer, at once while a full chunk came in or a ruleset commit or a game start goes on in
+steps), and the journal flush plus the watchdog (every 100 ms: a task that hangs stops the
+feeding and the watchdog resets the board; the table then resumes from the journal; on a
+frozen build it also readies the menu's game, runtime/warmup.py).
 """
 import gc
 
