@@ -164,42 +164,56 @@ def test_ruleset_sync_errors_keep_the_installed_ruleset():
     assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 1, "hash": content_hash}]
 
 
-def test_a_commit_in_steps_gives_its_reply_at_the_last_step_and_installs_only_then():
+def _stepped(server, msg_type, fields, seq):
+    """Ask with ``steps`` on: (the reply, the steps it took), a retry sent between the steps."""
+    request = encode_message(msg_type, seq, fields)
+    reply = server.receive(request)
+    steps = 1
+    while not reply:
+        assert server.receive(request) == []  # a retry meanwhile: the reply comes once, when done
+        step = server.step()
+        reply = [] if step is None else [step]
+        steps += 1
+    (_, got_type, got_seq, payload), = FrameDecoder().feed(reply[0])
+    assert got_seq == seq
+    return got_type, decode_payload(got_type, payload), steps
+
+
+def test_an_upload_in_steps_is_validated_with_its_last_chunk_and_installed_at_the_commit():
     server = _server("server-steps")
     server.steps = True
     data, content_hash = toy_family.document("toy", 1, 100)
     _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(data), "hash": content_hash})
-    _ok(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data})
-    commit = encode_message(RULESET_PUT_COMMIT, 4100, {})
-    behind = encode_message(RULESET_LIST, 4101, LIST_ALL)
+    got_type, reply, steps = _stepped(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data[:10]}, 4100)
+    assert got_type == RULESET_PUT_CHUNK | REPLY and reply["received"] == 10 and steps == 1
+    got_type, reply, steps = _stepped(server, RULESET_PUT_CHUNK, {"offset": 10, "data": data[10:]}, 4101)
+    assert got_type == RULESET_PUT_CHUNK | REPLY and reply["received"] == len(data) and steps == 2  # validated
+    commit = encode_message(RULESET_PUT_COMMIT, 4102, {})
+    behind = encode_message(RULESET_LIST, 4103, LIST_ALL)
     assert server.receive(commit + behind) == []  # the list came behind it in the same read: dropped
-    steps = 1
-    reply = None
-    while reply is None:
-        assert server.rulestore.names() == []  # nothing installed before the last step
-        assert server.receive(commit) == []  # a retry meanwhile: the reply comes once, when done
-        reply = server.step()
-        steps += 1
-    assert steps >= 3 and server.stepping is None
+    assert server.rulestore.names() == []  # nothing installed before the last step
+    reply = server.step()
+    assert reply is not None and server.stepping is None
     assert server.receive(commit) == [reply]  # a later retry: the same reply, not run again
     assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 1, "hash": content_hash}]
 
 
-def test_a_commit_in_steps_that_fails_leaves_the_installed_ruleset():
+def test_an_upload_in_steps_that_fails_leaves_the_installed_ruleset():
     server = _server("server-steps-bad")
     data, content_hash = toy_family.document("toy", 1, 100)
-    _sync(server, data, content_hash)  # steps off: the commit's steps are taken in one go
+    _sync(server, data, content_hash)  # steps off: each request in one go
     server.steps = True
+    installed = [{"name": "toy", "version": 1, "hash": content_hash}]
     new, _ = toy_family.document("toy", 2, 100)
-    _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(new), "hash": HASH})
-    _ok(server, RULESET_PUT_CHUNK, {"offset": 0, "data": new})
-    assert server.receive(encode_message(RULESET_PUT_COMMIT, 4200, {})) == []
-    reply = server.step()  # validation passed; the hash is checked in this step
-    _, msg_type, _, payload = next(FrameDecoder().feed(reply))
-    fields = decode_payload(msg_type, payload)
-    assert msg_type == ERROR and fields["code"] == E_RULESET and "hash" in fields["message"], fields
-    assert server.stepping is None
-    assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 1, "hash": content_hash}]
+    bad = b'{"family":"toy","name":"toy","params":{"target":-1}}'
+    for seq, (document, announced, why) in ((4200, (new, HASH, "hash")), (4210, (bad, content_hash, "params.target"))):
+        _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(document), "hash": announced})
+        got_type, reply, steps = _stepped(server, RULESET_PUT_CHUNK, {"offset": 0, "data": document}, seq)
+        assert got_type == RULESET_PUT_CHUNK | REPLY and steps == 2  # the chunk is taken; the commit says why
+        got_type, reply, _ = _stepped(server, RULESET_PUT_COMMIT, {}, seq + 1)
+        assert got_type == ERROR and reply["code"] == E_RULESET and why in reply["message"], reply
+        assert server.stepping is None
+        assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == installed
 
 
 def _journal_with_sessions(server, sessions, events):

@@ -11,10 +11,10 @@ and payload), and on a slow link the retry may arrive while the first is still q
 repeat is answered with the reply the first one had, never run a second time. A HELLO starts a
 host's session (its numbers start again), so it forgets that reply.
 
-A request whose work is long (a ruleset commit: 50-120 ms of an RP2040's time; a game start)
-is answered in steps when ``steps`` is on (the table's runtime): its handler is a generator that
-yields None between pieces, then the reply's fields, and ``step()`` takes one piece at a time,
-so the table's loop runs in between. Frames that came in the same read behind it are dropped
+A request whose work is long (a ruleset upload's last chunk and its commit: 50-120 ms of an
+RP2040's time; a game start) is answered in steps when ``steps`` is on (the table's runtime):
+its handler is a generator that yields None between pieces, then the reply's fields, and
+``step()`` takes one piece at a time, so the table's loop runs in between. Frames that came in the same read behind it are dropped
 (the host asks again); the runtime reads nothing more until the reply is out.
 """
 
@@ -82,7 +82,7 @@ class LinkServer:
         self._last = None  # (type, seq, payload, reply) of the last request answered
         self.steps = False  # answer the requests in _stepped over several step() calls (module doc)
         self.stepping = None  # (type, seq, payload, generator) of the request in progress
-        self._stepped = [RULESET_PUT_COMMIT]  # request types whose handlers are generators
+        self._stepped = [RULESET_PUT_CHUNK, RULESET_PUT_COMMIT]  # their handlers are generators
         self._upload = None
         self._event_seq = 0
         self._pull_buf = bytearray(MAX_PAYLOAD - _PULL_OVERHEAD)
@@ -226,13 +226,18 @@ class LinkServer:
         return {}
 
     def _ruleset_put_chunk(self, fields):
-        if self._upload is None:
+        """The last chunk is followed by a step that validates the document (Upload.check)."""
+        upload = self._upload
+        if upload is None:
             raise ProtocolError(E_SEQUENCE, "ruleset chunk without a put begin")
         try:
-            received = self._upload.write(fields["offset"], fields["data"])
+            received = upload.write(fields["offset"], fields["data"])
         except ValueError as exc:
             raise ProtocolError(E_SEQUENCE, str(exc))
-        return {"received": received}
+        if received == upload.size:
+            yield None
+            upload.check()
+        yield {"received": received}
 
     def _ruleset_put_commit(self, fields):
         upload = self._upload
