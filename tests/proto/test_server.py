@@ -187,7 +187,7 @@ def test_an_upload_in_steps_is_validated_with_its_last_chunk_and_installed_at_th
     got_type, reply, steps = _stepped(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data[:10]}, 4100)
     assert got_type == RULESET_PUT_CHUNK | REPLY and reply["received"] == 10 and steps == 1
     got_type, reply, steps = _stepped(server, RULESET_PUT_CHUNK, {"offset": 10, "data": data[10:]}, 4101)
-    assert got_type == RULESET_PUT_CHUNK | REPLY and reply["received"] == len(data) and steps == 3  # validated
+    assert got_type == RULESET_PUT_CHUNK | REPLY and reply["received"] == len(data) and steps >= 2  # validated
     commit = encode_message(RULESET_PUT_COMMIT, 4102, {})
     behind = encode_message(RULESET_LIST, 4103, LIST_ALL)
     assert server.receive(commit + behind) == []  # the list came behind it in the same read: dropped
@@ -196,6 +196,18 @@ def test_an_upload_in_steps_is_validated_with_its_last_chunk_and_installed_at_th
     assert reply is not None and server.stepping is None
     assert server.receive(commit) == [reply]  # a later retry: the same reply, not run again
     assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 1, "hash": content_hash}]
+
+
+def test_every_fourth_upload_in_steps_collects_garbage_in_a_step_before_its_validation():
+    server = _server("server-steps-collect")
+    server.steps = True
+    steps = []
+    for i in range(8):
+        data, content_hash = toy_family.document("toy", 1, 100 + i)
+        _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(data), "hash": content_hash})
+        steps.append(_stepped(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data}, 4300 + 2 * i)[2])
+        assert _stepped(server, RULESET_PUT_COMMIT, {}, 4301 + 2 * i)[0] == RULESET_PUT_COMMIT | REPLY
+    assert steps == [2, 2, 2, 3, 2, 2, 2, 3]
 
 
 def test_an_upload_in_steps_that_fails_leaves_the_installed_ruleset():
@@ -209,7 +221,7 @@ def test_an_upload_in_steps_that_fails_leaves_the_installed_ruleset():
     for seq, (document, announced, why) in ((4200, (new, HASH, "hash")), (4210, (bad, content_hash, "params.target"))):
         _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(document), "hash": announced})
         got_type, reply, steps = _stepped(server, RULESET_PUT_CHUNK, {"offset": 0, "data": document}, seq)
-        assert got_type == RULESET_PUT_CHUNK | REPLY and steps == 3  # the chunk is taken; the commit says why
+        assert got_type == RULESET_PUT_CHUNK | REPLY and steps >= 2  # the chunk is taken; the commit says why
         got_type, reply, _ = _stepped(server, RULESET_PUT_COMMIT, {}, seq + 1)
         assert got_type == ERROR and reply["code"] == E_RULESET and why in reply["message"], reply
         assert server.stepping is None

@@ -59,6 +59,7 @@ from tiletable.runtime.journal import MAX_RECORD, JournalError
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
 _SESSION_ROW_MAX = 4 + 4 + 25 + 17 + 4 + 1 + 1  # a session row with a 24-character name
 _RULESET_ROW_MAX = 25 + 2 + 17  # name (24 characters), version, hash (16 hex digits)
+_COLLECT_UPLOADS = 4  # uploads validated between collections (one leaves about 15 KB of garbage)
 
 
 class LinkServer:
@@ -86,6 +87,7 @@ class LinkServer:
         self.stepping = None  # (type, seq, payload, generator) of the request in progress
         self._stepped = [RULESET_PUT_CHUNK, RULESET_PUT_COMMIT]  # their handlers are generators
         self._upload = None
+        self._validations = 0  # uploads validated (see _ruleset_put_chunk)
         self._event_seq = 0
         self._pull_buf = bytearray(MAX_PAYLOAD - _PULL_OVERHEAD)
         self._capabilities = ["journal", "maintenance", "rulesets"]
@@ -228,10 +230,11 @@ class LinkServer:
         return {}
 
     def _ruleset_put_chunk(self, fields):
-        """The last chunk is followed by a garbage collection and the document's validation
-        (Upload.check), each a step of its own: on a frozen build the heap is collected only
-        when it is full, and a sync of the presets filled it once, in the middle of a step
-        (50 ms held, bench/chip.py); a validation with the heap collected just before fits."""
+        """The last chunk is followed by the document's validation (Upload.check), a step of its
+        own, and every ``_COLLECT_UPLOADS`` uploads by a garbage collection before it: on a
+        frozen build the heap is collected only when it is full, and a sync of the presets
+        filled it about once, maybe in the middle of a validation (50 ms held, bench/chip.py).
+        A collection at every upload cost the sync 0.3 s."""
         upload = self._upload
         if upload is None:
             raise ProtocolError(E_SEQUENCE, "ruleset chunk without a put begin")
@@ -241,8 +244,10 @@ class LinkServer:
             raise ProtocolError(E_SEQUENCE, str(exc))
         if received == upload.size:
             yield None
-            gc.collect()
-            yield None
+            self._validations += 1
+            if self._validations % _COLLECT_UPLOADS == 0:
+                gc.collect()
+                yield None
             upload.check()
         yield {"received": received}
 
