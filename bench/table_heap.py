@@ -131,7 +131,8 @@ def play_next():
     name, players = GAMES[progress[0]]
     if app.table.state is not None:
         app._game_stop({})
-    app._game_start({"ruleset": name, "players": ["P%d" % seat for seat in range(players)]})
+    for _ in app._game_start({"ruleset": name, "players": ["P%d" % seat for seat in range(players)]}):
+        pass  # the link's steps, taken back to back
     for _ in range(20):
         app.step(time.ticks_ms())
     gc.collect()

@@ -165,6 +165,70 @@ def test_ruleset_sync_errors_keep_the_installed_ruleset():
     assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 1, "hash": content_hash}]
 
 
+def _stepped(server, msg_type, fields, seq):
+    """Ask with ``steps`` on: (the reply, the steps it took), a retry sent between the steps."""
+    request = encode_message(msg_type, seq, fields)
+    reply = server.receive(request)
+    steps = 1
+    while not reply:
+        assert server.receive(request) == []  # a retry meanwhile: the reply comes once, when done
+        step = server.step()
+        reply = [] if step is None else [step]
+        steps += 1
+    (_, got_type, got_seq, payload), = FrameDecoder().feed(reply[0])
+    assert got_seq == seq
+    return got_type, decode_payload(got_type, payload), steps
+
+
+def test_an_upload_in_steps_is_validated_with_its_last_chunk_and_installed_at_the_commit():
+    server = _server("server-steps")
+    server.steps = True
+    data, content_hash = toy_family.document("toy", 1, 100)
+    _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(data), "hash": content_hash})
+    got_type, reply, steps = _stepped(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data[:10]}, 4100)
+    assert got_type == RULESET_PUT_CHUNK | REPLY and reply["received"] == 10 and steps == 1
+    got_type, reply, steps = _stepped(server, RULESET_PUT_CHUNK, {"offset": 10, "data": data[10:]}, 4101)
+    assert got_type == RULESET_PUT_CHUNK | REPLY and reply["received"] == len(data) and steps >= 2  # validated
+    commit = encode_message(RULESET_PUT_COMMIT, 4102, {})
+    behind = encode_message(RULESET_LIST, 4103, LIST_ALL)
+    assert server.receive(commit + behind) == []  # the list came behind it in the same read: dropped
+    assert server.rulestore.names() == []  # nothing installed before the last step
+    reply = server.step()
+    assert reply is not None and server.stepping is None
+    assert server.receive(commit) == [reply]  # a later retry: the same reply, not run again
+    assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 1, "hash": content_hash}]
+
+
+def test_every_fourth_upload_in_steps_collects_garbage_in_a_step_before_its_validation():
+    server = _server("server-steps-collect")
+    server.steps = True
+    steps = []
+    for i in range(8):
+        data, content_hash = toy_family.document("toy", 1, 100 + i)
+        _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(data), "hash": content_hash})
+        steps.append(_stepped(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data}, 4300 + 2 * i)[2])
+        assert _stepped(server, RULESET_PUT_COMMIT, {}, 4301 + 2 * i)[0] == RULESET_PUT_COMMIT | REPLY
+    assert steps == [2, 2, 2, 3, 2, 2, 2, 3]
+
+
+def test_an_upload_in_steps_that_fails_leaves_the_installed_ruleset():
+    server = _server("server-steps-bad")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    _sync(server, data, content_hash)  # steps off: each request in one go
+    server.steps = True
+    installed = [{"name": "toy", "version": 1, "hash": content_hash}]
+    new, _ = toy_family.document("toy", 2, 100)
+    bad = b'{"family":"toy","name":"toy","params":{"target":-1}}'
+    for seq, (document, announced, why) in ((4200, (new, HASH, "hash")), (4210, (bad, content_hash, "params.target"))):
+        _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(document), "hash": announced})
+        got_type, reply, steps = _stepped(server, RULESET_PUT_CHUNK, {"offset": 0, "data": document}, seq)
+        assert got_type == RULESET_PUT_CHUNK | REPLY and steps >= 2  # the chunk is taken; the commit says why
+        got_type, reply, _ = _stepped(server, RULESET_PUT_COMMIT, {}, seq + 1)
+        assert got_type == ERROR and reply["code"] == E_RULESET and why in reply["message"], reply
+        assert server.stepping is None
+        assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == installed
+
+
 def _journal_with_sessions(server, sessions, events):
     journal = server.journal
     for s in range(sessions):

@@ -223,6 +223,16 @@ class Findings:
         return ", ".join("%s %d" % (name, getattr(self, name)) for name in self.COUNTS)
 
 
+def served(server, wire):
+    """The reply frames to ``wire``, a commit's steps taken (as App.serve takes them)."""
+    frames = server.receive(wire)
+    while server.stepping is not None:
+        reply = server.step()
+        if reply is not None:
+            frames.append(reply)
+    return frames
+
+
 def fuzz(root, count, seed):
     """Send ``count`` hostile frames to a fresh App in ``root``; returns the Findings."""
     app = build_app(root)
@@ -235,7 +245,7 @@ def fuzz(root, count, seed):
         seq = trial & 0xFFFF
         wire, whole, msg_type = fuzzer.frame(seq)
         findings.frames += 1
-        out = app.server.receive(wire)
+        out = served(app.server, wire)
         if app.server.stream is not None:  # a journal stream: its first frame answers, as the link makes it
             room = bytearray(MAX_ENCODED + 2)
             out.append(bytes(room[: app.server.stream.frame_into(room, 0)]))
@@ -267,7 +277,7 @@ def fuzz(root, count, seed):
             app.tray.job = None
             app.selftest = None
             app.table.selftest_status = idle_selftest
-            app.server.receive(encode_frame(GAME_STOP, 0, b""))
+            served(app.server, encode_frame(GAME_STOP, 0, b""))
             after = app_state(app, root)
         before = after
     app.journal.close()

@@ -5,7 +5,6 @@ A play from a hand the table cannot see is checked as far as the table knows: th
 seat, a tile not seen elsewhere, an end it fits.
 """
 
-from tiletable.engine.betting import stake_problem
 from tiletable.engine.errors import (
     E_BET,
     E_CHANCE,
@@ -219,6 +218,7 @@ class LineChecks:
         return None
 
     def _why_bet(self, seat, amount):
+        from tiletable.engine.betting import stake_problem  # only Buki bets: not in a Muggins heap
         b = self.betting
         if seat == self.setter:
             return (E_BET, "the banker does not bet")

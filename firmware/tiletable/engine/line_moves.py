@@ -5,7 +5,6 @@
 effects. Plays from a hand the table cannot see are checked against what is known.
 """
 
-from tiletable.engine.betting import stake_problem
 from tiletable.engine.errors import E_MUST_PLAY, E_SET
 from tiletable.engine.line_actions import (
     DRAW,
@@ -265,6 +264,7 @@ class LineMoves:
         return [m for m in range(1, cap + 1) if m * self.p["stake_ratio"] <= cap]
 
     def _bet_choices(self):
+        from tiletable.engine.betting import stake_problem  # only Buki bets: not in a Muggins heap
         b = self.betting
         out = []
         for amount in range(b.low, b.high + 1):

@@ -14,7 +14,15 @@ host's session (its numbers start again), so it forgets that reply.
 JOURNAL_STREAM is answered by a run of frames, not one: the request starts the run and
 the link makes each frame (``stream.frame_into``) as its output queue has room for it. Any request
 ends a run in progress; a repeated stream request starts it again from its own position.
+
+A request whose work is long (a ruleset upload's last chunk and its commit: 50-120 ms of an
+RP2040's time; a game start) is answered in steps when ``steps`` is on (the table's runtime):
+its handler is a generator that yields None between pieces, then the reply's fields, and
+``step()`` takes one piece at a time, so the table's loop runs in between. Frames that came in
+the same read behind it are dropped (the host asks again); the runtime reads nothing more until the reply is out.
 """
+
+import gc
 
 from tiletable.engine.errors import RulesetError
 from tiletable.proto.frame import MAX_FRAME, MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder
@@ -56,6 +64,7 @@ from tiletable.runtime.journal import MAX_RECORD, JournalError
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
 _SESSION_ROW_MAX = 4 + 4 + 25 + 17 + 4 + 1 + 1  # a session row with a 24-character name
 _RULESET_ROW_MAX = 25 + 2 + 17  # name (24 characters), version, hash (16 hex digits)
+_COLLECT_UPLOADS = 4  # uploads validated between collections (one leaves about 15 KB of garbage)
 
 
 class LinkServer:
@@ -79,7 +88,11 @@ class LinkServer:
         self.errors_sent = 0
         self.repeats_answered = 0
         self._last = None  # (type, seq, payload, reply) of the last request answered
+        self.steps = False  # answer the requests in _stepped over several step() calls (module doc)
+        self.stepping = None  # (type, seq, payload, generator) of the request in progress
+        self._stepped = [RULESET_PUT_CHUNK, RULESET_PUT_COMMIT]  # their handlers are generators
         self._upload = None
+        self._validations = 0  # uploads validated (see _ruleset_put_chunk)
         self._event_seq = 0
         self._pull_buf = None  # a pull reply's records or a stream frame: one request is answered at a time
         self.stream = None  # the journal stream in progress (proto/stream.py), or None
@@ -100,12 +113,15 @@ class LinkServer:
             MAINTENANCE: self._maintenance,
         }
 
-    def register(self, msg_type, handler, capability):
+    def register(self, msg_type, handler, capability, stepped=False):
         """Have ``handler(fields) -> reply fields`` answer request ``msg_type``; ``capability``
-        is announced in the HELLO reply. A handler reports refusals by raising ProtocolError."""
+        is announced in the HELLO reply. A handler reports refusals by raising ProtocolError.
+        ``stepped``: the handler is a generator (see the module doc)."""
         if not is_request(msg_type) or msg_type not in MESSAGES:
             raise ValueError("0x%02x is not a request type" % msg_type)
         self._handlers[msg_type] = handler
+        if stepped:
+            self._stepped.append(msg_type)
         if capability not in self._capabilities:
             self._capabilities.append(capability)
             self._capabilities.sort()
@@ -114,10 +130,20 @@ class LinkServer:
         """Feed bytes from the host (any cut); return the reply frames to send, in order."""
         replies = []
         for version, msg_type, seq, payload in self.decoder.feed(chunk):
-            reply = self._answer(version, msg_type, seq, bytes(payload))
-            if reply is not None:  # None: a stream started; the link makes its frames
-                replies.append(reply)
+            if self.stepping is None:
+                reply = self._answer(version, msg_type, seq, bytes(payload))
+                if reply is not None:  # None: a stream started (the link makes its frames), or steps
+                    replies.append(reply)
         return replies
+
+    def step(self):
+        """The next piece of the request answered in steps: its reply frame once done, else None."""
+        msg_type, seq, payload, _ = self.stepping
+        reply = self.handle(PROTOCOL_VERSION, msg_type, seq, payload)
+        if reply is not None:
+            self.stepping = None
+            self._last = (msg_type, seq, payload, reply)
+        return reply
 
     def _answer(self, version, msg_type, seq, payload):
         self._end_stream()  # any request ends a stream in progress
@@ -126,15 +152,19 @@ class LinkServer:
             self.repeats_answered += 1
             return last[3]
         reply = self.handle(version, msg_type, seq, payload)
-        self._last = None if msg_type == HELLO or reply is None else (msg_type, seq, payload, reply)
+        if reply is not None:
+            self._last = None if msg_type == HELLO else (msg_type, seq, payload, reply)
         return reply
 
     def handle(self, version, msg_type, seq, payload):
-        """The reply frame to one decoded request frame, or None when it started a journal
-        stream (never raises)."""
-        self._end_stream()
-        self._request_seq = seq
+        """The reply frame to one decoded request frame (never raises); None when it started a
+        journal stream (the link makes its frames), or while it is answered in steps
+        (``stepping``: ``step()`` goes on with it)."""
         try:
+            if self.stepping is not None:
+                return self._reply(msg_type, seq, next(self.stepping[3]))
+            self._end_stream()
+            self._request_seq = seq
             if version != PROTOCOL_VERSION:
                 raise ProtocolError(E_VERSION, "protocol version %d, this device speaks %d" % (version, PROTOCOL_VERSION))
             if not is_request(msg_type) or msg_type not in MESSAGES:
@@ -142,9 +172,15 @@ class LinkServer:
             handler = self._handlers.get(msg_type)
             if handler is None:
                 raise ProtocolError(E_UNSUPPORTED, "%s is not available on this device" % message_name(msg_type))
-            fields = decode_payload(msg_type, payload)
-            answer = handler(fields)
-            return None if answer is None else encode_message(msg_type | REPLY, seq, answer)
+            fields = handler(decode_payload(msg_type, payload))
+            if msg_type in self._stepped:  # a generator (see the module doc)
+                work = fields
+                for fields in work:
+                    if fields is not None or self.steps:
+                        break
+                if fields is None:
+                    self.stepping = (msg_type, seq, payload, work)
+            return self._reply(msg_type, seq, fields)
         except ProtocolError as exc:
             return self._error(exc.code, msg_type, seq, exc.message)
         except RulesetError as exc:
@@ -156,6 +192,9 @@ class LinkServer:
             return self._error(E_NO_MEMORY, msg_type, seq, "%s: not enough memory (%d bytes free)" % (message_name(msg_type), free))
         except Exception as exc:  # a bug must not stop the table: report it and carry on
             return self._error(E_INTERNAL, msg_type, seq, "%s: %r" % (message_name(msg_type), exc))
+
+    def _reply(self, msg_type, seq, fields):
+        return None if fields is None else encode_message(msg_type | REPLY, seq, fields)
 
     def _error(self, code, msg_type, seq, message):
         self.errors_sent += 1
@@ -203,13 +242,26 @@ class LinkServer:
         return {}
 
     def _ruleset_put_chunk(self, fields):
-        if self._upload is None:
+        """The last chunk is followed by the document's validation (Upload.check), a step of its
+        own, and every ``_COLLECT_UPLOADS`` uploads by a garbage collection before it: on a
+        frozen build the heap is collected only when it is full, and a sync of the presets
+        filled it about once, maybe in the middle of a validation (50 ms held, bench/chip.py).
+        A collection at every upload cost the sync 0.3 s."""
+        upload = self._upload
+        if upload is None:
             raise ProtocolError(E_SEQUENCE, "ruleset chunk without a put begin")
         try:
-            received = self._upload.write(fields["offset"], fields["data"])
+            received = upload.write(fields["offset"], fields["data"])
         except ValueError as exc:
             raise ProtocolError(E_SEQUENCE, str(exc))
-        return {"received": received}
+        if received == upload.size:
+            yield None
+            self._validations += 1
+            if self._validations % _COLLECT_UPLOADS == 0:
+                gc.collect()
+                yield None
+            upload.check()
+        yield {"received": received}
 
     def _ruleset_put_commit(self, fields):
         upload = self._upload
@@ -217,12 +269,14 @@ class LinkServer:
             raise ProtocolError(E_SEQUENCE, "ruleset commit without a put begin")
         self._upload = None
         try:
-            ruleset = upload.commit()
+            for ruleset in upload.commit_steps():
+                if ruleset is None:
+                    yield None
         except RulesetError:  # a ValueError too, but it gets its own code in handle()
             raise
         except ValueError as exc:
             raise ProtocolError(E_SEQUENCE, str(exc))
-        return {"name": ruleset.name, "version": ruleset.version, "hash": ruleset.hash}
+        yield {"name": ruleset.name, "version": ruleset.version, "hash": ruleset.hash}
 
     def _abort_upload(self):
         if self._upload is not None:

@@ -7,9 +7,10 @@ time. Nothing here imports ``machine``.
 
 Services (``run()``): the tray scan (as fast as the readers' field settling allows), the
 buttons and the table's timers (every 10 ms), the USB link (every 5 ms; every 1 ms during a
-transfer, at once while a full chunk came in), and the journal flush plus the watchdog
-(every 100 ms: a task that hangs stops the feeding and the watchdog resets the board; the
-table then resumes from the journal).
+transfer, at once while a full chunk came in or a ruleset commit or a game start goes on in
+steps), and the journal flush plus the watchdog (every 100 ms: a task that hangs stops the
+feeding and the watchdog resets the board; the table then resumes from the journal; on a
+frozen build it also readies the menu's game, runtime/warmup.py).
 """
 import gc
 
@@ -25,6 +26,7 @@ from tiletable.engine.rulesets import unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
+from tiletable.runtime.heap import bytecode_on_heap
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
@@ -96,7 +98,8 @@ class App:
         self.wall_clock = WallClock(ticks_ms)
         self.table = Table(board, self.ui, self.journal, self.rulestore, self.wall_clock.now_s)
         self.server = LinkServer(self.rulestore, self.journal, FIRMWARE, device_name(unique_id))
-        self.server.register(GAME_START, self._game_start, "game")
+        self.server.steps = True  # a commit or a game start gives the loop back between its steps
+        self.server.register(GAME_START, self._game_start, "game", stepped=True)
         self.server.register(GAME_STOP, self._game_stop, "game")
         self.server.register(STATE, self._state, "game")
         self.server.register(SET_CLOCK, self._set_clock, "clock")
@@ -115,18 +118,26 @@ class App:
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
         self.link = UsbLink(self.server, instream, outstream)
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
+        self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
+        if not bytecode_on_heap():
+            from tiletable.runtime.warmup import Warmer
+
+            self.warmer = Warmer(self)
         self.running = True
         self.table.boot(ticks_ms())
 
     # ----- link handlers
 
     def _game_start(self, fields):
+        """GAME_START, in the table's steps (a generator: see LinkServer ``steps``)."""
         self._refuse_during_selftest()
         players = fields["players"]
         if not 2 <= len(players) <= self.ui.seats:
             raise ProtocolError(E_BAD_VALUE, "%d players; the table seats 2 to %d" % (len(players), self.ui.seats))
         try:
-            session = self.table.start(fields["ruleset"], players, self.ticks_ms())
+            for session in self.table.start_steps(fields["ruleset"], players, self.ticks_ms()):
+                if session is None:
+                    yield None
         except KeyError:
             raise ProtocolError(E_BAD_VALUE, "no game %r on this table" % fields["ruleset"])
         except RulesetError:
@@ -139,7 +150,7 @@ class App:
             raise ProtocolError(E_NO_MEMORY, str(exc))
         except ValueError as exc:
             raise ProtocolError(E_BAD_VALUE, str(exc))
-        return {"session": session}
+        yield {"session": session}
 
     # ----- a restart into a game (copied .mpy files: games played leave the heap in pieces)
 
@@ -399,8 +410,15 @@ class App:
 
     def serve(self):
         """Answer the PC; leave protocol mode when maintenance was asked for. Returns the bytes
-        read (``CHUNK``: more may be waiting)."""
-        read = self.link.poll()
+        read (``CHUNK``: more may be waiting). While a request is answered in steps, a serve is
+        its next step; what the PC sends meanwhile waits in the USB buffer."""
+        if self.server.stepping is None:
+            read = self.link.poll()
+        else:
+            read = CHUNK  # served again at once
+            reply = self.server.step()
+            if reply is not None:
+                self.link.write(reply)
         self.send_events()
         if self.server.maintenance_requested or self.table.maintenance_requested or self.link.closed:
             self.running = False
@@ -424,6 +442,8 @@ class App:
         self.journal.poll(now_ms)
         if self.wdt is not None:
             self.wdt.feed()
+        if self.warmer is not None:
+            self.warmer.step(now_ms)
 
     def step(self, now_ms):
         """Every service once (the simulation's fast-forward uses this)."""

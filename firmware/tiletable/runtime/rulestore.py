@@ -25,7 +25,7 @@ import hashlib
 import os
 
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import load_ruleset
+from tiletable.engine.rulesets import content_hash, load_ruleset
 
 MAX_DOCUMENT = 4096  # bytes; the largest preset document is well under 1.5 KB
 
@@ -236,6 +236,7 @@ class Upload:
         self.received = 0
         self._data = bytearray(size)
         self._temp = store._path(name + _TEMP_SUFFIX)
+        self._checked = None  # what check() found: the Ruleset, or the error for the commit
 
     def write(self, offset, data):
         """Add a chunk at ``offset``. A chunk that was already received (a retry after a lost
@@ -256,6 +257,16 @@ class Upload:
         self.received = end
         return end
 
+    def check(self):
+        """Validate the complete document ahead of the commit (the link does it as the last chunk
+        comes: a step of its own, so the commit has less to do). What it finds is kept:
+        ``commit_steps`` raises the error, if any. Nothing is done before the last byte, or twice."""
+        if self._checked is None and self._data is not None and self.received == self.size:
+            try:
+                self._checked = load_ruleset(self._data, self.expected_hash)  # the hash: at the commit
+            except RulesetError as exc:
+                self._checked = exc
+
     def commit(self):
         """Validate the complete document and install it over the previous version.
 
@@ -263,19 +274,32 @@ class Upload:
             invalid (naming the field), is another ruleset, or its hash is not the expected one.
             On any error the upload is discarded and the installed ruleset is unchanged.
         """
+        for ruleset in self.commit_steps():
+            if ruleset is not None:
+                return ruleset
+
+    def commit_steps(self):
+        """``commit()`` in steps of about 25 ms of an RP2040's time each (validation, unless
+        ``check()`` did it; the content hash; the file written and renamed): yields None between
+        them, then the Ruleset. The rename comes last: a cut before it leaves a ``.tmp`` file."""
         try:
             if self._data is None:
                 raise ValueError("upload of %r is closed" % self.name)
             if self.received != self.size:
                 raise ValueError("upload of %r has %d of %d bytes" % (self.name, self.received, self.size))
             data = self._data
-            ruleset = load_ruleset(data)
+            if self._checked is None:
+                self.check()
+                yield None
+            ruleset = self._checked
+            if isinstance(ruleset, RulesetError):
+                raise ruleset
             if ruleset.name != self.name:
                 raise RulesetError(ruleset.name, "name", "upload announced as %r" % self.name)
-            if ruleset.hash != self.expected_hash:
-                raise RulesetError(
-                    ruleset.name, "hash", "content hash %s is not the expected %s" % (ruleset.hash, self.expected_hash)
-                )
+            found = content_hash(ruleset.family, ruleset.name, ruleset.version, ruleset.params)
+            if found != self.expected_hash:
+                raise RulesetError(ruleset.name, "hash", "content hash %s is not the expected %s" % (found, self.expected_hash))
+            yield None
             with open(self._temp, "wb") as f:
                 f.write(data)
             os.rename(self._temp, self.store._path(self.name + _SUFFIX))
@@ -285,7 +309,7 @@ class Upload:
         self._data = None
         self.store._rows[self.name] = (_digest(data), ruleset.version, ruleset.hash)
         self.store._index_stale = True  # written at the next list: a sync ends with one
-        return ruleset
+        yield ruleset
 
     def abort(self):
         """Discard the upload (the installed ruleset is untouched)."""

@@ -17,7 +17,6 @@ from tiletable import tagrecord
 from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, status_leds
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
-from tiletable.engine.cards import card_str
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
@@ -68,6 +67,8 @@ def item_text(identity):
     kind, _, item = identity
     if kind == tagrecord.KIND_TILE:
         return tile_str(item)
+    from tiletable.engine.cards import card_str  # card games only: not in a tile game's heap
+
     return card_str(item)
 
 
@@ -189,20 +190,33 @@ class Table:
         :raises NoRoom: the heap cannot hold the game (a ValueError).
         :raises ValueError: no tray profile for it.
         """
+        for session in self.start_steps(name, player_names, now_ms):
+            if session is not None:
+                return session
+
+    def start_steps(self, name, player_names, now_ms):
+        """``start()`` in steps (the link's game start: the table's loop runs in between, and no
+        step holds it for long): yields None while there is more to do, then the session's
+        first sequence number. Nothing of the game in progress changes before the last step,
+        but for the families' modules unloaded or a game abandoned for room (see ``start``)."""
         if not self.journal.room_for_session():  # said on the table too, whoever asked
             self.report(0, E_JOURNAL_FULL, JOURNAL_FULL_MESSAGE, now_ms, "FULL")
             raise JournalFull(JOURNAL_FULL_MESSAGE)
         players = len(player_names)
         self.restart_may_help = not self._heap_fresh
         try:
-            ruleset, state, profile, controller = self._prepare(name, players)
+            for prepared in self._prepare(name, players):
+                if prepared is None:
+                    yield None
         except NoRoom:
             if self.state is None:
                 raise
             self._end_session("abandoned")
             self.state = None
             self.controller = None
-            ruleset, state, profile, controller = self._prepare(name, players)
+            for prepared in self._prepare(name, players):
+                pass
+        ruleset, state, profile, controller = prepared
         if self.journal.in_session:
             self._end_session("abandoned")
         try:
@@ -218,7 +232,7 @@ class Table:
             ruleset = state = controller = None
             self.journal.end_session({"reason": "no room"})
             self._back_to_menu(name)
-        return session
+        yield session
 
     def _back_to_menu(self, name):
         """After a start found no room: no game, the menu, the families' modules let go."""
@@ -230,22 +244,27 @@ class Table:
         raise _no_memory(name)
 
     def _prepare(self, name, players):
-        """Everything a start needs before its session begins: (ruleset, state, profile, controller)."""
+        """Everything a start needs before its session begins, in steps of at most about 35 ms
+        of an RP2040's time (the first start of a family imports its code): yields None between
+        them, then (ruleset, state, profile, controller)."""
         self._heap_fresh = False
         loaded = None
         try:
             loaded = loaded_modules()
             ruleset = self.find_ruleset(name)
+            yield None
             if self.state is None:
                 self._unload_families(ruleset.family)
             controller = _controller_for(ruleset.family)
+            yield None
             state = ruleset.new_state(players)
+            yield None
             profile = profile_for(ruleset.name, players, ruleset.family)
             check_room(PLAY_HEADROOM, PLAY_BLOCK)
             self._note_family(ruleset.family, loaded)
         except MemoryError:
             raise _no_memory(name, loaded)
-        return ruleset, state, profile, controller
+        yield ruleset, state, profile, controller
 
     def _note_family(self, family, loaded):
         """Remember the modules the first game of ``family`` imported (those not in ``loaded``)."""

@@ -1,0 +1,68 @@
+"""Readying the menu's game while the table idles, so that its start is quick.
+
+The link's first start of a game held the loop for 130 ms on a frozen build and took 133-147 ms
+to answer: validating the installed ruleset (25 ms), importing its family's engine (15 ms) and
+table controller (24 ms) are work a start of that game always does first. ``Warmer`` does it
+before it is asked, in steps of at most about 25 ms of an RP2040's time, while the menu shows
+and the link is quiet: the ruleset store keeps the validated ruleset (by its bytes' digest), the
+modules stay imported (noted as the family's, so a start of another family unloads them).
+
+Only on a build with the code frozen in (``App`` imports this module nowhere else): there an
+import costs little heap, where on a stock build the modules' bytecode is heap the game needs.
+"""
+from tiletable.drivers.clock import ticks_diff
+from tiletable.engine.rulesets import family_module, loaded_modules, release_modules
+from tiletable.runtime.table import _controller_for
+
+QUIET_MS = 1000  # the link's quiet time after a request before the game is readied (again)
+
+
+def warm_steps(table):
+    """Ready ``table``'s menu game; a generator: yields None between its steps. A failure only
+    leaves the start as slow as it was."""
+    loaded = loaded_modules()
+    try:
+        ruleset = table.find_ruleset(table.menu.name)
+        yield None
+        family_module(ruleset.family)
+        yield None
+        _controller_for(ruleset.family)
+        table._note_family(ruleset.family, loaded)
+    except (KeyError, ValueError, ImportError, MemoryError):
+        release_modules(loaded)
+
+
+class Warmer:
+    """Runs ``warm_steps`` for an ``App``: once per game the menu shows and per burst of link
+    requests (a sync may have changed the ruleset), a step per ``step()`` call."""
+
+    def __init__(self, app):
+        self.app = app
+        self._steps = None  # warm_steps in progress
+        self._game = None  # the menu's game it last ran for,
+        self._read = None  # and the app's last link read it ran after
+
+    def step(self, now_ms):
+        app = self.app
+        table = app.table
+        if table.state is not None or app.selftest is not None or app.server.stepping is not None:
+            self._steps = None
+            return
+        if self._steps is None:
+            read = app._link_read_ms
+            if read is not None and ticks_diff(now_ms, read) < QUIET_MS:
+                return
+            if table.menu.name == self._game and read == self._read:
+                return
+            self._game = table.menu.name
+            self._read = read
+            self._steps = warm_steps(table)
+        self._advance()
+
+    def _advance(self):
+        # apart from step(): a try block adds 3 words to a frame, and a frame over 11 words is
+        # allocated on the heap at every call (step() runs every 100 ms)
+        try:
+            next(self._steps)
+        except StopIteration:
+            self._steps = None
