@@ -21,7 +21,7 @@ if sys.implementation.name == "cpython":
 
 import latency  # noqa: E402
 
-CHIP = {"mover_led": (39, 54), "other_led": (51, 60), "scan_idle": 49}  # bench/chip.py on the emulated RP2040, frozen build
+CHIP = {"mover_led": (17, 25), "other_led": (46, 53), "scan_idle": 34}  # bench/chip.py on the emulated RP2040, frozen build at 8e9f3ef
 
 
 def _pct(values, p):
