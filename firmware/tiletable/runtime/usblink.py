@@ -82,7 +82,8 @@ class UsbLink:
         returns the number of bytes read (``CHUNK``: there may be more waiting)."""
         if self.closed:
             return 0
-        self.drain()
+        if self._head != self._tail:  # (drain's frame is over 11 words: no call at idle, nothing allocated)
+            self.drain()
         count = self._take()
         if count:
             self.bytes_in += count
