@@ -137,8 +137,7 @@ class Table:
         self.selftest_status = None  # "running", then the last self test's result (STATE)
         self._held_long = bytearray(BUTTON_UNDO + 1)  # the press became long or double: no short press
         self._quiet_until = None
-        self._preview = None  # (zone, verdict) a preview flashed for a tile not yet confirmed
-        self._flashed = False  # the PLACED being handled is a preview's that flashed green
+        self._preview = None  # the verdict a preview flashed for a tile not yet confirmed
         self._final_places = True  # the final screen shows places (else the final scores)
         self._final_due = None  # when it flips next; None: at the next tick's time + FINAL_FLIP_MS
         self._family_modules = {}  # family -> the modules a start or resume of it imported
@@ -363,7 +362,7 @@ class Table:
     def zone_event(self, event, now_ms):
         kind = event.kind
         if kind == UNSEEN:  # the tray did not confirm the tile a preview was for
-            if self._preview is not None and self._preview[0] == event.zone:
+            if self._preview is not None:
                 self._preview = None
                 self.ui.preview(None, now_ms)
             return
@@ -373,7 +372,7 @@ class Table:
                 role, a, b = role_of[event.zone]
                 verdict = self.controller.preview(role, a, b, event.items[0])
                 if verdict is not None:
-                    self._preview = (event.zone, verdict)
+                    self._preview = verdict
                     self.ui.preview(verdict, now_ms)
             return
         if kind == READER_FAULT:
@@ -395,7 +394,6 @@ class Table:
         settling = self._quiet_until is not None and ticks_diff(now_ms, self._quiet_until) < 0
         if not settling:
             self._quiet_until = None
-        self._flashed = self._preview == (event.zone, True)
         if self.mode == MODE_GAME and self.profile is not None and event.zone in self.profile.role_of:
             role, a, b = self.profile.role_of[event.zone]
             if settling:  # pieces lying since before the restart: where they lie, not plays
@@ -403,9 +401,7 @@ class Table:
             else:
                 self.controller.on_zone(role, a, b, event, now_ms)
             self.redraw()
-        if self._preview is not None and self._preview[0] == event.zone:
-            self._preview = None  # PLACED answered it
-        self._flashed = False
+        self._preview = None  # PLACED answered it
 
     def button_event(self, event, now_ms):
         """A button event from the driver. A short press counts when the button is let go
@@ -511,7 +507,7 @@ class Table:
         except IllegalAction as exc:
             self.reject(seat, exc.code, exc.reason, now_ms)
             return False
-        if not quiet and not self._flashed:  # (a preview flashes green already)
+        if not quiet and self._preview is not True:  # (a preview flashes green already)
             self.ui.legal(now_ms)  # first of all, the check passed: what the player waits for
         actor = state.current_player()
         before = len(state.score_events)
