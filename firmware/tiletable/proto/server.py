@@ -11,15 +11,16 @@ and payload), and on a slow link the retry may arrive while the first is still q
 repeat is answered with the reply the first one had, never run a second time. A HELLO starts a
 host's session (its numbers start again), so it forgets that reply.
 
-JOURNAL_STREAM is answered by a run of frames, not one: the request starts the run and
-the link makes each frame (``stream.frame_into``) as its output queue has room for it. Any request
-ends a run in progress; a repeated stream request starts it again from its own position.
+JOURNAL_STREAM is answered by a run of frames, not one: the request starts the run and the link
+makes each frame (``stream.frame_into``) as its output queue has room for it. Any request ends
+a run in progress; a repeated stream request starts it again from its own position.
 
 A request whose work is long (a ruleset upload's last chunk and its commit: 50-120 ms of an
 RP2040's time; a game start) is answered in steps when ``steps`` is on (the table's runtime):
 its handler is a generator that yields None between pieces, then the reply's fields, and
 ``step()`` takes one piece at a time, so the table's loop runs in between. Frames that came in
-the same read behind it are dropped (the host asks again); the runtime reads nothing more until the reply is out.
+the same read behind it are dropped (the host asks again); the runtime reads nothing more until
+the reply is out.
 """
 
 import gc
