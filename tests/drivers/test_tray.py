@@ -73,11 +73,34 @@ def test_hand_scan_of_seven_tiles_is_one_placement_of_seven():
     table, tray = make()
     hand = [tile(10 + i, 2, (i << 4) | 6) for i in range(7)]
     table.models[0].place(*hand)
-    events = table.run(tray, 150)
+    events = table.run(tray, 250)
     assert len(events) == 1
     kind, zone, items, count, reason = events[0]
     assert kind == PLACED and count == 7 and reason is None
     assert sorted(items) == sorted((TILE, 2, (i << 4) | 6) for i in range(7))
+
+
+def test_a_hand_is_read_in_steps_that_give_the_loop_back_while_the_others_are_scanned():
+    table = VirtualTray(3)
+    tray = Tray(table.openers, identity.Resolver(), fields=2, ticks_us=lambda: table.clock.now_us)
+    tray.hot = 1
+    table.run(tray, 50)
+    table.models[0].place(*[tile(30 + i, 2, i) for i in range(7)])
+    longest_us = 0
+    scanned_between = set()  # other zones visited while the hand's pass was going on
+    events = []
+    while not events:
+        passing = tray.zones[0].passing is not None
+        before = [table.models[z].frames for z in (1, 2)]
+        started = table.clock.now_us
+        events = table.run(tray, 1)
+        longest_us = max(longest_us, table.clock.now_us - started)
+        if passing:
+            scanned_between.update(z for z, n in zip((1, 2), before) if table.models[z].frames != n)
+    assert [e[:2] for e in events] == [(PLACED, 0)] and events[0][3] == 7
+    assert longest_us < 30000  # two tags a visit at most (all seven at once took 90 ms)
+    assert scanned_between == {1, 2}
+    assert tray.zones[0].passing is None and not tray.zones[0].on
 
 
 def test_second_tile_on_a_pad_is_reported_with_the_count_of_two():

@@ -9,7 +9,8 @@ budget, hardware/POWER.md), never two that ``conflicts`` pairs (antennas close e
 disturb each other, miguelbalboa/rfid#536); the scanner waits by returning, never by sleeping.
 
 Every visit of a zone is the same: field on, settle, scan, field off, which also resets every
-tag in it (no halted tag left to ignore the next REQA). While one field settles, the scanner
+tag in it (no halted tag left to ignore the next REQA); only an inventory pass keeps its field
+on from one visit to the next (below). While one field settles, the scanner
 scans another, so with two fields a zone costs about half the settle.
 
 * **The hot zone** (``tray.hot``: the pad of the seat to move, which the table sets) is
@@ -29,7 +30,10 @@ anything). No answer means an empty pad; the same collision-free signature as la
 the same single tag. Only a new signature, a pending change, or a pad with several tags
 (re-checked every ``recheck_ms``, since one more tag may not change the first collision) runs
 the full **inventory**: select a tag through its cascade levels, read its record if its UID is
-new (one NTAG READ of pages 4-7), HLTA, REQA for the next, until no tag answers.
+new (one NTAG READ of pages 4-7), HLTA, REQA for the next, until no tag answers. A visit
+selects at most ``_PASS_TAGS`` tags and the pass goes on at the zone's next visit, its field
+left on and its tags halted: a hand of seven laid on a pad (100 ms of radio on the Pico) is
+read in steps that give the loop back.
 
 **Debounce.** A scan gives an observation: the set of UIDs on the pad, or nothing when the
 radio kept failing (a pass cut short never counts). A change is committed only after
@@ -97,8 +101,10 @@ _WATCH_US = const(2000)  # how soon a watched field (the hot zone's) is probed a
 _WATCH_MAX_US = const(100000)  # a watched field is cycled after this long
 _SPIN_US = const(1500)  # the hot zone's confirmation is polled for, not slept for, this close to it
 _RECORD_PAGE = const(4)
+_PASS_TAGS = const(2)  # tags an inventory selects per visit: a pad holding a hand answers in steps
 _CACHE_MAX = const(128)  # UIDs whose identity is kept: a double-nine set is 55 tiles, a deck 52 cards
 _EMPTY = frozenset()
+_PASSING = object()  # an inventory pass that goes on at the zone's next visit
 
 
 class ZoneEvent:
@@ -185,6 +191,9 @@ class _Zone:
         self.again = False  # a change to confirm: its field goes on again before any other
         self.rushed = 0  # visits in a row it had that way (bounded: a zone that never settles waits its turn)
         self.previewed = False  # SEEN went out for its candidate: PLACED or UNSEEN must follow
+        self.passing = None  # the UIDs an inventory pass found so far, while it goes on (its field stays on)
+        self.pass_single = False  # the probe that began the pass saw one tag
+        self.pass_tries = 0  # selects the pass may still make
 
 
 def _reader_error(zone):
@@ -396,6 +405,9 @@ class Tray:
             if err is not None:
                 self._fault(zone, now_ms, err)
         now_us = self._now_us(now_ms)
+        if zone.passing is not None:
+            zone.due_us = now_us  # the pass goes on at the next poll, its tags still halted in the field
+            return
         if self._watches(zone, now_us):
             zone.due_us = ticks_add(now_us, _WATCH_US)
             zone.rushed = 0
@@ -408,7 +420,7 @@ class Tray:
         """Whether the zone's field stays on to be probed again soon: the hot zone's, while its
         pad is empty (a probe that finds tags costs several frames: a pad already holding a
         tile waits its turn) and nothing there waits for confirmation (that needs a fresh
-        field), another field is left for the round, and no zone must wait for it to go off.
+        field), another field is left for the round (not held by a pass), and no zone must wait for it to go off.
         After ``_WATCH_MAX_US`` the field is cycled all the same, which resets whatever tag
         lies there."""
         return (
@@ -417,9 +429,18 @@ class Tray:
             and zone.candidate is None
             and not zone.present
             and zone.reader is not None
-            and self.fields > 1
             and not zone.conflicts
+            and self._round_has_a_field(zone)
         )
+
+    def _round_has_a_field(self, zone):
+        """Whether a field other than the zone's is left for the round: not one held by an
+        inventory pass that goes on (a hand being read on another pad)."""
+        free = self.fields - 1
+        for other in self._lit:
+            if other is not zone and other.passing is not None:
+                free -= 1
+        return free > 0
 
     def _mark_rush(self, zone, again):
         if again != zone.again:
@@ -486,26 +507,32 @@ class Tray:
         zone.faulted = True
         zone.reader = None
         zone.retry_at = ticks_add(now_ms, self.retry_ms)
+        zone.passing = None
         self._drop_candidate(zone, now_ms)
         zone.heard = _EMPTY
 
     # --- one zone ------------------------------------------------------------------------------
     def _scan(self, zone, now_ms):
-        """Probe the zone and vote on what it holds."""
+        """Probe the zone, or go on with its inventory pass, and vote on what it holds."""
         reader = zone.reader
-        bits = reader.probe()
-        if bits == 0 and zone.present:
-            bits = reader.probe()  # one more WUPA before believing a tile left: weak tags miss one
-        if bits == 0:
-            zone.signature_bits = 0
-            observed = _EMPTY
-        elif bits > 0 and self._same_signature(zone, reader) and self._resolved(zone.last_seen) and (
-            reader.is_single() or (zone.candidate is None and ticks_diff(now_ms, zone.inventory_ms) < self.recheck_ms)
-        ):
-            observed = zone.last_seen  # the very tag the last inventory read: its whole UID again
+        if zone.passing is not None:
+            observed = self._pass(zone, reader)  # no probe: its WUPA would wake the pass's halted tags
         else:
-            zone.inventory_ms = now_ms
-            observed = self._inventory(zone, reader)
+            bits = reader.probe()
+            if bits == 0 and zone.present:
+                bits = reader.probe()  # one more WUPA before believing a tile left: weak tags miss one
+            if bits == 0:
+                zone.signature_bits = 0
+                observed = _EMPTY
+            elif bits > 0 and self._same_signature(zone, reader) and self._resolved(zone.last_seen) and (
+                reader.is_single() or (zone.candidate is None and ticks_diff(now_ms, zone.inventory_ms) < self.recheck_ms)
+            ):
+                observed = zone.last_seen  # the very tag the last inventory read: its whole UID again
+            else:
+                zone.inventory_ms = now_ms
+                observed = self._inventory(zone, reader)
+        if observed is _PASSING:
+            return
         if observed is not None:
             zone.heard = observed
         if observed is not zone.present_set or zone.votes:  # else nothing to vote on (the idle case)
@@ -522,29 +549,45 @@ class Tray:
         return True
 
     def _inventory(self, zone, reader):
-        """Every tag on the pad as a frozenset of UIDs, or None when the radio kept failing.
+        """Every tag on the pad as a frozenset of UIDs, None when the radio kept failing, or
+        ``_PASSING`` when the pass goes on at the zone's next visit (``_pass``).
+
+        When the probe saw one tag and no collision, its UID is the probe's and there is no
+        other: the pass selects it only to read a record it does not know yet, and asks no more.
+        """
+        zone.signature_bits = -1
+        single = reader.is_single()
+        if single:
+            uid = self._uid
+            key = bytes(uid[: reader.probed_uid(uid)])
+            if key in self._known:
+                return self._observed(zone, reader, {key})
+        zone.passing = set()
+        zone.pass_single = single
+        zone.pass_tries = 3 * self.max_tags + 3  # each tag once, plus a retry or a NAK'd READ each
+        return self._pass(zone, reader)
+
+    def _pass(self, zone, reader):
+        """Select up to ``_PASS_TAGS`` more tags of the zone's pass, reading the records not known
+        yet, and halt each; the pass's result once no tag is left (as ``_inventory``), else
+        ``_PASSING``: the field stays on and the halted tags keep quiet until the next visit, so
+        a pad holding a hand of seven is read in steps that give the loop back.
 
         A failed select does not spoil the pass: the tag falls back to IDLE and answers a later
         REQA (the driver sends a second REQA after an error). The pass ends when no tag
         answers; a read that fails leaves the UID in the set and the record for the next scan.
-        When the probe saw one tag and no collision, its UID is the probe's and there is no
-        other: the pass selects it only to read a record it does not know yet, and asks no more.
         The probe's signature is kept only for a pass that agrees with it (found a tag, and
         exactly one when the probe saw no collision), so a later scan may reuse the pass.
         """
-        zone.signature_bits = -1
-        single = reader.is_single()
-        seen = set()
+        seen = zone.passing
         uid = self._uid
-        if single:
-            key = bytes(uid[: reader.probed_uid(uid)])
-            if key in self._known:
-                seen.add(key)
-                return self._observed(zone, reader, seen)
-        for _ in range(3 * self.max_tags + 3):  # each tag once, plus a retry or a NAK'd READ each
+        budget = _PASS_TAGS
+        while zone.pass_tries:
+            zone.pass_tries -= 1
             n = reader.select_next(uid)
             if n == 0:
-                if not seen or (single and len(seen) != 1):
+                zone.passing = None
+                if not seen or (zone.pass_single and len(seen) != 1):
                     return None  # the probe heard tags that the pass did not find: look again
                 return self._observed(zone, reader, seen)
             if n < 0:
@@ -553,9 +596,14 @@ class Tray:
             if key not in seen and key not in self._known:
                 self._identify(reader, key)
             seen.add(key)
-            if single:
+            if zone.pass_single:
+                zone.passing = None
                 return self._observed(zone, reader, seen)
             reader.halt()
+            budget -= 1
+            if not budget:
+                return _PASSING
+        zone.passing = None
         return None
 
     def _observed(self, zone, reader, seen):
