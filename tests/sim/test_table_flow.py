@@ -513,3 +513,25 @@ def test_final_places_share_equal_scores_after_the_winners():
     assert final_places(match([10, 40, 25, 25], (1,))) == ["3rd", "1St", "2nd", "2nd"]
     assert final_places(match([61, 30, 61, 30], (0, 2))) == ["1St", "2nd", "1St", "2nd"]
     assert final_places(match([5, 5], ())) == ["tIE", "tIE"]
+
+
+def test_the_deal_goes_out_four_tiles_a_tick_and_after_a_power_cut_goes_on_at_ok(table_root):
+    """Dealing every hand is 14 to 28 journalled plays: at once it held the Pico's loop for
+    72 ms, so OK deals four and the table's next ticks the rest."""
+    control = local_table(table_root)
+    choose_game(control, "block", 2)
+    app = control.device.app
+    table = app.table
+    table.controller.on_ok(control.device.clock())
+    assert table.state.dealt == 4 and table.has_timers()
+    table.controller.tick(control.device.clock())
+    assert table.state.dealt == 8
+    app.journal.flush()
+    control.device = control._boot()  # the power goes out mid-deal
+    assert control.state()["actions"] == 8
+    assert reads(control.display()[0], "dEAL")
+    control.press("ok")  # deals the rest, where it stopped
+    assert control.state()["actions"] == 14
+    actions = flushed_journal(control, table_root)[1]
+    assert actions == ["D0:?"] * 7 + ["D1:?"] * 7
+    assert not control.device.app.table.has_timers()

@@ -16,6 +16,8 @@ Muggins, Sniff, Matador and Buki.
   seat that keeps its stake only confirms it.
 * **Drawn tile** (scanned hand): the drawer's display asks for it (``SHO?``).
 """
+from micropython import const
+
 from tiletable import tagrecord
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
@@ -52,6 +54,7 @@ from tiletable.runtime.profiles import ARM, END, SEAT
 
 # Which broken rule (knowledge.Violation.rule) is reported with which reason code.
 _VIOLATION_CODES = {"must play": E_MUST_PLAY, "setter": E_SET}
+_DEAL_STEP = const(4)  # tiles dealt per tick: about 5 ms each on the Pico (a checked, journalled play)
 ROUND_FIGURE = 5  # a double press on a stake choice jumps to the next multiple of this
 
 
@@ -86,6 +89,7 @@ class LineController(Controller):
         self.violations_seen = len(st.violations)
         self.foul = [False] * st.players
         self.deferred_press = None  # (seat, due_ms): a press that may become a double press
+        self.deal_going = False  # OK was pressed to deal: the next tiles go out at each tick
         self.last_stake = self._stakes_chosen()  # seat -> its last stake (Buki), offered first next time
         self.hand = st.hand_number  # the hand whose summary comes when it ends
         if st.phase == P_DEAL and st.hand_number:  # resumed between hands: the last one's result
@@ -288,6 +292,9 @@ class LineController(Controller):
             self.choice = Choice(seat, bets, [option_label(a) for a in bets], "bet")
 
     def tick(self, now_ms):
+        if self.deal_going:
+            self._deal(now_ms)
+            return True
         if self.deferred_press is not None and ticks_diff(now_ms, self.deferred_press[1]) >= 0:
             seat = self.deferred_press[0]
             self.deferred_press = None
@@ -296,7 +303,7 @@ class LineController(Controller):
         return False
 
     def has_timers(self):
-        return self.deferred_press is not None
+        return self.deferred_press is not None or self.deal_going
 
     def on_ok(self, now_ms):
         st = self.state
@@ -304,22 +311,28 @@ class LineController(Controller):
             self.summary = False
             self.foul = [False] * st.players
             self.close_hand()
-        elif st.phase == P_DEAL:
+        elif st.phase == P_DEAL and not self.deal_going:
+            self.deal_going = True
             self._deal(now_ms)
 
     def _deal(self, now_ms):
-        """Deal every hand: scanned tiles as seen, the rest unseen, seat by seat."""
+        """Deal the next ``_DEAL_STEP`` tiles, seat by seat: scanned tiles as seen, the rest
+        unseen. The others go out at the next ticks, so a deal of every hand (14 to 28 journalled
+        plays) never holds the loop for long. Where the deal goes on is the engine's count of
+        tiles dealt: a deal cut short by a restart goes on where it stopped at the next OK."""
         st = self.state
-        first = True
-        for seat in range(st.players):
+        for _ in range(_DEAL_STEP):
+            seat, i = divmod(st.dealt, self.per_hand)
             known = self.scanned[seat]
-            for i in range(self.per_hand):
-                t = known[i] if i < len(known) else UNKNOWN_TILE
-                if not self.act(chance_action(K_DEAL, seat, t), seat, now_ms, quiet=not first):
-                    return
-                first = False
-        self.scanned = [[] for _ in range(st.players)]
-        self.after_act(now_ms)
+            t = known[i] if i < len(known) else UNKNOWN_TILE
+            if not self.act(chance_action(K_DEAL, seat, t), seat, now_ms, quiet=st.dealt > 0):
+                self.deal_going = False
+                return
+            if st.phase != P_DEAL:  # the last hand is full
+                self.deal_going = False
+                self.scanned = [[] for _ in range(st.players)]
+                self.after_act(now_ms)
+                return
 
     # ----- automatic steps
 
@@ -378,6 +391,7 @@ class LineController(Controller):
     def reset(self):
         self.choice = None
         self.deferred_press = None
+        self.deal_going = False
         self.queued = [[] for _ in range(self.state.players)]
         self.summary = False
         self.foul = [False] * self.state.players
