@@ -24,16 +24,23 @@ idle scan period per zone, 9 zones      34 ms       ``SCAN_WAKE_US`` 900, calibr
 App.buttons() / App.serve() idle        0.61 /      ``LINE_US`` 5: 131 and 26 firmware lines on
                                         0.14 ms     CPython, 4.7 and 5.4 us a line
 tray event -> LED flash                 ~13 ms      2700-3300 lines: 4.0-4.8 us a line
-``load_ruleset`` (Muggins) / its hash   63 / 24 ms  ``RULESET_LINE_US`` 16: 3609 and 1547 lines of
-                                                    engine/rulesets.py (17.5 and 15.5 us a line)
+``load_ruleset`` (Muggins, its hash    22.4 ms     ``VALIDATE_LINE_US`` 24: 943 lines of
+known)                                              engine/rulesets.py (23.8 us a line; 276 lines of
+                                                    other modules at ``LINE_US`` besides)
+its content hash (canonical JSON)       24.5 ms     ``CANONICAL_LINE_US`` 15: 1623 lines (15.1 us)
+``deflate.DeflateIO`` inflating a       1.27 /      ``INFLATE_US`` 600 a stream and
+ruleset of 246 / 1422 bytes (RAW,       4.42 ms     ``INFLATE_NS_PER_BYTE`` 2700 a byte asked of it:
+window 1 KB; a stock build)                         the line through the two; the simulation's shim
+                                                    (sim/cpython/deflate.py) is charged so, whole
 ======================================  ==========  ============================================
 
 Everything but the scan path (the table, the engine, the link, the buttons, the journal) is
 charged per line of firmware code it executes, counted with ``sys.settrace``: a crude unit, but
 the service calls and the table's work on a tile agree on 4-5.4 us a line; ruleset validation,
-whose lines build strings and dicts, costs three times that. The scan path is not traced: it runs
-hundreds of times a device second, and its tight driver loops (CRC_A, FIFO) would be overcharged
-at 5 us a line; its cost is the bus accesses plus the constants above.
+whose lines check types, look up schemas and build strings, costs five times that, and its
+canonical JSON writer three times (both measured on the frozen build at 3b0e06b). The scan path
+is not traced: it runs hundreds of times a device second, and its tight driver loops (CRC_A,
+FIFO) would be overcharged at 5 us a line; its cost is the bus accesses plus the constants above.
 
 Not charged: writes to flash (the chip's littlefs erases and programs sectors), reads from it
 (a journal stream's frame is one littlefs read), the time USB takes to move a written piece
@@ -46,16 +53,21 @@ import sys
 
 REGISTER_ACCESS_US = 64
 LINE_US = 5
-RULESET_LINE_US = 16
+VALIDATE_LINE_US = 24
+CANONICAL_LINE_US = 15
 VISIT_US = 183
 FIELD_ON_US = 14
 NEXT_POLL_US = 40
 SCAN_WAKE_US = 900
 COBS_NS_PER_BYTE = 770
+INFLATE_US = 600
+INFLATE_NS_PER_BYTE = 2700
 
 _FIRMWARE = "/tiletable/"
 _RULESETS = "/tiletable/engine/rulesets.py"
+_CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_object", "_is_plain", "_escaped")
 _FRAME = "/tiletable/proto/frame.py"
+_DEFLATE = "/sim/cpython/deflate.py"  # the shim standing in for MicroPython's C module
 
 
 class LineMeter:
@@ -64,14 +76,21 @@ class LineMeter:
     def __init__(self, counting=True):
         self.counting = counting and hasattr(sys, "settrace")
         self.lines = 0  # firmware lines, ``LINE_US`` each
-        self.ruleset_lines = 0  # lines of engine/rulesets.py, ``RULESET_LINE_US`` each
+        self.validate_lines = 0  # lines of engine/rulesets.py, ``VALIDATE_LINE_US`` each
+        self.canonical_lines = 0  # of its canonical JSON writer, ``CANONICAL_LINE_US`` each
         self.cobs_bytes = 0  # bytes COBS-encoded, ``COBS_NS_PER_BYTE`` each (machine code on the chip)
+        self.inflations = 0  # DeflateIO streams made, ``INFLATE_US`` each
+        self.inflated_bytes = 0  # bytes asked of them, ``INFLATE_NS_PER_BYTE`` each
+        self._whole = (self._cobs, self._inflation, self._inflate)  # charged at the call, their lines not traced
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
 
     def cost_us(self):
         """What the lines counted so far cost on the chip; the counts start again from 0."""
-        cost = self.lines * LINE_US + self.ruleset_lines * RULESET_LINE_US + self.cobs_bytes * COBS_NS_PER_BYTE // 1000
-        self.lines = self.ruleset_lines = self.cobs_bytes = 0
+        cost = self.lines * LINE_US + self.validate_lines * VALIDATE_LINE_US + self.canonical_lines * CANONICAL_LINE_US
+        cost += self.inflations * INFLATE_US
+        cost += (self.cobs_bytes * COBS_NS_PER_BYTE + self.inflated_bytes * INFLATE_NS_PER_BYTE) // 1000
+        self.lines = self.validate_lines = self.canonical_lines = 0
+        self.cobs_bytes = self.inflations = self.inflated_bytes = 0
         return cost
 
     def _line(self, frame, event, arg):
@@ -79,28 +98,43 @@ class LineMeter:
             self.lines += 1
         return self._line
 
-    def _ruleset_line(self, frame, event, arg):
+    def _validate_line(self, frame, event, arg):
         if event == "line":
-            self.ruleset_lines += 1
-        return self._ruleset_line
+            self.validate_lines += 1
+        return self._validate_line
+
+    def _canonical_line(self, frame, event, arg):
+        if event == "line":
+            self.canonical_lines += 1
+        return self._canonical_line
 
     def _cobs(self, frame, event, arg):
         self.cobs_bytes += len(frame.f_locals["data"])
 
+    def _inflation(self, frame, event, arg):
+        self.inflations += 1
+
+    def _inflate(self, frame, event, arg):
+        self.inflated_bytes += len(frame.f_locals["buf"])
+
     def _tracer(self, code):
         path = code.co_filename.replace("\\", "/")
+        if path.endswith(_DEFLATE):
+            return {"__init__": self._inflation, "readinto": self._inflate}.get(code.co_name)
         if _FIRMWARE not in path:
             return None
         if path.endswith(_FRAME) and code.co_name == "cobs_encode":
             return self._cobs
-        return self._ruleset_line if path.endswith(_RULESETS) else self._line
+        if path.endswith(_RULESETS):
+            return self._canonical_line if code.co_name in _CANONICAL else self._validate_line
+        return self._line
 
     def _global(self, frame, event, arg):
         code = frame.f_code
         if code not in self._tracers:
             self._tracers[code] = self._tracer(code)
         tracer = self._tracers[code]
-        if tracer == self._cobs:
+        if tracer in self._whole:
             return tracer(frame, event, arg)  # charged whole, its lines not traced
         if tracer is not None:
             tracer(frame, "line", arg)  # the call itself

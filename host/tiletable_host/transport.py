@@ -13,6 +13,7 @@ sends, ``<<`` for what it receives (``tiletable --debug ...``).
 import json
 import logging
 import time
+import zlib
 
 from tiletable.proto.frame import MAX_PAYLOAD, FrameDecoder, encode_frame
 from tiletable.proto.messages import (
@@ -32,7 +33,9 @@ from tiletable.proto.messages import (
     RULESET_PUT_BEGIN,
     RULESET_PUT_CHUNK,
     RULESET_PUT_COMMIT,
+    RULESET_PUT_DEFLATED,
     RULESET_REMOVE,
+    RULESET_WBITS,
     SET_CLOCK,
     STATE,
     TAG_SCAN,
@@ -53,7 +56,8 @@ DEFAULT_TIMEOUT = 2.0  # seconds to wait for one reply; a Pico answers in millis
 DEFAULT_RETRIES = 2  # extra attempts for requests that are safe to repeat
 
 # Requests the device may receive twice without harm: a reply lost to a reset or noise is
-# simply asked for again. Chunks are safe too (the store ignores a chunk it already has).
+# simply asked for again. Chunks are safe too (the store ignores a chunk it already has), and so
+# is a deflated put (the same upload begun again with the same whole document).
 # GAME_START, GAME_STOP, PUT_BEGIN, PUT_COMMIT and TAG_WRITE change state and are never repeated here;
 # their callers recover at a higher level (sync restarts an upload, and verifies by hash).
 IDEMPOTENT = frozenset(
@@ -61,6 +65,7 @@ IDEMPOTENT = frozenset(
         HELLO,
         RULESET_LIST,
         RULESET_PUT_CHUNK,
+        RULESET_PUT_DEFLATED,
         JOURNAL_STATUS,
         JOURNAL_SESSIONS,
         JOURNAL_PULL,
@@ -94,6 +99,12 @@ def _whole_records(data, into):
         into.append((seq, rtype, bytes(data[pos + HEAD_SIZE : pos + HEAD_SIZE + n])))
         pos += size
     return pos
+
+
+def deflate(data):
+    """``data`` as RULESET_PUT_DEFLATED carries it: a raw DEFLATE stream within the device's window."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, -RULESET_WBITS)
+    return packer.compress(data) + packer.flush()
 
 
 class ReplyTimeout(TransportError):
@@ -274,13 +285,22 @@ class Transport:
             after = reply["rulesets"][-1]["name"]
 
     def ruleset_put(self, name, data, content_hash, on_chunk=None):
-        """Upload a ruleset document in chunks and commit it; returns the device's
-        ``{name, version, hash}``. ``on_chunk(sent, total)`` follows the progress.
+        """Upload a ruleset document and commit it; returns the device's ``{name, version,
+        hash}``. ``on_chunk(sent, total)`` follows the progress. A device that can inflate
+        (capability ``ruleset-deflate``) gets the document deflated in one request when that fits
+        in a frame: about half the bytes, and one request instead of a begin and its chunks.
 
         :raises DeviceError: when the device rejects the document (E_RULESET names the field).
         """
+        begin = {"name": name, "size": len(data), "hash": content_hash}
+        deflated = dict(begin, data=deflate(data)) if self.has_capability("ruleset-deflate") else None
+        if deflated is not None and len(encode_payload(RULESET_PUT_DEFLATED, deflated)) <= self.max_payload:
+            self.request(RULESET_PUT_DEFLATED, deflated)
+            if on_chunk is not None:
+                on_chunk(len(data), len(data))
+            return self.request(RULESET_PUT_COMMIT)
         chunk_size = self.max_payload - _CHUNK_OVERHEAD
-        self.request(RULESET_PUT_BEGIN, {"name": name, "size": len(data), "hash": content_hash})
+        self.request(RULESET_PUT_BEGIN, begin)
         offset = 0
         while offset < len(data):
             chunk = data[offset : offset + chunk_size]

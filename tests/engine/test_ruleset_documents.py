@@ -123,3 +123,20 @@ def test_hostile_shapes_are_a_ruleset_error_naming_the_field():
         assert err.field == field, (field, err.field, str(err)[:200])
         assert len(str(err)) < 300, str(err)[:300]
     assert load_ruleset(dict(base, description="caf\u00e9 \U0001f3b2 rules")).description.endswith("rules")
+
+
+def test_a_description_is_refused_for_each_refused_character_and_only_those():
+    """The bytes of the description are scanned at C level first (rulesets._plain_description);
+    a character of a refused range, escaped in the JSON text, is still found and named, and the
+    characters beside each range pass."""
+    for escape, refused in (
+        ("\\u0000", True), ("\\u001f", True), ("\\u0020", False), ("\\u007e", False), ("\\u007f", True),
+        ("\\u0080", False), ("\\ud7ff", False), ("\\ud800", True), ("\\udfff", True), ("\\ue000", False),
+        ("\\u00e9", False),
+    ):
+        text = '{"family": "line", "name": "x", "description": "rules %s here"}' % escape
+        if refused:
+            err = raises(RulesetError, load_ruleset, text)
+            assert err.field == "description" and ("U+" + escape[2:].upper()) in str(err), (escape, str(err))
+        else:
+            assert load_ruleset(text).description.startswith("rules "), escape

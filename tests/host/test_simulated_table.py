@@ -14,7 +14,7 @@ import pytest
 
 from cli import tiletable
 from tiletable.engine.rulesets import find_ruleset, preset_names
-from tiletable.proto.messages import JOURNAL_STREAM, RULESET_PUT_CHUNK
+from tiletable.proto.messages import JOURNAL_STREAM, RULESET_PUT_CHUNK, RULESET_PUT_DEFLATED
 from tiletable_host.db import Database
 from tiletable_host.run import ScriptedGame
 from tiletable_host.simtable import SimulatedTable
@@ -24,14 +24,22 @@ TIMEOUT = 1.0  # the simulated device answers in milliseconds and restarts in un
 
 
 class ResettingLink(SerialTransport):
-    """A serial link that power-cuts the device just before its ``at``-th request of ``msg_type``."""
+    """A serial link that power-cuts the device just before its ``at``-th request of ``msg_type``;
+    with ``plain``, a host from before RULESET_PUT_DEFLATED (it sends plain chunks)."""
 
-    def __init__(self, table, msg_type, at):
+    def __init__(self, table, msg_type, at, plain=False):
         super().__init__(table.port, timeout=TIMEOUT)
         self.table = table
         self.msg_type = msg_type
         self.at = at
         self.seen = 0
+        self.plain = plain
+
+    def hello(self, host="tiletable-host"):
+        info = super().hello(host)
+        if self.plain:
+            info["capabilities"].remove("ruleset-deflate")
+        return info
 
     def request(self, msg_type, fields=None, timeout=None, retries=None):
         if msg_type == self.msg_type:
@@ -95,18 +103,20 @@ def test_sync_over_the_pty_then_nothing_left_to_push(capsys, tmp_path, table, li
     assert status == 0 and "sync: 0 pushed, %d unchanged" % len(preset_names()) in out
 
 
-def test_a_device_reset_in_the_middle_of_a_sync_loses_nothing(capsys, tmp_path, table, link):
+@pytest.mark.parametrize("upload, plain", [(RULESET_PUT_DEFLATED, False), (RULESET_PUT_CHUNK, True)])
+def test_a_device_reset_in_the_middle_of_a_sync_loses_nothing(capsys, tmp_path, table, link, upload, plain):
     link.hello()
     for name in link.ruleset_list():
         link.ruleset_remove(name)
     link.close()
-    resetting = ResettingLink(table, RULESET_PUT_CHUNK, 3)
+    resetting = ResettingLink(table, upload, 3, plain)
     try:
         status, out, err = tiletable(capsys, ["sync", "--db", str(tmp_path / "t.db")], resetting)
     finally:
         resetting.close()
         _reconnect_control(table)
     assert status == 0, err
+    assert resetting.seen > 3  # the device was reset, and the upload went on
     link.reconnect()
     link.hello()
     assert link.ruleset_list() == {n: (1, find_ruleset(n).hash) for n in preset_names()}

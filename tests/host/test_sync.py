@@ -5,15 +5,59 @@ import pytest
 
 from cli import tiletable
 from tiletable.engine.rulesets import find_ruleset, preset_names
-from tiletable.proto.messages import RULESET_PUT_CHUNK, RULESET_PUT_COMMIT
+from tiletable.proto.messages import RULESET_PUT_BEGIN, RULESET_PUT_CHUNK, RULESET_PUT_COMMIT, RULESET_PUT_DEFLATED
 from tiletable.runtime.rulestore import INDEX_FILE, RuleStore
 from tiletable_host.db import Database
 from tiletable_host.transport_local import LocalTransport
 
 
+class PlainUploads(LocalTransport):
+    """A table from before RULESET_PUT_DEFLATED (or without MicroPython's deflate module)."""
+
+    def _boot(self):
+        super()._boot()
+        del self.server._handlers[RULESET_PUT_DEFLATED]
+        self.server._capabilities.remove("ruleset-deflate")
+
+
 @pytest.fixture
 def device(tmp_path):
     return LocalTransport(str(tmp_path / "device"))
+
+
+def _requests(device):
+    """The request types ``device`` receives from now on, in order."""
+    seen = []
+    device.before_request = lambda msg_type: seen.append(msg_type) and False
+    return seen
+
+
+@pytest.mark.parametrize("table", [LocalTransport, PlainUploads])
+def test_each_preset_goes_deflated_in_one_request_to_a_table_that_inflates_else_in_chunks(capsys, tmp_path, table):
+    device = table(str(tmp_path / "device"))
+    device.hello()
+    seen = _requests(device)
+    assert _sync(capsys, tmp_path, device)[0] == 0
+    presets = len(preset_names())
+    assert seen.count(RULESET_PUT_COMMIT) == presets
+    if table is LocalTransport:
+        assert (seen.count(RULESET_PUT_DEFLATED), seen.count(RULESET_PUT_BEGIN), seen.count(RULESET_PUT_CHUNK)) == (presets, 0, 0)
+    else:
+        assert (seen.count(RULESET_PUT_DEFLATED), seen.count(RULESET_PUT_BEGIN)) == (0, presets)
+        assert seen.count(RULESET_PUT_CHUNK) > presets  # the larger ones span two chunks
+    assert device.rulestore.list() == sorted((n, 1, find_ruleset(n).hash) for n in preset_names())
+
+
+def test_a_document_whose_deflated_stream_does_not_fit_a_frame_goes_in_chunks(capsys, tmp_path, device):
+    import random
+
+    rng = random.Random(7)
+    noise = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") for _ in range(1000))
+    path = _write(tmp_path, "noisy.json", {"family": "line", "name": "noisy", "description": noise})
+    seen = _requests(device)
+    assert _sync(capsys, tmp_path, device, path)[0] == 0
+    assert RULESET_PUT_DEFLATED not in seen and seen.count(RULESET_PUT_CHUNK) >= 3, seen
+    assert device.rulestore.get("noisy").description == noise
 
 
 def _sync(capsys, tmp_path, device, *argv):
@@ -103,18 +147,20 @@ def test_two_files_for_one_ruleset_are_refused(capsys, tmp_path, device):
     assert status == 1 and err == "tiletable: sync: %s and %s both define ruleset 'same'\n" % (a, b)
 
 
-def test_a_device_reset_in_the_middle_of_an_upload_restarts_it(capsys, tmp_path, device):
-    chunks = []
+@pytest.mark.parametrize("table, upload", [(PlainUploads, RULESET_PUT_CHUNK), (LocalTransport, RULESET_PUT_DEFLATED), (LocalTransport, RULESET_PUT_COMMIT)])
+def test_a_device_reset_in_the_middle_of_an_upload_restarts_it(capsys, tmp_path, table, upload):
+    device = table(str(tmp_path / "device"))
+    uploads = []
 
-    def reset_at_third_chunk(msg_type):
-        if msg_type == RULESET_PUT_CHUNK:
-            chunks.append(msg_type)
-            if len(chunks) == 3:
+    def reset_at_third_upload_request(msg_type):
+        if msg_type == upload:
+            uploads.append(msg_type)
+            if len(uploads) == 3:
                 device.reset()
                 return True
         return False
 
-    device.before_request = reset_at_third_chunk
+    device.before_request = reset_at_third_upload_request
     status, out, _ = _sync(capsys, tmp_path, device)
     assert status == 0, out
     assert device.resets == 1
@@ -142,11 +188,12 @@ def test_a_reset_that_loses_the_commit_reply_is_verified_not_repeated(capsys, tm
     assert len(commits) == len(preset_names())  # the first ruleset was not uploaded twice
 
 
-def test_a_power_cut_at_every_frame_of_a_sync_keeps_a_whole_ruleset(capsys, tmp_path):
-    """Issue: interrupted ruleset sync at every frame. A ruleset spanning several chunks is
-    replaced; the device is cut off at each request in turn (and once after a commit whose
-    reply is lost). After every cut it holds the old document or the new one, whole; the
-    next sync installs the new one and verifies it by hash."""
+@pytest.mark.parametrize("table", [PlainUploads, LocalTransport])
+def test_a_power_cut_at_every_frame_of_a_sync_keeps_a_whole_ruleset(capsys, tmp_path, table):
+    """Issue: interrupted ruleset sync at every frame. A ruleset spanning several chunks (or one
+    deflated put, to a table that inflates) is replaced; the device is cut off at each request
+    in turn (and once after a commit whose reply is lost). After every cut it holds the old
+    document or the new one, whole; the next sync installs the new one and verifies it by hash."""
     old = {"family": "line", "name": "club", "params": {"target": 100}}
     new = {"family": "line", "name": "club", "version": 2, "params": {"target": 61}, "description": "house rules " * 80}
     frames = []
@@ -155,15 +202,18 @@ def test_a_power_cut_at_every_frame_of_a_sync_keeps_a_whole_ruleset(capsys, tmp_
         frames.append(msg_type)
         return False
 
-    probe = LocalTransport(str(tmp_path / "probe"))
+    probe = table(str(tmp_path / "probe"))
     assert _sync(capsys, tmp_path, probe, _write(tmp_path, "old.json", old))[0] == 0
     probe.before_request = count
     assert _sync(capsys, tmp_path, probe, _write(tmp_path, "new.json", new))[0] == 0
-    assert frames.count(RULESET_PUT_CHUNK) >= 3, frames  # the document really spans several chunks
+    if table is PlainUploads:
+        assert frames.count(RULESET_PUT_CHUNK) >= 3, frames  # the document really spans several chunks
+    else:
+        assert frames.count(RULESET_PUT_DEFLATED) == 1 and RULESET_PUT_CHUNK not in frames, frames
     new_hash = probe.rulestore.get("club").hash
     cuts = [(k, False) for k in range(len(frames))] + [(frames.index(RULESET_PUT_COMMIT), True)]
     for k, after_commit in cuts:
-        device = LocalTransport(str(tmp_path / ("cut%d%s" % (k, "c" if after_commit else ""))))
+        device = table(str(tmp_path / ("cut%d%s" % (k, "c" if after_commit else ""))))
         assert _sync(capsys, tmp_path, device, _write(tmp_path, "old.json", old))[0] == 0
         old_hash = device.rulestore.get("club").hash
         seen = []

@@ -31,6 +31,7 @@ from tiletable.proto.messages import (
     RULESET_PUT_BEGIN,
     RULESET_PUT_CHUNK,
     RULESET_PUT_COMMIT,
+    RULESET_PUT_DEFLATED,
     RULESET_REMOVE,
     ProtocolError,
     decode_payload,
@@ -88,7 +89,7 @@ def test_hello_announces_version_and_capabilities():
     reply = _ok(server, HELLO, {"proto": 1, "host": "pytest"})
     assert reply["proto"] == 1 and reply["firmware"] == "0.3.0" and reply["device"] == "tiletable-test"
     assert reply["boot"] == 1 and reply["max_payload"] == MAX_PAYLOAD
-    assert reply["capabilities"] == ["journal", "journal-stream", "maintenance", "rulesets"]
+    assert reply["capabilities"] == ["journal", "journal-stream", "maintenance", "ruleset-deflate", "rulesets"]
 
 
 def _sync(server, data, content_hash, name="toy", chunk=20):
@@ -229,6 +230,64 @@ def test_an_upload_in_steps_that_fails_leaves_the_installed_ruleset():
         assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == installed
 
 
+def _stored(data):
+    """``data`` as a raw DEFLATE stream of one stored block: MicroPython has no compressor to
+    make one in a portable test (the host's zlib streams are tested in tests/host)."""
+    return bytes([1, len(data) & 0xFF, len(data) >> 8, ~len(data) & 0xFF, (~len(data) >> 8) & 0xFF]) + data
+
+
+def _put_deflated(name, data, content_hash, deflated=None):
+    return {"name": name, "size": len(data), "hash": content_hash, "data": _stored(data) if deflated is None else deflated}
+
+
+def test_deflated_put_is_a_begin_and_every_chunk_in_one_request_validated_in_its_own_step():
+    server = _server("server-deflated")
+    server.steps = True
+    data, content_hash = toy_family.document("toy", 3, 77)
+    got_type, reply, steps = _stepped(server, RULESET_PUT_DEFLATED, _put_deflated("toy", data, content_hash), 4400)
+    assert got_type == RULESET_PUT_DEFLATED | REPLY and reply == {"received": len(data)} and steps >= 2
+    assert server.rulestore.names() == []  # installed at the commit only
+    got_type, reply, _ = _stepped(server, RULESET_PUT_COMMIT, {}, 4401)
+    assert got_type == RULESET_PUT_COMMIT | REPLY and reply == {"name": "toy", "version": 3, "hash": content_hash}
+    assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 3, "hash": content_hash}]
+
+
+def test_deflated_put_that_is_damaged_or_of_another_size_is_refused_and_loses_nothing():
+    server = _server("server-deflated-bad")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    _sync(server, data, content_hash)
+    installed = [{"name": "toy", "version": 1, "hash": content_hash}]
+    new, new_hash = toy_family.document("toy", 2, 100)
+    packed = _stored(new)
+    for deflated, why in (
+        (b"\xff" * 40, "is damaged"),  # a block type that does not exist
+        (packed[:-5], "is damaged"),  # cut short
+        (_stored(new[:-1]), "inflates to %d bytes, not the announced %d" % (len(new) - 1, len(new))),
+        (_stored(new + b" "), "inflates to more than the announced %d bytes" % len(new)),
+    ):
+        message = _error(server, RULESET_PUT_DEFLATED, _put_deflated("toy", new, new_hash, deflated), E_BAD_VALUE)
+        assert message == "the deflated document of 'toy' " + why, message
+        assert "without a put begin" in _error(server, RULESET_PUT_COMMIT, None, E_SEQUENCE)  # the upload is dropped
+        assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == installed
+    bad = b'{"family":"toy","name":"toy","params":{"target":-1}}'
+    assert _ok(server, RULESET_PUT_DEFLATED, _put_deflated("toy", bad, content_hash)) == {"received": len(bad)}
+    got_type, reply = _ask(server, RULESET_PUT_COMMIT)
+    assert got_type == ERROR and reply["code"] == E_RULESET and "params.target" in reply["message"], reply
+    assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == installed
+
+
+def test_deflated_put_starts_the_upload_again():
+    """A put begin's rule: an upload in progress (plain, or deflated and not committed) is dropped."""
+    server = _server("server-deflated-again")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(data), "hash": content_hash})
+    _ok(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data[:10]})
+    assert _ok(server, RULESET_PUT_DEFLATED, _put_deflated("toy", data, content_hash)) == {"received": len(data)}
+    assert _ok(server, RULESET_PUT_DEFLATED, _put_deflated("toy", data, content_hash)) == {"received": len(data)}
+    assert _ok(server, RULESET_PUT_COMMIT)["hash"] == content_hash
+    assert "Bad" in _error(server, RULESET_PUT_DEFLATED, _put_deflated("Bad", data, HASH), E_BAD_VALUE)
+
+
 def _journal_with_sessions(server, sessions, events):
     journal = server.journal
     for s in range(sessions):
@@ -357,7 +416,7 @@ def test_registered_handlers_answer_game_requests_and_their_failures_are_contain
         return {"session": 42}
 
     server.register(GAME_START, start_game, "game")
-    assert _ok(server, HELLO, {"proto": 1, "host": "t"})["capabilities"] == ["game", "journal", "journal-stream", "maintenance", "rulesets"]
+    assert _ok(server, HELLO, {"proto": 1, "host": "t"})["capabilities"] == ["game", "journal", "journal-stream", "maintenance", "ruleset-deflate", "rulesets"]
     assert _ok(server, GAME_START, {"ruleset": "toy", "players": ["ann", "bob"]}) == {"session": 42}
     assert started == [{"ruleset": "toy", "players": ["ann", "bob"]}]
     assert _error(server, GAME_START, {"ruleset": "toy", "players": []}, E_BAD_VALUE) == "no players"

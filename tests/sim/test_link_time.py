@@ -17,7 +17,7 @@ def test_state_reports_the_longest_step_of_each_service_since_the_last_state(tmp
     longest = link.state()["longest_us"]
     assert sorted(longest) == sorted(SERVICES)
     assert min(longest.values()) > 0, longest
-    uploads = link.replies["ruleset put chunk"] + link.replies["ruleset put commit"]
+    uploads = link.replies["ruleset put deflated"] + link.replies["ruleset put commit"]
     assert longest["link"] <= 1000 * max(uploads), (longest, uploads)  # a reply waits for its steps
     for service in ("scan", "buttons", "housekeeping"):
         assert longest[service] <= LOOP_HOLD_US, longest

@@ -241,9 +241,10 @@ def load_ruleset(doc, known_hash=None):
     description = doc.get("description", "")
     if not isinstance(description, str) or len(description) > DESCRIPTION_MAX:
         raise RulesetError(name, "description", "must be text of at most %d characters (got %s)" % (DESCRIPTION_MAX, show_value(description)))
-    for ch in description:
-        if _refused_in_description(ord(ch)):
-            raise RulesetError(name, "description", "holds character U+%04X (no control characters)" % ord(ch))
+    if not _plain_description(description):
+        for ch in description:
+            if _refused_in_description(ord(ch)):
+                raise RulesetError(name, "description", "holds character U+%04X (no control characters)" % ord(ch))
     params = doc.get("params", {})
     if not isinstance(params, dict):
         raise RulesetError(name, "params", "must be a JSON object (got %s)" % show_value(params))
@@ -380,6 +381,18 @@ def _too_deep(text):
 def _is_player_count(text):
     """Whether ``text`` is a player count as a counts key: "1" to "99", no leading zero."""
     return isinstance(text, str) and 1 <= len(text) <= 2 and "1" <= text[0] <= "9" and "0" <= text[-1] <= "9"
+
+
+def _plain_description(text):
+    """Whether ``text`` surely holds nothing ``DESCRIPTION_REFUSED`` names, told by C-level scans
+    of its UTF-8 bytes (a call per character was 40 % of a preset's validation): a byte under
+    0x20 or 0x7F is such a character itself, and 0xED leads every character of U+D000-U+DFFF,
+    the surrogates among them. False: look at it a character at a time."""
+    try:
+        raw = text.encode()
+    except UnicodeError:  # CPython: a lone surrogate has no UTF-8
+        return False
+    return not raw or (min(raw) >= 0x20 and b"\x7f" not in raw and b"\xed" not in raw)
 
 
 def _refused_in_description(code):

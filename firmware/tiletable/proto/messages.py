@@ -45,6 +45,7 @@ type   name                  request fields                      reply fields
 0x15   UID_PUT               uid, kind, set, item                entries
 0x16   JOURNAL_STREAM        after, first, offset, frames, max   a run of frames: part, last,
                                                                  durable, first, offset, data
+0x17   RULESET_PUT_DEFLATED  name, size, hash, data              received
 =====  ====================  ==================================  ================================
 
 RULESET_LIST answers a page: the rulesets named after ``after`` ("" for the first page), as
@@ -71,6 +72,15 @@ the record found by sequence number. A frame lost on the way shows as a gap in `
 ``offset``: the host drops the rest of the run and asks again from what it stored. A new
 request ends a run in progress; the stream request sent again (a host's retry) starts it again.
 A device without the capability answers ``E_UNKNOWN_TYPE``; the host then uses JOURNAL_PULL.
+
+RULESET_PUT_DEFLATED (capability ``ruleset-deflate``) is RULESET_PUT_BEGIN and every chunk in
+one request: ``data`` is the whole ``size``-byte document as a raw DEFLATE stream whose
+back-references reach at most ``2**RULESET_WBITS`` bytes (1 KB: zlib's wbits). It is about half
+the bytes of the plain document, and the device reads its link a byte at a time. The device
+inflates and validates it as it does a last chunk; RULESET_PUT_COMMIT follows as usual. Data
+that does not inflate to exactly ``size`` bytes is refused (E_BAD_VALUE) and the upload dropped.
+A document whose stream does not fit in one frame goes in plain chunks, as it does to a device
+without the capability (which answers the request with E_UNKNOWN_TYPE).
 
 SET_CLOCK sets the device's wall clock (Unix seconds; the Pico keeps it with ``ticks_ms``
 until the next reset): session headers carry it, and a session in progress journals it as a
@@ -123,6 +133,9 @@ TAG_SCAN = 0x13
 TAG_WRITE = 0x14
 UID_PUT = 0x15
 JOURNAL_STREAM = 0x16
+RULESET_PUT_DEFLATED = 0x17
+
+RULESET_WBITS = 10  # RULESET_PUT_DEFLATED's window: 2**10 bytes, what the device allocates to inflate
 
 EV_ZONE = 0x40
 EV_PLAY = 0x41
@@ -187,6 +200,8 @@ MESSAGES = {
     RULESET_PUT_CHUNK | REPLY: "ruleset put chunk reply: received u16",
     RULESET_PUT_COMMIT: "ruleset put commit:",
     RULESET_PUT_COMMIT | REPLY: "ruleset put commit reply: name str, version u16, hash str",
+    RULESET_PUT_DEFLATED: "ruleset put deflated: name str, size u16, hash str, data bytes",
+    RULESET_PUT_DEFLATED | REPLY: "ruleset put deflated reply: received u16",
     RULESET_REMOVE: "ruleset remove: name str",
     RULESET_REMOVE | REPLY: "ruleset remove reply:",
     JOURNAL_STATUS: "journal status:",

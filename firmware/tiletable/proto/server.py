@@ -15,8 +15,8 @@ JOURNAL_STREAM is answered by a run of frames, not one: the request starts the r
 makes each frame (``stream.frame_into``) as its output queue has room for it. Any request ends
 a run in progress; a repeated stream request starts it again from its own position.
 
-A request whose work is long (a ruleset upload's last chunk and its commit: 50-120 ms of an
-RP2040's time; a game start) is answered in steps when ``steps`` is on (the table's runtime):
+A request whose work is long (a ruleset upload's last chunk or deflated put, and its commit:
+50-120 ms of an RP2040's time; a game start) is answered in steps when ``steps`` is on (the table's runtime):
 its handler is a generator that yields None between pieces, then the reply's fields, and
 ``step()`` takes one piece at a time, so the table's loop runs in between. Frames that came in
 the same read behind it are dropped (the host asks again); the runtime reads nothing more until
@@ -52,7 +52,9 @@ from tiletable.proto.messages import (
     RULESET_PUT_BEGIN,
     RULESET_PUT_CHUNK,
     RULESET_PUT_COMMIT,
+    RULESET_PUT_DEFLATED,
     RULESET_REMOVE,
+    RULESET_WBITS,
     ProtocolError,
     decode_payload,
     encode_message,
@@ -61,6 +63,7 @@ from tiletable.proto.messages import (
 )
 from tiletable.runtime.heap import free_bytes
 from tiletable.runtime.journal import MAX_RECORD, JournalError
+from tiletable.runtime.rulestore import DeflateIO
 
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
 _SESSION_ROW_MAX = 4 + 4 + 25 + 17 + 4 + 1 + 1  # a session row with a 24-character name
@@ -91,9 +94,9 @@ class LinkServer:
         self._last = None  # (type, seq, payload, reply) of the last request answered
         self.steps = False  # answer the requests in _stepped over several step() calls (module doc)
         self.stepping = None  # (type, seq, payload, generator) of the request in progress
-        self._stepped = [RULESET_PUT_CHUNK, RULESET_PUT_COMMIT]  # their handlers are generators
+        self._stepped = [RULESET_PUT_CHUNK, RULESET_PUT_COMMIT, RULESET_PUT_DEFLATED]  # their handlers are generators
         self._upload = None
-        self._validations = 0  # uploads validated (see _ruleset_put_chunk)
+        self._validations = 0  # uploads validated (see _validate)
         self._event_seq = 0
         self._pull_buf = None  # a pull reply's records or a stream frame: one request is answered at a time
         self.stream = None  # the journal stream in progress (proto/stream.py), or None
@@ -113,6 +116,10 @@ class LinkServer:
             JOURNAL_ACK: self._journal_ack,
             MAINTENANCE: self._maintenance,
         }
+        if DeflateIO is not None:  # MicroPython's deflate module (or the simulation's shim) is there
+            self._handlers[RULESET_PUT_DEFLATED] = self._ruleset_put_deflated
+            self._capabilities.append("ruleset-deflate")
+            self._capabilities.sort()
 
     def register(self, msg_type, handler, capability, stepped=False):
         """Have ``handler(fields) -> reply fields`` answer request ``msg_type``; ``capability``
@@ -243,11 +250,6 @@ class LinkServer:
         return {}
 
     def _ruleset_put_chunk(self, fields):
-        """The last chunk is followed by the document's validation (Upload.check), a step of its
-        own, and every ``_COLLECT_UPLOADS`` uploads by a garbage collection before it: on a
-        frozen build the heap is collected only when it is full, and a sync of the presets
-        filled it about once, maybe in the middle of a validation (50 ms held, bench/chip.py).
-        A collection at every upload cost the sync 0.3 s."""
         upload = self._upload
         if upload is None:
             raise ProtocolError(E_SEQUENCE, "ruleset chunk without a put begin")
@@ -256,13 +258,33 @@ class LinkServer:
         except ValueError as exc:
             raise ProtocolError(E_SEQUENCE, str(exc))
         if received == upload.size:
-            yield None
-            self._validations += 1
-            if self._validations % _COLLECT_UPLOADS == 0:
-                gc.collect()
-                yield None
-            upload.check()
+            yield from self._validate(upload)
         yield {"received": received}
+
+    def _ruleset_put_deflated(self, fields):
+        """A put begin and all its chunks in one request (messages.py): the document deflated."""
+        self._ruleset_put_begin(fields)
+        upload = self._upload
+        try:
+            received = upload.inflate(fields["data"], RULESET_WBITS)
+        except ValueError as exc:
+            self._abort_upload()
+            raise ProtocolError(E_BAD_VALUE, str(exc))
+        yield from self._validate(upload)
+        yield {"received": received}
+
+    def _validate(self, upload):
+        """The validation of a complete upload (Upload.check), a step of its own, and every
+        ``_COLLECT_UPLOADS`` uploads a garbage collection before it: on a frozen build the heap
+        is collected only when it is full, and a sync of the presets filled it about once,
+        maybe in the middle of a validation (50 ms held, bench/chip.py). A collection at every
+        upload cost the sync 0.3 s."""
+        yield None
+        self._validations += 1
+        if self._validations % _COLLECT_UPLOADS == 0:
+            gc.collect()
+            yield None
+        upload.check()
 
     def _ruleset_put_commit(self, fields):
         upload = self._upload

@@ -22,7 +22,13 @@ validates that document again.
 
 import binascii
 import hashlib
+import io
 import os
+
+try:
+    from deflate import RAW, DeflateIO
+except ImportError:  # CPython without the simulation's shim (the PC tool's own table): plain uploads only
+    DeflateIO = None
 
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import content_hash, load_ruleset
@@ -256,6 +262,27 @@ class Upload:
         self._data[offset:end] = data
         self.received = end
         return end
+
+    def inflate(self, data, wbits):
+        """Receive the whole document at once from ``data``, a raw DEFLATE stream with a window of
+        ``2**wbits`` bytes (its C decoder allocates that much); returns the bytes received.
+
+        :raises ValueError: when it is damaged, or does not inflate to exactly the announced size.
+        """
+        if self.received or self._data is None:
+            raise ValueError("upload of %r has begun already" % self.name)
+        stream = DeflateIO(io.BytesIO(data), RAW, wbits)
+        try:
+            got = stream.readinto(self._data)
+            more = stream.read(1)
+        except (OSError, EOFError):  # MicroPython's decoder: EINVAL for a bad stream, EOFError for a cut one
+            raise ValueError("the deflated document of %r is damaged" % self.name)
+        if more:
+            raise ValueError("the deflated document of %r inflates to more than the announced %d bytes" % (self.name, self.size))
+        if got != self.size:
+            raise ValueError("the deflated document of %r inflates to %d bytes, not the announced %d" % (self.name, got, self.size))
+        self.received = got
+        return got
 
     def check(self):
         """Validate the complete document ahead of the commit (the link does it as the last chunk
