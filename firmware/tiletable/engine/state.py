@@ -7,7 +7,7 @@ alone replays the match on the host exactly as it went on the table.
 * ``current_player()`` -> a seat, ``CHANCE``, ``SIMULTANEOUS`` or ``TERMINAL``
 * ``legal_actions`` -> a lazy view: iterate it, test ``a in state.legal_actions``, ``count()``
 * ``play(a)`` checks and raises ``IllegalAction`` (state unchanged); ``apply(a)`` trusts its caller
-* ``undo()`` takes back the last action; ``outcome()`` is None until the match ends
+* ``undo(count)`` takes back the last actions; ``outcome()`` is None until the match ends
 * every score change is a ``ScoreEvent`` saying which rule gave it and the arithmetic
 
 Actions are small ints or tuples chosen by each family; their canonical text
@@ -19,6 +19,36 @@ from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction
 CHANCE = -1
 SIMULTANEOUS = -2
 TERMINAL = -4
+
+CHECKPOINT_EVERY = 16  # a snapshot every so many actions: an undo replays fewer than this many
+CHECKPOINTS_KEPT = 3  # the newest kept (RAM); an undo further back than these rebuilds from the start
+_STATE_OWN = ("history", "_checkpoints")  # what a snapshot leaves out: the state's own record
+
+
+def _copy(value, shared):
+    """A deep copy of a state's value, sharing what cannot change: numbers, text, tuples,
+    functions, ScoreEvents, and the objects in ``shared`` (the ruleset, its params)."""
+    kind = type(value)
+    if kind in (int, str, bool, tuple, float, ScoreEvent, Outcome) or value is None:
+        return value
+    for keep in shared:
+        if value is keep:
+            return value
+    if kind is list:
+        return [_copy(item, shared) for item in value]
+    if kind is bytearray:
+        return bytearray(value)
+    if kind is dict:
+        return {key: _copy(value[key], shared) for key in value}
+    if kind is set:
+        return set(value)
+    attrs = getattr(value, "__dict__", None)
+    if attrs is None or callable(value):
+        return value  # functions
+    copy = object.__new__(kind)
+    for key in attrs:
+        setattr(copy, key, _copy(attrs[key], shared))
+    return copy
 
 
 class ScoreEvent:
@@ -93,12 +123,14 @@ class GameState:
     """
 
     family = ""
+    shared = ("ruleset", "options", "p")  # attributes never changed in play: snapshots share them
 
     def __init__(self, ruleset, players, options=None):
         self.ruleset = ruleset
         self.players = players
         self.options = options or {}
         self.history = []
+        self._checkpoints = []  # [(history length, snapshot)], oldest first
         self.score_events = []
         self.scores = [0] * players
         self.hand_number = 0
@@ -172,8 +204,11 @@ class GameState:
 
     def apply(self, action):
         """Apply an action without checking it (replay, simulation)."""
-        self.history.append(action)
+        history = self.history
+        history.append(action)
         self._apply(action)
+        if not len(history) % CHECKPOINT_EVERY:
+            self.checkpoint()
 
     def award(self, seat, points, rule, detail):
         """Credit points to a seat and keep the explanation."""
@@ -193,22 +228,77 @@ class GameState:
             copy.apply(action)
         return copy
 
-    def undo(self):
-        """Take back the last action (rebuilds from the history: exact, and cheap in RAM).
+    def checkpoint(self):
+        """Snapshot the state now (``apply`` calls it every ``CHECKPOINT_EVERY`` actions) so that an
+        undo replays from here, not from the start; the oldest beyond ``CHECKPOINTS_KEPT`` go."""
+        marks = self._checkpoints
+        marks.append((len(self.history), self._snapshot()))
+        if len(marks) > CHECKPOINTS_KEPT:
+            marks.pop(0)
 
-        :raises IndexError: when there is nothing to undo.
+    def _snapshot(self):
+        """``(names, values)`` of what play changes (a dict would cost RAM for its table); the
+        attributes in ``shared`` stay out, and the names are shared with the last checkpoint's."""
+        attrs = self.__dict__
+        skip = self.shared
+        names = tuple(key for key in attrs if key not in _STATE_OWN and key not in skip)
+        marks = self._checkpoints
+        if marks and marks[-1][1][0] == names:
+            names = marks[-1][1][0]
+        shared = self._shared_values()
+        return names, [_copy(attrs[key], shared) for key in names]
+
+    def _shared_values(self):
+        attrs = self.__dict__
+        return [attrs[name] for name in self.shared if name in attrs]
+
+    def save(self):
+        """A snapshot to ``restore`` after trying actions out (cheaper than undoing them)."""
+        return len(self.history), self._snapshot()
+
+    def restore(self, saved):
+        """Go back to what ``save`` gave (used once: the snapshot becomes the state's)."""
+        length, snapshot = saved
+        self._go_back(length, snapshot, None)
+
+    def undo(self, count=1):
+        """Take back the last ``count`` actions and return the last one: the newest checkpoint at or
+        before the new end is copied back and the actions after it replayed (fewer than
+        ``CHECKPOINT_EVERY`` while checkpoints reach back), so the cost does not grow with the match.
+
+        :raises IndexError: when there are fewer than ``count`` actions to undo.
         """
-        if not self.history:
-            raise IndexError("nothing to undo")
-        copy = self.fresh()
         history = self.history
-        for i in range(len(history) - 1):  # no slice: a long match's history is a big block
-            copy.apply(history[i])
+        target = len(history) - count
+        if count < 1 or target < 0:
+            raise IndexError("nothing to undo" if not history else "only %d actions to undo" % len(history))
         last = history[-1]
-        rebuilt = copy.__dict__
-        for key in rebuilt:  # not __dict__.update(): MicroPython's instance dict is read-only
-            setattr(self, key, rebuilt[key])
+        marks = self._checkpoints
+        while marks and marks[-1][0] > target:
+            marks.pop()
+        if marks:
+            start, snapshot = marks[-1]
+            shared = self._shared_values()
+        else:
+            rebuilt = self.fresh().__dict__
+            names = tuple(key for key in rebuilt if key not in _STATE_OWN)
+            start, snapshot, shared = 0, (names, [rebuilt[key] for key in names]), None
+        replay = history[start:target]
+        self._go_back(start, snapshot, shared)
+        for action in replay:
+            self.apply(action)
         return last
+
+    def _go_back(self, length, snapshot, shared):
+        """Cut the history to ``length`` actions and take the rest of the state from ``snapshot``:
+        copied when given what to ``shared`` (a checkpoint stays for later undos), else taken over."""
+        del self.history[length:]
+        marks = self._checkpoints
+        while marks and marks[-1][0] > length:
+            marks.pop()
+        names, values = snapshot
+        for i in range(len(names)):  # not __dict__.update(): MicroPython's instance dict is read-only
+            setattr(self, names[i], values[i] if shared is None else _copy(values[i], shared))
 
     def record(self):
         """The match as a compact, serialisable record (see ``record.Record``)."""
