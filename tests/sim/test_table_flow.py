@@ -5,6 +5,7 @@ from player import SETTLED, ColumnPlayer, LinePlayer, at_budget, choose_game, lo
 from test_table_rules import flushed_journal, started
 from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.errors import E_COMBO
+from tiletable.engine.state import CHECKPOINT_EVERY
 from tiletable.runtime.play_climb import ClimbController
 from tiletable.runtime.profiles import profile_for
 from tiletable.runtime.table import GAME_LABELS
@@ -193,6 +194,21 @@ def test_bergen_undo_of_an_equal_draw_keeps_the_deal_bug(table_root):
     control.press("undo")
     assert control.state()["actions"] == dealt
     assert reads(control.display()[seat], "drAW")
+
+
+def test_undo_of_a_four_player_deal_rebuilds_the_match_once(table_root):
+    """Issue 14: UNDO took a deal's unseen tiles back one rebuild each (409 ms on the chip)."""
+    control = started(table_root, "muggins", 4)
+    state = control.device.app.table.state
+    dealt = len(state.history)
+    assert dealt >= 20 and all(state.action_str(a).endswith(":?") for a in state.history[-20:])
+    undone, replayed = [], []
+    undo, apply = state.undo, state.apply
+    state.undo = lambda count=1: undone.append(count) or undo(count)
+    state.apply = lambda action: replayed.append(action) or apply(action)
+    control.press("undo")
+    assert undone == [dealt - len(state.history)] and len(state.history) < dealt - 19
+    assert len(replayed) < CHECKPOINT_EVERY
 
 
 def _moon_first_trick_taken_by_seat_1(control):

@@ -415,12 +415,12 @@ class LineController(Controller):
             replay.apply(action)
         return chosen
 
-    def joins_previous(self, before, last):
+    def joins_previous(self, before, last, at):
         """A draw's tile and the deal's tiles go with what started them; a set with its declaration.
-        Bergen's equal draws (``last`` taken back into ``P_BERGEN``) were each a seat's press:
-        one UNDO each, not the deal with them."""
+        Bergen's equal draws (``last``, the history's action ``at``, taken back into ``P_BERGEN``)
+        were each a seat's press: one UNDO each, not the deal with them."""
         if last.startswith("D") and (before.startswith("D") or before == "draw"):
-            return self.state.phase != P_BERGEN
+            return self.state.phase_at(at) != P_BERGEN
         return before.startswith("setter")
 
     # ----- display

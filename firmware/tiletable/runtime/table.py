@@ -550,16 +550,19 @@ class Table:
         if not self.controller.can_undo():
             self.reject(0, E_PHASE, "the last hand is over: its plays are kept", now_ms)
             return False
-        while state.history:
-            last = state.action_str(state.history[-1])
-            before = state.action_str(state.history[-2]) if len(state.history) > 1 else None
-            state.undo()
+        history = state.history
+        at = len(history) - 1  # the group's first action: one rebuild takes the whole group back
+        while at > 0 and self.controller.joins_previous(
+            state.action_str(history[at - 1]), state.action_str(history[at]), at
+        ):
+            at -= 1
+        for index in range(len(history) - 1, at - 1, -1):
             seq = self.seqs.pop()
             if seq:
                 self.journal.log_undo(seq)
-            self.send(EV_PLAY, {"seat": 255, "action": "undo " + last, "journal_seq": seq})
-            if before is None or not self.controller.joins_previous(before, last):
-                break
+            undone = "undo " + state.action_str(history[index])
+            self.send(EV_PLAY, {"seat": 255, "action": undone, "journal_seq": seq})
+        state.undo(len(history) - at)
         self.controller.reset()
         self.ui.chime(now_ms)
         self.redraw()
