@@ -26,28 +26,43 @@ _STATE_OWN = ("history", "_checkpoints")  # what a snapshot leaves out: the stat
 
 
 def _copy(value, shared):
-    """A deep copy of a state's value, sharing what cannot change: numbers, text, tuples,
-    functions, ScoreEvents, and the objects in ``shared`` (the ruleset, its params)."""
+    """A deep copy of a state's value, sharing what cannot change (``_PLAIN`` values, functions,
+    and the objects in ``shared``: the ruleset, its params). Kept small, lists and bytearrays
+    first: on the Pico a larger frame is allocated at every call, and a call costs a list."""
     kind = type(value)
-    if kind in (int, str, bool, tuple, float, ScoreEvent, Outcome) or value is None:
+    if kind is list:
+        value = list(value)
+        for i in range(len(value)):
+            if type(value[i]) not in _PLAIN:
+                value[i] = _copy(value[i], shared)
         return value
+    if kind is bytearray:
+        return bytearray(value)
+    if kind in _PLAIN:
+        return value
+    return _copy_other(value, kind, shared)
+
+
+def _copy_other(value, kind, shared):
     for keep in shared:
         if value is keep:
             return value
-    if kind is list:
-        return [_copy(item, shared) for item in value]
-    if kind is bytearray:
-        return bytearray(value)
-    if kind is dict:
-        return {key: _copy(value[key], shared) for key in value}
     if kind is set:
         return set(value)
-    attrs = getattr(value, "__dict__", None)
+    copy = {} if kind is dict else None
+    attrs = value if kind is dict else getattr(value, "__dict__", None)
     if attrs is None or callable(value):
         return value  # functions
-    copy = object.__new__(kind)
+    if copy is None:
+        copy = object.__new__(kind)
     for key in attrs:
-        setattr(copy, key, _copy(attrs[key], shared))
+        item = attrs[key]
+        if type(item) not in _PLAIN:
+            item = _copy(item, shared)
+        if kind is dict:
+            copy[key] = item
+        else:
+            setattr(copy, key, item)
     return copy
 
 
@@ -89,6 +104,9 @@ class Outcome:
 
     def __repr__(self):
         return "Outcome(%r, %r, %r)" % (self.termination, self.winners, self.scores)
+
+
+_PLAIN = (int, str, bool, tuple, float, type(None), ScoreEvent, Outcome)  # never changed in place
 
 
 class LegalActions:
@@ -238,15 +256,21 @@ class GameState:
 
     def _snapshot(self):
         """``(names, values)`` of what play changes (a dict would cost RAM for its table); the
-        attributes in ``shared`` stay out, and the names are shared with the last checkpoint's."""
+        attributes in ``shared`` stay out, and the names are the last checkpoint's while the
+        state has the same attributes."""
         attrs = self.__dict__
-        skip = self.shared
-        names = tuple(key for key in attrs if key not in _STATE_OWN and key not in skip)
-        marks = self._checkpoints
-        if marks and marks[-1][1][0] == names:
-            names = marks[-1][1][0]
         shared = self._shared_values()
-        return names, [_copy(attrs[key], shared) for key in names]
+        marks = self._checkpoints
+        if marks and len(marks[-1][1][0]) + len(_STATE_OWN) + len(shared) == len(attrs):
+            names = marks[-1][1][0]
+        else:
+            skip = self.shared
+            names = tuple(key for key in attrs if key not in _STATE_OWN and key not in skip)
+        values = []
+        for key in names:
+            value = attrs[key]
+            values.append(value if type(value) in _PLAIN else _copy(value, shared))
+        return names, values
 
     def _shared_values(self):
         attrs = self.__dict__
@@ -298,7 +322,8 @@ class GameState:
             marks.pop()
         names, values = snapshot
         for i in range(len(names)):  # not __dict__.update(): MicroPython's instance dict is read-only
-            setattr(self, names[i], values[i] if shared is None else _copy(values[i], shared))
+            value = values[i]
+            setattr(self, names[i], value if shared is None or type(value) in _PLAIN else _copy(value, shared))
 
     def record(self):
         """The match as a compact, serialisable record (see ``record.Record``)."""
