@@ -3,6 +3,7 @@
 with the match (an UNDO at the table must answer within the loop's 50 ms on the Pico)."""
 from engine.families_play import Rng, choose
 from portable import raises
+from tiletable.engine.line_actions import P_DEAL
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHECKPOINT_EVERY, CHECKPOINTS_KEPT
 
@@ -130,3 +131,18 @@ def test_restore_takes_back_what_was_tried_after_save():
     state.apply(choose(state, rng))
     state.undo()
     assert view(state) == before
+
+
+def test_a_deal_undone_at_a_later_hand_replays_nothing():
+    state = new_state("muggins", {}, 4)
+    rng = Rng(13)
+    while state.hand_number == 0 or state.phase == P_DEAL:  # into the second hand, dealt
+        state.apply(choose(state, rng))
+    dealt = 0
+    while state.action_str(state.history[-1 - dealt]).startswith("D"):
+        dealt += 1
+    applied = count_replays(state)
+    state.undo(dealt)
+    assert applied[0] == 0 and state.phase == P_DEAL
+    del state.apply
+    assert view(state) == view(rebuilt(state))

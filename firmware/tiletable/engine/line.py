@@ -219,8 +219,8 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self._lay(action, len(history) - 1)
         else:
             self._apply(action)
-        if not len(history) % CHECKPOINT_EVERY:
-            self.checkpoint()
+        if not len(history) % CHECKPOINT_EVERY or self.phase == P_DEAL and self.phases[-1] != P_DEAL:
+            self.checkpoint()  # also where a hand starts: a deal's undo, the longest group, replays nothing
 
     def _apply(self, action):
         kind = action >> 24
