@@ -5,7 +5,6 @@ from player import SETTLED, ColumnPlayer, LinePlayer, at_budget, choose_game, lo
 from test_table_rules import flushed_journal, started
 from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.errors import E_COMBO
-from tiletable.engine.state import CHECKPOINT_EVERY
 from tiletable.runtime.play_climb import ClimbController
 from tiletable.runtime.profiles import profile_for
 from tiletable.runtime.table import GAME_LABELS
@@ -202,13 +201,14 @@ def test_undo_of_a_four_player_deal_rebuilds_the_match_once(table_root):
     state = control.device.app.table.state
     dealt = len(state.history)
     assert dealt >= 20 and all(state.action_str(a).endswith(":?") for a in state.history[-20:])
+    assert state._checkpoints[0][0] == 0  # taken at the start: no new state is built for the undo
     undone, replayed = [], []
     undo, apply = state.undo, state.apply
     state.undo = lambda count=1: undone.append(count) or undo(count)
     state.apply = lambda action: replayed.append(action) or apply(action)
     control.press("undo")
     assert undone == [dealt - len(state.history)] and len(state.history) < dealt - 19
-    assert len(replayed) < CHECKPOINT_EVERY
+    assert not replayed
 
 
 def _moon_first_trick_taken_by_seat_1(control):
