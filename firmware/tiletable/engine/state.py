@@ -287,8 +287,9 @@ class GameState:
 
     def undo(self, count=1):
         """Take back the last ``count`` actions and return the last one: the newest checkpoint at or
-        before the new end is copied back and the actions after it replayed (fewer than
-        ``CHECKPOINT_EVERY`` while checkpoints reach back), so the cost does not grow with the match.
+        before the new end is copied back (taken over when it is the new end) and the actions after
+        it replayed (fewer than ``CHECKPOINT_EVERY`` while checkpoints reach back), so the cost does
+        not grow with the match.
 
         :raises IndexError: when there are fewer than ``count`` actions to undo.
         """
@@ -303,6 +304,9 @@ class GameState:
         if marks:
             start, snapshot = marks[-1]
             shared = self._shared_values()
+            if start == target:  # nothing to replay: the state takes the snapshot over, no copy
+                marks.pop()
+                shared = None
         else:
             rebuilt = self.fresh().__dict__
             names = tuple(key for key in rebuilt if key not in _STATE_OWN)
