@@ -260,7 +260,6 @@ class Table:
             state = ruleset.new_state(players)
             yield None
             state.checkpoint()  # undoing the first deal copies this back: a new state costs twice that
-            yield None
             profile = profile_for(ruleset.name, players, ruleset.family)
             check_room(PLAY_HEADROOM, PLAY_BLOCK)
             self._note_family(ruleset.family, loaded)
