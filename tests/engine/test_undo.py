@@ -11,8 +11,11 @@ GAMES = (("muggins", {}, 4), ("moon", {}, None), ("dasan", {"hands": 1}, None), 
 
 
 def new_state(name, params, players):
+    """A state that keeps checkpoints, as the table's do."""
     ruleset = find_ruleset(name, **params)
-    return ruleset.new_state(players) if players else ruleset.new_state()
+    state = ruleset.new_state(players) if players else ruleset.new_state()
+    state.checkpoint_every = CHECKPOINT_EVERY
+    return state
 
 
 def plain(value):
@@ -28,7 +31,7 @@ def plain(value):
     return value
 
 
-NOT_COMPARED = ("_checkpoints", "outcomes", "outcomes_base")  # the snapshots; a cache of chance outcomes
+NOT_COMPARED = ("_checkpoints", "outcomes", "outcomes_base", "checkpoint_every")  # the snapshots and their pace; a cache of chance outcomes
 
 
 def view(state):
@@ -139,3 +142,12 @@ def test_a_deal_undone_at_a_later_hand_replays_nothing():
     assert applied[0] == 0 and state.phase == P_DEAL
     del state.apply
     assert view(state) == view(state.clone())
+
+
+def test_a_state_keeps_no_checkpoint_unless_asked():
+    """A simulation's states (the PC's analysis, a playout) apply far more than they undo."""
+    state = find_ruleset("muggins").new_state(2)
+    rng = Rng(5)
+    while len(state.history) < 3 * CHECKPOINT_EVERY:
+        state.apply(choose(state, rng))
+    assert state._checkpoints == []

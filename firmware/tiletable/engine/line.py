@@ -81,7 +81,7 @@ from tiletable.engine.line_layout import COUNT_ALL_FIVES, COUNT_LINE, COUNT_SNIF
 from tiletable.engine.line_checks import LineChecks
 from tiletable.engine.line_hand import LineHand
 from tiletable.engine.line_moves import LineMoves
-from tiletable.engine.state import CHANCE, CHECKPOINT_EVERY, GameState, TERMINAL
+from tiletable.engine.state import CHANCE, GameState, TERMINAL
 from tiletable.engine.tiles import is_double, low, parse_tile, pips, tile_set, tile_str
 
 
@@ -219,7 +219,8 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self._lay(action, len(history) - 1)
         else:
             self._apply(action)
-        if not len(history) % CHECKPOINT_EVERY or self.phase == P_DEAL and self.phases[-1] != P_DEAL:
+        every = self.checkpoint_every
+        if every and (not len(history) % every or self.phase == P_DEAL and self.phases[-1] != P_DEAL):
             self.checkpoint()  # also where a hand starts: a deal's undo, the longest group, replays nothing
 
     def _apply(self, action):

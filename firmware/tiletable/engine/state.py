@@ -20,7 +20,7 @@ CHANCE = -1
 SIMULTANEOUS = -2
 TERMINAL = -4
 
-CHECKPOINT_EVERY = 16  # a snapshot every so many actions: an undo replays fewer than this many
+CHECKPOINT_EVERY = 16  # a table's state snapshots itself every so many actions: an undo replays fewer
 CHECKPOINTS_KEPT = 3  # the newest kept (RAM); an undo further back than these rebuilds from the start
 _STATE_OWN = ("history", "_checkpoints")  # what a snapshot leaves out: the state's own record
 
@@ -142,6 +142,7 @@ class GameState:
 
     family = ""
     shared = ("ruleset", "options", "p")  # attributes never changed in play: snapshots share them
+    checkpoint_every = 0  # actions between snapshots; 0: none (a simulation's states undo rarely, and apply is its time)
 
     def __init__(self, ruleset, players, options=None):
         self.ruleset = ruleset
@@ -225,7 +226,7 @@ class GameState:
         history = self.history
         history.append(action)
         self._apply(action)
-        if not len(history) % CHECKPOINT_EVERY:
+        if self.checkpoint_every and not len(history) % self.checkpoint_every:
             self.checkpoint()
 
     def award(self, seat, points, rule, detail):
@@ -247,7 +248,7 @@ class GameState:
         return copy
 
     def checkpoint(self):
-        """Snapshot the state now (``apply`` calls it every ``CHECKPOINT_EVERY`` actions) so that an
+        """Snapshot the state now (``apply`` calls it every ``checkpoint_every`` actions) so that an
         undo replays from here, not from the start; the oldest beyond ``CHECKPOINTS_KEPT`` go."""
         marks = self._checkpoints
         marks.append((len(self.history), self._snapshot()))
@@ -288,7 +289,7 @@ class GameState:
     def undo(self, count=1):
         """Take back the last ``count`` actions and return the last one: the newest checkpoint at or
         before the new end is copied back (taken over when it is the new end) and the actions after
-        it replayed (fewer than ``CHECKPOINT_EVERY`` while checkpoints reach back), so the cost does
+        it replayed (fewer than ``checkpoint_every`` while checkpoints reach back), so the cost does
         not grow with the match.
 
         :raises IndexError: when there are fewer than ``count`` actions to undo.

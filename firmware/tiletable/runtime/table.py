@@ -19,7 +19,7 @@ from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
-from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
+from tiletable.engine.state import CHANCE, CHECKPOINT_EVERY, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.runtime.heap import check_room, collect_for_code, free_bytes
@@ -258,6 +258,7 @@ class Table:
             controller = _controller_for(ruleset.family)
             yield None
             state = ruleset.new_state(players)
+            state.checkpoint_every = CHECKPOINT_EVERY  # snapshots for a quick UNDO
             yield None
             state.checkpoint()  # undoing the first deal copies this back: a new state costs twice that
             profile = profile_for(ruleset.name, players, ruleset.family)
@@ -342,6 +343,7 @@ class Table:
                 raise ValueError("ruleset %r changed since the session started" % header["ruleset"])
             players = len(header["players"])
             state = ruleset.new_state(players)
+            state.checkpoint_every = CHECKPOINT_EVERY
             for _, text in entries:
                 state.play(text)
             profile = profile_for(ruleset.name, players, ruleset.family)
