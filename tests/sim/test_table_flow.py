@@ -195,6 +195,22 @@ def test_bergen_undo_of_an_equal_draw_keeps_the_deal_bug(table_root):
     assert reads(control.display()[seat], "drAW")
 
 
+def test_undo_of_a_four_player_deal_rebuilds_the_match_once(table_root):
+    """Issue 14: UNDO took a deal's unseen tiles back one rebuild each (409 ms on the chip)."""
+    control = started(table_root, "muggins", 4)
+    state = control.device.app.table.state
+    dealt = len(state.history)
+    assert dealt >= 20 and all(state.action_str(a).endswith(":?") for a in state.history[-20:])
+    assert state._checkpoints[0][0] == 0  # taken at the start: no new state is built for the undo
+    undone, replayed = [], []
+    undo, apply = state.undo, state.apply
+    state.undo = lambda count=1: undone.append(count) or undo(count)
+    state.apply = lambda action: replayed.append(action) or apply(action)
+    control.press("undo")
+    assert undone == [dealt - len(state.history)] and len(state.history) < dealt - 19
+    assert not replayed
+
+
 def _moon_first_trick_taken_by_seat_1(control):
     """Seat 1 bids 4 and keeps its hand, then takes trick 1 with 6-6 (left on the trick zone)."""
     control.press(1)

@@ -19,7 +19,7 @@ from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
-from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
+from tiletable.engine.state import CHANCE, CHECKPOINT_EVERY, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.runtime.heap import check_room, collect_for_code, free_bytes
@@ -258,7 +258,9 @@ class Table:
             controller = _controller_for(ruleset.family)
             yield None
             state = ruleset.new_state(players)
+            state.checkpoint_every = CHECKPOINT_EVERY  # snapshots for a quick UNDO
             yield None
+            state.checkpoint()  # undoing the first deal copies this back: a new state costs twice that
             profile = profile_for(ruleset.name, players, ruleset.family)
             check_room(PLAY_HEADROOM, PLAY_BLOCK)
             self._note_family(ruleset.family, loaded)
@@ -341,6 +343,7 @@ class Table:
                 raise ValueError("ruleset %r changed since the session started" % header["ruleset"])
             players = len(header["players"])
             state = ruleset.new_state(players)
+            state.checkpoint_every = CHECKPOINT_EVERY
             for _, text in entries:
                 state.play(text)
             profile = profile_for(ruleset.name, players, ruleset.family)
@@ -550,16 +553,21 @@ class Table:
         if not self.controller.can_undo():
             self.reject(0, E_PHASE, "the last hand is over: its plays are kept", now_ms)
             return False
-        while state.history:
-            last = state.action_str(state.history[-1])
-            before = state.action_str(state.history[-2]) if len(state.history) > 1 else None
-            state.undo()
+        history = state.history
+        at = len(history) - 1  # the group's first action: one rebuild takes the whole group back
+        texts = [state.action_str(history[at])]  # newest first, each written once (0.3 ms on the Pico)
+        while at > 0:
+            before = state.action_str(history[at - 1])
+            if not self.controller.joins_previous(before, texts[-1], at):
+                break
+            texts.append(before)
+            at -= 1
+        for text in texts:
             seq = self.seqs.pop()
             if seq:
                 self.journal.log_undo(seq)
-            self.send(EV_PLAY, {"seat": 255, "action": "undo " + last, "journal_seq": seq})
-            if before is None or not self.controller.joins_previous(before, last):
-                break
+            self.send(EV_PLAY, {"seat": 255, "action": "undo " + text, "journal_seq": seq})
+        state.undo(len(texts))
         self.controller.reset()
         self.ui.chime(now_ms)
         self.redraw()
