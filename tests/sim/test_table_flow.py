@@ -195,21 +195,6 @@ def test_bergen_undo_of_an_equal_draw_keeps_the_deal_bug(table_root):
     assert reads(control.display()[seat], "drAW")
 
 
-def test_undo_of_a_four_player_deal_rebuilds_the_match_once(table_root):
-    """Issue 14: UNDO took a deal's unseen tiles back one rebuild each (409 ms on the chip)."""
-    control = started(table_root, "muggins", 4)
-    state = control.device.app.table.state
-    dealt = len(state.history)
-    assert dealt >= 20 and all(state.action_str(a).endswith(":?") for a in state.history[-20:])
-    undone, replayed = [], []
-    undo, apply = state.undo, state.apply
-    state.undo = lambda count=1: undone.append(count) or undo(count)
-    state.apply = lambda action: replayed.append(action) or apply(action)
-    control.press("undo")
-    assert undone == [dealt - len(state.history)] and len(state.history) < dealt - 19
-    assert not replayed
-
-
 def _moon_first_trick_taken_by_seat_1(control):
     """Seat 1 bids 4 and keeps its hand, then takes trick 1 with 6-6 (left on the trick zone)."""
     control.press(1)
@@ -550,13 +535,3 @@ def test_the_deal_goes_out_four_tiles_a_tick_and_after_a_power_cut_goes_on_at_ok
     actions = flushed_journal(control, table_root)[1]
     assert actions == ["D0:?"] * 7 + ["D1:?"] * 7
     assert not control.device.app.table.has_timers()
-
-
-def test_a_frozen_build_keeps_checkpoints_and_a_stock_one_does_not(table_root, monkeypatch):
-    """Snapshots make UNDO quick, but cost a 4-player game on the stock build 9 KB of its 24."""
-    import tiletable.runtime.table as table_module
-
-    assert started(table_root, "muggins", 4).device.app.table.state.checkpoint_every == 0  # the simulation: .py files
-    monkeypatch.setattr(table_module, "bytecode_on_heap", lambda: False)
-    state = started(table_root, "muggins", 4).device.app.table.state
-    assert state.checkpoint_every and state._checkpoints  # the first hand's deal is one already

@@ -138,7 +138,6 @@ class State(LineHand, LineMoves, LineChecks, GameState):
     """A match of one line game. See the module docstring for actions and the hand flow."""
 
     family = "line"
-    shared = GameState.shared + ("tiles", "unused_loc", "matadors", "first_orients", "other_orients")
 
     def __init__(self, ruleset, players, options=None):
         GameState.__init__(self, ruleset, players, options)
@@ -175,7 +174,6 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self.betting = Betting(p, players)
             self.score_scale = HALF
         self.layout = Layout()
-        self.phases = bytearray()  # the phase before each action: what an undo of it goes back to
         self.knowledge = None  # a Knowledge once a tile goes unseen in this hand
         self.loc = bytearray(160)
         self.violations = []
@@ -200,16 +198,11 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             return TERMINAL
         return CHANCE
 
-    def phase_at(self, length):
-        """The phase when the history was ``length`` actions long: where undoing back to it goes."""
-        return self.phases[length]
-
     # --- applying ----------------------------------------------------------------------
     def apply(self, action):
         """Apply an action without checking it (``GameState.apply`` with the dispatch inlined:
         simulation spends its time here)."""
         history = self.history
-        self.phases.append(self.phase)
         history.append(action)
         kind = action >> 24  # kind_of
         if kind == K_DEAL:
@@ -219,9 +212,6 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self._lay(action, len(history) - 1)
         else:
             self._apply(action)
-        every = self.checkpoint_every
-        if every and (not len(history) % every or self.phase == P_DEAL and self.phases[-1] != P_DEAL):
-            self.checkpoint()  # also where a hand starts: a deal's undo, the longest group, replays nothing
 
     def _apply(self, action):
         kind = action >> 24

@@ -5,7 +5,7 @@ A controller turns one family's zone and button events into engine actions (docs
 The interface the table calls: ``on_zone(role, a, b, event, now_ms)``, ``preview(role, a, b,
 identity)``, ``on_button(seat,
 kind, now_ms)``, ``on_ok(now_ms)``, ``tick(now_ms) -> redraw?``, ``draw()``, ``draw_score(seat,
-winner)``, ``prompt()``, ``joins_previous(before, last, at)`` (undo takes both back),
+winner)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back),
 ``can_undo()`` and ``reset()`` (forget half-made choices after an undo).
 """
 from tiletable import tagrecord
@@ -134,7 +134,7 @@ class Controller:
     def reset(self):
         self.choice = None
 
-    def joins_previous(self, before, last, at):
+    def joins_previous(self, before, last):
         return False
 
     def draw_score(self, seat, highlight=False):
@@ -286,7 +286,7 @@ class TextController(Controller):
     def on_button(self, seat, kind, now_ms):
         self.choose(seat, kind, now_ms)
 
-    def joins_previous(self, before, last, at):
+    def joins_previous(self, before, last):
         """Unseen pieces the table dealt itself go with what came before them, and the second
         player's column assignment with the first (they were laid at the same time)."""
         return last.endswith(":?") or (last.startswith("A1:") and before.startswith("A0:"))

@@ -223,11 +223,10 @@ class LineController(Controller):
         if declare not in st.legal_actions:
             self.reject(seat, E_PHASE, "P%d cannot declare now" % seat, now_ms)
             return
-        saved = st.save()  # a try: restoring the snapshot is cheaper than an undo
         st.apply(declare)
         sets = [a for a in st.legal_actions if kind_of(a) == K_PLAY and a & 0xFF == t]
         problem = None if sets else st.why_illegal(play_action(t, SET_POINT)) or (E_SET, "cannot set that tile")
-        st.restore(saved)
+        st.undo()
         if problem is not None:
             self.reject(seat, problem[0], problem[1], now_ms)
         elif self.act(declare, seat, now_ms, quiet=True):
@@ -416,12 +415,12 @@ class LineController(Controller):
             replay.apply(action)
         return chosen
 
-    def joins_previous(self, before, last, at):
+    def joins_previous(self, before, last):
         """A draw's tile and the deal's tiles go with what started them; a set with its declaration.
-        Bergen's equal draws (``last``, the history's action ``at``, taken back into ``P_BERGEN``)
-        were each a seat's press: one UNDO each, not the deal with them."""
+        Bergen's equal draws (``last`` taken back into ``P_BERGEN``) were each a seat's press:
+        one UNDO each, not the deal with them."""
         if last.startswith("D") and (before.startswith("D") or before == "draw"):
-            return self.state.phase_at(at) != P_BERGEN
+            return self.state.phase != P_BERGEN
         return before.startswith("setter")
 
     # ----- display

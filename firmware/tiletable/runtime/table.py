@@ -19,10 +19,10 @@ from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
-from tiletable.engine.state import CHANCE, CHECKPOINT_EVERY, SIMULTANEOUS, TERMINAL
+from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
-from tiletable.runtime.heap import bytecode_on_heap, check_room, collect_for_code, free_bytes
+from tiletable.runtime.heap import check_room, collect_for_code, free_bytes
 from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, parse_json_payload
 from tiletable.runtime.profiles import profile_for, seatings
@@ -109,15 +109,6 @@ class Menu:
         counts = self.player_counts()
         if self.players not in counts:
             self.players = counts[-1]
-
-
-def _keep_checkpoints(state):
-    """Have the match's state snapshot itself as it goes, so that UNDO replays a few actions, not
-    the match (12-18 ms on the frozen build instead of up to 223). Not where the bytecode is on
-    the heap (the stock build): its 4-player game has about 24 KB to spare, and the snapshots
-    took 9 KB of it, and their copies collections."""
-    if not bytecode_on_heap():
-        state.checkpoint_every = CHECKPOINT_EVERY
 
 
 class Table:
@@ -267,7 +258,6 @@ class Table:
             controller = _controller_for(ruleset.family)
             yield None
             state = ruleset.new_state(players)
-            _keep_checkpoints(state)
             yield None
             profile = profile_for(ruleset.name, players, ruleset.family)
             check_room(PLAY_HEADROOM, PLAY_BLOCK)
@@ -351,7 +341,6 @@ class Table:
                 raise ValueError("ruleset %r changed since the session started" % header["ruleset"])
             players = len(header["players"])
             state = ruleset.new_state(players)
-            _keep_checkpoints(state)
             for _, text in entries:
                 state.play(text)
             profile = profile_for(ruleset.name, players, ruleset.family)
@@ -561,21 +550,16 @@ class Table:
         if not self.controller.can_undo():
             self.reject(0, E_PHASE, "the last hand is over: its plays are kept", now_ms)
             return False
-        history = state.history
-        at = len(history) - 1  # the group's first action: one rebuild takes the whole group back
-        texts = [state.action_str(history[at])]  # newest first, each written once (0.3 ms on the Pico)
-        while at > 0:
-            before = state.action_str(history[at - 1])
-            if not self.controller.joins_previous(before, texts[-1], at):
-                break
-            texts.append(before)
-            at -= 1
-        for text in texts:
+        while state.history:
+            last = state.action_str(state.history[-1])
+            before = state.action_str(state.history[-2]) if len(state.history) > 1 else None
+            state.undo()
             seq = self.seqs.pop()
             if seq:
                 self.journal.log_undo(seq)
-            self.send(EV_PLAY, {"seat": 255, "action": "undo " + text, "journal_seq": seq})
-        state.undo(len(texts))
+            self.send(EV_PLAY, {"seat": 255, "action": "undo " + last, "journal_seq": seq})
+            if before is None or not self.controller.joins_previous(before, last):
+                break
         self.controller.reset()
         self.ui.chime(now_ms)
         self.redraw()
