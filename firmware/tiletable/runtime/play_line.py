@@ -311,14 +311,14 @@ class LineController(Controller):
             self.summary = False
             self.foul = [False] * st.players
             self.close_hand()
-        elif st.phase == P_DEAL and not self.deal_going:
-            self.deal_going = True
-            self._deal(now_ms)
+        elif st.phase == P_DEAL:
+            self.deal_going = True  # the table's tick, in this same step, deals the first tiles
 
     def _deal(self, now_ms):
         """Deal the next ``_DEAL_STEP`` tiles, seat by seat: scanned tiles as seen, the rest
-        unseen. The others go out at the next ticks, so a deal of every hand (14 to 28 journalled
-        plays) never holds the loop for long. Where the deal goes on is the engine's count of
+        unseen; one batch a tick, so a deal of every hand (14 to 28 journalled plays) never holds
+        the loop for long (OK only starts it: a batch at OK and another at the tick of the same
+        step held the loop for 50 ms on the chip). Where the deal goes on is the engine's count of
         tiles dealt: a deal cut short by a restart goes on where it stopped at the next OK."""
         st = self.state
         for _ in range(_DEAL_STEP):
