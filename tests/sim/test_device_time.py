@@ -96,3 +96,21 @@ def test_the_watchdog_resets_a_table_whose_housekeeping_stops(tmp_path):
     table.app.serve = lambda: bus.advance_us(8100 * 1000) or 0  # a link request that holds the loop 8.1 s
     table.run_for(100)
     assert table.services.watchdog_fired and not table.app.running
+
+
+def test_a_frozen_build_collects_in_play_in_a_housekeeping_step_every_two_seconds(tmp_path, monkeypatch):
+    """Not at idle (a collection there would stretch every zone's read gap), and in play in a
+    step of its own rather than in whichever step finds the heap full."""
+    from player import choose_game
+    from tiletable.runtime import app as app_module
+
+    control = local_table(tmp_path, fast=False)
+    table = control.device
+    collected = []
+    monkeypatch.setattr(app_module, "gc", type("Gc", (), {"collect": staticmethod(lambda: collected.append(table.clock()))}))
+    table.app.collects_in_play = True  # as on a build with the code frozen in
+    table.run_for(5000)
+    assert collected == []
+    choose_game(control, "muggins", 2)
+    table.run_for(5000)
+    assert len(collected) >= 2 and all(2000 <= b - a <= 2100 for a, b in zip(collected, collected[1:]))

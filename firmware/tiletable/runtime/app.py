@@ -46,6 +46,10 @@ _LINK_MS = 5
 _LINK_BUSY_MS = 1
 _TRANSFER_MS = 50
 _HOUSEKEEPING_MS = 100
+# In play on a frozen build, a garbage collection this often in a housekeeping step of its own
+# (App._collect_in_play): there the heap is collected only when it is full, in whatever step
+# allocates then, and a scan step that met one held the loop 43 ms (the collection 21 ms).
+_COLLECT_IN_PLAY_MS = 2000
 # The services, in the order of ``App.longest_us``: each one's longest step since the last STATE
 # request (a step holds the loop: nothing else runs until it returns).
 SERVICES = ("scan", "buttons", "link", "housekeeping")
@@ -119,10 +123,13 @@ class App:
         self.link = UsbLink(self.server, instream, outstream)
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
+        self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (runtime/heap.py)
+        self._collected_ms = ticks_ms()
         if not bytecode_on_heap():
             from tiletable.runtime.warmup import Warmer
 
             self.warmer = Warmer(self)
+            self.collects_in_play = True
         self.running = True
         self.table.boot(ticks_ms())
 
@@ -444,6 +451,14 @@ class App:
             self.wdt.feed()
         if self.warmer is not None:
             self.warmer.step(now_ms)
+        if self.collects_in_play:
+            self._collect_in_play(now_ms)
+
+    def _collect_in_play(self, now_ms):
+        # apart from housekeeping(), whose frame must stay within 11 words (see _scan)
+        if self.table.state is not None and ticks_diff(now_ms, self._collected_ms) >= _COLLECT_IN_PLAY_MS:
+            self._collected_ms = now_ms
+            gc.collect()
 
     def step(self, now_ms):
         """Every service once (the simulation's fast-forward uses this)."""
