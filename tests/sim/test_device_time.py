@@ -98,9 +98,9 @@ def test_the_watchdog_resets_a_table_whose_housekeeping_stops(tmp_path):
     assert table.services.watchdog_fired and not table.app.running
 
 
-def test_a_frozen_build_collects_in_play_in_a_housekeeping_step_every_two_seconds(tmp_path, monkeypatch):
-    """Not at idle (a collection there would stretch every zone's read gap), and in play in a
-    step of its own rather than in whichever step finds the heap full."""
+def test_a_frozen_build_collects_after_a_play_in_a_housekeeping_step_at_most_every_two_seconds(tmp_path, monkeypatch):
+    """Not at idle (a collection there would stretch every zone's read gap), nor while nobody
+    plays; after a play, in a step of its own rather than in whichever step finds the heap full."""
     from player import choose_game
     from tiletable.runtime import app as app_module
 
@@ -110,7 +110,14 @@ def test_a_frozen_build_collects_in_play_in_a_housekeeping_step_every_two_second
     monkeypatch.setattr(app_module, "gc", type("Gc", (), {"collect": staticmethod(lambda: collected.append(table.clock()))}))
     table.app.collects_in_play = True  # as on a build with the code frozen in
     table.run_for(5000)
-    assert collected == []
     choose_game(control, "muggins", 2)
     table.run_for(5000)
-    assert len(collected) >= 2 and all(2000 <= b - a <= 2100 for a, b in zip(collected, collected[1:]))
+    assert collected == []  # no play yet
+    dealt = table.clock()
+    control.press("ok")  # the deal: plays of the table's own
+    table.run_for(5000)
+    assert collected and 0 < collected[0] - dealt <= 400  # the press, then a housekeeping step (100 ms)
+    assert all(b - a >= 2000 for a, b in zip(collected, collected[1:]))
+    after_the_deal = len(collected)
+    table.run_for(5000)
+    assert len(collected) == after_the_deal  # nobody played since

@@ -46,9 +46,8 @@ _LINK_MS = 5
 _LINK_BUSY_MS = 1
 _TRANSFER_MS = 50
 _HOUSEKEEPING_MS = 100
-# In play on a frozen build, a garbage collection this often in a housekeeping step of its own
-# (App._collect_in_play): there the heap is collected only when it is full, in whatever step
-# allocates then, and a scan step that met one held the loop 43 ms (the collection 21 ms).
+# On a frozen build, in play: a garbage collection after a play, in a housekeeping step of its
+# own, at most this often (App._collect_in_play).
 _COLLECT_IN_PLAY_MS = 2000
 # The services, in the order of ``App.longest_us``: each one's longest step since the last STATE
 # request (a step holds the loop: nothing else runs until it returns).
@@ -125,6 +124,7 @@ class App:
         self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
         self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (runtime/heap.py)
         self._collected_ms = ticks_ms()
+        self._collected_after = 0  # the table's count of journalled actions at that collection
         if not bytecode_on_heap():
             from tiletable.runtime.warmup import Warmer
 
@@ -455,10 +455,17 @@ class App:
             self._collect_in_play(now_ms)
 
     def _collect_in_play(self, now_ms):
-        # apart from housekeeping(), whose frame must stay within 11 words (see _scan)
-        if self.table.state is not None and ticks_diff(now_ms, self._collected_ms) >= _COLLECT_IN_PLAY_MS:
-            self._collected_ms = now_ms
-            gc.collect()
+        """A frozen build's heap is collected only when an allocation finds it full, in whatever
+        step runs then: a scan step that met a collection (21 ms on the chip) held the loop
+        43 ms. In play, a collection comes instead in a step of its own, just after a play
+        (its feedback is out, and the next tile is the next player's), before the heap fills."""
+        table = self.table
+        acted = len(table.seqs)
+        if table.state is None or acted == self._collected_after or ticks_diff(now_ms, self._collected_ms) < _COLLECT_IN_PLAY_MS:
+            return
+        self._collected_after = acted
+        self._collected_ms = now_ms
+        gc.collect()
 
     def step(self, now_ms):
         """Every service once (the simulation's fast-forward uses this)."""
