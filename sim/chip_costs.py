@@ -35,6 +35,10 @@ window 1 KB; a stock build)                         the line through the two; th
 ``LinkServer.receive`` of a HELLO /     6.57 /      ``PROTO_LINE_US`` 19 a line of proto/*.py:
 JOURNAL_STATUS / RULESET_LIST (empty    5.10 /      356 / 240 / 223 lines here (18.2, 21.1 and
 store) frame, reply made                4.50 ms     19.7 us a line; their frames' COBS besides)
+a write to the USB CDC stream of 30 /   46 / 62 us  ``USB_WRITE_US`` 43 a write and
+200 bytes; of 64 / 1024 / 4096 bytes    0.11 /      ``USB_WRITE_NS_PER_BYTE`` 464 (the bytes
+until the stream can take more          0.62 /      moved: (1948 - 47) us / 4096): a reply is
+(POLLOUT)                               1.95 ms     the PC's once USB has moved it
 ======================================  ==========  ============================================
 
 Everything but the scan path (the table, the engine, the link, the buttons, the journal) is
@@ -47,13 +51,14 @@ FIFO) would be overcharged at 5 us a line; its cost is the bus accesses plus the
 
 The link's protocol code (frames, payload schemas, the server's dispatch) costs about 19 us a
 line on the chip: its lines pack and unpack structs and format the field names they check.
+Each write to the USB stream is charged as the chip's CDC write, and the time USB takes to move
+its bytes.
 
 Not charged: writes to flash (the chip's littlefs erases and programs sectors), reads from it
-(a journal stream's frame is one littlefs read), the time USB takes to move a written piece
-(the CDC write returns once its FIFO holds it) and the first import of a module (frozen bytecode
-on the chip), so ruleset commits, game starts and journal streams are faster here than on the
-chip. MicroPython's unix port has no ``sys.settrace``: there the traced work
-costs nothing (``LineMeter.counting`` says so).
+(a journal stream's frame is one littlefs read) and the first import of a module (frozen
+bytecode on the chip), so ruleset commits, game starts and journal streams are faster here than
+on the chip. MicroPython's unix port has no ``sys.settrace``: there the traced work costs
+nothing (``LineMeter.counting`` says so).
 """
 import sys
 
@@ -69,6 +74,8 @@ COBS_NS_PER_BYTE = 770
 INFLATE_US = 600
 INFLATE_NS_PER_BYTE = 2700
 PROTO_LINE_US = 19
+USB_WRITE_US = 43
+USB_WRITE_NS_PER_BYTE = 464
 
 _FIRMWARE = "/tiletable/"
 _RULESETS = "/tiletable/engine/rulesets.py"
@@ -90,17 +97,25 @@ class LineMeter:
         self.inflations = 0  # DeflateIO streams made, ``INFLATE_US`` each
         self.inflated_bytes = 0  # bytes asked of them, ``INFLATE_NS_PER_BYTE`` each
         self.proto_lines = 0  # lines of the link's protocol code, ``PROTO_LINE_US`` each
+        self.usb_writes = 0  # writes to the USB stream (``usb_write``)
+        self.usb_bytes = 0
         self._whole = (self._cobs, self._inflation, self._inflate)  # charged at the call, their lines not traced
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
 
     def cost_us(self):
         """What the lines counted so far cost on the chip; the counts start again from 0."""
         cost = self.lines * LINE_US + self.validate_lines * VALIDATE_LINE_US + self.canonical_lines * CANONICAL_LINE_US
-        cost += self.proto_lines * PROTO_LINE_US + self.inflations * INFLATE_US
-        cost += (self.cobs_bytes * COBS_NS_PER_BYTE + self.inflated_bytes * INFLATE_NS_PER_BYTE) // 1000
+        cost += self.proto_lines * PROTO_LINE_US + self.inflations * INFLATE_US + self.usb_writes * USB_WRITE_US
+        ns = self.cobs_bytes * COBS_NS_PER_BYTE + self.inflated_bytes * INFLATE_NS_PER_BYTE + self.usb_bytes * USB_WRITE_NS_PER_BYTE
+        cost += ns // 1000
         self.lines = self.validate_lines = self.canonical_lines = self.proto_lines = 0
-        self.cobs_bytes = self.inflations = self.inflated_bytes = 0
+        self.cobs_bytes = self.inflations = self.inflated_bytes = self.usb_writes = self.usb_bytes = 0
         return cost
+
+    def usb_write(self, size):
+        """A write of ``size`` bytes to the USB stream (the CDC's FIFO on the chip)."""
+        self.usb_writes += 1
+        self.usb_bytes += size
 
     def _line(self, frame, event, arg):
         if event == "line":

@@ -249,6 +249,24 @@ def _fields_on(zones):
     return count
 
 
+class _UsbOut:
+    """The USB serial stream as the firmware writes it: each write charged as the chip's CDC
+    write (``LineMeter.usb_write``) once ``meter`` is set; polled and flushed as the stream is."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.meter = None
+        self.flush = getattr(stream, "flush", None)
+
+    def write(self, data):
+        if self.meter is not None:
+            self.meter.usb_write(len(data))
+        return self.stream.write(data)
+
+    def fileno(self):
+        return self.stream.fileno()
+
+
 class _Machine:
     """The ``machine`` module as ``build`` sees it: the shared SPI bus with every model attached,
     and the PWM the buzzer gets (so the device can listen to it)."""
@@ -424,10 +442,11 @@ class Device:
         self.clock.follower = self.hardware.follow
         self.pieces = pieces
         self.control = control
+        usb_out = _UsbOut(outstream) if hasattr(sys, "settrace") and not fast else outstream  # charged where lines are
         self.app = App(
             self.hardware.board,
             instream,
-            outstream,
+            usb_out,
             self.clock,
             root=root,
             unique_id=machine.unique_id(),
@@ -436,6 +455,8 @@ class Device:
         self.app.wdt = machine.WDT(timeout=_WATCHDOG_MS)  # as main.py starts it, once the boot is over
         self.unsettled = []  # zones placed on or lifted from that the tray has not confirmed yet
         self.services = Services(self.app, self.clock, (lambda: self.unsettled) if fast else None)
+        if usb_out is not outstream:
+            usb_out.meter = self.services.meter
         self.reset_requested = False
         self.quit_requested = False
         self.ballast = None  # heap held back from the firmware (``ballast``)
