@@ -35,6 +35,14 @@ window 1 KB; a stock build)                         the line through the two; th
 ``LinkServer.receive`` of a HELLO /     6.57 /      ``PROTO_LINE_US`` 19 a line of proto/*.py:
 JOURNAL_STATUS / RULESET_LIST (empty    5.10 /      356 / 240 / 223 lines here (18.2, 21.1 and
 store) frame, reply made                4.50 ms     19.7 us a line; their frames' COBS besides)
+littlefs: 152 file operations on a      564 ms in   ``FLASH_READ_NS_PER_BYTE`` 392 a byte littlefs
+fresh ``VfsLfs2(rp2.Flash(),            all; e.g.   reads, ``FLASH_PROG_US`` 365 a program,
+progsize=256)``: files written,         8.1 ms a    ``FLASH_ERASE_US`` 1368 an erase: fitted to the
+renamed, stat, listdir, a journal's     state file  chip's times over what the simulation's
+appends and flushes, records read       rewritten,  littlefs (sim/flashfs.py) asks of its chip for
+(12 rulesets, 8 session files)          3.7 ms a    the same operations (littlefs's own work is in
+                                        journal     them: a raw 256-byte program is 0.22 ms, an
+                                        flush       erase 0.14, a 4 KB read 0.05)
 a write to the USB CDC stream of 30 /   46 / 62 us  ``USB_WRITE_US`` 43 a write and
 200 bytes; of 64 / 1024 / 4096 bytes    0.11 /      ``USB_WRITE_NS_PER_BYTE`` 464 (the bytes
 until the stream can take more          0.62 /      moved: (1948 - 47) us / 4096): a reply is
@@ -51,14 +59,13 @@ FIFO) would be overcharged at 5 us a line; its cost is the bus accesses plus the
 
 The link's protocol code (frames, payload schemas, the server's dispatch) costs about 19 us a
 line on the chip: its lines pack and unpack structs and format the field names they check.
-Each write to the USB stream is charged as the chip's CDC write, and the time USB takes to move
-its bytes.
+Files cost what littlefs asks of the flash, where the simulation keeps them on a littlefs of the
+Pico's geometry (sim/flashfs.py: the simulated table's link, tests/sim/linktime.py); in a plain
+directory they cost nothing. Each write to the USB stream is charged as the chip's CDC write.
 
-Not charged: writes to flash (the chip's littlefs erases and programs sectors), reads from it
-(a journal stream's frame is one littlefs read) and the first import of a module (frozen
-bytecode on the chip), so ruleset commits, game starts and journal streams are faster here than
-on the chip. MicroPython's unix port has no ``sys.settrace``: there the traced work costs
-nothing (``LineMeter.counting`` says so).
+Not charged: the first import of a module (frozen bytecode on the chip). MicroPython's unix
+port has no ``sys.settrace``: there the traced work costs nothing (``LineMeter.counting`` says
+so), files included.
 """
 import sys
 
@@ -74,6 +81,9 @@ COBS_NS_PER_BYTE = 770
 INFLATE_US = 600
 INFLATE_NS_PER_BYTE = 2700
 PROTO_LINE_US = 19
+FLASH_READ_NS_PER_BYTE = 392
+FLASH_PROG_US = 365
+FLASH_ERASE_US = 1368
 USB_WRITE_US = 43
 USB_WRITE_NS_PER_BYTE = 464
 
@@ -99,6 +109,7 @@ class LineMeter:
         self.proto_lines = 0  # lines of the link's protocol code, ``PROTO_LINE_US`` each
         self.usb_writes = 0  # writes to the USB stream (``usb_write``)
         self.usb_bytes = 0
+        self.flash = None  # the littlefs chip the firmware's files are on (sim/flashfs.py), if any
         self._whole = (self._cobs, self._inflation, self._inflate)  # charged at the call, their lines not traced
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
 
@@ -107,6 +118,10 @@ class LineMeter:
         cost = self.lines * LINE_US + self.validate_lines * VALIDATE_LINE_US + self.canonical_lines * CANONICAL_LINE_US
         cost += self.proto_lines * PROTO_LINE_US + self.inflations * INFLATE_US + self.usb_writes * USB_WRITE_US
         ns = self.cobs_bytes * COBS_NS_PER_BYTE + self.inflated_bytes * INFLATE_NS_PER_BYTE + self.usb_bytes * USB_WRITE_NS_PER_BYTE
+        if self.flash is not None:
+            read, programs, erases = self.flash.take()
+            cost += programs * FLASH_PROG_US + erases * FLASH_ERASE_US
+            ns += read * FLASH_READ_NS_PER_BYTE
         cost += ns // 1000
         self.lines = self.validate_lines = self.canonical_lines = self.proto_lines = 0
         self.cobs_bytes = self.inflations = self.inflated_bytes = self.usb_writes = self.usb_bytes = 0

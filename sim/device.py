@@ -433,10 +433,12 @@ class Hardware:
 class Device:
     """One power-on of the simulated table: hardware, firmware ``App`` on ``Services``, control commands."""
 
-    def __init__(self, root, control, pieces, instream, outstream, fast=False):
+    def __init__(self, root, control, pieces, instream, outstream, fast=False, flash=None):
         """``fast``: for functional tests only, the tray is scanned only while a zone placed on or
         lifted from has not been confirmed yet, and firmware lines are not counted (bus accesses
-        and the scan's fixed costs still are): device time is not the chip's then."""
+        and the scan's fixed costs still are): device time is not the chip's then. ``flash``: a
+        ``flashfs.FlashFs`` mounted over ``root`` (CPython), whose work is charged at the chip's
+        costs; without one the files are the PC's and cost nothing."""
         self.hardware = Hardware()
         self.clock = DeviceClock(self.hardware.clock)
         self.clock.follower = self.hardware.follow
@@ -457,6 +459,9 @@ class Device:
         self.services = Services(self.app, self.clock, (lambda: self.unsettled) if fast else None)
         if usb_out is not outstream:
             usb_out.meter = self.services.meter
+        if flash is not None:
+            flash.chip.take()  # the boot's reads are not the first service's
+            self.services.meter.flash = flash.chip
         self.reset_requested = False
         self.quit_requested = False
         self.ballast = None  # heap held back from the firmware (``ballast``)
