@@ -32,6 +32,21 @@ its content hash (canonical JSON)       24.5 ms     ``CANONICAL_LINE_US`` 15: 16
 ruleset of 246 / 1422 bytes (RAW,       4.42 ms     ``INFLATE_NS_PER_BYTE`` 2700 a byte asked of it:
 window 1 KB; a stock build)                         the line through the two; the simulation's shim
                                                     (sim/cpython/deflate.py) is charged so, whole
+``LinkServer.receive`` of a HELLO /     6.57 /      ``PROTO_LINE_US`` 19 a line of proto/*.py:
+JOURNAL_STATUS / RULESET_LIST (empty    5.10 /      356 / 240 / 223 lines here (18.2, 21.1 and
+store) frame, reply made                4.50 ms     19.7 us a line; their frames' COBS besides)
+littlefs: 152 file operations on a      564 ms in   ``FLASH_READ_NS_PER_BYTE`` 392 a byte littlefs
+fresh ``VfsLfs2(rp2.Flash(),            all; e.g.   reads, ``FLASH_PROG_US`` 365 a program,
+progsize=256)``: files written,         8.1 ms a    ``FLASH_ERASE_US`` 1368 an erase: fitted to the
+renamed, stat, listdir, a journal's     state file  chip's times over what the simulation's
+appends and flushes, records read       rewritten,  littlefs (sim/flashfs.py) asks of its chip for
+(12 rulesets, 8 session files)          3.7 ms a    the same operations (littlefs's own work is in
+                                        journal     them: a raw 256-byte program is 0.22 ms, an
+                                        flush       erase 0.14, a 4 KB read 0.05)
+a write to the USB CDC stream of 30 /   46 / 62 us  ``USB_WRITE_US`` 43 a write and
+200 bytes; of 64 / 1024 / 4096 bytes    0.11 /      ``USB_WRITE_NS_PER_BYTE`` 464 (the bytes
+until the stream can take more          0.62 /      moved: (1948 - 47) us / 4096): a reply is
+(POLLOUT)                               1.95 ms     the PC's once USB has moved it
 ======================================  ==========  ============================================
 
 Everything but the scan path (the table, the engine, the link, the buttons, the journal) is
@@ -42,12 +57,18 @@ canonical JSON writer three times (both measured on the frozen build at 3b0e06b)
 is not traced: it runs hundreds of times a device second, and its tight driver loops (CRC_A,
 FIFO) would be overcharged at 5 us a line; its cost is the bus accesses plus the constants above.
 
-Not charged: writes to flash (the chip's littlefs erases and programs sectors), reads from it
-(a journal stream's frame is one littlefs read), the time USB takes to move a written piece
-(the CDC write returns once its FIFO holds it) and the first import of a module (frozen bytecode
-on the chip), so ruleset commits, game starts and journal streams are faster here than on the
-chip. MicroPython's unix port has no ``sys.settrace``: there the traced work
-costs nothing (``LineMeter.counting`` says so).
+The link's protocol code (frames, payload schemas, the server's dispatch) costs about 19 us a
+line on the chip: its lines pack and unpack structs and format the field names they check.
+Files cost what littlefs asks of the flash, where the simulation keeps them on a littlefs of the
+Pico's geometry (sim/flashfs.py: the simulated table's link, tests/sim/linktime.py); in a plain
+directory they cost nothing. Each write to the USB stream is charged as the chip's CDC write.
+
+Not charged: the first import of a module after a boot (frozen bytecode on the chip: 3.2 and
+3.9 ms for proto.stream and runtime.journal_read, which the first journal stream imports; 89 ms
+for 34 modules in all, 2.6 ms a module). The simulation's modules are imported once per process,
+and its firmware is not frozen, so its ``App`` has no ``Warmer`` to import a game's modules at
+idle as the chip's does. MicroPython's unix port has no ``sys.settrace``: there the traced work
+costs nothing (``LineMeter.counting`` says so), files included.
 """
 import sys
 
@@ -62,10 +83,17 @@ SCAN_WAKE_US = 900
 COBS_NS_PER_BYTE = 770
 INFLATE_US = 600
 INFLATE_NS_PER_BYTE = 2700
+PROTO_LINE_US = 19
+FLASH_READ_NS_PER_BYTE = 392
+FLASH_PROG_US = 365
+FLASH_ERASE_US = 1368
+USB_WRITE_US = 43
+USB_WRITE_NS_PER_BYTE = 464
 
 _FIRMWARE = "/tiletable/"
 _RULESETS = "/tiletable/engine/rulesets.py"
 _CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_object", "_is_plain", "_escaped")
+_PROTO = "/tiletable/proto/"
 _FRAME = "/tiletable/proto/frame.py"
 _DEFLATE = "/sim/cpython/deflate.py"  # the shim standing in for MicroPython's C module
 
@@ -81,17 +109,31 @@ class LineMeter:
         self.cobs_bytes = 0  # bytes COBS-encoded, ``COBS_NS_PER_BYTE`` each (machine code on the chip)
         self.inflations = 0  # DeflateIO streams made, ``INFLATE_US`` each
         self.inflated_bytes = 0  # bytes asked of them, ``INFLATE_NS_PER_BYTE`` each
+        self.proto_lines = 0  # lines of the link's protocol code, ``PROTO_LINE_US`` each
+        self.usb_writes = 0  # writes to the USB stream (``usb_write``)
+        self.usb_bytes = 0
+        self.flash = None  # the littlefs chip the firmware's files are on (sim/flashfs.py), if any
         self._whole = (self._cobs, self._inflation, self._inflate)  # charged at the call, their lines not traced
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
 
     def cost_us(self):
         """What the lines counted so far cost on the chip; the counts start again from 0."""
         cost = self.lines * LINE_US + self.validate_lines * VALIDATE_LINE_US + self.canonical_lines * CANONICAL_LINE_US
-        cost += self.inflations * INFLATE_US
-        cost += (self.cobs_bytes * COBS_NS_PER_BYTE + self.inflated_bytes * INFLATE_NS_PER_BYTE) // 1000
-        self.lines = self.validate_lines = self.canonical_lines = 0
-        self.cobs_bytes = self.inflations = self.inflated_bytes = 0
+        cost += self.proto_lines * PROTO_LINE_US + self.inflations * INFLATE_US + self.usb_writes * USB_WRITE_US
+        ns = self.cobs_bytes * COBS_NS_PER_BYTE + self.inflated_bytes * INFLATE_NS_PER_BYTE + self.usb_bytes * USB_WRITE_NS_PER_BYTE
+        if self.flash is not None:
+            read, programs, erases = self.flash.take()
+            cost += programs * FLASH_PROG_US + erases * FLASH_ERASE_US
+            ns += read * FLASH_READ_NS_PER_BYTE
+        cost += ns // 1000
+        self.lines = self.validate_lines = self.canonical_lines = self.proto_lines = 0
+        self.cobs_bytes = self.inflations = self.inflated_bytes = self.usb_writes = self.usb_bytes = 0
         return cost
+
+    def usb_write(self, size):
+        """A write of ``size`` bytes to the USB stream (the CDC's FIFO on the chip)."""
+        self.usb_writes += 1
+        self.usb_bytes += size
 
     def _line(self, frame, event, arg):
         if event == "line":
@@ -102,6 +144,11 @@ class LineMeter:
         if event == "line":
             self.validate_lines += 1
         return self._validate_line
+
+    def _proto_line(self, frame, event, arg):
+        if event == "line":
+            self.proto_lines += 1
+        return self._proto_line
 
     def _canonical_line(self, frame, event, arg):
         if event == "line":
@@ -127,6 +174,8 @@ class LineMeter:
             return self._cobs
         if path.endswith(_RULESETS):
             return self._canonical_line if code.co_name in _CANONICAL else self._validate_line
+        if _PROTO in path:
+            return self._proto_line
         return self._line
 
     def _global(self, frame, event, arg):

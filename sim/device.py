@@ -249,6 +249,24 @@ def _fields_on(zones):
     return count
 
 
+class _UsbOut:
+    """The USB serial stream as the firmware writes it: each write charged as the chip's CDC
+    write (``LineMeter.usb_write``) once ``meter`` is set; polled and flushed as the stream is."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.meter = None
+        self.flush = getattr(stream, "flush", None)
+
+    def write(self, data):
+        if self.meter is not None:
+            self.meter.usb_write(len(data))
+        return self.stream.write(data)
+
+    def fileno(self):
+        return self.stream.fileno()
+
+
 class _Machine:
     """The ``machine`` module as ``build`` sees it: the shared SPI bus with every model attached,
     and the PWM the buzzer gets (so the device can listen to it)."""
@@ -415,19 +433,22 @@ class Hardware:
 class Device:
     """One power-on of the simulated table: hardware, firmware ``App`` on ``Services``, control commands."""
 
-    def __init__(self, root, control, pieces, instream, outstream, fast=False):
+    def __init__(self, root, control, pieces, instream, outstream, fast=False, flash=None):
         """``fast``: for functional tests only, the tray is scanned only while a zone placed on or
         lifted from has not been confirmed yet, and firmware lines are not counted (bus accesses
-        and the scan's fixed costs still are): device time is not the chip's then."""
+        and the scan's fixed costs still are): device time is not the chip's then. ``flash``: a
+        ``flashfs.FlashFs`` mounted over ``root`` (CPython), whose work is charged at the chip's
+        costs; without one the files are the PC's and cost nothing."""
         self.hardware = Hardware()
         self.clock = DeviceClock(self.hardware.clock)
         self.clock.follower = self.hardware.follow
         self.pieces = pieces
         self.control = control
+        usb_out = _UsbOut(outstream) if hasattr(sys, "settrace") and not fast else outstream  # charged where lines are
         self.app = App(
             self.hardware.board,
             instream,
-            outstream,
+            usb_out,
             self.clock,
             root=root,
             unique_id=machine.unique_id(),
@@ -436,6 +457,11 @@ class Device:
         self.app.wdt = machine.WDT(timeout=_WATCHDOG_MS)  # as main.py starts it, once the boot is over
         self.unsettled = []  # zones placed on or lifted from that the tray has not confirmed yet
         self.services = Services(self.app, self.clock, (lambda: self.unsettled) if fast else None)
+        if usb_out is not outstream:
+            usb_out.meter = self.services.meter
+        if flash is not None:
+            flash.chip.take()  # the boot's reads are not the first service's
+            self.services.meter.flash = flash.chip
         self.reset_requested = False
         self.quit_requested = False
         self.ballast = None  # heap held back from the firmware (``ballast``)

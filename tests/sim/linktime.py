@@ -3,7 +3,8 @@
 Shared by bench/link.py and tests/sim/test_link_time.py. The host's requests go into the
 device's USB pipe and the device's services run (sim/device.py: the firmware's services on
 App.run()'s schedule, charged at the chip's costs) until the reply is out, so a reply's time is
-device time and the PC's own time is not in it.
+device time and the PC's own time is not in it. The device's files are on littlefs, as on the
+Pico (sim/flashfs.py), so what the flash costs is in the replies.
 """
 import os
 import random
@@ -25,11 +26,16 @@ class DeviceTimeTransport(Transport):
         import io
 
         import device
+        import flashfs
 
         super().__init__(timeout=timeout)
         usb_in, self._usb_out = os.pipe()
         self._out = io.BytesIO()
-        self.device = device.Device(root, None, device.Pieces(), os.fdopen(usb_in, "rb", buffering=0), self._out)
+        self.flash = flashfs.FlashFs(root)  # the Pico's littlefs, holding what ``root`` holds now
+        self.flash.copy_in()
+        self.flash.mount()
+        flashfs.install()
+        self.device = device.Device(root, None, device.Pieces(), os.fdopen(usb_in, "rb", buffering=0), self._out, flash=self.flash)
         self.device.app.link.open()
         self.replies = {}  # request name -> device ms from its first write to its reply, each time
 

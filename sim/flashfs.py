@@ -1,0 +1,245 @@
+"""The Pico's flash file system for the simulated table on CPython: littlefs on a counted chip.
+
+On the Pico the journal and the rulesets live on littlefs in the RP2040's flash (MicroPython's
+``_boot.py`` mounts ``os.VfsLfs2(rp2.Flash(), progsize=256)``), and what a file operation costs
+there is mostly littlefs's own work: it reads and checks metadata to find a file, commits it
+when a file is synced, closed or renamed, and erases a block each time a growing file is synced
+(littlefs#374). A plain directory on the PC costs nothing of the kind. ``FlashFs`` puts the same
+littlefs (littlefs-python, the same geometry as the Pico's: 4 KB blocks, 352 of them, 32-byte
+reads, 256-byte programs, 1 KB cache) on a RAM chip that counts what littlefs asks of it (bytes
+read, programs, erases); ``chip_costs.LineMeter`` charges those counts at the chip's costs.
+
+The firmware calls ``open`` and ``os`` itself, so ``install()`` gives the firmware modules that
+keep files (journal, rulestore, enrolment, identity, journal reads and streams) this module's
+``open`` and ``os`` in their globals: a path under a mounted ``FlashFs`` goes to its littlefs,
+any other path to the PC's own file system as before (so other simulations and tests are not
+changed). ``App``'s own flag files (self test done, a restart's note) are not routed: it
+imports ``os`` inside its functions.
+"""
+import builtins
+import os as _os
+import sys
+
+from littlefs import LittleFS, LittleFSError, UserContext
+
+BLOCK_SIZE = 4096
+BLOCK_COUNT = 352  # the RPI_PICO build's file system: 1.375 MB
+READ_SIZE = 32
+PROG_SIZE = 256  # rp2's _boot.py: VfsLfs2(bdev, progsize=256)
+CACHE_SIZE = 1024  # MicroPython's vfs_lfs.c: min(block size, 4 * max(read size, prog size))
+LOOKAHEAD_SIZE = 32
+BLOCK_CYCLES = 100
+
+_FILE_MODULES = (
+    "tiletable.runtime.journal",
+    "tiletable.runtime.journal_read",
+    "tiletable.runtime.rulestore",
+    "tiletable.runtime.tags",
+    "tiletable.runtime.identity",
+    "tiletable.proto.stream",
+)
+
+_mounts = []  # (path prefix, FlashFs), as MicroPython's mount table
+
+
+class CountedChip(UserContext):
+    """The flash chip under littlefs, in RAM, counting what is asked of it until ``take()``."""
+
+    def __init__(self):
+        super().__init__(buffsize=BLOCK_SIZE * BLOCK_COUNT)
+        self.read_bytes = 0
+        self.programs = 0
+        self.erases = 0
+
+    def read(self, cfg, block, off, size):
+        self.read_bytes += size
+        return super().read(cfg, block, off, size)
+
+    def prog(self, cfg, block, off, data):
+        self.programs += 1
+        return super().prog(cfg, block, off, data)
+
+    def erase(self, cfg, block):
+        self.erases += 1
+        return super().erase(cfg, block)
+
+    def take(self):
+        """(bytes read, programs, erases) since the last ``take``."""
+        counts = (self.read_bytes, self.programs, self.erases)
+        self.read_bytes = self.programs = self.erases = 0
+        return counts
+
+
+class FlashFs:
+    """A littlefs on a ``CountedChip``, mounted over ``root`` (a PC directory path) until ``unmount``."""
+
+    def __init__(self, root):
+        self.root = root.rstrip("/")
+        self.chip = CountedChip()
+        self.fs = LittleFS(
+            self.chip,
+            block_size=BLOCK_SIZE,
+            block_count=BLOCK_COUNT,
+            read_size=READ_SIZE,
+            prog_size=PROG_SIZE,
+            cache_size=CACHE_SIZE,
+            lookahead_size=LOOKAHEAD_SIZE,
+            block_cycles=BLOCK_CYCLES,
+            mount=False,
+        )
+        self.fs.format()
+        self.fs.mount()
+
+    def copy_in(self):
+        """Write the PC directory's files into the flash (as a deploy and earlier sessions left
+        it), then count from zero."""
+        for folder, dirs, files in _os.walk(self.root):
+            inside = folder[len(self.root) :] or "/"
+            for name in sorted(dirs):
+                self.fs.mkdir(inside.rstrip("/") + "/" + name)
+            for name in sorted(files):
+                with builtins.open(_os.path.join(folder, name), "rb") as src, self.fs.open(inside.rstrip("/") + "/" + name, "wb") as dst:
+                    dst.write(src.read())
+        self.fs.unmount()  # mounted again as the Pico mounts it at power-on: the allocator starts afresh
+        self.fs.mount()
+        self.chip.take()
+
+    def mount(self):
+        """Mount over ``root``, in place of any earlier flash there (a new power-on)."""
+        _mounts[:] = [m for m in _mounts if m[0] != self.root]
+        _mounts.append((self.root, self))
+        return self
+
+    def unmount(self):
+        _mounts[:] = [m for m in _mounts if m[1] is not self]
+
+
+def _route(path):
+    """(FlashFs, path inside it) for a path under a mount, else (None, path)."""
+    path = str(path)
+    for root, flash in _mounts:
+        if path == root or path.startswith(root + "/"):
+            return flash, path[len(root) :] or "/"
+    return None, path
+
+
+def _os_error(exc):
+    return OSError(abs(int(exc.code)), "littlefs: %s" % exc)
+
+
+class _File:
+    """A littlefs file as MicroPython's: a write goes to littlefs at once, no descriptor."""
+
+    def __init__(self, raw):
+        self._raw = raw
+
+    def _call(self, name, *args):
+        try:
+            return getattr(self._raw, name)(*args)
+        except LittleFSError as exc:
+            raise _os_error(exc)
+
+    def write(self, data):
+        return self._call("write", data)
+
+    def read(self, size=-1):
+        return self._call("read", size)
+
+    def readinto(self, buf):
+        return self._call("readinto", buf)
+
+    def seek(self, offset, whence=0):
+        return self._call("seek", offset, whence)
+
+    def tell(self):
+        return self._call("tell")
+
+    def flush(self):
+        return self._call("flush")
+
+    def close(self):
+        return self._call("close")
+
+    def fileno(self):
+        return -1  # no descriptor: ``fsync`` below does nothing with it (flush() synced)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def open(path, mode="r"):  # noqa: A001 (the firmware's ``open``)
+    flash, inside = _route(path)
+    if flash is None:
+        return builtins.open(path, mode)
+    try:
+        if "b" in mode:
+            return _File(flash.fs.open(inside, mode, buffering=0))
+        return flash.fs.open(inside, mode)
+    except LittleFSError as exc:
+        raise _os_error(exc)
+
+
+class _Os:
+    """The firmware's ``os``: littlefs under a mount, the PC's ``os`` elsewhere."""
+
+    @staticmethod
+    def _on(name, path, *args):
+        flash, inside = _route(path)
+        if flash is None:
+            return getattr(_os, name)(path, *args)
+        try:
+            return getattr(flash.fs, name)(inside, *args)
+        except LittleFSError as exc:
+            raise _os_error(exc)
+
+    def listdir(self, path):
+        return self._on("listdir", path)
+
+    def mkdir(self, path):
+        return self._on("mkdir", path)
+
+    def remove(self, path):
+        return self._on("remove", path)
+
+    def rename(self, old, new):
+        flash, inside = _route(old)
+        if flash is None:
+            return _os.rename(old, new)
+        try:
+            return flash.fs.rename(inside, _route(new)[1])
+        except LittleFSError as exc:
+            raise _os_error(exc)
+
+    def stat(self, path):
+        flash, inside = _route(path)
+        if flash is None:
+            return _os.stat(path)
+        try:
+            st = flash.fs.stat(inside)
+        except LittleFSError as exc:
+            raise _os_error(exc)
+        mode = 0x4000 if st.type == 2 else 0x8000
+        return (mode, 0, 0, 0, 0, 0, st.size, 0, 0, 0)  # MicroPython's os.stat tuple
+
+    @staticmethod
+    def fsync(fd):
+        if fd >= 0:
+            _os.fsync(fd)
+
+
+os = _Os()
+
+
+def install():
+    """Give the firmware's file-keeping modules this ``open`` and ``os`` (idempotent)."""
+    import importlib
+
+    for name in _FILE_MODULES:
+        module = sys.modules.get(name) or importlib.import_module(name)
+        module.open = open
+        if hasattr(module, "os"):
+            module.os = os
+
