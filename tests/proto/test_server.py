@@ -252,6 +252,34 @@ def test_deflated_put_is_a_begin_and_every_chunk_in_one_request_validated_in_its
     assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 3, "hash": content_hash}]
 
 
+class _CountingGc:
+    def __init__(self):
+        self.collections = 0
+
+    def collect(self):
+        self.collections += 1
+
+
+def test_a_sync_collects_the_heap_at_its_first_list_page_and_before_every_fourth_validation():
+    import tiletable.proto.server as server_module
+
+    real, server_module.gc = server_module.gc, _CountingGc()
+    try:
+        server = _server("server-collects")
+        server.steps = True
+        _ok(server, RULESET_LIST, {"after": "m"})
+        assert server_module.gc.collections == 0  # a later page
+        _ok(server, RULESET_LIST, LIST_ALL)
+        assert server_module.gc.collections == 1
+        for version in range(1, 5):
+            data, content_hash = toy_family.document("toy", version, 77)
+            _stepped(server, RULESET_PUT_DEFLATED, _put_deflated("toy", data, content_hash), 4500 + 2 * version)
+            _stepped(server, RULESET_PUT_COMMIT, {}, 4501 + 2 * version)
+            assert server_module.gc.collections == (1 if version < 4 else 2)
+    finally:
+        server_module.gc = real
+
+
 def test_deflated_put_that_is_damaged_or_of_another_size_is_refused_and_loses_nothing():
     server = _server("server-deflated-bad")
     data, content_hash = toy_family.document("toy", 1, 100)

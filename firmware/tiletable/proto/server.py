@@ -228,8 +228,12 @@ class LinkServer:
         }
 
     def _ruleset_list(self, fields):
-        """One page: the rulesets after ``after`` (by name) that fit in a frame."""
+        """One page: the rulesets after ``after`` (by name) that fit in a frame. The first page
+        begins a sync: the heap is collected then (see ``_validate``)."""
         after = fields["after"]
+        if not after:
+            self._validations = 0
+            gc.collect()
         rows = []
         more = 0
         for name, version, content_hash in self.rulestore.list():
@@ -275,10 +279,11 @@ class LinkServer:
 
     def _validate(self, upload):
         """The validation of a complete upload (Upload.check), a step of its own, and every
-        ``_COLLECT_UPLOADS`` uploads a garbage collection before it: on a frozen build the heap
-        is collected only when it is full, and a sync of the presets filled it about once,
-        maybe in the middle of a validation (50 ms held, bench/chip.py). A collection at every
-        upload cost the sync 0.3 s."""
+        ``_COLLECT_UPLOADS`` uploads since a sync's first list a garbage collection before it:
+        on a frozen build the heap is collected only when it is full, and a sync of the presets
+        filled it about once, in whichever reply ran then (a validation held the loop 50 ms;
+        the first put, after a heap the table had filled, took 101 ms to answer). A collection
+        at every upload cost the sync 0.3 s."""
         yield None
         self._validations += 1
         if self._validations % _COLLECT_UPLOADS == 0:
