@@ -52,9 +52,14 @@ def _server(name):
 
 
 def _replies(server, wire):
+    """The reply frames to ``wire``, a request answered in steps (``server.steps``) stepped to its end."""
     decoder = FrameDecoder()
     out = []
-    for frame in server.receive(wire):
+    frames = server.receive(wire)
+    while not frames and server.stepping is not None:
+        reply = server.step()
+        frames = [] if reply is None else [reply]
+    for frame in frames:
         for _, msg_type, seq, payload in decoder.feed(frame):
             out.append((msg_type, seq, decode_payload(msg_type, payload)))
     return out
@@ -267,14 +272,14 @@ def test_a_sync_collects_the_heap_at_its_first_list_page_and_before_every_fourth
     try:
         server = _server("server-collects")
         server.steps = True
-        _ok(server, RULESET_LIST, {"after": "m"})
-        assert server_module.gc.collections == 0  # a later page
-        _ok(server, RULESET_LIST, LIST_ALL)
-        assert server_module.gc.collections == 1
+        _, _, steps = _stepped(server, RULESET_LIST, {"after": "m"}, 4500)
+        assert server_module.gc.collections == 0 and steps == 1  # a later page
+        _, _, steps = _stepped(server, RULESET_LIST, LIST_ALL, 4501)
+        assert server_module.gc.collections == 1 and steps == 2  # the collection, a step of its own
         for version in range(1, 5):
             data, content_hash = toy_family.document("toy", version, 77)
-            _stepped(server, RULESET_PUT_DEFLATED, _put_deflated("toy", data, content_hash), 4500 + 2 * version)
-            _stepped(server, RULESET_PUT_COMMIT, {}, 4501 + 2 * version)
+            _stepped(server, RULESET_PUT_DEFLATED, _put_deflated("toy", data, content_hash), 4502 + 2 * version)
+            _stepped(server, RULESET_PUT_COMMIT, {}, 4503 + 2 * version)
             assert server_module.gc.collections == (1 if version < 4 else 2)
     finally:
         server_module.gc = real

@@ -94,7 +94,7 @@ class LinkServer:
         self._last = None  # (type, seq, payload, reply) of the last request answered
         self.steps = False  # answer the requests in _stepped over several step() calls (module doc)
         self.stepping = None  # (type, seq, payload, generator) of the request in progress
-        self._stepped = [RULESET_PUT_CHUNK, RULESET_PUT_COMMIT, RULESET_PUT_DEFLATED]  # their handlers are generators
+        self._stepped = [RULESET_LIST, RULESET_PUT_CHUNK, RULESET_PUT_COMMIT, RULESET_PUT_DEFLATED]  # their handlers are generators
         self._upload = None
         self._validations = 0  # uploads validated (see _validate)
         self._event_seq = 0
@@ -229,11 +229,12 @@ class LinkServer:
 
     def _ruleset_list(self, fields):
         """One page: the rulesets after ``after`` (by name) that fit in a frame. The first page
-        begins a sync: the heap is collected then (see ``_validate``)."""
+        begins a sync: the heap is collected first, in a step of its own (see ``_validate``)."""
         after = fields["after"]
         if not after:
             self._validations = 0
             gc.collect()
+            yield None
         rows = []
         more = 0
         for name, version, content_hash in self.rulestore.list():
@@ -243,7 +244,7 @@ class LinkServer:
                 more = 1
                 break
             rows.append({"name": name, "version": version, "hash": content_hash})
-        return {"rulesets": rows, "more": more}
+        yield {"rulesets": rows, "more": more}
 
     def _ruleset_put_begin(self, fields):
         self._abort_upload()
