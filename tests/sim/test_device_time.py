@@ -98,9 +98,10 @@ def test_the_watchdog_resets_a_table_whose_housekeeping_stops(tmp_path):
     assert table.services.watchdog_fired and not table.app.running
 
 
-def test_a_frozen_build_collects_after_a_play_in_a_housekeeping_step_at_most_every_two_seconds(tmp_path, monkeypatch):
+def test_a_frozen_build_collects_just_after_a_play_at_most_every_two_seconds(tmp_path, monkeypatch):
     """Not at idle (a collection there would stretch every zone's read gap), nor while nobody
-    plays; after a play, in a step of its own rather than in whichever step finds the heap full."""
+    plays; after a play (here the deal, once all of it is out), rather than in whichever step
+    finds the heap full."""
     from player import choose_game
     from tiletable.runtime import app as app_module
 
@@ -116,7 +117,7 @@ def test_a_frozen_build_collects_after_a_play_in_a_housekeeping_step_at_most_eve
     dealt = table.clock()
     control.press("ok")  # the deal: plays of the table's own
     table.run_for(5000)
-    assert collected and 0 < collected[0] - dealt <= 400  # the press, then a housekeeping step (100 ms)
+    assert collected and 0 < collected[0] - dealt <= 250  # the press, then the deal's ticks
     assert all(b - a >= 2000 for a, b in zip(collected, collected[1:]))
     after_the_deal = len(collected)
     table.run_for(5000)

@@ -46,8 +46,8 @@ _LINK_MS = 5
 _LINK_BUSY_MS = 1
 _TRANSFER_MS = 50
 _HOUSEKEEPING_MS = 100
-# On a frozen build, in play: a garbage collection after a play, in a housekeeping step of its
-# own, at most this often (App._collect_in_play).
+# On a frozen build, in play: a garbage collection just after a play, at most this often
+# (App._collect_in_play).
 _COLLECT_IN_PLAY_MS = 2000
 # The services, in the order of ``App.longest_us``: each one's longest step since the last STATE
 # request (a step holds the loop: nothing else runs until it returns).
@@ -375,6 +375,8 @@ class App:
         except MemoryError:
             self._out_of_heap()
         self.send_events()
+        if self.collects_in_play:
+            self._collect_in_play(now_ms)
 
     def _table_step(self, now_ms):
         # Apart from buttons()'s try block, to keep each frame off the heap (see _scan).
@@ -451,17 +453,18 @@ class App:
             self.wdt.feed()
         if self.warmer is not None:
             self.warmer.step(now_ms)
-        if self.collects_in_play:
-            self._collect_in_play(now_ms)
 
     def _collect_in_play(self, now_ms):
         """A frozen build's heap is collected only when an allocation finds it full, in whatever
         step runs then: a scan step that met a collection (21 ms on the chip) held the loop
-        43 ms. In play, a collection comes instead in a step of its own, just after a play
-        (its feedback is out, and the next tile is the next player's), before the heap fills."""
+        43 ms. In play, a collection comes instead at the end of the first button step after a
+        play (its feedback is out, and the next tile is the next player's), before the heap
+        fills; not while the table has more to do by itself (a deal going out)."""
         table = self.table
         acted = len(table.seqs)
         if table.state is None or acted == self._collected_after or ticks_diff(now_ms, self._collected_ms) < _COLLECT_IN_PLAY_MS:
+            return
+        if table.has_timers():
             return
         self._collected_after = acted
         self._collected_ms = now_ms
