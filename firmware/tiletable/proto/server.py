@@ -229,11 +229,15 @@ class LinkServer:
 
     def _ruleset_list(self, fields):
         """One page: the rulesets after ``after`` (by name) that fit in a frame. The first page
-        begins a sync: the heap is collected first, in a step of its own (see ``_validate``)."""
+        begins a sync: the heap is collected first, in a step of its own (see ``_validate``),
+        then the ruleset store's index is brought up to date in another (saving it after a
+        sync's uploads took 46 ms on the chip)."""
         after = fields["after"]
         if not after:
             self._validations = 0
             gc.collect()
+            yield None
+            self.rulestore.refresh()
             yield None
         rows = []
         more = 0

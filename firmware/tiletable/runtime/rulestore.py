@@ -120,13 +120,18 @@ class RuleStore:
         self._ready = (digest, ruleset)
         return ruleset
 
-    def list(self):
-        """``(name, version, hash)`` of every installed ruleset that validates, sorted by name."""
+    def refresh(self):
+        """Index the documents not indexed yet and save the index if it changed (what ``list``
+        does first: the link does it in a step of its own). Returns the installed names, sorted."""
         names = self._sync_rows()
         if self._index_stale:
             self._write_index()
+        return names
+
+    def list(self):
+        """``(name, version, hash)`` of every installed ruleset that validates, sorted by name."""
         out = []
-        for name in names:
+        for name in self.refresh():
             row = self._rows.get(name)
             if row is not None and row[1] is not None:
                 out.append((name, row[1], row[2]))
