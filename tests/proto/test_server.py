@@ -212,6 +212,24 @@ def test_every_fourth_upload_in_steps_collects_garbage_in_a_step_before_its_vali
     assert steps == [2, 2, 2, 3, 2, 2, 2, 3]
 
 
+def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_request():
+    from tiletable.engine.rulesets import find_ruleset
+
+    server = _server("server-keep-schema")
+    schema = "tiletable.engine.line_params"
+    loaded_before = schema in sys.modules
+    for name in ("muggins", "block"):
+        ruleset = find_ruleset(name)
+        data = ruleset.to_json().encode()
+        _ok(server, RULESET_PUT_BEGIN, {"name": name, "size": len(data), "hash": ruleset.hash})
+        _ok(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data[:900]})
+        _ok(server, RULESET_PUT_CHUNK, {"offset": 900, "data": data[900:]})  # validated
+        assert schema in sys.modules and server.kept_modules is not None  # the next upload finds it imported
+        _ok(server, RULESET_PUT_COMMIT)
+    assert len(_ok(server, RULESET_LIST, LIST_ALL)["rulesets"]) == 2  # the row is over
+    assert server.kept_modules is None and (schema in sys.modules) == loaded_before
+
+
 def test_an_upload_in_steps_that_fails_leaves_the_installed_ruleset():
     server = _server("server-steps-bad")
     data, content_hash = toy_family.document("toy", 1, 100)

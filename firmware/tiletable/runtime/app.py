@@ -46,6 +46,7 @@ _LINK_MS = 5
 _LINK_BUSY_MS = 1
 _TRANSFER_MS = 50
 _HOUSEKEEPING_MS = 100
+_UPLOADS_QUIET_MS = 1000  # a link this long quiet after ruleset uploads has ended their row (LinkServer)
 # The services, in the order of ``App.longest_us``: each one's longest step since the last STATE
 # request (a step holds the loop: nothing else runs until it returns).
 SERVICES = ("scan", "buttons", "link", "housekeeping")
@@ -447,8 +448,16 @@ class App:
         self.journal.poll(now_ms)
         if self.wdt is not None:
             self.wdt.feed()
+        if self.server.kept_modules is not None:
+            self._end_uploads(now_ms)
         if self.warmer is not None:
             self.warmer.step(now_ms)
+
+    def _end_uploads(self, now_ms):
+        """A row of uploads whose host has gone quiet is over: the modules it kept go."""
+        read = self._link_read_ms
+        if read is None or ticks_diff(now_ms, read) >= _UPLOADS_QUIET_MS:
+            self.server.release_modules()
 
     def step(self, now_ms):
         """Every service once (the simulation's fast-forward uses this)."""
