@@ -230,6 +230,21 @@ def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_requ
     assert server.kept_modules is None and (schema in sys.modules) == loaded_before
 
 
+def test_uploads_on_a_frozen_build_leave_no_list_of_modules_to_release():
+    from tiletable.runtime import heap
+
+    server = _server("server-frozen-keep")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    loaded = heap.__file__
+    heap.__file__ = "tiletable/runtime/heap.py"  # as a frozen module names it: on no file system
+    try:
+        got_type, _ = _sync(server, data, content_hash)
+    finally:
+        heap.__file__ = loaded
+    assert got_type == RULESET_PUT_COMMIT | REPLY
+    assert server.kept_modules is None  # its modules stay in flash: nothing to look up at the row's end
+
+
 def test_an_upload_in_steps_that_fails_leaves_the_installed_ruleset():
     server = _server("server-steps-bad")
     data, content_hash = toy_family.document("toy", 1, 100)

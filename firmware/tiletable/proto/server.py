@@ -66,7 +66,7 @@ from tiletable.proto.messages import (
     is_request,
     message_name,
 )
-from tiletable.runtime.heap import free_bytes
+from tiletable.runtime.heap import bytecode_on_heap, free_bytes
 from tiletable.runtime.journal import MAX_RECORD, JournalError
 from tiletable.runtime.rulestore import DeflateIO
 
@@ -299,7 +299,7 @@ class LinkServer:
         if self._validations % _COLLECT_UPLOADS == 0:
             gc.collect()
             yield None
-        if self.kept_modules is None:
+        if self.kept_modules is None and bytecode_on_heap():
             self.kept_modules = loaded_modules()
         upload.check(keep_schema=True)
 
