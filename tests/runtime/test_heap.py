@@ -1,7 +1,6 @@
 # portable
 """runtime/heap.py: the heap kept in large pieces, and the room a game must leave to be played."""
 import gc
-import sys
 import time
 
 from allocation import takes_heap
@@ -34,7 +33,6 @@ def test_collections_held_while_a_tile_is_answered_come_at_the_next_allocation_a
         heap.release_collections()
     if ON_MICROPYTHON:
         assert gc.threshold() == COLLECT_EVERY
-    if ON_MICROPYTHON and sys.platform == "linux":  # (the WebAssembly port's scan of its stack may keep the list)
         held = gc.mem_alloc()
         bytearray(16)  # the collection that was due runs now
         assert gc.mem_alloc() < held - COLLECT_EVERY
