@@ -535,21 +535,3 @@ def test_the_deal_goes_out_four_tiles_a_tick_and_after_a_power_cut_goes_on_at_ok
     actions = flushed_journal(control, table_root)[1]
     assert actions == ["D0:?"] * 7 + ["D1:?"] * 7
     assert not control.device.app.table.has_timers()
-
-
-def test_garbage_collections_are_held_from_a_tiles_preview_until_it_is_answered(table_root, monkeypatch):
-    from tiletable.runtime import app as app_module
-
-    control = local_table(table_root)
-    player = LinePlayer(control, "muggins", 2, seed=5)
-    choose_game(control, "muggins", 2)
-    player._deal()
-    tray = control.device.app.tray
-    calls = []
-    monkeypatch.setattr(app_module, "hold_collections", lambda: calls.append("hold"))
-    monkeypatch.setattr(app_module, "release_collections", lambda: calls.append("release previewing" if tray.previewing() else "release"))
-    for _ in range(4):
-        player._move()
-    # each batch of tray events holds; a preview's batch keeps holding until its tile is confirmed
-    assert "hold" in calls and calls[-1] == "release" and "release previewing" not in calls
-    assert "hold hold" in " ".join(calls)  # a SEEN's batch, then its PLACED's, before the release
