@@ -18,26 +18,6 @@ def test_keep_packed_has_a_collection_made_every_few_kb():
         assert gc.threshold() == COLLECT_EVERY
 
 
-def test_collections_held_while_a_tile_is_answered_come_at_the_next_allocation_after():
-    keep_packed()
-    heap.hold_collections()
-    try:
-        if ON_MICROPYTHON:
-            assert gc.threshold() == -1  # none for the threshold's sake
-            gc.collect()
-            before = gc.mem_alloc()
-            kept = [bytearray(1024) for _ in range(COLLECT_EVERY // 1024 + 4)]
-            del kept  # all garbage: a collection would have taken it
-            assert gc.mem_alloc() >= before + COLLECT_EVERY
-    finally:
-        heap.release_collections()
-    if ON_MICROPYTHON:
-        assert gc.threshold() == COLLECT_EVERY
-        held = gc.mem_alloc()
-        bytearray(16)  # the collection that was due runs now
-        assert gc.mem_alloc() < held - COLLECT_EVERY
-
-
 def test_a_frozen_package_is_not_bytecode_on_the_heap_but_one_loaded_from_files_is():
     loaded = heap.__file__  # a .py source here, or a compiled .mpy (the test suite's MicroPython runs)
     assert bytecode_on_heap()

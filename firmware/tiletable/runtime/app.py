@@ -26,7 +26,7 @@ from tiletable.engine.rulesets import unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
-from tiletable.runtime.heap import bytecode_on_heap, hold_collections, release_collections
+from tiletable.runtime.heap import bytecode_on_heap
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
@@ -349,17 +349,12 @@ class App:
         tray.active = table.zones_in_use
 
     def _zone_events(self, event, now_ms):
-        """The tray's events to the table, with garbage collections held until what they change
-        is shown, and from a preview (SEEN) until its tile is confirmed (runtime/heap.py)."""
         table = self.table
         events = self.tray.events
-        hold_collections()
         while event is not None:
             table.zone_event(event, now_ms)
             event = events.get()
         table.tick(now_ms)
-        if not self.tray.previewing():
-            release_collections()
 
     def buttons(self, now_ms):
         """Buttons, the table's timers and the display; queued link events go out."""

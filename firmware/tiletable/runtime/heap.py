@@ -17,14 +17,6 @@ So the loops that run all the time keep their frames within 11 words (the tray's
 scheduler's wait: ``keep_io_wait_off_heap``; tests/allocation.py's ``takes_heap`` checks it).
 Each such frame also cost a search of the allocation table past the small holes the code's
 pieces leave: on the stock build the idle table spent 42 % of its time in ``gc_alloc``.
-
-A collection there takes 22-30 ms of an RP2040 (it marks all the live bytecode), and it runs at
-whichever allocation reaches the threshold: one that fell between a tile's first read and its
-LEDs made them 30 ms late (3 of the 5 slow tiles in 60 on the emulated chip). While the table
-answers a tile, ``hold_collections()`` lifts the threshold; ``release_collections()`` puts it
-back, and the next allocation collects if one is due: the collection comes after the tile's
-feedback, not fewer or more of them. (Collecting early instead, at quiet points, made more
-collections and slower tiles.)
 """
 import gc
 import sys
@@ -32,7 +24,6 @@ import sys
 from tiletable import frozen
 
 COLLECT_EVERY = 16 * 1024  # bytes allocated between collections
-_packed = [False]  # keep_packed() set the threshold (MicroPython has gc.threshold)
 
 
 def bytecode_on_heap():
@@ -52,21 +43,6 @@ def collect_for_code():
 def keep_packed():
     """From now on, collect every ``COLLECT_EVERY`` bytes allocated (main.py: before its imports)."""
     if hasattr(gc, "threshold"):
-        gc.threshold(COLLECT_EVERY)
-        _packed[0] = True
-
-
-def hold_collections():
-    """No collection for the threshold's sake until ``release_collections()`` (after
-    ``keep_packed``; one still runs when the heap is full). Allocations go on being counted."""
-    if _packed[0]:
-        gc.threshold(-1)
-
-
-def release_collections():
-    """The threshold back: the next allocation collects if ``COLLECT_EVERY`` bytes were
-    allocated since the last collection, held ones included."""
-    if _packed[0]:
         gc.threshold(COLLECT_EVERY)
 
 

@@ -256,14 +256,6 @@ class Tray:
         self._scan_ms = 0  # the time of the visit in progress (_scan_or_error)
         self.job = None  # runs once when its zone's field is on and settled (runtime/tags.py's TagWrite)
 
-    def previewing(self):
-        """Whether a SEEN waits for its PLACED or UNSEEN (the app holds garbage collections
-        until the tile is answered: runtime/heap.py)."""
-        for zone in self.zones:
-            if zone.previewed:
-                return True
-        return False
-
     def _now_us(self, now_ms):
         return self._ticks_us() if self._ticks_us is not None else now_ms * 1000
 
