@@ -217,6 +217,39 @@ def test_every_fourth_upload_in_steps_collects_garbage_in_a_step_before_its_vali
     assert steps == [2, 2, 2, 3, 2, 2, 2, 3]
 
 
+def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_request():
+    from tiletable.engine.rulesets import find_ruleset
+
+    server = _server("server-keep-schema")
+    schema = "tiletable.engine.line_params"
+    loaded_before = schema in sys.modules
+    for name in ("muggins", "block"):
+        ruleset = find_ruleset(name)
+        data = ruleset.to_json().encode()
+        _ok(server, RULESET_PUT_BEGIN, {"name": name, "size": len(data), "hash": ruleset.hash})
+        _ok(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data[:900]})
+        _ok(server, RULESET_PUT_CHUNK, {"offset": 900, "data": data[900:]})  # validated
+        assert schema in sys.modules and server.kept_modules is not None  # the next upload finds it imported
+        _ok(server, RULESET_PUT_COMMIT)
+    assert len(_ok(server, RULESET_LIST, LIST_ALL)["rulesets"]) == 2  # the row is over
+    assert server.kept_modules is None and (schema in sys.modules) == loaded_before
+
+
+def test_uploads_on_a_frozen_build_leave_no_list_of_modules_to_release():
+    from tiletable.runtime import heap
+
+    server = _server("server-frozen-keep")
+    data, content_hash = toy_family.document("toy", 1, 100)
+    loaded = heap.__file__
+    heap.__file__ = "tiletable/runtime/heap.py"  # as a frozen module names it: on no file system
+    try:
+        got_type, _ = _sync(server, data, content_hash)
+    finally:
+        heap.__file__ = loaded
+    assert got_type == RULESET_PUT_COMMIT | REPLY
+    assert server.kept_modules is None  # its modules stay in flash: nothing to look up at the row's end
+
+
 def test_an_upload_in_steps_that_fails_leaves_the_installed_ruleset():
     server = _server("server-steps-bad")
     data, content_hash = toy_family.document("toy", 1, 100)

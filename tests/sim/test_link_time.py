@@ -54,7 +54,8 @@ def test_a_journal_stream_runs_within_the_loop_budget_and_pauses_for_a_pc_that_s
             return min(room, len(data))
 
     usb = link.device.app.link
-    usb._out = Stalled()
+    write = usb._write
+    usb._write = Stalled().write
     usb._flush = None
     request = encode_payload(JOURNAL_STREAM, {"after": 0, "first": 0, "offset": 0, "frames": 64, "max": 1008})
     link._write(encode_frame(JOURNAL_STREAM, 900, request))
@@ -64,6 +65,6 @@ def test_a_journal_stream_runs_within_the_loop_budget_and_pauses_for_a_pc_that_s
     assert usb.dropped == 0 and usb.pending() > 0 and link.device.app.server.stream is not None
     parts = [decode_payload(t, p)["part"] for _, t, s, p in FrameDecoder().feed(bytes(Stalled.taken)) if t == JOURNAL_STREAM | REPLY]
     assert parts == list(range(len(parts))) and parts
-    usb._out = link._out
+    usb._write = write
     usb._head = usb._tail = 0  # the PC is back on a new port: what the old one held is gone
     assert link.hello()["device"] and link.device.app.server.stream is None

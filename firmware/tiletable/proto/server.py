@@ -15,6 +15,10 @@ JOURNAL_STREAM is answered by a run of frames, not one: the request starts the r
 makes each frame (``stream.frame_into``) as its output queue has room for it. Any request ends
 a run in progress; a repeated stream request starts it again from its own position.
 
+A row of uploads (a sync) keeps the schema module its validations import (a line family's
+parameters) until the row ends: at the next request of another kind, or ``release_modules()``
+when the link has gone quiet (the runtime's housekeeping), so that a game finds the heap as it was.
+
 A request whose work is long (a ruleset upload's last chunk or deflated put, and its commit:
 50-120 ms of an RP2040's time; a game start) is answered in steps when ``steps`` is on (the table's runtime):
 its handler is a generator that yields None between pieces, then the reply's fields, and
@@ -26,6 +30,7 @@ the reply is out.
 import gc
 
 from tiletable.engine.errors import RulesetError
+from tiletable.engine.rulesets import loaded_modules, release_modules
 from tiletable.proto.frame import MAX_FRAME, MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder
 from tiletable.proto.messages import (
     E_BAD_VALUE,
@@ -61,13 +66,14 @@ from tiletable.proto.messages import (
     is_request,
     message_name,
 )
-from tiletable.runtime.heap import free_bytes
+from tiletable.runtime.heap import bytecode_on_heap, free_bytes
 from tiletable.runtime.journal import MAX_RECORD, JournalError
 from tiletable.runtime.rulestore import DeflateIO
 
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
 _SESSION_ROW_MAX = 4 + 4 + 25 + 17 + 4 + 1 + 1  # a session row with a 24-character name
 _RULESET_ROW_MAX = 25 + 2 + 17  # name (24 characters), version, hash (16 hex digits)
+_UPLOADS = (RULESET_PUT_BEGIN, RULESET_PUT_CHUNK, RULESET_PUT_DEFLATED, RULESET_PUT_COMMIT)  # a row of them keeps modules
 _COLLECT_UPLOADS = 4  # uploads validated between collections (one leaves about 15 KB of garbage)
 
 
@@ -97,6 +103,7 @@ class LinkServer:
         self._stepped = [RULESET_LIST, RULESET_PUT_CHUNK, RULESET_PUT_COMMIT, RULESET_PUT_DEFLATED]  # their handlers are generators
         self._upload = None
         self._validations = 0  # uploads validated (see _validate)
+        self.kept_modules = None  # loaded_modules() before a row of uploads kept a schema module
         self._event_seq = 0
         self._pull_buf = None  # a pull reply's records or a stream frame: one request is answered at a time
         self.stream = None  # the journal stream in progress (proto/stream.py), or None
@@ -172,6 +179,8 @@ class LinkServer:
             if self.stepping is not None:
                 return self._reply(msg_type, seq, next(self.stepping[3]))
             self._end_stream()
+            if msg_type not in _UPLOADS:
+                self.release_modules()
             self._request_seq = seq
             if version != PROTOCOL_VERSION:
                 raise ProtocolError(E_VERSION, "protocol version %d, this device speaks %d" % (version, PROTOCOL_VERSION))
@@ -200,6 +209,12 @@ class LinkServer:
             return self._error(E_NO_MEMORY, msg_type, seq, "%s: not enough memory (%d bytes free)" % (message_name(msg_type), free))
         except Exception as exc:  # a bug must not stop the table: report it and carry on
             return self._error(E_INTERNAL, msg_type, seq, "%s: %r" % (message_name(msg_type), exc))
+
+    def release_modules(self):
+        """Unload what a row of uploads kept imported (see the module doc)."""
+        if self.kept_modules is not None:
+            release_modules(self.kept_modules)
+            self.kept_modules = None
 
     def _reply(self, msg_type, seq, fields):
         return None if fields is None else encode_message(msg_type | REPLY, seq, fields)
@@ -294,7 +309,9 @@ class LinkServer:
         if self._validations % _COLLECT_UPLOADS == 0:
             gc.collect()
             yield None
-        upload.check()
+        if self.kept_modules is None and bytecode_on_heap():
+            self.kept_modules = loaded_modules()
+        upload.check(keep_schema=True)
 
     def _ruleset_put_commit(self, fields):
         upload = self._upload

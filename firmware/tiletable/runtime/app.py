@@ -49,6 +49,7 @@ _HOUSEKEEPING_MS = 100
 # On a frozen build, in play: a garbage collection just after a play, at most this often
 # (App._collect_in_play).
 _COLLECT_IN_PLAY_MS = 2000
+_UPLOADS_QUIET_MS = 1000  # a link this long quiet after ruleset uploads has ended their row (LinkServer)
 # The services, in the order of ``App.longest_us``: each one's longest step since the last STATE
 # request (a step holds the loop: nothing else runs until it returns).
 SERVICES = ("scan", "buttons", "link", "housekeeping")
@@ -451,6 +452,8 @@ class App:
         self.journal.poll(now_ms)
         if self.wdt is not None:
             self.wdt.feed()
+        if self.server.kept_modules is not None:
+            self._end_uploads(now_ms)
         if self.warmer is not None:
             self.warmer.step(now_ms)
 
@@ -469,6 +472,12 @@ class App:
         self._collected_after = acted
         self._collected_ms = now_ms
         gc.collect()
+
+    def _end_uploads(self, now_ms):
+        """A row of uploads whose host has gone quiet is over: the modules it kept go."""
+        read = self._link_read_ms
+        if read is None or ticks_diff(now_ms, read) >= _UPLOADS_QUIET_MS:
+            self.server.release_modules()
 
     def step(self, now_ms):
         """Every service once (the simulation's fast-forward uses this)."""

@@ -289,13 +289,14 @@ class Upload:
         self.received = got
         return got
 
-    def check(self):
+    def check(self, keep_schema=False):
         """Validate the complete document ahead of the commit (the link does it as the last chunk
         comes: a step of its own, so the commit has less to do). What it finds is kept:
-        ``commit_steps`` raises the error, if any. Nothing is done before the last byte, or twice."""
+        ``commit_steps`` raises the error, if any. Nothing is done before the last byte, or twice.
+        ``keep_schema``: see ``load_ruleset``."""
         if self._checked is None and self._data is not None and self.received == self.size:
             try:
-                self._checked = load_ruleset(self._data, self.expected_hash)  # the hash: at the commit
+                self._checked = load_ruleset(self._data, self.expected_hash, keep_schema)  # the hash: at the commit
             except RulesetError as exc:
                 self._checked = exc
 

@@ -57,8 +57,11 @@ class UsbLink:
 
     def __init__(self, server, instream, outstream):
         self.server = server
-        self._in = instream
+        # the streams' methods, bound once: ``stream.readinto`` makes a new bound method (16 bytes
+        # of heap) at every look-up, and the link is polled every 5 ms
+        self._readinto = instream.readinto
         self._out = outstream
+        self._write = outstream.write
         self._flush = getattr(outstream, "flush", None)
         self._readable = _poller(instream, select.POLLIN)
         self._writable = _poller(outstream, select.POLLOUT)
@@ -109,7 +112,7 @@ class UsbLink:
         """Read the bytes waiting, up to ``CHUNK``, into ``_chunk``; return how many. One byte a
         call (a bigger read waits for its count); 43 us a byte on the chip, most of it the poll."""
         ask = self._readable
-        readinto = self._in.readinto
+        readinto = self._readinto
         byte = self._byte
         count = 0
         while count < CHUNK:
@@ -153,7 +156,7 @@ class UsbLink:
         if head == tail:
             return
         ask = self._writable
-        write = self._out.write
+        write = self._write
         queued = self._queued
         for _ in range(_DRAIN_PIECES):
             if head == tail:
@@ -182,7 +185,7 @@ class UsbLink:
         """Send what is still queued (the reply to MAINTENANCE among it), waiting as a write
         waits; then leave protocol mode: Ctrl-C interrupts again (the REPL and mpremote need it)."""
         if self._head < self._tail and not self.closed:
-            self._out.write(self._queued[self._head : self._tail])
+            self._write(self._queued[self._head : self._tail])
             if self._flush is not None:
                 self._flush()
         self._head = self._tail = 0
