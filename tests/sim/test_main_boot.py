@@ -22,6 +22,8 @@ PICO_SIZED_HEAP = "352K"
 SMALL_PICO_HEAP = "282K"
 FLASH_BYTES = 1408 * 1024  # the Pico's littlefs
 
+REPLY_WALL_S = 20  # wall seconds a reply may take: the unix port on a loaded test machine (no speed claim)
+
 
 def _boot(flash, options=(), heap=PICO_SIZED_HEAP):
     argv = [MICROPYTHON, "-X", "heapsize=" + heap, os.path.join(REPO, "tests", "sim", "boot_main.py"), flash, build_mpy_tree()]
@@ -44,7 +46,7 @@ def test_main_boots_with_nothing_attached_answers_the_pc_and_goes_to_the_repl_on
         f.write(b"\xff" * FLASH_BYTES)
     bridge = _boot(flash)
     try:
-        link = SerialTransport(bridge.port, timeout=5)
+        link = SerialTransport(bridge.port, timeout=REPLY_WALL_S)
         info = link.hello()
         assert info["device"] == "tiletable-545453494d000001"  # machine.unique_id() of the simulated board
         assert {"game", "journal", "rulesets", "selftest", "tags"} <= set(info["capabilities"])
@@ -67,7 +69,7 @@ def test_main_boots_with_nothing_attached_answers_the_pc_and_goes_to_the_repl_on
     # and the one after is the table again (the flag is used once)
     bridge = _boot(flash)
     try:
-        link = SerialTransport(bridge.port, timeout=5)
+        link = SerialTransport(bridge.port, timeout=REPLY_WALL_S)
         assert link.hello()["device"] == "tiletable-545453494d000001"
         link.close()
     finally:
@@ -90,7 +92,7 @@ def _start_each(flash, heap, games=GAMES):
     started, refused, restarts = [], [], 0
     bridge = _boot(flash, ["--self-test-done"], heap)
     try:
-        link = SerialTransport(bridge.port, timeout=5)
+        link = SerialTransport(bridge.port, timeout=REPLY_WALL_S)
         for name, players in games:
             try:
                 link.game_start(name, ["P%d" % seat for seat in range(players)])
@@ -103,7 +105,7 @@ def _start_each(flash, heap, games=GAMES):
                     bridge.stop()
                     restarts += 1
                     bridge = _boot(flash, heap=heap)  # machine.reset(): the same flash, a fresh heap
-                    link = SerialTransport(bridge.port, timeout=5)
+                    link = SerialTransport(bridge.port, timeout=REPLY_WALL_S)
             snapshot = link.state()  # the table answers on, with the game or with none
             if "ruleset" in snapshot:
                 assert snapshot["ruleset"] == name and snapshot["players"] == players, snapshot
@@ -147,7 +149,7 @@ def test_a_game_a_fresh_heap_cannot_hold_is_refused_by_name_and_the_table_carrie
     it answers on."""
     bridge = _boot(_blank_flash(tmp_path), ["--self-test-done"], heap=SMALL_PICO_HEAP)
     try:
-        link = SerialTransport(bridge.port, timeout=5)
+        link = SerialTransport(bridge.port, timeout=REPLY_WALL_S)
         link.hello()
         with pytest.raises(DeviceError) as refused:
             link.game_start("muggins", ["ann", "bob", "cid", "dee"])
