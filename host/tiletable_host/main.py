@@ -110,10 +110,15 @@ def main(argv=None):
     """The ``tiletable`` command. Ctrl-C at any moment and a reader that stops reading (``| head``)
     end it quietly: one line, or nothing for a closed pipe, never a traceback."""
     try:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C raises KeyboardInterrupt from here on
         argv = sys.argv[1:] if argv is None else argv
         parser = build_parser(only=next((a for a in argv if not a.startswith("-")), ""))
         args = parser.parse_args(argv)
+        # Ctrl-C raises KeyboardInterrupt only from here on: while the command's modules load,
+        # __main__'s handler ends the tool at once, because an interrupt inside an import can
+        # come out as another error (a RuntimeError from a class's __set_name__) or, raised in
+        # source that an import exec()s (dataclasses, namedtuple), end the caught interrupt
+        # by SIGINT after all
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         if not getattr(args, "handler", None):
             parser.print_help()
             return 2
