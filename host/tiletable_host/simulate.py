@@ -10,6 +10,7 @@ points per hand, the spread of scores, how often the first player won and match 
     tiletable simulate moon -n 1000 --strategies greedy,random --seed 1
 """
 import copy
+import copyreg
 import io
 import math
 import random
@@ -154,6 +155,17 @@ def choose(state, player, strategy, rng):
         elif gain == best_gain:
             best.append(action)
     return rng.choice(best)
+
+
+def _reduce_bytearray(data):
+    """How ``copy.deepcopy`` rebuilds a bytearray (registered with copyreg below). The built-in
+    way asks ``copyreg._slotnames`` every time, which cannot cache its answer on a built-in type
+    and wraps the attempt in a bare ``except: pass``: a Ctrl-C landing there was swallowed, and
+    ``immediate_gain`` copies the engine's bytearrays at every trial move."""
+    return bytearray, (bytes(data),)
+
+
+copyreg.pickle(bytearray, _reduce_bytearray)
 
 
 def immediate_gain(state, action, player):
