@@ -26,7 +26,7 @@ from tiletable.engine.rulesets import unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
-from tiletable.runtime.heap import bytecode_on_heap, collection_threshold
+from tiletable.runtime.heap import bytecode_on_heap
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
@@ -124,7 +124,10 @@ class App:
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
         self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (runtime/heap.py)
-        self._threshold = collection_threshold()  # held off in scan steps (App.scan): copied .mpy files only
+        # the bytes between collections runtime/heap.py's keep_packed set (copied .mpy files; a
+        # frozen build and CPython set none): held off in scan steps (App.scan)
+        threshold = gc.threshold() if hasattr(gc, "threshold") else -1
+        self._threshold = threshold if threshold > 0 else None
         self._collected_ms = ticks_ms()
         self._collected_after = 0  # the table's count of journalled actions at that collection
         if not bytecode_on_heap():

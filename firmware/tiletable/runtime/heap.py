@@ -65,16 +65,6 @@ def keep_io_wait_off_heap(core):
     queue.wait_io_event = wait_io_event
 
 
-def collection_threshold():
-    """The bytes allocated between collections that ``keep_packed`` set, or None where no such
-    threshold is set (a frozen build collects when the heap is full; CPython has none). The app
-    holds it off (``gc.threshold(-1)``) while a tile is read and shown (App.scan)."""
-    if not hasattr(gc, "threshold"):
-        return None
-    threshold = gc.threshold()
-    return threshold if threshold > 0 else None
-
-
 def free_bytes():
     """Free heap after a collection (0 where the runtime does not say: CPython)."""
     gc.collect()
