@@ -171,9 +171,11 @@ def test_a_tile_on_the_hot_pad_is_previewed_then_placed_within_a_few_ms_of_its_p
             new = table.run(tray, 1)
             if new and not events:
                 seen_after.append((table.clock.now_us - start) / 1000)
+                assert tray.previews == 1  # its SEEN awaits the PLACED (the app holds collections)
             events += new
         placed_after.append((table.clock.now_us - start) / 1000)
         assert events == [(SEEN, 4, (item,), 1, None), (PLACED, 4, (item,), 1, None)]
+        assert tray.previews == 0
         table.models[4].lift(a)
         assert table.run(tray, 60) == [(REMOVED, 4, (item,), 0, None)]
     # The preview: 5.1 ms before the tag answers, the probe, the inventory with its READ; then a
@@ -194,8 +196,10 @@ def test_a_preview_the_fresh_field_does_not_confirm_is_taken_back():
     while not events:
         events = table.run(tray, 1)
     assert events == [(SEEN, 0, ((TILE, 1, 0x25),), 1, None)]
+    assert tray.previews == 1
     table.models[0].lift(a)  # gone before the confirming read
     assert table.run(tray, 100) == [(UNSEEN, 0, (), 0, None)]
+    assert tray.previews == 0
 
 
 def test_only_the_hot_pad_is_previewed():

@@ -122,3 +122,65 @@ def test_a_frozen_build_collects_just_after_a_play_at_most_every_two_seconds(tmp
     after_the_deal = len(collected)
     table.run_for(5000)
     assert len(collected) == after_the_deal  # nobody played since
+
+
+class _ThresholdGc:
+    """``gc`` as the app sees it on a stock build: a threshold set (runtime/heap.py's
+    ``keep_packed``), which ``gc.threshold(-1)`` holds off."""
+
+    def __init__(self, threshold):
+        self.value = threshold
+        self.collections = 0
+
+    def threshold(self, value=None):
+        if value is None:
+            return self.value
+        self.value = value
+
+    def collect(self):
+        self.collections += 1
+
+
+def test_a_stock_build_collects_in_no_step_that_reads_a_tile_before_its_play_is_shown(tmp_path, monkeypatch):
+    """On the chip one tile in ten on the mover's pad waited 30 ms for a collection begun by
+    the scan step that read it; the collection waits for the next step of another service."""
+    from player import LinePlayer, choose_game
+    from tiletable.engine.line_actions import K_PLAY, kind_of
+    from tiletable.runtime import app as app_module
+
+    control = local_table(tmp_path, fast=False)
+    table = control.device
+    gc = _ThresholdGc(16 * 1024)
+    monkeypatch.setattr(app_module, "gc", gc)
+    table.app._threshold = gc.value  # as collection_threshold() finds it on a stock build
+    ui = table.app.table.ui
+    shown = []  # whether collections were held at each verdict shown and each play made
+    preview, act = ui.preview, table.app.table.act
+    monkeypatch.setattr(ui, "preview", lambda verdict, now_ms: shown.append(("preview", gc.value)) or preview(verdict, now_ms))
+
+    scan = table.app.scan
+    scanning = []
+
+    def scan_step(now_ms):
+        scanning.append(True)
+        try:
+            scan(now_ms)
+        finally:
+            scanning.pop()
+
+    def played(action, *args, **kwargs):
+        # a tile laid and confirmed (not the deal, nor a lay whose end a seat button chose)
+        if scanning and isinstance(action, int) and kind_of(action) == K_PLAY:
+            shown.append(("play", gc.value))
+        return act(action, *args, **kwargs)
+
+    monkeypatch.setattr(table.app, "scan", scan_step)
+    monkeypatch.setattr(table.app.table, "act", played)
+    player = LinePlayer(control, "muggins", 2, seed=3)
+    choose_game(control, "muggins", 2)
+    player.play_hand()
+    previews = [held for what, held in shown if what == "preview"]
+    plays = [held for what, held in shown if what == "play"]
+    assert len(previews) >= 5 and set(previews) == {-1}, shown
+    assert len(plays) >= 5 and set(plays) == {-1}, shown
+    assert gc.value == 16 * 1024  # given back once the plays were shown

@@ -124,6 +124,10 @@ class App:
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
         self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (runtime/heap.py)
+        # the bytes between collections runtime/heap.py's keep_packed set (copied .mpy files; a
+        # frozen build and CPython set none): held off in scan steps (App.scan)
+        threshold = gc.threshold() if hasattr(gc, "threshold") else -1
+        self._threshold = threshold if threshold > 0 else None
         self._collected_ms = ticks_ms()
         self._collected_after = 0  # the table's count of journalled actions at that collection
         if not bytecode_on_heap():
@@ -335,13 +339,24 @@ class App:
 
     def scan(self, now_ms):
         """Poll the tray once and hand its confirmed events to the table; what they change is
-        shown at once (not at the next timer tick), and the tray is told which pad to watch."""
+        shown at once (not at the next timer tick), and the tray is told which pad to watch.
+
+        Where collections come every ``threshold`` bytes allocated (copied .mpy files), none
+        starts in a scan step, nor while a tile previewed on the mover's pad awaits its
+        confirmation: the steps that read a tile allocate most (its read, the verdict, the
+        play), and on the chip one tile in ten met a collection there, 30 ms between the tile
+        and its LEDs. The collection that came due goes at the next allocation of another
+        service, once the play is shown. (A heap that is full still collects at once.)"""
         if self.selftest is not None:
             return  # the self test has the readers
+        if self._threshold is not None:  # (no local here: this frame stays within 11 words)
+            gc.threshold(-1)
         try:
             self._scan(now_ms)
         except MemoryError:
             self._out_of_heap()
+        if self._threshold is not None and not self.tray.previews:
+            gc.threshold(self._threshold)
 
     def _scan(self, now_ms):
         # Apart from scan()'s try block: a call whose frame needs more than 11 words (locals,

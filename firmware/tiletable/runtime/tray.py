@@ -56,7 +56,8 @@ expecting exactly one tile can refuse two instead of guessing.
 SEEN at once (its ``items``: that tile), one settle before the read that confirms it, so the
 table can show its verdict while the tray makes sure. SEEN is never a placement: PLACED with
 that tile follows when it is confirmed, and UNSEEN when the change fell through (the tile was
-not there in the fresh field, or something else was).
+not there in the fresh field, or something else was); ``previews`` counts the SEENs still
+awaiting theirs.
 
 **Jobs.** ``tray.job``, an object with a ``zone`` and ``run(tray, zone, now_ms)``, runs once
 the next time that zone's field is on and settled, before its scan: enrolment writes a tag's
@@ -248,6 +249,7 @@ class Tray:
         self._lit = []  # the same zones (at most ``fields``): what poll looks through
         self._rushes = 0  # zones with a change to confirm (``again``)
         self._powered = True  # the last poll switched a field on or off: there may be room for another
+        self.previews = 0  # zones whose SEEN awaits its PLACED or UNSEEN (the app holds collections meanwhile)
         self._uid = bytearray(10)
         self._record = bytearray(16)
         self._known = {}  # uid -> (identity, reason), shared by every zone
@@ -692,6 +694,7 @@ class Tray:
         """Forget the change being voted on; UNSEEN if it had been previewed."""
         if zone.previewed:
             zone.previewed = False
+            self.previews -= 1
             self.events.put(UNSEEN, zone.index, now_ms, (), len(zone.present))
         zone.candidate = None
         zone.votes = 0
@@ -710,6 +713,7 @@ class Tray:
             if uid not in observed:
                 return
         zone.previewed = True
+        self.previews += 1
         self.events.put(SEEN, zone.index, now_ms, (arrived,), len(observed))
 
     def _own(self, zone, observed):
@@ -746,6 +750,8 @@ class Tray:
                 self.events.put(UNKNOWN_TAG, zone.index, now_ms, items, count, reason, uid)
         zone.present = new
         zone.present_set = observed
-        zone.previewed = False  # PLACED answers the SEEN
+        if zone.previewed:
+            zone.previewed = False  # PLACED answers the SEEN
+            self.previews -= 1
         zone.candidate = None
         zone.votes = 0
