@@ -265,6 +265,30 @@ def test_empty_poll_costs_a_few_register_accesses_not_220_ms():
     assert clock.now_us - start < 1500
 
 
+def test_transceive_stays_the_command_after_an_answer_and_restarts_after_a_time_out():
+    """A frame after a clean answer is only StartSend (three register writes fewer); after a
+    time-out the receiver may still be listening, so Idle stops it before the next frame."""
+    reader, model, _, clock = make_reader()
+    model.place(Ntag213(nxp_uid(7)))
+    field_up(reader, clock)
+    commands = []
+    write = model._write
+
+    def spy(reg, value):
+        if reg == 0x01:  # CommandReg
+            commands.append(value)
+        write(reg, value)
+
+    model._write = spy
+    assert reader.probe() == 80  # WUPA, CL1, SELECT CL1, CL2: four frames, each answered
+    assert commands == [0x00, 0x0C]
+    del commands[:]
+    reader.halt()  # HLTA is never answered: its frame times out
+    assert commands == []
+    assert reader.wake()
+    assert commands == [0x00, 0x0C]
+
+
 def test_idle_probe_allocates_nothing():
     class RegisterFile:
         """A bus whose chip has no tag in its field: every wait ends with TimerIRq."""

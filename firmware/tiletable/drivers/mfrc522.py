@@ -29,6 +29,8 @@ Example::
         reader.halt()
     reader.antenna_off()
 """
+import sys
+
 from micropython import const
 
 # Registers (§9.2)
@@ -112,7 +114,8 @@ _CRC_NIBBLE = (
 
 
 def crc_a(buf, start, n):
-    """CRC_A over ``buf[start:start + n]`` (preset 0x6363), sent low byte first."""
+    """CRC_A over ``buf[start:start + n]`` (preset 0x6363), sent low byte first. Where
+    MicroPython compiles viper code, ``crc_a_native.crc_a`` replaces it (20 times faster)."""
     crc = 0x6363
     n += start
     while start < n:  # (no more locals, no range(): the frame stays off the heap)
@@ -120,6 +123,13 @@ def crc_a(buf, start, n):
         crc = (crc >> 4) ^ _CRC_NIBBLE[(crc ^ (buf[start] >> 4)) & 15]
         start += 1
     return crc
+
+
+if sys.implementation.name == "micropython":
+    try:
+        from tiletable.drivers.crc_a_native import crc_a
+    except (ImportError, SyntaxError, ValueError):  # no native emitter, or .mpy of another architecture
+        pass
 
 
 class _BusBuffers:
@@ -230,6 +240,7 @@ class MFRC522:
         self._recover = False
         self._awake = False  # tags may sit in READY/ACTIVE from earlier commands in this field
         self._reload = -1
+        self._kept = False  # CommandReg still holds Transceive, waiting for StartSend (``_send``)
         self._rx_len = 0
         self._coll = 0
         self.rx = bus.rx  # bytes of the last answer (until any reader's next exchange)
@@ -272,6 +283,7 @@ class MFRC522:
             raise self._stopped("mfrc522 at cs %r stopped answering (%s; version 0x%02x)" % (self._cs, what, version))
 
     def _reset(self, rst):
+        self._kept = False
         if rst is not None:
             rst.init(rst.OUT, value=0)  # NRSTPD low: hard power-down; the rising edge resets (§8.6.1)
             rst(1)
@@ -324,18 +336,30 @@ class MFRC522:
         """
         self._send(n, rx_align << 4 | tx_last_bits)
         if not self._wait_rx(long_wait):
+            self._kept = False  # the receiver may still be listening: Idle stops it first
             return NO_ANSWER
         return self._receive()
 
     def _send(self, n, framing):
-        self._write(_COMMAND, _CMD_IDLE)
-        self._write(_COM_IRQ, 0x7F)  # Set1 = 0: clear every interrupt request
-        self._write(_FIFO_LEVEL, 0x80)  # FlushBuffer
+        """Start a frame. Transceive stays the chip's command after an answer (§10.3.1.8: only
+        writing another command ends it), so a frame after a clean answer needs no Idle,
+        FlushBuffer or command write: 150 us less per frame on the Pico, six frames a new tile."""
+        if self._kept:
+            self._write(_COM_IRQ, 0x7F)  # Set1 = 0: clear every interrupt request
+            self._fill_fifo(n)
+        else:
+            self._write(_COMMAND, _CMD_IDLE)
+            self._write(_COM_IRQ, 0x7F)
+            self._write(_FIFO_LEVEL, 0x80)  # FlushBuffer
+            self._fill_fifo(n)
+            self._write(_COMMAND, _CMD_TRANSCEIVE)
+            self._kept = True
+        self._write(_BIT_FRAMING, _START_SEND | framing)
+
+    def _fill_fifo(self, n):
         self._cs(0)
         self._spi.write(self._tx_views[n + 1])
         self._cs(1)
-        self._write(_COMMAND, _CMD_TRANSCEIVE)
-        self._write(_BIT_FRAMING, _START_SEND | framing)
 
     def _wait_rx(self, long_wait):
         """True when a frame came in, False when the timer expired first."""
@@ -355,6 +379,7 @@ class MFRC522:
     def _stopped(self, why):
         """The OSError to raise, kept in ``error`` too: the tray takes it from there, because an
         ``except ... as`` clause would put the frame of its every scan on the heap."""
+        self._kept = False
         self.error = OSError(why)
         return self.error
 
@@ -367,8 +392,11 @@ class MFRC522:
         level = status[2]
         self._coll = status[4]
         if level > 64 or errors & 0x20:  # impossible FIFO level or reserved bit: look at the bus
+            self._kept = False
             self._check_alive("impossible status")
             return BAD_FRAME
+        if level > _RX_MAX:
+            self._kept = False  # bytes left in the FIFO: the next frame flushes it
         n = self._read_fifo(level if level < _RX_MAX else _RX_MAX)
         if errors & _ERR_COLL:
             return COLLISION
