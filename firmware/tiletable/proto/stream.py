@@ -4,7 +4,7 @@ Imported by the link server on the first stream request, not at boot: the stock 
 bytecode from the heap, and the first game start needs those bytes. ``JournalStream`` reads
 the ``Journal``'s file index (``_firsts``, ``_sizes``, ``_path``) as the journal's own
 readers do; the file it keeps open between frames is the journal's ``_reader``, which the
-journal closes when a rotation removes that file.
+journal closes when a rotation removes that file or a flush writes to it.
 """
 import struct
 
@@ -84,13 +84,10 @@ class JournalStream:
             self.first = firsts[index]
             self.offset = 0
         want = out[: min(len(out), journal._sizes[index] - self.offset)]
-        if index + 1 == len(firsts):  # the newest file grows and may be cut back: opened afresh
-            with open(journal._path(self.first), "rb") as f:
-                f.seek(self.offset)
-                return f.readinto(want)
         reader = journal._reader
         if reader is None or reader[0] != self.first:
-            # a closed session's file never changes: kept open between frames (an open is 2 ms on the chip)
+            # kept open between frames (an open is 2 ms on the chip); the journal closes it
+            # before it writes to the file (the newest grows, and may be cut back)
             journal.end_read()
             reader = journal._reader = (self.first, open(journal._path(self.first), "rb"))
         reader[1].seek(self.offset)
