@@ -42,6 +42,10 @@ CHIP_REPLY_P50_MS = {
     "journal status": 8.1, "journal stream": 30.2, "journal ack": 20.8, "game start": 62.4,
 }
 CHIP_SESSIONS = 4  # bench/chip.py's --fill-sessions: the journal its pull, stream and ack replies had
+# bench/chip.py --frozen at 52d46de (frames sealed in place): a 4-session journal, 38 KB, pulled
+# at 131.4 KB/s from the pull's first request to its last reply (hello and set clock included,
+# 18 ms of its 283), 165.2 KB/s in the stream
+CHIP_PULL_KBS = 131.4
 
 
 def against_chip(p50, chip):
@@ -85,6 +89,7 @@ def measure(label, link, db_path, journal_bytes, clock=time.perf_counter, phase_
     print("%s: sync with all %d unchanged (one list request): %.1f ms" % (label, len(unchanged), 1000 * compared))
     print("%s: pull of %d records (%d sessions) into SQLite: %.3f s, %.0f records/s, %.0f journal bytes/s (db %d bytes)" % (
         label, added, sessions, pulled, added / pulled, journal_bytes / pulled, stored))
+    return journal_bytes / pulled / 1024
 
 
 def main():
@@ -107,7 +112,10 @@ def main():
         if name is not None:
             longest[name] = steps
 
-    measure("simulated table, device time", link, os.path.join(work, "device.db"), journal_bytes, lambda: link.now_ms() / 1000, phase_over)
+    pull_kbs = measure("simulated table, device time", link, os.path.join(work, "device.db"), journal_bytes, lambda: link.now_ms() / 1000, phase_over)
+    ratio = pull_kbs / CHIP_PULL_KBS
+    print("simulated table, device time: pull %.1f KB/s (status to ack), chip %.1f KB/s (first request to last reply), sim/chip %.2f: %s 25 %%" % (
+        pull_kbs, CHIP_PULL_KBS, ratio, "within" if abs(ratio - 1) <= WITHIN else "NOT within"))
     for name, steps in longest.items():
         print("simulated table, device time: longest step holding the loop during the %s: %s" % (
             name, ", ".join("%s %.1f ms" % (service, us / 1000.0) for service, us in sorted(steps.items(), key=lambda kv: -kv[1]))))

@@ -43,6 +43,11 @@ appends and flushes, records read       rewritten,  littlefs (sim/flashfs.py) as
 (12 rulesets, 8 session files)          3.7 ms a    the same operations (littlefs's own work is in
                                         journal     them: a raw 256-byte program is 0.22 ms, an
                                         flush       erase 0.14, a 4 KB read 0.05)
+journal stream frame (1032 bytes,       166 us /    ``CODES_NS_PER_BYTE`` 150 a byte of
+frozen build, 2026-11-26): COBS in       219-254 us  ``frame._codes_in_place`` (the viper pass's
+place (``cobs_codes_in_place``); its                 stand-in), ``CRC_NS_PER_BYTE`` 220 a byte of
+CRC-32 (``binascii.crc32``, 1028 B)                  ``frame.crc32`` (``charged_crc32``): each call
+                                                     less its share of a line
 a write to the USB CDC stream of 30 /   46 / 62 us  ``USB_WRITE_US`` 43 a write and
 200 bytes; of 64 / 1024 / 4096 bytes    0.11 /      ``USB_WRITE_NS_PER_BYTE`` 464 (the bytes
 until the stream can take more          0.62 /      moved: (1948 - 47) us / 4096): a reply is
@@ -71,6 +76,7 @@ idle as the chip's does. MicroPython's unix port has no ``sys.settrace``: there 
 costs nothing (``LineMeter.counting`` says so), files included.
 """
 import sys
+from binascii import crc32
 
 REGISTER_ACCESS_US = 64
 LINE_US = 5
@@ -81,6 +87,8 @@ FIELD_ON_US = 14
 NEXT_POLL_US = 40
 SCAN_WAKE_US = 900
 COBS_NS_PER_BYTE = 770
+CODES_NS_PER_BYTE = 150
+CRC_NS_PER_BYTE = 220
 INFLATE_US = 600
 INFLATE_NS_PER_BYTE = 2700
 PROTO_LINE_US = 19
@@ -107,13 +115,15 @@ class LineMeter:
         self.validate_lines = 0  # lines of engine/rulesets.py, ``VALIDATE_LINE_US`` each
         self.canonical_lines = 0  # of its canonical JSON writer, ``CANONICAL_LINE_US`` each
         self.cobs_bytes = 0  # bytes COBS-encoded, ``COBS_NS_PER_BYTE`` each (machine code on the chip)
+        self.codes_bytes = 0  # bytes COBS-encoded in place, ``CODES_NS_PER_BYTE`` each (machine code too)
+        self.crc_bytes = 0  # bytes of the link's frames through CRC-32, ``CRC_NS_PER_BYTE`` each
         self.inflations = 0  # DeflateIO streams made, ``INFLATE_US`` each
         self.inflated_bytes = 0  # bytes asked of them, ``INFLATE_NS_PER_BYTE`` each
         self.proto_lines = 0  # lines of the link's protocol code, ``PROTO_LINE_US`` each
         self.usb_writes = 0  # writes to the USB stream (``usb_write``)
         self.usb_bytes = 0
         self.flash = None  # the littlefs chip the firmware's files are on (sim/flashfs.py), if any
-        self._whole = (self._cobs, self._inflation, self._inflate)  # charged at the call, their lines not traced
+        self._whole = (self._cobs, self._codes, self._inflation, self._inflate)  # charged at the call, their lines not traced
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
 
     def cost_us(self):
@@ -121,6 +131,7 @@ class LineMeter:
         cost = self.lines * LINE_US + self.validate_lines * VALIDATE_LINE_US + self.canonical_lines * CANONICAL_LINE_US
         cost += self.proto_lines * PROTO_LINE_US + self.inflations * INFLATE_US + self.usb_writes * USB_WRITE_US
         ns = self.cobs_bytes * COBS_NS_PER_BYTE + self.inflated_bytes * INFLATE_NS_PER_BYTE + self.usb_bytes * USB_WRITE_NS_PER_BYTE
+        ns += self.codes_bytes * CODES_NS_PER_BYTE + self.crc_bytes * CRC_NS_PER_BYTE
         if self.flash is not None:
             read, programs, erases = self.flash.take()
             cost += programs * FLASH_PROG_US + erases * FLASH_ERASE_US
@@ -128,6 +139,7 @@ class LineMeter:
         cost += ns // 1000
         self.lines = self.validate_lines = self.canonical_lines = self.proto_lines = 0
         self.cobs_bytes = self.inflations = self.inflated_bytes = self.usb_writes = self.usb_bytes = 0
+        self.codes_bytes = self.crc_bytes = 0
         return cost
 
     def usb_write(self, size):
@@ -158,6 +170,9 @@ class LineMeter:
     def _cobs(self, frame, event, arg):
         self.cobs_bytes += len(frame.f_locals["data"])
 
+    def _codes(self, frame, event, arg):
+        self.codes_bytes += frame.f_locals["end"] - frame.f_locals["start"] + 1
+
     def _inflation(self, frame, event, arg):
         self.inflations += 1
 
@@ -172,6 +187,8 @@ class LineMeter:
             return None
         if path.endswith(_FRAME) and code.co_name == "cobs_encode":
             return self._cobs
+        if path.endswith(_FRAME) and code.co_name == "_codes_in_place":
+            return self._codes
         if path.endswith(_RULESETS):
             return self._canonical_line if code.co_name in _CANONICAL else self._validate_line
         if _PROTO in path:
@@ -193,8 +210,21 @@ class LineMeter:
         """``function(*args)``'s result, the lines it ran added to ``lines``."""
         if not self.counting:
             return function(*args)
+        LineMeter.running = self
         sys.settrace(self._global)
         try:
             return function(*args)
         finally:
             sys.settrace(None)
+            LineMeter.running = None
+
+
+LineMeter.running = None  # the meter of the service running now, if its lines are counted
+
+
+def charged_crc32(data, value=0):
+    """``binascii.crc32`` for the link's frames (proto/frame.py's ``crc32`` in the simulation):
+    C on the chip, so no line of it is traced; its bytes are counted instead."""
+    if LineMeter.running is not None:
+        LineMeter.running.crc_bytes += len(data)
+    return crc32(data, value)

@@ -66,9 +66,12 @@ from tiletable.board import pins
 from tiletable.board.setup import build
 from tiletable.engine.cards import parse_card
 from tiletable.engine.tiles import parse_tile
+from tiletable.proto import frame as frame_module
 from tiletable.runtime import app as app_module
 from tiletable.runtime.app import App
 from tiletable.runtime.heap import keep_packed
+
+frame_module.crc32 = chip_costs.charged_crc32  # the link's CRC-32 is charged by its bytes
 
 TILE_SET = 1  # the enrolled virtual domino set (double-nine: every tile a preset uses)
 CARD_SET = 2  # the enrolled virtual card deck

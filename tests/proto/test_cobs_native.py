@@ -18,7 +18,7 @@ sys.path.insert(0, "firmware")
 import random
 from tiletable.proto import frame
 from tiletable.proto.frame import cobs_encode, cobs_decode_into, encode_frame
-assert frame.cobs_encode_into is not None, "the viper encoder did not load"
+assert frame.cobs_encode_into is not None and frame.cobs_codes_in_place is not None, "the viper code did not load"
 
 def native(data):
     out = bytearray(len(data) + len(data) // 254 + 2)
@@ -32,6 +32,14 @@ def check(data):
     assert bytes(buf[:n]) == data, len(data)
     wire = encode_frame(0x8A, 7, data[:1024])
     assert wire[0] == 0 and wire[-1] == 0 and 0 not in wire[1:-1]
+    # in place: the same codes as the Python pass, or both refuse (a block over 254 bytes)
+    native_buf = bytearray(b"\x00\x00" + data + b"\x00")
+    python_buf = bytearray(native_buf)
+    end = len(data) + 2
+    got = frame.cobs_codes_in_place(2, native_buf, end)
+    assert got == frame._codes_in_place(2, python_buf, end), len(data)
+    if got == end:
+        assert native_buf == python_buf and bytes(native_buf[1:end]) == mine, len(data)
 
 count = 0
 for data in (b"", b"\x00", b"\x00\x00", bytes(range(1, 255)), bytes(range(0, 255)), bytes(range(1, 256)),
@@ -53,3 +61,23 @@ def test_viper_encoder_matches_cobs_encode():
     run = subprocess.run([MICROPYTHON, "-X", "heapsize=192K", "-c", CHECK], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.strip() == "ok 310"
+
+
+SEAL = r"""
+import sys
+sys.path.insert(0, "firmware")
+sys.path.insert(0, "tests")
+sys.path.insert(0, "tests/proto")
+from tiletable.proto import frame
+assert frame.cobs_codes_in_place is not None, "the viper code did not load"
+import test_frame
+test_frame.test_a_frame_sealed_in_place_is_the_frame_encode_frame_makes()
+print("ok")
+"""
+
+
+@pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no MicroPython unix port in the venv")
+def test_frames_sealed_in_place_by_the_viper_pass_are_encode_frames():
+    run = subprocess.run([MICROPYTHON, "-X", "heapsize=192K", "-c", SEAL], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip() == "ok"

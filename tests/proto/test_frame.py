@@ -1,15 +1,20 @@
 # portable
 """Framing: COBS vectors, frame round trips, and a decoder that resynchronises after anything."""
+import struct
+
 from portable import raises
 
 from tiletable.proto.frame import (
+    HEADER_SIZE,
     MAX_ENCODED,
+    MAX_FRAME,
     MAX_PAYLOAD,
     PROTOCOL_VERSION,
     FrameDecoder,
     cobs_decode_into,
     cobs_encode,
     encode_frame,
+    seal_frame_in_place,
 )
 
 
@@ -68,6 +73,41 @@ def test_frame_size_limit():
     err = raises(ValueError, encode_frame, 1, 1, bytes(MAX_PAYLOAD + 1))
     assert str(MAX_PAYLOAD) in str(err)
     assert len(encode_frame(1, 1, b"\xff" * MAX_PAYLOAD)) <= MAX_ENCODED + 2
+
+
+def _sealed_in_place(payload, msg_type=0x96, seq=300):
+    """The wire bytes ``seal_frame_in_place`` makes of a frame written into a buffer of junk."""
+    at = 5
+    out = bytearray(b"\xee" * (at + MAX_ENCODED + 8))
+    body = at + 2
+    struct.pack_into("<BBH", out, body, PROTOCOL_VERSION, msg_type, seq)
+    end = body + HEADER_SIZE + len(payload)
+    out[body + HEADER_SIZE : end] = payload
+    scratch = bytearray(b"\xee" * MAX_FRAME)
+    stop = seal_frame_in_place(out, at, end, scratch)
+    assert out[:at] == b"\xee" * at and out[stop:] == b"\xee" * (len(out) - stop), "bytes outside the frame changed"
+    return bytes(out[at:stop])
+
+
+def test_a_frame_sealed_in_place_is_the_frame_encode_frame_makes():
+    journal_like = bytes((0 if i % 5 == 3 else 1 + (i * 37) % 255) for i in range(MAX_PAYLOAD))
+    payloads = [b"", b"\x00", b"\x00" * 40, journal_like, bytes(range(256)) * 4, b"\xff" * MAX_PAYLOAD]
+    # runs without a zero around COBS's longest block (254 bytes), at the start, middle and end
+    for run in (250, 251, 252, 253, 254, 255, 256, 600):
+        payloads += [b"\x07" * run, b"\x00" + b"\x07" * run + b"\x00" + journal_like[:100], journal_like[:300] + b"\x07" * run]
+    state = 99
+    for trial in range(40):
+        size = state % (MAX_PAYLOAD + 1)
+        state = _lcg(state)
+        zeros = (1, 3, 40, 300, 1000)[trial % 5]
+        payload = bytearray(size)
+        for i in range(size):
+            state = _lcg(state)
+            payload[i] = 0 if state % 1000 < zeros else 1 + state % 255
+        payloads.append(bytes(payload))
+    for payload in payloads:
+        assert _sealed_in_place(payload) == encode_frame(0x96, 300, payload), (len(payload), payload[:6])
+    assert len(_sealed_in_place(b"\xff" * MAX_PAYLOAD)) <= MAX_ENCODED + 2  # the room the link keeps for a frame
 
 
 def test_decoder_resynchronises_after_noise():

@@ -435,6 +435,38 @@ def test_journal_stream_sends_the_files_in_runs_of_frames_and_resumes_where_told
     assert "0 frames" in _error(server, JOURNAL_STREAM, _stream_fields(0, frames=0), E_BAD_VALUE)
 
 
+def test_a_stream_reads_on_into_records_the_game_flushes_between_its_frames():
+    server = _server("server-stream-grows")
+    journal = server.journal
+    journal.start_session("muggins", HASH, ["ann", "bob"], "0.3.0")
+    for i in range(30):
+        journal.log_action("%d-%d>L" % (i % 7, i % 5))
+    journal.flush()
+    assert server.receive(encode_message(JOURNAL_STREAM, 8, _stream_fields(0, size=100))) == []
+    decoder = FrameDecoder()
+    frames = []
+
+    def next_frame():
+        wire = bytearray(MAX_ENCODED + 2)
+        end = server.stream.frame_into(wire, 0)
+        if server.stream.done:
+            server.stream = None
+        frames.extend(decode_payload(t, p) for _, t, _, p in decoder.feed(wire[:end]))
+
+    next_frame()
+    next_frame()
+    assert journal._reader is not None  # the newest file too is kept open between frames
+    for i in range(20):
+        journal.log_action("%d-%d>L" % (i % 5, i % 7))
+    journal.flush()
+    assert journal._reader is None  # closed before the flush wrote to it
+    while server.stream is not None:
+        next_frame()
+    assert frames[-1]["last"] == 2 and frames[-1]["durable"] == 51
+    records = list(iter_records(b"".join(bytes(f["data"]) for f in frames)))
+    assert [r[0] for r in records] == list(range(1, 52))
+
+
 def test_any_request_ends_a_journal_stream_and_a_repeat_starts_it_again():
     server = _server("server-stream-end")
     _journal_with_sessions(server, 2, 40)

@@ -4,11 +4,11 @@ Imported by the link server on the first stream request, not at boot: the stock 
 bytecode from the heap, and the first game start needs those bytes. ``JournalStream`` reads
 the ``Journal``'s file index (``_firsts``, ``_sizes``, ``_path``) as the journal's own
 readers do; the file it keeps open between frames is the journal's ``_reader``, which the
-journal closes when a rotation removes that file.
+journal closes when a rotation removes that file or a flush writes to it.
 """
 import struct
 
-from tiletable.proto.frame import HEADER_SIZE, MAX_PAYLOAD, PROTOCOL_VERSION, seal_frame_into
+from tiletable.proto.frame import HEADER_SIZE, MAX_PAYLOAD, PROTOCOL_VERSION, seal_frame_in_place
 from tiletable.proto.messages import E_BAD_VALUE, JOURNAL_STREAM, REPLY, ProtocolError
 from tiletable.runtime.journal import HEAD_SIZE
 from tiletable.runtime.journal_read import position_of
@@ -19,8 +19,9 @@ DATA_MAX = MAX_PAYLOAD - _HEAD
 
 
 class JournalStream:
-    """One run: ``frame_into`` makes its frames one at a time, in ``frame`` (a memoryview of
-    ``MAX_FRAME`` bytes), until ``done``.
+    """One run: ``frame_into`` makes its frames one at a time, until ``done``. ``frame``
+    (``MAX_FRAME`` bytes) is its scratch: the record header at a host's hint, and a frame COBS
+    cannot encode in place.
 
     :raises ProtocolError: E_BAD_VALUE for no frames or no bytes per frame.
     """
@@ -83,13 +84,10 @@ class JournalStream:
             self.first = firsts[index]
             self.offset = 0
         want = out[: min(len(out), journal._sizes[index] - self.offset)]
-        if index + 1 == len(firsts):  # the newest file grows and may be cut back: opened afresh
-            with open(journal._path(self.first), "rb") as f:
-                f.seek(self.offset)
-                return f.readinto(want)
         reader = journal._reader
         if reader is None or reader[0] != self.first:
-            # a closed session's file never changes: kept open between frames (an open is 2 ms on the chip)
+            # kept open between frames (an open is 2 ms on the chip); the journal closes it
+            # before it writes to the file (the newest grows, and may be cut back)
             journal.end_read()
             reader = journal._reader = (self.first, open(journal._path(self.first), "rb"))
         reader[1].seek(self.offset)
@@ -97,12 +95,12 @@ class JournalStream:
 
     def frame_into(self, out, at):
         """Put the next frame on the wire into ``out`` from ``at`` (room for ``MAX_ENCODED + 2``
-        bytes); return the index after it. Journal bytes go from the file straight into the
-        frame, and the frame straight into ``out``."""
+        bytes); return the index after it. Journal bytes go from the file straight to their
+        place on the wire, and are sealed there (``seal_frame_in_place``): no copy."""
         journal = self.journal
-        frame = self.frame
-        data_at = HEADER_SIZE + _HEAD
-        count = 0 if self.first < 0 else self._read(memoryview(frame)[data_at : data_at + self.limit])
+        body = at + 2  # after the opening delimiter and COBS's first code byte
+        data_at = body + HEADER_SIZE + _HEAD
+        count = 0 if self.first < 0 else self._read(memoryview(out)[data_at : data_at + self.limit])
         if count < 0:  # the file went away: the host asks again, and the record is found by number
             last = 1
             count = 0
@@ -110,13 +108,13 @@ class JournalStream:
             last = 2  # the end of what is on flash
         else:
             last = 1 if self.left == 1 else 0
-        struct.pack_into(_LAYOUT, frame, 0, PROTOCOL_VERSION, JOURNAL_STREAM | REPLY, self.seq, self.part, last, journal.durable_seq, max(self.first, 0), self.offset, count)
+        struct.pack_into(_LAYOUT, out, body, PROTOCOL_VERSION, JOURNAL_STREAM | REPLY, self.seq, self.part, last, journal.durable_seq, max(self.first, 0), self.offset, count)
         self.part += 1
         self.left -= 1
         self.offset += count
         if last:
             self.close()
-        return seal_frame_into(frame, data_at + count, out, at)
+        return seal_frame_in_place(out, at, data_at + count, self.frame)
 
     def close(self):
         """End the run: the file kept open is closed."""

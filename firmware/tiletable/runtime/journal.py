@@ -241,7 +241,7 @@ class Journal:
         self._stored = 0  # sum of _sizes
         self._ended = []  # whether each session file ends with REC_END
         self._cursor = None  # (file index, offset, next seq) where the last read stopped
-        self._reader = None  # (first seq, open file): the closed session a stream reads (proto/stream.py)
+        self._reader = None  # (first seq, open file): the file a stream reads (proto/stream.py), closed before it is written
         self.dropped = 0
         self.is_full = False
         self._flash_full = False  # the last flush failed (no space, I/O error)
@@ -538,6 +538,8 @@ class Journal:
         I/O error) drops the pending records and keeps the game going; see ``_write_failed``."""
         if not self._pending:
             return
+        if self._reader is not None and self._reader[0] == self._firsts[-1]:
+            self.end_read()  # a stream's reader sees the file as it was opened: never one that changes
         try:
             self._file.write(memoryview(self._buf)[: self._pending])
             _sync(self._file)
