@@ -92,7 +92,7 @@ USB_WRITE_NS_PER_BYTE = 464
 
 _FIRMWARE = "/tiletable/"
 _RULESETS = "/tiletable/engine/rulesets.py"
-_CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_object", "_is_plain", "_escaped")
+_CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_object", "_escaped_json", "_is_plain", "_escaped")
 _PROTO = "/tiletable/proto/"
 _FRAME = "/tiletable/proto/frame.py"
 _DEFLATE = "/sim/cpython/deflate.py"  # the shim standing in for MicroPython's C module

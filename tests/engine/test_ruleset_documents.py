@@ -61,6 +61,19 @@ def test_canonical_json_is_sorted_and_compact():
     raises(TypeError, canonical_json, 2.5)
 
 
+def test_canonical_json_escapes_text_wherever_it_is_and_only_there():
+    """Text is written unchecked and the result scanned once: a quote, a backslash or a control
+    character anywhere (a key, a nested list) must still come out escaped, the rest unchanged."""
+    import json
+
+    for text in ('q"', "b\\", "c\n", "\x01", "é€"):
+        for value in (text, [1, [text]], {text: 0}, {"a": {"b": [True, text]}}, {"a": 1, "z": text}):
+            expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            expected = expected.replace("\\n", "\\u000a").replace("\\u0001", "\\u0001")
+            assert canonical_json(value) == expected, value
+    assert canonical_json({}) == "{}" and canonical_json([]) == "[]" and canonical_json(("a", 2)) == '["a",2]'
+
+
 def test_content_hash_depends_on_every_field():
     base = content_hash("line", "muggins", 1, {"target": 200})
     assert len(base) == 16
