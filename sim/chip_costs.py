@@ -27,7 +27,8 @@ tray event -> LED flash                 ~13 ms      2700-3300 lines: 4.0-4.8 us 
 ``load_ruleset`` (Muggins, its hash    22.4 ms     ``VALIDATE_LINE_US`` 24: 943 lines of
 known)                                              engine/rulesets.py (23.8 us a line; 276 lines of
                                                     other modules at ``LINE_US`` besides)
-its content hash (canonical JSON)       24.5 ms     ``CANONICAL_LINE_US`` 15: 1623 lines (15.1 us)
+its canonical JSON (Muggins's content   14.8 ms     ``CANONICAL_LINE_US`` 16: 915 lines (16.2 us;
+hash, at 62c8534)                                   24.5 ms and 1623 lines before 62c8534)
 ``deflate.DeflateIO`` inflating a       1.27 /      ``INFLATE_US`` 600 a stream and
 ruleset of 246 / 1422 bytes (RAW,       4.42 ms     ``INFLATE_NS_PER_BYTE`` 2700 a byte asked of it:
 window 1 KB; a stock build)                         the line through the two; the simulation's shim
@@ -75,7 +76,7 @@ import sys
 REGISTER_ACCESS_US = 64
 LINE_US = 5
 VALIDATE_LINE_US = 24
-CANONICAL_LINE_US = 15
+CANONICAL_LINE_US = 16
 VISIT_US = 183
 FIELD_ON_US = 14
 NEXT_POLL_US = 40
