@@ -312,7 +312,7 @@ def _encode_fields(out, label, schema, fields):
         if name not in fields:
             raise ValueError("%s: missing field %r" % (label, name))
         value = fields[name]
-        where = (label, name)  # the error message's "<message>: field <name>", made only for an error
+        where = "%s: field %r" % (label, name)
         if isinstance(kind, tuple):
             _check_count(where, len(value), 0xFF)
             out.append(len(value))
@@ -321,7 +321,7 @@ def _encode_fields(out, label, schema, fields):
         elif kind in _INT_FORMATS:
             fmt, _, lo, hi = _INT_FORMATS[kind]
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-                raise ValueError("%s must be a whole number in %d..%d (got %r)" % (_field(where), lo, hi, value))
+                raise ValueError("%s must be a whole number in %d..%d (got %r)" % (where, lo, hi, value))
             out.extend(struct.pack(fmt, value))
         elif kind == "strs":
             _check_count(where, len(value), 0xFF)
@@ -334,30 +334,25 @@ def _encode_fields(out, label, schema, fields):
             _encode_sized(out, where, _text_bytes(where, value), 2)
         else:  # bytes
             if not isinstance(value, (bytes, bytearray, memoryview)):
-                raise ValueError("%s must be bytes (got %r)" % (_field(where), type(value).__name__))
+                raise ValueError("%s must be bytes (got %r)" % (where, type(value).__name__))
             _encode_sized(out, where, value, 2)
-
-
-def _field(where):
-    """``where`` (message name, field name) as an error message names it."""
-    return "%s: field %r" % where
 
 
 def _text_bytes(where, value):
     if not isinstance(value, str):
-        raise ValueError("%s must be text (got %r)" % (_field(where), value))
+        raise ValueError("%s must be text (got %r)" % (where, value))
     return value.encode()
 
 
 def _check_count(where, count, limit):
     if count > limit:
-        raise ValueError("%s has %d items, over %d" % (_field(where), count, limit))
+        raise ValueError("%s has %d items, over %d" % (where, count, limit))
 
 
 def _encode_sized(out, where, data, width):
     limit = 0xFF if width == 1 else 0xFFFF
     if len(data) > limit:
-        raise ValueError("%s is %d bytes, over %d" % (_field(where), len(data), limit))
+        raise ValueError("%s is %d bytes, over %d" % (where, len(data), limit))
     out.extend(struct.pack("<B" if width == 1 else "<H", len(data)))
     out.extend(data)
 
@@ -380,7 +375,7 @@ def decode_payload(msg_type, payload):
 def _decode_fields(label, schema, data, pos):
     fields = {}
     for name, kind in schema:
-        where = (label, name)  # the error message's "<message>: field <name>", made only for an error
+        where = "%s: field %r" % (label, name)
         if isinstance(kind, tuple):
             count, pos = _take_int(where, data, pos, "u8")
             rows = []
@@ -409,14 +404,14 @@ def _decode_fields(label, schema, data, pos):
 def _take_int(where, data, pos, kind):
     fmt, size, _, _ = _INT_FORMATS[kind]
     if pos + size > len(data):
-        raise ProtocolError(E_MALFORMED, "%s is cut short" % _field(where))
+        raise ProtocolError(E_MALFORMED, "%s is cut short" % where)
     return struct.unpack_from(fmt, data, pos)[0], pos + size
 
 
 def _take_sized(where, data, pos, width):
     size, pos = _take_int(where, data, pos, width)
     if pos + size > len(data):
-        raise ProtocolError(E_MALFORMED, "%s is cut short (%d of %d bytes)" % (_field(where), len(data) - pos, size))
+        raise ProtocolError(E_MALFORMED, "%s is cut short (%d of %d bytes)" % (where, len(data) - pos, size))
     return data[pos : pos + size], pos + size
 
 
@@ -424,7 +419,7 @@ def _text(where, raw):
     try:
         return bytes(raw).decode()
     except UnicodeError:
-        raise ProtocolError(E_MALFORMED, "%s is not UTF-8 text" % _field(where))
+        raise ProtocolError(E_MALFORMED, "%s is not UTF-8 text" % where)
 
 
 def encode_message(msg_type, seq, fields=None):
