@@ -33,11 +33,9 @@ hash, at 62c8534)                                   24.5 ms and 1623 lines befor
 ruleset of 246 / 1422 bytes (RAW,       4.42 ms     ``INFLATE_NS_PER_BYTE`` 2700 a byte asked of it:
 window 1 KB; a stock build)                         the line through the two; the simulation's shim
                                                     (sim/cpython/deflate.py) is charged so, whole
-``LinkServer.receive`` of a HELLO /     4.45 /      ``PROTO_LINE_US`` 14 a line of proto/*.py:
-JOURNAL_STATUS / RULESET_LIST (a list   3.36 /      320 / 244 / 212 lines here (13.7, 13.6 and
-after the last name) frame, reply made  3.28 ms     14.9 us a line; their frames' COBS besides;
-(at 3590edf)                                        19 us before 3590edf, which formats a
-                                                    field's error text only for an error)
+``LinkServer.receive`` of a HELLO /     6.57 /      ``PROTO_LINE_US`` 19 a line of proto/*.py:
+JOURNAL_STATUS / RULESET_LIST (empty    5.10 /      356 / 240 / 223 lines here (18.2, 21.1 and
+store) frame, reply made                4.50 ms     19.7 us a line; their frames' COBS besides)
 littlefs: 152 file operations on a      564 ms in   ``FLASH_READ_NS_PER_BYTE`` 392 a byte littlefs
 fresh ``VfsLfs2(rp2.Flash(),            all; e.g.   reads, ``FLASH_PROG_US`` 365 a program,
 progsize=256)``: files written,         8.1 ms a    ``FLASH_ERASE_US`` 1368 an erase: fitted to the
@@ -60,7 +58,7 @@ canonical JSON writer three times (both measured on the frozen build at 3b0e06b)
 is not traced: it runs hundreds of times a device second, and its tight driver loops (CRC_A,
 FIFO) would be overcharged at 5 us a line; its cost is the bus accesses plus the constants above.
 
-The link's protocol code (frames, payload schemas, the server's dispatch) costs about 14 us a
+The link's protocol code (frames, payload schemas, the server's dispatch) costs about 19 us a
 line on the chip: its lines pack and unpack structs and format the field names they check.
 Files cost what littlefs asks of the flash, where the simulation keeps them on a littlefs of the
 Pico's geometry (sim/flashfs.py: the simulated table's link, tests/sim/linktime.py); in a plain
@@ -86,7 +84,7 @@ SCAN_WAKE_US = 900
 COBS_NS_PER_BYTE = 770
 INFLATE_US = 600
 INFLATE_NS_PER_BYTE = 2700
-PROTO_LINE_US = 14
+PROTO_LINE_US = 19
 FLASH_READ_NS_PER_BYTE = 392
 FLASH_PROG_US = 365
 FLASH_ERASE_US = 1368
