@@ -299,33 +299,27 @@ def validate_params(name, schema, params):
     resolved = {}
     for key, spec in schema.items():
         value = params[key] if key in params else spec[1]
-        resolved[key] = _check_value(name, key, spec, value)
+        resolved[key] = _check_value(name, "params." + key, spec, value)
     return resolved
-
-
-def _bad_param(name, field, reason):
-    """The error for parameter ``field`` (its path inside params: built only for an error,
-    not for each of a preset's 54 parameters)."""
-    return RulesetError(name, "params." + field, reason)
 
 
 def _check_value(name, field, spec, value):
     kind = spec[0]
     if kind == "int":
         if not _is_int(value):
-            raise _bad_param(name, field, "must be a whole number (got %s)" % show_value(value))
+            raise RulesetError(name, field, "must be a whole number (got %s)" % show_value(value))
         if value < spec[2]:
-            raise _bad_param(name, field, "must be at least %d (got %s)" % (spec[2], show_value(value)))
+            raise RulesetError(name, field, "must be at least %d (got %s)" % (spec[2], show_value(value)))
         if value > spec[3]:
-            raise _bad_param(name, field, "must be at most %d (got %s)" % (spec[3], show_value(value)))
+            raise RulesetError(name, field, "must be at most %d (got %s)" % (spec[3], show_value(value)))
         return value
     if kind == "choice":
         if not isinstance(value, str) or value not in spec[2]:
-            raise _bad_param(name, field, "must be one of %s (got %s)" % (", ".join(spec[2]), show_value(value)))
+            raise RulesetError(name, field, "must be one of %s (got %s)" % (", ".join(spec[2]), show_value(value)))
         return value
     if kind == "bool":
         if value is not True and value is not False:
-            raise _bad_param(name, field, "must be true or false (got %s)" % show_value(value))
+            raise RulesetError(name, field, "must be true or false (got %s)" % show_value(value))
         return value
     if kind == "tile":
         if value is None and spec[1] is None:
@@ -333,18 +327,18 @@ def _check_value(name, field, spec, value):
         return _check_tile(name, field, value)
     if kind == "tiles":
         if not isinstance(value, list):
-            raise _bad_param(name, field, "must be a list of tiles like \"3-4\" (got %s)" % show_value(value))
+            raise RulesetError(name, field, "must be a list of tiles like \"3-4\" (got %s)" % show_value(value))
         return [_check_tile(name, field, v) for v in value]
     if kind == "counts":
         if not isinstance(value, dict):
-            raise _bad_param(name, field, "must map player counts to numbers (got %s)" % show_value(value))
+            raise RulesetError(name, field, "must map player counts to numbers (got %s)" % show_value(value))
         out = {}
         for players in value:
             if not _is_player_count(players):
-                raise _bad_param(name, field, "keys must be player counts like \"4\" (got %s)" % show_value(players))
+                raise RulesetError(name, field, "keys must be player counts like \"4\" (got %s)" % show_value(players))
             out[players] = _check_value(name, field + "." + players, ("int", 0, spec[2], spec[3]), value[players])
         return out
-    raise _bad_param(name, field, "bad schema kind %r" % kind)
+    raise RulesetError(name, field, "bad schema kind %r" % kind)
 
 
 def _check_tile(name, field, value):
@@ -355,7 +349,7 @@ def _check_tile(name, field, value):
             return tile_str(parse_tile(value))
         except ValueError:
             pass
-    raise _bad_param(name, field, "must be a tile like \"6-6\" (got %s)" % show_value(value))
+    raise RulesetError(name, field, "must be a tile like \"6-6\" (got %s)" % show_value(value))
 
 
 def _is_int(value):
