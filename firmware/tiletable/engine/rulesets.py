@@ -457,7 +457,7 @@ def canonical_json(value):
     except _NeedsEscapes:
         return _escaped_json(value)
     text = out.getvalue()
-    if "\\" in text or (text and min(text.encode()) < 0x20):  # min() over bytes: no string per character
+    if "\\" in text or (text and min(text) < " "):  # no copy of the text: a game's state is a few KB
         return _escaped_json(value)
     return text
 
