@@ -32,8 +32,9 @@ from tiletable_host.sync import collect_documents, push  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
 
 # bench/chip.py --frozen on the emulated RP2040 (2026-11-26: the firmware at add0b90 frozen in, branch
-# sync-fast, whose 3590edf was reverted after it (85d2ee1: its error texts made lazily had saved
-# about 1 ms a request); --placements 30, a 4-session journal pulled), each request's device reply time, p50
+# sync-fast; its two lazy error texts, 3590edf and add0b90, were reverted after it (85d2ee1, fd451ea:
+# they had saved about 1 ms a request) and 6da385a scans the canonical text without a copy: not
+# measured on the chip since; --placements 30, a 4-session journal pulled), each request's device reply time, p50
 # (nearest rank) of the run's n: hello 8, state 36, list and put 2/11/11, the others 1. The list's
 # p50 is the sync's first page, which collects the heap in a step of its own (the simulation does
 # not charge a collection)
