@@ -27,7 +27,8 @@ tray event -> LED flash                 ~13 ms      2700-3300 lines: 4.0-4.8 us 
 ``load_ruleset`` (Muggins, its hash    22.4 ms     ``VALIDATE_LINE_US`` 24: 943 lines of
 known)                                              engine/rulesets.py (23.8 us a line; 276 lines of
                                                     other modules at ``LINE_US`` besides)
-its content hash (canonical JSON)       24.5 ms     ``CANONICAL_LINE_US`` 15: 1623 lines (15.1 us)
+its canonical JSON (Muggins's content   14.8 ms     ``CANONICAL_LINE_US`` 16: 915 lines (16.2 us;
+hash, at 62c8534)                                   24.5 ms and 1623 lines before 62c8534)
 ``deflate.DeflateIO`` inflating a       1.27 /      ``INFLATE_US`` 600 a stream and
 ruleset of 246 / 1422 bytes (RAW,       4.42 ms     ``INFLATE_NS_PER_BYTE`` 2700 a byte asked of it:
 window 1 KB; a stock build)                         the line through the two; the simulation's shim
@@ -81,7 +82,7 @@ from binascii import crc32
 REGISTER_ACCESS_US = 64
 LINE_US = 5
 VALIDATE_LINE_US = 24
-CANONICAL_LINE_US = 15
+CANONICAL_LINE_US = 16
 VISIT_US = 183
 FIELD_ON_US = 14
 NEXT_POLL_US = 40
@@ -100,7 +101,7 @@ USB_WRITE_NS_PER_BYTE = 464
 
 _FIRMWARE = "/tiletable/"
 _RULESETS = "/tiletable/engine/rulesets.py"
-_CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_object", "_is_plain", "_escaped")
+_CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_object", "_escaped_json", "_is_plain", "_escaped")
 _PROTO = "/tiletable/proto/"
 _FRAME = "/tiletable/proto/frame.py"
 _DEFLATE = "/sim/cpython/deflate.py"  # the shim standing in for MicroPython's C module

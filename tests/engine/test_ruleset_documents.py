@@ -61,6 +61,19 @@ def test_canonical_json_is_sorted_and_compact():
     raises(TypeError, canonical_json, 2.5)
 
 
+def test_canonical_json_escapes_text_wherever_it_is_and_only_there():
+    """Text is written unchecked and the result scanned once: a quote, a backslash or a control
+    character anywhere (a key, a nested list) must still come out escaped, the rest unchanged."""
+    for text, escaped in (('q"', 'q\\"'), ("b\\", "b\\\\"), ("c\n", "c\\u000a"), ("\x01", "\\u0001"), ("é€", "é€")):
+        shown = '"%s"' % escaped
+        assert canonical_json(text) == shown
+        assert canonical_json([1, [text]]) == "[1,[%s]]" % shown
+        assert canonical_json({text: 0}) == "{%s:0}" % shown
+        assert canonical_json({"a": {"b": [True, text]}}) == '{"a":{"b":[true,%s]}}' % shown
+        assert canonical_json({"z": text, "a": 1}) == '{"a":1,"z":%s}' % shown
+    assert canonical_json({}) == "{}" and canonical_json([]) == "[]" and canonical_json(("a", 2)) == '["a",2]'
+
+
 def test_content_hash_depends_on_every_field():
     base = content_hash("line", "muggins", 1, {"target": 200})
     assert len(base) == 16

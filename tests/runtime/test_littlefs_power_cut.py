@@ -70,7 +70,9 @@ def _mount(dev, fresh=False):
     os.mount(os.VfsLfs2(dev), MOUNT)
 
 
-_chip = []  # the one image all the cuts reuse: a new 64 KB each time would find the heap in pieces
+# the one image all the cuts reuse, taken at import while the heap is whole: a new one each time,
+# or one taken after the first tests, could find MicroPython's 192 KB test heap in pieces
+_chip = [bytearray(BLOCKS * 4096)]
 
 
 def _flash(image=None):
@@ -78,8 +80,6 @@ def _flash(image=None):
     them to fit the unix port's 192 KB heap."""
     if image is not None:
         return RamBlockDevice(block_count=BLOCKS, image=image)
-    if not _chip:
-        _chip.append(bytearray(BLOCKS * 4096))
     dev = RamBlockDevice(block_count=BLOCKS, image=_chip[0])
     for block in range(BLOCKS):
         dev.erase(block)
