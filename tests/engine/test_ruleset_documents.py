@@ -72,6 +72,8 @@ def test_canonical_json_escapes_text_wherever_it_is_and_only_there():
         assert canonical_json({"a": {"b": [True, text]}}) == '{"a":{"b":[true,%s]}}' % shown
         assert canonical_json({"z": text, "a": 1}) == '{"a":1,"z":%s}' % shown
     assert canonical_json({}) == "{}" and canonical_json([]) == "[]" and canonical_json(("a", 2)) == '["a",2]'
+    long_text = "x" * 1500 + "\t"  # a control character past the first chunks the check takes
+    assert canonical_json([long_text]) == '["%s\\u0009"]' % ("x" * 1500)
 
 
 def test_content_hash_depends_on_every_field():
