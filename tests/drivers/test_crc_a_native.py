@@ -3,14 +3,7 @@ and gives the values of CRC_A computed bit by bit.
 
 It runs only on MicroPython with a native emitter, so the check runs under the unix port with
 the firmware's sources on the path (the unix port compiles the viper code for its own CPU)."""
-import os
-import subprocess
-import sys
-
-import pytest
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
+from unix_port import needs_unix_port, run_on_unix_port
 
 CHECK = r"""
 import sys
@@ -41,8 +34,6 @@ print("ok", count)
 """
 
 
-@pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no MicroPython unix port in the venv")
+@needs_unix_port
 def test_the_driver_uses_the_viper_crc_a_and_it_matches_crc_a_bit_by_bit():
-    run = subprocess.run([MICROPYTHON, "-X", "heapsize=192K", "-c", CHECK], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip() == "ok 300"
+    assert run_on_unix_port(CHECK) == "ok 300"

@@ -3,14 +3,7 @@
 It runs only on MicroPython with a native emitter, so the check runs under the unix port with
 the firmware's sources on the path (the unix port compiles the viper code for its own CPU; the
 .mpy files in build/mpy are for the RP2040's and fall back to ``cobs_encode``)."""
-import os
-import subprocess
-import sys
-
-import pytest
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
+from unix_port import needs_unix_port, run_on_unix_port
 
 CHECK = r"""
 import sys
@@ -56,11 +49,9 @@ print("ok", count)
 """
 
 
-@pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no MicroPython unix port in the venv")
+@needs_unix_port
 def test_viper_encoder_matches_cobs_encode():
-    run = subprocess.run([MICROPYTHON, "-X", "heapsize=192K", "-c", CHECK], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip() == "ok 310"
+    assert run_on_unix_port(CHECK) == "ok 310"
 
 
 SEAL = r"""
@@ -76,8 +67,6 @@ print("ok")
 """
 
 
-@pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no MicroPython unix port in the venv")
+@needs_unix_port
 def test_frames_sealed_in_place_by_the_viper_pass_are_encode_frames():
-    run = subprocess.run([MICROPYTHON, "-X", "heapsize=192K", "-c", SEAL], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip() == "ok"
+    assert run_on_unix_port(SEAL) == "ok"
