@@ -31,23 +31,20 @@ from tiletable_host.pull import pull_journal  # noqa: E402
 from tiletable_host.sync import collect_documents, push  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
 
-# bench/chip.py --frozen on the emulated RP2040 (2026-11-26: the firmware at add0b90 frozen in, branch
-# sync-fast; its two lazy error texts, 3590edf and add0b90, were reverted after it (85d2ee1, fd451ea:
-# they had saved about 1 ms a request) and 6da385a scans the canonical text without a copy: not
-# measured on the chip since; --placements 30, a 4-session journal pulled), each request's device reply time, p50
-# (nearest rank) of the run's n: hello 8, state 36, list and put 2/11/11, the others 1. The list's
-# p50 is the sync's first page, which collects the heap in a step of its own (the simulation does
-# not charge a collection)
+# bench/chip.py --frozen on the emulated RP2040 (2026-11-26: main's firmware at d819ff1 frozen in;
+# --placements 60, a 4-session journal pulled), each request's device reply time, p50 (nearest
+# rank) of the run's n: hello 8, state 101, list and put 2/11/11, the others 1. The list's p50 is
+# the sync's first page, which collects the heap in a step of its own (the simulation does not
+# charge a collection)
 WITHIN = 0.25  # issue 14: the simulated table's reply times agree with the chip's within 25 %
 CHIP_REPLY_P50_MS = {
-    "hello": 10.1, "state": 12.1, "ruleset list": 32.2, "ruleset put deflated": 76.4, "ruleset put commit": 40.3,
-    "journal status": 6.1, "journal stream": 28.2, "journal ack": 16.1, "game start": 60.3,
+    "hello": 10.1, "state": 12.1, "ruleset list": 32.2, "ruleset put deflated": 78.5, "ruleset put commit": 42.3,
+    "journal status": 10.1, "journal stream": 30.2, "journal ack": 34.2, "game start": 62.3,
 }
 CHIP_SESSIONS = 4  # bench/chip.py's --fill-sessions: the journal its pull, stream and ack replies had
-# bench/chip.py --frozen at 52d46de (frames sealed in place): a 4-session journal, 38 KB, pulled
-# at 131.4 KB/s from the pull's first request to its last reply (hello and set clock included,
-# 18 ms of its 283), 165.2 KB/s in the stream
-CHIP_PULL_KBS = 131.4
+# the same run: a 4-session journal, 39 KB, pulled at 112.8 KB/s from the pull's first request to
+# its last reply (147.4 KB/s in the stream; 131.4 and 165.2 in the run at 52d46de)
+CHIP_PULL_KBS = 112.8
 
 
 def against_chip(p50, chip):
