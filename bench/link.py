@@ -31,7 +31,7 @@ from tiletable_host.pull import pull_journal  # noqa: E402
 from tiletable_host.sync import collect_documents, push  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
 
-# bench/chip.py --frozen on the emulated RP2040 (2026-11-26: main's firmware at d819ff1 frozen in;
+# bench/chip.py --frozen on the emulated RP2040 (2026-11-26: main's firmware at 2b3e633 frozen in;
 # --placements 60, a 4-session journal pulled), each request's device reply time, p50 (nearest
 # rank) of the run's n: hello 8, state 101, list and put 2/11/11, the others 1. The list's p50 is
 # the sync's first page, which collects the heap in a step of its own (the simulation does not
