@@ -34,8 +34,9 @@ from tiletable_host.transport_local import LocalTransport  # noqa: E402
 # bench/chip.py --frozen on the emulated RP2040 (2026-11-26: main's firmware at 2b3e633 frozen in;
 # --placements 60, a 4-session journal pulled), each request's device reply time, p50 (nearest
 # rank) of the run's n: hello 8, state 101, list and put 2/11/11, the others 1. The list's p50 is
-# the sync's first page, which collects the heap in a step of its own (the simulation does not
-# charge a collection)
+# the sync's first page, which collects the heap in a step of its own; the stream's, the boot's
+# first, imports two modules; the chip's game start is of a game its Warmer had readied at idle
+# (the simulated table has none: its start imports the family's modules, sim/chip_costs.py)
 WITHIN = 0.25  # issue 14: the simulated table's reply times agree with the chip's within 25 %
 CHIP_REPLY_P50_MS = {
     "hello": 10.1, "state": 12.1, "ruleset list": 32.2, "ruleset put deflated": 78.5, "ruleset put commit": 42.3,
