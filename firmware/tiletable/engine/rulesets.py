@@ -122,7 +122,7 @@ def release_modules(loaded):
     the modules that took would otherwise hold their bytecode in its heap until reset."""
     import sys
 
-    for name in [m for m in sys.modules if m not in loaded]:
+    for name in set(sys.modules) - loaded:  # told in C: most calls find nothing new
         unload_module(name)
 
 
@@ -306,6 +306,8 @@ def validate_params(name, schema, params):
 def _check_value(name, field, spec, value):
     kind = spec[0]
     if kind == "int":
+        if type(value) is int and spec[2] <= value <= spec[3]:  # most of a document: one test
+            return value
         if not _is_int(value):
             raise RulesetError(name, field, "must be a whole number (got %s)" % show_value(value))
         if value < spec[2]:
@@ -434,13 +436,12 @@ def _field_name(key):
     return key if isinstance(key, str) and _is_identifier(key) else show_value(key)
 
 
+_NAME_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
 def _is_identifier(text):
-    if not NAME_LENGTH[0] <= len(text) <= NAME_LENGTH[1]:
-        return False
-    for ch in text:
-        if not ("a" <= ch <= "z" or "0" <= ch <= "9" or ch in "-_"):
-            return False
-    return True
+    # strip() takes away every name character, in C: nothing is left of a name
+    return NAME_LENGTH[0] <= len(text) <= NAME_LENGTH[1] and not text.strip(_NAME_CHARACTERS)
 
 
 def canonical_json(value):
