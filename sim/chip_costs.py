@@ -27,8 +27,8 @@ tray event -> LED flash                 ~13 ms      2700-3300 lines: 4.0-4.8 us 
 ``load_ruleset`` (Muggins, its hash    22.4 ms     ``VALIDATE_LINE_US`` 24: 943 lines of
 known)                                              engine/rulesets.py (23.8 us a line; 276 lines of
                                                     other modules at ``LINE_US`` besides)
-its canonical JSON (Muggins's content   14.8 ms     ``CANONICAL_LINE_US`` 16: 915 lines (16.2 us;
-hash, at 62c8534)                                   24.5 ms and 1623 lines before 62c8534)
+its canonical JSON (Muggins's content   19.9 ms     ``CANONICAL_LINE_US`` 22: 920 lines (21.6 us;
+hash, 2026-11-26; 14.8 ms at 62c8534)               20.7 ms in the sync helper's run at 2b3e633)
 ``deflate.DeflateIO`` inflating a       1.27 /      ``INFLATE_US`` 600 a stream and
 ruleset of 246 / 1422 bytes (RAW,       4.42 ms     ``INFLATE_NS_PER_BYTE`` 2700 a byte asked of it:
 window 1 KB; a stock build)                         the line through the two; the simulation's shim
@@ -64,7 +64,7 @@ Everything but the scan path (the table, the engine, the link, the buttons, the 
 charged per line of firmware code it executes, counted with ``sys.settrace``: a crude unit, but
 the service calls and the table's work on a tile agree on 4-5.4 us a line; ruleset validation,
 whose lines check types, look up schemas and build strings, costs five times that, and its
-canonical JSON writer three times (both measured on the frozen build at 3b0e06b). The scan path
+canonical JSON writer four times (measured on the frozen build). The scan path
 is not traced: it runs hundreds of times a device second, and its tight driver loops (CRC_A,
 FIFO) would be overcharged at 5 us a line; its cost is the bus accesses plus the constants above.
 
@@ -102,7 +102,7 @@ from binascii import crc32
 REGISTER_ACCESS_US = 64
 LINE_US = 5
 VALIDATE_LINE_US = 24
-CANONICAL_LINE_US = 16
+CANONICAL_LINE_US = 22
 VISIT_US = 183
 FIELD_ON_US = 14
 NEXT_POLL_US = 40
