@@ -122,8 +122,18 @@ def release_modules(loaded):
     the modules that took would otherwise hold their bytecode in its heap until reset."""
     import sys
 
-    for name in set(sys.modules) - loaded:  # told in C: most calls find nothing new
+    for name in [m for m in sys.modules if m not in loaded]:
         unload_module(name)
+
+
+def _release_imported(loaded):
+    """``release_modules(loaded)`` after a validation, which unloads nothing: a count of modules
+    that has not grown means nothing was imported, told without a walk of every module (a
+    set of them all would need heap that a full one may not have)."""
+    import sys
+
+    if len(sys.modules) > len(loaded):
+        release_modules(loaded)
 
 
 def unload_module(name):
@@ -258,7 +268,7 @@ def load_ruleset(doc, known_hash=None, keep_schema=False):
         schema.check_params(name, resolved)
     finally:
         if not (keep_schema and family in SCHEMA_MODULES):
-            release_modules(loaded)
+            _release_imported(loaded)
     return Ruleset(family, name, version, resolved, aliases, description, known_hash)
 
 
@@ -284,7 +294,7 @@ def find_ruleset(name, **overrides):
             full["params"] = params
         return load_ruleset(full)
     finally:
-        release_modules(loaded)
+        _release_imported(loaded)
 
 
 def preset_names():
