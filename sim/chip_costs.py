@@ -70,7 +70,10 @@ FIFO) would be overcharged at 5 us a line; its cost is the bus accesses plus the
 
 The link's protocol code (frames, payload schemas, the server's dispatch) costs about 19 us a
 line on the chip: its lines pack and unpack structs and format the field names they check.
-Files cost what littlefs asks of the flash, where the simulation keeps them on a littlefs of the
+A walk of ``sys.modules`` (the firmware's ``[m for m in sys.modules if ...]``) is charged for
+the firmware's modules only: the chip's ``sys.modules`` holds about 60, nearly all of them
+``tiletable``'s, where the PC's process holds a thousand (the host's, the tests'). Files cost
+what littlefs asks of the flash, where the simulation keeps them on a littlefs of the
 Pico's geometry (sim/flashfs.py: the simulated table's link, tests/sim/linktime.py); in a plain
 directory they cost nothing. Each write to the USB stream is charged as the chip's CDC write.
 
@@ -138,6 +141,7 @@ _CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_ob
 _PROTO = "/tiletable/proto/"
 _FRAME = "/tiletable/proto/frame.py"
 _USBLINK = "/tiletable/runtime/usblink.py"
+_MODULE_WALKS = (_RULESETS, "/tiletable/runtime/table.py")  # their [m for m in sys.modules ...]
 _DEFLATE = "/sim/cpython/deflate.py"  # the shim standing in for MicroPython's C module
 
 
@@ -203,6 +207,16 @@ class LineMeter:
             self.proto_lines += 1
         return self._proto_line
 
+    def _walk_line(self, frame, event, arg):
+        if event == "line" and frame.f_locals.get("m", "tiletable").startswith("tiletable"):
+            self.lines += 1
+        return self._walk_line
+
+    def _walk_validate_line(self, frame, event, arg):
+        if event == "line" and frame.f_locals.get("m", "tiletable").startswith("tiletable"):
+            self.validate_lines += 1
+        return self._walk_validate_line
+
     def _canonical_line(self, frame, event, arg):
         if event == "line":
             self.canonical_lines += 1
@@ -241,6 +255,8 @@ class LineMeter:
             return self._codes
         if path.endswith(_USBLINK) and code.co_name == "_take_each":
             return self._take
+        if code.co_name == "<listcomp>" and "m" in code.co_varnames and path.endswith(_MODULE_WALKS):
+            return self._walk_validate_line if path.endswith(_RULESETS) else self._walk_line
         if path.endswith(_RULESETS):
             return self._canonical_line if code.co_name in _CANONICAL else self._validate_line
         if _PROTO in path:

@@ -70,3 +70,16 @@ def test_the_link_s_intake_is_charged_as_the_chip_s_machine_code_a_byte_read():
         assert meter.run(link._take) == 0  # nothing waiting: the call alone
         assert USB_TAKE_US <= meter.cost_us() <= USB_TAKE_US + 8 * LINE_US
     os.close(write_end)
+
+
+def test_a_walk_of_the_modules_is_charged_for_the_firmware_s_modules_only():
+    import sys
+
+    from chip_costs import VALIDATE_LINE_US
+    from tiletable.engine.rulesets import loaded_modules, release_modules
+
+    firmware = len([m for m in sys.modules if m.startswith("tiletable")])
+    assert len(sys.modules) > 3 * firmware  # the PC's process: the host's and the tests' modules too
+    meter = LineMeter()
+    meter.run(release_modules, loaded_modules())  # nothing new: a walk that unloads nothing
+    assert meter.cost_us() <= (firmware + 10) * VALIDATE_LINE_US
