@@ -167,7 +167,7 @@ class LineMeter:
         self.import_us = 0  # what the firmware modules imported for the first time since the boot cost (``IMPORT_US``)
         self.first_imports = None  # the boot's ``FirstImports``, if imports are charged
         self.flash = None  # the littlefs chip the firmware's files are on (sim/flashfs.py), if any
-        self._whole = (self._cobs, self._codes, self._inflation, self._inflate, self._take)  # charged at the call, their lines not traced
+        self._whole = (self._cobs, self._codes, self._inflation, self._inflate, self._take, self._walk, self._walk_validate)  # charged at the call, their lines not traced
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
 
     def cost_us(self):
@@ -207,15 +207,11 @@ class LineMeter:
             self.proto_lines += 1
         return self._proto_line
 
-    def _walk_line(self, frame, event, arg):
-        if event == "line" and frame.f_locals.get("m", "tiletable").startswith("tiletable"):
-            self.lines += 1
-        return self._walk_line
+    def _walk(self, frame, event, arg):
+        self.lines += _firmware_modules()  # a line a module, as the chip walks them
 
-    def _walk_validate_line(self, frame, event, arg):
-        if event == "line" and frame.f_locals.get("m", "tiletable").startswith("tiletable"):
-            self.validate_lines += 1
-        return self._walk_validate_line
+    def _walk_validate(self, frame, event, arg):
+        self.validate_lines += _firmware_modules()
 
     def _canonical_line(self, frame, event, arg):
         if event == "line":
@@ -256,7 +252,7 @@ class LineMeter:
         if path.endswith(_USBLINK) and code.co_name == "_take_each":
             return self._take
         if code.co_name == "<listcomp>" and "m" in code.co_varnames and path.endswith(_MODULE_WALKS):
-            return self._walk_validate_line if path.endswith(_RULESETS) else self._walk_line
+            return self._walk_validate if path.endswith(_RULESETS) else self._walk
         if path.endswith(_RULESETS):
             return self._canonical_line if code.co_name in _CANONICAL else self._validate_line
         if _PROTO in path:
@@ -304,6 +300,14 @@ class LineMeter:
 
 
 LineMeter.running = None  # the meter of the service running now, if its lines are counted
+
+
+def _firmware_modules():
+    count = 0
+    for name in sys.modules:
+        if name.startswith("tiletable"):
+            count += 1
+    return count
 
 
 def charged_crc32(data, value=0):
