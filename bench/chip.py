@@ -12,7 +12,8 @@ with this checkout's ``tiletable deploy``, lets the first-boot self test run, th
    seat's pad. Placement -> first LED change and -> score digits, scan periods, CPU, heap;
 4. the link: each request type's device reply time over the whole run; ``tiletable pull`` of a
    journal the chip's own ``Journal`` has grown by ``--fill-sessions`` random Muggins matches
-   (about 9 KB each; the played games alone make about 1.5 KB, too little to time a pull);
+   (about 9 KB each; the played games alone make about 1.5 KB, too little to time a pull), and
+   the zones' scan periods all through that pull (a tile may be laid while a PC pulls);
 5. each service's longest step (how long it held the loop) in each phase, from STATE;
 6. watchdog resets.
 
@@ -448,6 +449,37 @@ class Instrumented:
         return self.control.command("leds").split()
 
 
+class ScanWindows(threading.Thread):
+    """scanperiod windows back to back on a connection of their own, from before a step of the
+    bench until it is over (``halt``): the zones' reads while the table does that step. A gap
+    that straddles two windows is in neither (each window counts the reads from its start)."""
+
+    def __init__(self, port, window_ms):
+        threading.Thread.__init__(self, daemon=True)
+        self.port = port
+        self.window_ms = window_ms
+        self.halt = threading.Event()
+        self.scans = []
+        self.span = None  # [first window's start, last one's end], device ms
+        self.started = threading.Event()  # the first window is asked for (the step may begin)
+        self.error = None
+
+    def run(self):
+        try:
+            c = Control(self.port)
+            start = c.now()
+            self.started.set()
+            while True:
+                self.scans.append(c.json("scanperiod %d" % self.window_ms))
+                if self.halt.is_set():
+                    break
+            self.span = [start, c.now()]
+            c.close()
+        except Exception as exc:  # reported, never fatal: the step's own figures stand
+            self.error = repr(exc)
+            self.started.set()
+
+
 class Monitor(threading.Thread):
     """scanperiod and profile windows, alternately, on a connection of their own, until stopped."""
 
@@ -855,7 +887,12 @@ class Bench:
         return out
 
     def pull(self):
+        """``tiletable pull`` of the whole journal, the zones' scan gaps measured all the while
+        (the table must keep reading its tiles: one may be laid during a pull)."""
         c = self.control
+        scans = ScanWindows(self.emu.control_port, self.args.window)
+        scans.start()
+        scans.started.wait(timeout=60)
         t0 = c.now()
         rc, out, err = tiletable(
             ["--debug", "pull", "--port", self.emu.tty, "--timeout", str(LINK_TIMEOUT_S), "--db", os.path.join(self.workdir, "pull.db")],
@@ -864,7 +901,13 @@ class Bench:
             timeout=self.args.step_wall,
         )
         t1 = c.now()
+        scans.halt.set()
+        scans.join(timeout=3 * self.args.window / 1000.0 + 600)
         self.figures["pull"] = {"rc": rc, "window": [t0, t1], "result": (out.strip().splitlines() or [""])[-1]}
+        self.figures["pull"]["scan"] = merge_scans(scans.scans)
+        self.figures["pull"]["scan_span"] = scans.span
+        if scans.error:
+            self.figures["notes"].append("pull scan windows: %s" % scans.error)
         note("pull (rc %s): %s" % (rc, self.figures["pull"]["result"] if rc == 0 else (err.strip().splitlines() or [""])[-1]))
 
     def finish(self):
@@ -934,15 +977,19 @@ def report_rows(f):
         )
         row("sync of %d presets, device time" % s.get("rulesets", 0), measured, T_SYNC_S, s.get("span_s") if done else float("inf"), "<= %.0f s" % T_SYNC_S)
 
-    idle = f.get("idle")
-    if idle:
-        zones = [z for z in idle["scan"] if z["switches"]]
+    def scan_rows(phase, scan, over=""):
+        """The zones' scan period and longest gap in ``phase``, against the idle target."""
+        zones = [z for z in scan if z["switches"]]
         worst = max((z["max_ms"] for z in zones if z["max_ms"] is not None), default=None)
         row(
-            "idle scan period per zone, mean (max)",
-            " ".join("%d:%s(%s)" % (z["zone"], fmt(z["mean_ms"], "", 0).strip(), fmt(z["max_ms"], "", 0).strip()) for z in idle["scan"]),
+            "%s scan period per zone, mean (max)" % phase,
+            " ".join("%d:%s(%s)" % (z["zone"], fmt(z["mean_ms"], "", 0).strip(), fmt(z["max_ms"], "", 0).strip()) for z in scan),
         )
-        row("idle: longest gap between reads of a zone", fmt(worst, "ms", 1), T_IDLE_SCAN_MAX * k, worst, "<= %.0f ms" % (T_IDLE_SCAN_MAX * k))
+        row("%s: longest gap between reads of a zone" % phase, fmt(worst, "ms", 1) + over, T_IDLE_SCAN_MAX * k, worst, "<= %.0f ms" % (T_IDLE_SCAN_MAX * k))
+
+    idle = f.get("idle")
+    if idle:
+        scan_rows("idle", idle["scan"])
         p = idle["profile"]
         row("idle CPU busy", fmt(p["busy_pct"], "%", 1))
         row("idle garbage collection (gc_* share of samples)", "%s of the CPU (%s of busy samples)" % (fmt(p["gc_cpu_pct"], "%", 1), fmt(p["gc_share_pct"], "%", 1)), T_GC_CPU_PCT, p["gc_cpu_pct"], "<= %.0f %% of the CPU" % T_GC_CPU_PCT)
@@ -1013,6 +1060,11 @@ def report_rows(f):
             fmt(pl["journal_bytes"] / 1024.0 / pl["pull_reply_sum_s"] if pl.get("pull_reply_sum_s") else None, "KB/s", 1),
         )
         row("pull throughput (first request to last reply)", rate, T_PULL_KBS, pl.get("kb_per_s") if done else 0.0, ">= %.0f KB/s" % T_PULL_KBS, higher=True)
+        if pl.get("scan"):
+            span = pl.get("scan_span")
+            over = " (reads from %.2f s before `tiletable pull` began to %.2f s after it ended)" % (
+                (pl["window"][0] - span[0]) / 1000.0, (span[1] - pl["window"][1]) / 1000.0) if span else ""
+            scan_rows("pull", pl["scan"], over)
 
     longest = f.get("longest_ms") or {}
     for phase in ("sync", "idle", "play", "pull"):
