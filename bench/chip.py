@@ -449,19 +449,22 @@ class Instrumented:
         return self.control.command("leds").split()
 
 
-class ScanWindows(threading.Thread):
-    """scanperiod windows back to back on a connection of their own, from before a step of the
-    bench until it is over (``halt``): the zones' reads while the table does that step. A gap
-    that straddles two windows is in neither (each window counts the reads from its start)."""
+class Monitor(threading.Thread):
+    """scanperiod and profile windows, alternately (``profiles`` False: scanperiod windows back
+    to back), on a connection of their own, from before a step of the bench until it is over
+    (``halt``). A gap between two reads that straddles two windows is in neither (a window
+    counts the reads from its start)."""
 
-    def __init__(self, port, window_ms):
+    def __init__(self, port, window_ms, profiles=True):
         threading.Thread.__init__(self, daemon=True)
         self.port = port
         self.window_ms = window_ms
+        self.with_profiles = profiles
         self.halt = threading.Event()
-        self.scans = []
-        self.span = None  # [first window's start, last one's end], device ms
         self.started = threading.Event()  # the first window is asked for (the step may begin)
+        self.scans = []
+        self.profiles = []
+        self.span = None  # [first window's start, last one's end], device ms
         self.error = None
 
     def run(self):
@@ -469,40 +472,17 @@ class ScanWindows(threading.Thread):
             c = Control(self.port)
             start = c.now()
             self.started.set()
-            while True:
-                self.scans.append(c.json("scanperiod %d" % self.window_ms))
-                if self.halt.is_set():
-                    break
-            self.span = [start, c.now()]
-            c.close()
-        except Exception as exc:  # reported, never fatal: the step's own figures stand
-            self.error = repr(exc)
-            self.started.set()
-
-
-class Monitor(threading.Thread):
-    """scanperiod and profile windows, alternately, on a connection of their own, until stopped."""
-
-    def __init__(self, port, window_ms):
-        threading.Thread.__init__(self, daemon=True)
-        self.port = port
-        self.window_ms = window_ms
-        self.halt = threading.Event()
-        self.scans = []
-        self.profiles = []
-        self.error = None
-
-    def run(self):
-        try:
-            c = Control(self.port)
             while not self.halt.is_set():
                 self.scans.append(c.json("scanperiod %d" % self.window_ms))
                 if self.halt.is_set():
                     break
-                self.profiles.append(parse_profile(c.json("profile %d" % self.window_ms)))
+                if self.with_profiles:
+                    self.profiles.append(parse_profile(c.json("profile %d" % self.window_ms)))
+            self.span = [start, c.now()]
             c.close()
         except Exception as exc:  # reported, never fatal: the play's own figures stand
             self.error = repr(exc)
+            self.started.set()
 
 
 def parse_profile(p):
@@ -890,7 +870,7 @@ class Bench:
         """``tiletable pull`` of the whole journal, the zones' scan gaps measured all the while
         (the table must keep reading its tiles: one may be laid during a pull)."""
         c = self.control
-        scans = ScanWindows(self.emu.control_port, self.args.window)
+        scans = Monitor(self.emu.control_port, self.args.window, profiles=False)
         scans.start()
         scans.started.wait(timeout=60)
         t0 = c.now()

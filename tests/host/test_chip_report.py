@@ -1,15 +1,9 @@
 """bench/chip.py's report: the zones' scan gaps during the pull are judged as the idle ones."""
-import importlib.util
 import os
+import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def _chip():
-    spec = importlib.util.spec_from_file_location("bench_chip", os.path.join(ROOT, "bench", "chip.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bench"))
+import chip  # noqa: E402
 
 
 def _pull(worst):
@@ -22,7 +16,6 @@ def _gap_row(rows):
 
 
 def test_the_pull_scan_gap_is_judged_against_the_idle_target_of_each_build():
-    chip = _chip()
     rows = chip.report_rows({"build": "frozen", "notes": [], "pull": _pull(66.0)})
     (row,) = _gap_row(rows)
     assert row[1].startswith("66.0 ms (reads from 0.10 s before") and row[2] == "<= 40 ms" and row[3] == "not met"
@@ -36,4 +29,4 @@ def test_the_pull_scan_gap_is_judged_against_the_idle_target_of_each_build():
 def test_a_pull_measured_without_scan_windows_reports_no_gap():
     pull = _pull(66.0)
     del pull["scan"], pull["scan_span"]
-    assert not _gap_row(_chip().report_rows({"build": "frozen", "notes": [], "pull": pull}))
+    assert not _gap_row(chip.report_rows({"build": "frozen", "notes": [], "pull": pull}))
