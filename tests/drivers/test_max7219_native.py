@@ -1,4 +1,4 @@
-"""The viper layout of the MAX7219 latches (drivers/max7219_native.py) is the one the driver
+"""The viper layout of a MAX7219 latch (drivers/max7219_native.py) is the one the driver
 uses on MicroPython, and lays out the bytes the datasheet's chain wants: per digit register,
 one frame per chip, the chip furthest from the Pico first.
 
@@ -11,15 +11,14 @@ import sys
 sys.path.insert(0, "firmware")
 import random
 from tiletable.drivers import max7219, max7219_native
-assert max7219.fill_rows is max7219_native.fill_rows, "the driver did not take the viper layout"
+assert max7219.fill_row is max7219_native.fill_row, "the driver did not take the viper layout"
 
-def by_the_datasheet(buffer, hidden, modules):
+def by_the_datasheet(buffer, hidden, modules, register):
     out = bytearray()
-    for register in range(1, 9):
-        for module in reversed(range(modules)):
-            index = module * 8 + 8 - register  # register 1 is a module's rightmost digit
-            out.append(register)
-            out.append(0 if hidden[index] else max7219._to_chip_order(buffer[index]))
+    for module in reversed(range(modules)):
+        index = module * 8 + 8 - register  # register 1 is a module's rightmost digit
+        out.append(register)
+        out.append(0 if hidden[index] else max7219._to_chip_order(buffer[index]))
     return out
 
 random.seed(14)
@@ -29,9 +28,10 @@ for trial in range(200):
     digits = 8 * modules
     buffer = bytearray(random.randrange(256) for _ in range(digits))
     hidden = bytearray(random.randrange(2) for _ in range(digits))
-    rows = bytearray(16 * modules)
-    max7219.fill_rows(rows, buffer, hidden, max7219._CHIP_ORDER)
-    assert rows == by_the_datasheet(buffer, hidden, modules), (modules, buffer, hidden)
+    register = random.randrange(1, 9)
+    frames = bytearray(2 * modules)
+    max7219.fill_row(frames, buffer, hidden, register)
+    assert frames == by_the_datasheet(buffer, hidden, modules, register), (modules, register, buffer, hidden)
     count += 1
 print("ok", count)
 """
