@@ -327,8 +327,9 @@ def test_a_game_of_another_family_unloads_the_modules_of_the_family_played_befor
     table.stop()
     table.start("muggins", ["A", "B", "C"], 0)  # the same family again: nothing unloaded
     assert all(name in sys.modules for name in LINE_MODULES)
-    table.start("moon", ["A", "B", "C"], 0)  # while Muggins is in progress: both stay
-    assert all(name in sys.modules for name in LINE_MODULES + TRICK_MODULES)
+    table.start("moon", ["A", "B", "C"], 0)  # while Muggins is in progress: Muggins is set aside first
+    assert all(name in sys.modules for name in TRICK_MODULES)
+    assert not any(name in sys.modules for name in LINE_MODULES)
     table.stop()
     table.start("muggins", ["A", "B"], 0)  # no game in progress: Moon's modules go
     assert all(name in sys.modules for name in LINE_MODULES)
@@ -355,13 +356,69 @@ def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_fi
         return real(family)
 
     monkeypatch.setattr(table_module, "_controller_for", full_while_a_game_is_held)
-    control.device.app.table.start("moon", ["A", "B", "C"], 0)
+    control.device.app.table.start("muggins", ["A", "B", "C"], 0)  # Block's family: tried beside it
     assert calls == [True, False]  # tried beside Block, then again once Block was given up
     assert control.state()["mode"] == "game"
     control.command("wait 2100")
     sessions = journal_sessions(tmp_path)
+    assert [header["ruleset"] for header, _ in sessions] == ["block", "muggins"]
+    assert sessions[0][1][-1] == "3-3"  # the abandoned game's record is whole
+
+
+def test_a_game_of_another_family_is_not_tried_beside_the_one_in_progress(tmp_path, monkeypatch):
+    """Where the bytecode is in the heap, an attempt beside the game in progress ran out of room
+    and left its pieces in the way of the next one (a Moon start after Muggins was refused, or
+    not, by what had run since the menu opened): the game in progress goes first."""
+    import tiletable.runtime.table as table_module
+
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    real = table_module._controller_for
+    held = []
+
+    def note_what_is_held(family):
+        held.append(control.device.app.table.state is not None)
+        return real(family)
+
+    monkeypatch.setattr(table_module, "_controller_for", note_what_is_held)
+    control.press("menu")
+    control.device.app.table.start("moon", ["A", "B", "C"], 0)  # at once: nothing ran between
+    assert held == [False]
+    assert control.state()["ruleset"] == "moon"
+    control.command("wait 2100")
+    sessions = journal_sessions(tmp_path)
     assert [header["ruleset"] for header, _ in sessions] == ["block", "moon"]
     assert sessions[0][1][-1] == "3-3"  # the abandoned game's record is whole
+
+
+@pytest.mark.parametrize("players", [["A", "B", "C", "D"], ["A", "B", "C"]], ids=["bad-count", "no-room"])
+def test_a_game_of_another_family_that_fails_to_start_leaves_the_one_in_progress(tmp_path, monkeypatch, players):
+    """The game set aside for another family's start comes back from the journal when that
+    start fails, whether for its input (Moon for four) or for room."""
+    import tiletable.runtime.table as table_module
+
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    before = control.state()
+    table = control.device.app.table
+    if len(players) == 3:
+        real = table_module._controller_for
+
+        def no_room_for_trick(family):
+            if family == "trick":
+                raise MemoryError("memory allocation failed, allocating 4096 bytes")
+            return real(family)
+
+        monkeypatch.setattr(table_module, "_controller_for", no_room_for_trick)
+    with pytest.raises(ValueError):
+        table.start("moon", players, 0)
+    after = control.state()
+    assert (after["mode"], after["ruleset"], after["scores"], after["actions"]) == (before["mode"], "block", before["scores"], before["actions"])
+    assert table.journal.in_session  # its session goes on
+    control.command("wait 2100")
+    assert [header["ruleset"] for header, _ in journal_sessions(tmp_path)] == ["block"]
 
 
 def _cut_up_after_one_game(monkeypatch, control_of, owner, name):
