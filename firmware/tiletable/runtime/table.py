@@ -22,7 +22,7 @@ from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modul
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
-from tiletable.runtime.heap import bytecode_on_heap, check_room, collect_for_code, free_bytes
+from tiletable.runtime.heap import bytecode_on_heap, check_room, collect_for_code, free_bytes, packed
 from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, parse_json_payload
 from tiletable.runtime.profiles import profile_for, seatings
@@ -265,9 +265,9 @@ class Table:
                 self._set_aside()
             if self.state is None:
                 self._unload_families(ruleset.family)
-            controller = _controller_for(ruleset.family)
+            controller = packed(_controller_for, ruleset.family)
             yield None
-            state = ruleset.new_state(players)
+            state = packed(ruleset.new_state, players)
             yield None
             profile = profile_for(ruleset.name, players, ruleset.family)
             check_room(PLAY_HEADROOM, PLAY_BLOCK)
@@ -382,11 +382,11 @@ class Table:
         loaded = loaded_modules()
         try:
             ruleset = self.find_ruleset(header["ruleset"])
-            controller = _controller_for(ruleset.family)
+            controller = packed(_controller_for, ruleset.family)
             if ruleset.hash != header["hash"]:
                 raise ValueError("ruleset %r changed since the session started" % header["ruleset"])
             players = len(header["players"])
-            state = ruleset.new_state(players)
+            state = packed(ruleset.new_state, players)
             for _, text in entries:
                 state.play(text)
             profile = profile_for(ruleset.name, players, ruleset.family)
