@@ -5,6 +5,7 @@ import sys
 import pytest
 from player import SETTLED, at_budget, choose_game, journal_sessions, local_table, reads, replay
 from tiletable.drivers.status_leds import StatusLeds
+from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import unload_module
 
 import device
@@ -392,33 +393,46 @@ def test_a_game_of_another_family_is_not_tried_beside_the_one_in_progress(tmp_pa
     assert sessions[0][1][-1] == "3-3"  # the abandoned game's record is whole
 
 
-@pytest.mark.parametrize("players", [["A", "B", "C", "D"], ["A", "B", "C"]], ids=["bad-count", "no-room"])
-def test_a_game_of_another_family_that_fails_to_start_leaves_the_one_in_progress(tmp_path, monkeypatch, players):
+def test_a_game_of_another_family_refused_for_its_input_leaves_the_one_in_progress(tmp_path):
     """The game set aside for another family's start comes back from the journal when that
-    start fails, whether for its input (Moon for four) or for room."""
-    import tiletable.runtime.table as table_module
-
+    start is refused for its input (Moon for four: bad input loses nothing)."""
     control = started(tmp_path)
     control.place(0, "3-3")
     control.remove(0)
     before = control.state()
     table = control.device.app.table
-    if len(players) == 3:
-        real = table_module._controller_for
-
-        def no_room_for_trick(family):
-            if family == "trick":
-                raise MemoryError("memory allocation failed, allocating 4096 bytes")
-            return real(family)
-
-        monkeypatch.setattr(table_module, "_controller_for", no_room_for_trick)
-    with pytest.raises(ValueError):
-        table.start("moon", players, 0)
+    with pytest.raises(RulesetError):
+        table.start("moon", ["A", "B", "C", "D"], 0)
     after = control.state()
     assert (after["mode"], after["ruleset"], after["scores"], after["actions"]) == (before["mode"], "block", before["scores"], before["actions"])
     assert table.journal.in_session  # its session goes on
     control.command("wait 2100")
     assert [header["ruleset"] for header, _ in journal_sessions(tmp_path)] == ["block"]
+
+
+def test_a_game_of_another_family_with_no_room_abandons_the_one_in_progress(tmp_path, monkeypatch):
+    """With no room for the new family's code, the game set aside ends as abandoned (its record
+    whole), as when it was in the way: a restart into the new game must not resume it."""
+    import tiletable.runtime.table as table_module
+
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    table = control.device.app.table
+    real = table_module._controller_for
+
+    def no_room_for_trick(family):
+        if family == "trick":
+            raise MemoryError("memory allocation failed, allocating 4096 bytes")
+        return real(family)
+
+    monkeypatch.setattr(table_module, "_controller_for", no_room_for_trick)
+    with pytest.raises(table_module.NoRoom):
+        table.start("moon", ["A", "B", "C"], 0)
+    assert control.state()["mode"] == "menu" and not table.journal.in_session
+    sessions = journal_sessions(tmp_path)
+    assert [header["ruleset"] for header, _ in sessions] == ["block"]
+    assert sessions[0][1][-1] == "3-3"
 
 
 def _cut_up_after_one_game(monkeypatch, control_of, owner, name):

@@ -185,8 +185,9 @@ class Table:
         abandoned first (as starting the new one would have done) and the start tried again
         (or, when the new session's file finds no room either, refused with NoRoom). Where the
         bytecode is in the heap, a game of another family is not tried beside the one in
-        progress: that one is set aside first (``_set_aside``), and rebuilt from the journal
-        if the start fails.
+        progress: that one is set aside first (``_set_aside``), abandoned if the new one then
+        finds no room (the app may restart into that), rebuilt from the journal if the start
+        fails for its input.
 
         :raises RulesetError: unknown game or a player count the ruleset does not allow.
         :raises JournalFull: the journal has no room for another game until the PC pulls it;
@@ -202,7 +203,8 @@ class Table:
         """``start()`` in steps (the link's game start: the table's loop runs in between, and no
         step holds it for long): yields None while there is more to do, then the session's
         first sequence number. Nothing of the game in progress changes before the last step,
-        but for the families' modules unloaded or a game abandoned for room (see ``start``)."""
+        but for the families' modules unloaded, or a game set aside for another family's code
+        (the buttons wait meanwhile) or abandoned for room (see ``start``)."""
         if not self.journal.room_for_session():  # said on the table too, whoever asked
             self.report(0, E_JOURNAL_FULL, JOURNAL_FULL_MESSAGE, now_ms, "FULL")
             raise JournalFull(JOURNAL_FULL_MESSAGE)
@@ -214,7 +216,9 @@ class Table:
                     yield None
         except NoRoom:
             if self.state is None:
-                self._take_up(now_ms)
+                if self._aside is not None:  # it was in the way of the new game: it ends
+                    self._end_session("abandoned")
+                    self.open_menu()
                 raise
             self._end_session("abandoned")
             self.state = None
@@ -285,7 +289,8 @@ class Table:
         code, whatever has run since the menu opened: on a Pico running copied .mpy files, an
         attempt beside it ran out of heap and left its pieces (interned names, the partial
         import) where the next attempt needed room. Its session stays open in the journal
-        (``_take_up`` rebuilds it if the start fails); its end record's result is kept."""
+        (``_take_up`` rebuilds it if the start fails for its input); its end record's result
+        is kept."""
         self._aside = self._result("abandoned")
         self.state = None
         self.controller = None
@@ -293,7 +298,7 @@ class Table:
 
     def _take_up(self, now_ms):
         """Rebuild the game ``_set_aside`` let go from its journal session, after a start that
-        failed; one that cannot be rebuilt is ended as it was set aside."""
+        failed for its input; one that cannot be rebuilt is ended as it was set aside."""
         result = self._aside
         if result is None:
             return
@@ -467,6 +472,8 @@ class Table:
         self._button(button, kind, now_ms)
 
     def _button(self, button, kind, now_ms):
+        if self._aside is not None:
+            return  # a start that set the game in progress aside is under way (start_steps)
         if button == BUTTON_MENU:
             if kind == Buttons.LONG:
                 self.maintenance_requested = True
