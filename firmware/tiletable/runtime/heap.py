@@ -46,22 +46,6 @@ def keep_packed():
         gc.threshold(COLLECT_EVERY)
 
 
-def packed(call, *args):
-    """``call(*args)`` with a collection every ``COLLECT_EVERY`` bytes allocated where the bytecode
-    is in the heap, whatever the threshold was (``App.scan`` holds collections off while a tile
-    awaits its confirmation), then the threshold as it was: the modules a game start imports lie
-    together. Imported with collections held off, Moon's code and its garbage spread over all
-    of a 124 KB region (the 64-bit unix port) and left 60 KB free with no 4 KB in one piece."""
-    if not (bytecode_on_heap() and hasattr(gc, "threshold")):
-        return call(*args)
-    was = gc.threshold()
-    gc.threshold(COLLECT_EVERY)
-    try:
-        return call(*args)
-    finally:
-        gc.threshold(was)
-
-
 def keep_io_wait_off_heap(core):
     """Give asyncio's scheduler (``core``: the ``asyncio.core`` module) a wait for I/O whose
     frame fits MicroPython's 11 words. Its own ``wait_io_event`` needs 13 and runs at every pass
