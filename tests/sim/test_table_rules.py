@@ -341,35 +341,9 @@ def test_a_game_of_another_family_unloads_the_modules_of_the_family_played_befor
     assert control.state()["mode"] == "game"
 
 
-def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_first(tmp_path, monkeypatch):
-    import tiletable.runtime.table as table_module
-
-    control = started(tmp_path)
-    control.place(0, "3-3")
-    control.remove(0)
-    real = table_module._controller_for
-    calls = []
-
-    def full_while_a_game_is_held(family):
-        calls.append(control.device.app.table.state is not None)
-        if calls[-1]:
-            raise MemoryError("memory allocation failed, allocating 4096 bytes")
-        return real(family)
-
-    monkeypatch.setattr(table_module, "_controller_for", full_while_a_game_is_held)
-    control.device.app.table.start("muggins", ["A", "B", "C"], 0)  # Block's family: tried beside it
-    assert calls == [True, False]  # tried beside Block, then again once Block was given up
-    assert control.state()["mode"] == "game"
-    control.command("wait 2100")
-    sessions = journal_sessions(tmp_path)
-    assert [header["ruleset"] for header, _ in sessions] == ["block", "muggins"]
-    assert sessions[0][1][-1] == "3-3"  # the abandoned game's record is whole
-
-
-def test_a_game_of_another_family_is_not_tried_beside_the_one_in_progress(tmp_path, monkeypatch):
-    """Where the bytecode is in the heap, an attempt beside the game in progress ran out of room
-    and left its pieces in the way of the next one (a Moon start after Muggins was refused, or
-    not, by what had run since the menu opened): the game in progress goes first."""
+def _block_with_imports_noted(tmp_path, monkeypatch, full_while_held=False):
+    """Block with a tile played; each import of a family's code notes whether a game is held
+    then (and with ``full_while_held`` runs out of heap if one is). Returns (control, notes)."""
     import tiletable.runtime.table as table_module
 
     control = started(tmp_path)
@@ -378,19 +352,41 @@ def test_a_game_of_another_family_is_not_tried_beside_the_one_in_progress(tmp_pa
     real = table_module._controller_for
     held = []
 
-    def note_what_is_held(family):
+    def noted(family):
         held.append(control.device.app.table.state is not None)
+        if full_while_held and held[-1]:
+            raise MemoryError("memory allocation failed, allocating 4096 bytes")
         return real(family)
 
-    monkeypatch.setattr(table_module, "_controller_for", note_what_is_held)
+    monkeypatch.setattr(table_module, "_controller_for", noted)
+    return control, held
+
+
+def _block_abandoned_for(control, tmp_path, name):
+    control.command("wait 2100")
+    sessions = journal_sessions(tmp_path)
+    assert [header["ruleset"] for header, _ in sessions] == ["block", name]
+    assert sessions[0][1][-1] == "3-3"  # the abandoned game's record is whole
+
+
+def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_first(tmp_path, monkeypatch):
+    control, held = _block_with_imports_noted(tmp_path, monkeypatch, full_while_held=True)
+    control.device.app.table.start("muggins", ["A", "B", "C"], 0)  # Block's family: tried beside it
+    assert held == [True, False]  # tried beside Block, then again once Block was given up
+    assert control.state()["mode"] == "game"
+    _block_abandoned_for(control, tmp_path, "muggins")
+
+
+def test_a_game_of_another_family_is_not_tried_beside_the_one_in_progress(tmp_path, monkeypatch):
+    """Where the bytecode is in the heap, an attempt beside the game in progress ran out of room
+    and left its pieces in the way of the next one (a Moon start after Muggins was refused, or
+    not, by what had run since the menu opened): the game in progress goes first."""
+    control, held = _block_with_imports_noted(tmp_path, monkeypatch)
     control.press("menu")
     control.device.app.table.start("moon", ["A", "B", "C"], 0)  # at once: nothing ran between
     assert held == [False]
     assert control.state()["ruleset"] == "moon"
-    control.command("wait 2100")
-    sessions = journal_sessions(tmp_path)
-    assert [header["ruleset"] for header, _ in sessions] == ["block", "moon"]
-    assert sessions[0][1][-1] == "3-3"  # the abandoned game's record is whole
+    _block_abandoned_for(control, tmp_path, "moon")
 
 
 def test_a_game_of_another_family_refused_for_its_input_leaves_the_one_in_progress(tmp_path):
