@@ -38,6 +38,9 @@ chip_costs.py; docs/SIMULATED_TABLE.md):
                             resumes the game in progress from the journal
 ``heap``                    ``ok <used> <free>`` after a collection (MicroPython: gc.mem_alloc)
 ``ballast <bytes>``         (MicroPython) leave the firmware only that much heap, in one piece
+``threshold <bytes>|off``   (MicroPython) collect every that many bytes allocated, or only when
+                            an allocation finds the heap full (as ``App.scan`` holds collections
+                            off while a tile awaits its confirmation)
 ``quit``                    stop the device process
 =========================  =====================================================================
 """
@@ -613,6 +616,12 @@ class Device:
         keep_packed()
         gc.collect()
         return "ok %d" % gc.mem_free()
+
+    def do_threshold(self, args):
+        if not hasattr(gc, "threshold"):
+            return "err threshold: not on this runtime"
+        gc.threshold(-1 if args[0] == "off" else int(args[0]))
+        return "ok"
 
     @staticmethod
     def _fill_heap(shelves):

@@ -5,6 +5,7 @@ import sys
 import pytest
 from player import SETTLED, at_budget, choose_game, journal_sessions, local_table, reads, replay
 from tiletable.drivers.status_leds import StatusLeds
+from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import unload_module
 
 import device
@@ -327,8 +328,9 @@ def test_a_game_of_another_family_unloads_the_modules_of_the_family_played_befor
     table.stop()
     table.start("muggins", ["A", "B", "C"], 0)  # the same family again: nothing unloaded
     assert all(name in sys.modules for name in LINE_MODULES)
-    table.start("moon", ["A", "B", "C"], 0)  # while Muggins is in progress: both stay
-    assert all(name in sys.modules for name in LINE_MODULES + TRICK_MODULES)
+    table.start("moon", ["A", "B", "C"], 0)  # while Muggins is in progress: Muggins is set aside first
+    assert all(name in sys.modules for name in TRICK_MODULES)
+    assert not any(name in sys.modules for name in LINE_MODULES)
     table.stop()
     table.start("muggins", ["A", "B"], 0)  # no game in progress: Moon's modules go
     assert all(name in sys.modules for name in LINE_MODULES)
@@ -339,29 +341,94 @@ def test_a_game_of_another_family_unloads_the_modules_of_the_family_played_befor
     assert control.state()["mode"] == "game"
 
 
-def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_first(tmp_path, monkeypatch):
+def _block_with_imports_noted(tmp_path, monkeypatch, full_while_held=False):
+    """Block with a tile played; each import of a family's code notes whether a game is held
+    then (and with ``full_while_held`` runs out of heap if one is). Returns (control, notes)."""
     import tiletable.runtime.table as table_module
 
     control = started(tmp_path)
     control.place(0, "3-3")
     control.remove(0)
     real = table_module._controller_for
-    calls = []
+    held = []
 
-    def full_while_a_game_is_held(family):
-        calls.append(control.device.app.table.state is not None)
-        if calls[-1]:
+    def noted(family):
+        held.append(control.device.app.table.state is not None)
+        if full_while_held and held[-1]:
             raise MemoryError("memory allocation failed, allocating 4096 bytes")
         return real(family)
 
-    monkeypatch.setattr(table_module, "_controller_for", full_while_a_game_is_held)
-    control.device.app.table.start("moon", ["A", "B", "C"], 0)
-    assert calls == [True, False]  # tried beside Block, then again once Block was given up
-    assert control.state()["mode"] == "game"
+    monkeypatch.setattr(table_module, "_controller_for", noted)
+    return control, held
+
+
+def _block_abandoned_for(control, tmp_path, name):
     control.command("wait 2100")
     sessions = journal_sessions(tmp_path)
-    assert [header["ruleset"] for header, _ in sessions] == ["block", "moon"]
+    assert [header["ruleset"] for header, _ in sessions] == ["block", name]
     assert sessions[0][1][-1] == "3-3"  # the abandoned game's record is whole
+
+
+def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_first(tmp_path, monkeypatch):
+    control, held = _block_with_imports_noted(tmp_path, monkeypatch, full_while_held=True)
+    control.device.app.table.start("muggins", ["A", "B", "C"], 0)  # Block's family: tried beside it
+    assert held == [True, False]  # tried beside Block, then again once Block was given up
+    assert control.state()["mode"] == "game"
+    _block_abandoned_for(control, tmp_path, "muggins")
+
+
+def test_a_game_of_another_family_is_not_tried_beside_the_one_in_progress(tmp_path, monkeypatch):
+    """Where the bytecode is in the heap, an attempt beside the game in progress ran out of room
+    and left its pieces in the way of the next one (a Moon start after Muggins was refused, or
+    not, by what had run since the menu opened): the game in progress goes first."""
+    control, held = _block_with_imports_noted(tmp_path, monkeypatch)
+    control.press("menu")
+    control.device.app.table.start("moon", ["A", "B", "C"], 0)  # at once: nothing ran between
+    assert held == [False]
+    assert control.state()["ruleset"] == "moon"
+    _block_abandoned_for(control, tmp_path, "moon")
+
+
+def test_a_game_of_another_family_refused_for_its_input_leaves_the_one_in_progress(tmp_path):
+    """The game set aside for another family's start comes back from the journal when that
+    start is refused for its input (Moon for four: bad input loses nothing)."""
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    before = control.state()
+    table = control.device.app.table
+    with pytest.raises(RulesetError):
+        table.start("moon", ["A", "B", "C", "D"], 0)
+    after = control.state()
+    assert (after["mode"], after["ruleset"], after["scores"], after["actions"]) == (before["mode"], "block", before["scores"], before["actions"])
+    assert table.journal.in_session  # its session goes on
+    control.command("wait 2100")
+    assert [header["ruleset"] for header, _ in journal_sessions(tmp_path)] == ["block"]
+
+
+def test_a_game_of_another_family_with_no_room_abandons_the_one_in_progress(tmp_path, monkeypatch):
+    """With no room for the new family's code, the game set aside ends as abandoned (its record
+    whole), as when it was in the way: a restart into the new game must not resume it."""
+    import tiletable.runtime.table as table_module
+
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.remove(0)
+    table = control.device.app.table
+    real = table_module._controller_for
+
+    def no_room_for_trick(family):
+        if family == "trick":
+            raise MemoryError("memory allocation failed, allocating 4096 bytes")
+        return real(family)
+
+    monkeypatch.setattr(table_module, "_controller_for", no_room_for_trick)
+    with pytest.raises(table_module.NoRoom):
+        table.start("moon", ["A", "B", "C"], 0)
+    assert control.state()["mode"] == "menu" and not table.journal.in_session
+    sessions = journal_sessions(tmp_path)
+    assert [header["ruleset"] for header, _ in sessions] == ["block"]
+    assert sessions[0][1][-1] == "3-3"
 
 
 def _cut_up_after_one_game(monkeypatch, control_of, owner, name):

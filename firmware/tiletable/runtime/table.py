@@ -11,6 +11,7 @@ Inputs are ``zone_event(event, now_ms)`` (tray ``ZoneEvent``), ``button_event(ev
 (``Buttons`` events) and ``tick(now_ms)``; outputs go to ``ui`` (display, LEDs, buzzer), the
 journal, and ``outbox``: link events ``(msg_type, fields)`` the link service sends.
 """
+import gc
 import sys
 
 from tiletable import tagrecord
@@ -22,7 +23,7 @@ from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modul
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
-from tiletable.runtime.heap import check_room, collect_for_code, free_bytes
+from tiletable.runtime.heap import COLLECT_EVERY, bytecode_on_heap, check_room, collect_for_code, free_bytes
 from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, parse_json_payload
 from tiletable.runtime.profiles import profile_for, seatings
@@ -141,6 +142,7 @@ class Table:
         self._final_places = True  # the final screen shows places (else the final scores)
         self._final_due = None  # when it flips next; None: at the next tick's time + FINAL_FLIP_MS
         self._family_modules = {}  # family -> the modules a start or resume of it imported
+        self._aside = None  # the end record's result of the game a start set aside (_set_aside)
         self._heap_fresh = True  # no game prepared since boot: a restart would not give more room
         self.restart_may_help = False  # the last NoRoom came on a heap games had used before
         self.restart_for = None  # (ruleset, player names): the menu's start wants a fresh heap
@@ -182,7 +184,11 @@ class Table:
         A failure starts nothing and leaves the game in progress as it was, except when the
         heap cannot hold that game and the new one at once: the game in progress is then
         abandoned first (as starting the new one would have done) and the start tried again
-        (or, when the new session's file finds no room either, refused with NoRoom).
+        (or, when the new session's file finds no room either, refused with NoRoom). Where the
+        bytecode is in the heap, a game of another family is not tried beside the one in
+        progress: that one is set aside first (``_set_aside``), abandoned if the new one then
+        finds no room (the app may restart into that), rebuilt from the journal if the start
+        fails for its input.
 
         :raises RulesetError: unknown game or a player count the ruleset does not allow.
         :raises JournalFull: the journal has no room for another game until the PC pulls it;
@@ -198,7 +204,8 @@ class Table:
         """``start()`` in steps (the link's game start: the table's loop runs in between, and no
         step holds it for long): yields None while there is more to do, then the session's
         first sequence number. Nothing of the game in progress changes before the last step,
-        but for the families' modules unloaded or a game abandoned for room (see ``start``)."""
+        but for the families' modules unloaded, or a game set aside for another family's code
+        (the buttons wait meanwhile) or abandoned for room (see ``start``)."""
         if not self.journal.room_for_session():  # said on the table too, whoever asked
             self.report(0, E_JOURNAL_FULL, JOURNAL_FULL_MESSAGE, now_ms, "FULL")
             raise JournalFull(JOURNAL_FULL_MESSAGE)
@@ -210,12 +217,18 @@ class Table:
                     yield None
         except NoRoom:
             if self.state is None:
+                if self._aside is not None:  # it was in the way of the new game: it ends
+                    self._end_session("abandoned")
+                    self.open_menu()
                 raise
             self._end_session("abandoned")
             self.state = None
             self.controller = None
             for prepared in self._prepare(name, players):
                 pass
+        except (RulesetError, ValueError, KeyError):
+            self._take_up(now_ms)
+            raise
         ruleset, state, profile, controller = prepared
         if self.journal.in_session:
             self._end_session("abandoned")
@@ -253,18 +266,68 @@ class Table:
             loaded = loaded_modules()
             ruleset = self.find_ruleset(name)
             yield None
+            if self.state is not None and self.ruleset.family != ruleset.family and bytecode_on_heap():
+                self._set_aside()
             if self.state is None:
                 self._unload_families(ruleset.family)
-            controller = _controller_for(ruleset.family)
+            controller = self._load(_controller_for, ruleset.family)
             yield None
-            state = ruleset.new_state(players)
+            state = self._load(ruleset.new_state, players)
             yield None
             profile = profile_for(ruleset.name, players, ruleset.family)
             check_room(PLAY_HEADROOM, PLAY_BLOCK)
             self._note_family(ruleset.family, loaded)
         except MemoryError:
             raise _no_memory(name, loaded)
+        except (RulesetError, ValueError, KeyError):
+            if loaded is not None:
+                release_modules(loaded)  # the game set aside comes back into the room it had
+            raise
         yield ruleset, state, profile, controller
+
+    def _load(self, call, arg):
+        """``call(arg)``, which imports a family's code: with a collection every ``COLLECT_EVERY``
+        bytes allocated on a heap games have cut up, whatever the threshold was (``App.scan``
+        holds collections off while a tile awaits its confirmation), then the threshold as it
+        was. Imported with collections held off, Moon's code and garbage spread over the holes
+        of a 124 KB region (the 64-bit unix port) and left 60 KB free, no 4 KB in one piece. On
+        a fresh heap the import is laid out as it comes: that left Buki 2 KB more room
+        (tests/sim/test_main_boot.py, 352K)."""
+        if not (self.restart_may_help and bytecode_on_heap() and hasattr(gc, "threshold")):
+            return call(arg)
+        was = gc.threshold()
+        gc.threshold(COLLECT_EVERY)
+        try:
+            return call(arg)
+        finally:
+            gc.threshold(was)
+
+    def _set_aside(self):
+        """Let the game in progress go from the heap before a start imports another family's
+        code, whatever has run since the menu opened: on a Pico running copied .mpy files, an
+        attempt beside it ran out of heap and left its pieces (interned names, the partial
+        import) where the next attempt needed room. Its session stays open in the journal
+        (``_take_up`` rebuilds it if the start fails for its input); its end record's result
+        is kept."""
+        self._aside = self._result("abandoned")
+        self.state = None
+        self.controller = None
+        self.mode = MODE_MENU
+
+    def _take_up(self, now_ms):
+        """Rebuild the game ``_set_aside`` let go from its journal session, after a start that
+        failed for its input; one that cannot be rebuilt is ended as it was set aside."""
+        result = self._aside
+        if result is None:
+            return
+        self._aside = None
+        try:
+            if self.resume(now_ms):
+                return
+        except (RulesetError, ValueError, KeyError):  # NoRoom too
+            pass
+        self.journal.end_session(result)
+        self.open_menu()
 
     def _note_family(self, family, loaded):
         """Remember the modules the first game of ``family`` imported (those not in ``loaded``)."""
@@ -302,6 +365,12 @@ class Table:
         self.open_menu()
 
     def _end_session(self, reason):
+        result = self._result(reason) if self._aside is None else self._aside
+        self._aside = None
+        self.journal.end_session(result)
+
+    def _result(self, reason):
+        """The end record's result: why, and the game's scores and outcome."""
         result = {"reason": reason}
         if self.state is not None:
             result["scores"] = list(self.state.scores)
@@ -309,7 +378,7 @@ class Table:
             if outcome is not None:
                 result["termination"] = outcome.termination
                 result["winners"] = list(outcome.winners)
-        self.journal.end_session(result)
+        return result
 
     def resume(self, now_ms):
         """Rebuild the match in progress from the journal (header, actions, undo amendments),
@@ -421,6 +490,8 @@ class Table:
         self._button(button, kind, now_ms)
 
     def _button(self, button, kind, now_ms):
+        if self._aside is not None:
+            return  # a start that set the game in progress aside is under way (start_steps)
         if button == BUTTON_MENU:
             if kind == Buttons.LONG:
                 self.maintenance_requested = True
