@@ -27,8 +27,8 @@ tray event -> LED flash                 ~13 ms      2700-3300 lines: 4.0-4.8 us 
 ``load_ruleset`` (Muggins, its hash    22.4 ms     ``VALIDATE_LINE_US`` 24: 943 lines of
 known)                                              engine/rulesets.py (23.8 us a line; 276 lines of
                                                     other modules at ``LINE_US`` besides)
-its canonical JSON (Muggins's content   14.8 ms     ``CANONICAL_LINE_US`` 16: 915 lines (16.2 us;
-hash, at 62c8534)                                   24.5 ms and 1623 lines before 62c8534)
+its canonical JSON (Muggins's content   19.9 ms     ``CANONICAL_LINE_US`` 22: 920 lines (21.6 us;
+hash, 2026-11-26; 14.8 ms at 62c8534)               20.7 ms in the sync helper's run at 2b3e633)
 ``deflate.DeflateIO`` inflating a       1.27 /      ``INFLATE_US`` 600 a stream and
 ruleset of 246 / 1422 bytes (RAW,       4.42 ms     ``INFLATE_NS_PER_BYTE`` 2700 a byte asked of it:
 window 1 KB; a stock build)                         the line through the two; the simulation's shim
@@ -49,6 +49,11 @@ frozen build, 2026-11-26): COBS in       219-254 us  ``frame._codes_in_place`` (
 place (``cobs_codes_in_place``); its                 stand-in), ``CRC_NS_PER_BYTE`` 220 a byte of
 CRC-32 (``binascii.crc32``, 1028 B)                  ``frame.crc32`` (``charged_crc32``): each call
                                                      less its share of a line
+the link's intake (``UsbLink._take``,   54 us /     ``USB_TAKE_US`` 54 a call and
+viper ``usb_native.take_into``, frozen  20.0 us     ``USB_TAKE_NS_PER_BYTE`` 19870 a byte read,
+build, 2026-11-26): a call that finds   a byte      charged whole to ``UsbLink._take_each``
+nothing; a byte read (400 waiting)                  (its stand-in: 64 us and 32.0 us a byte
+                                                    as bytecode)
 a write to the USB CDC stream of 30 /   46 / 62 us  ``USB_WRITE_US`` 43 a write and
 200 bytes; of 64 / 1024 / 4096 bytes    0.11 /      ``USB_WRITE_NS_PER_BYTE`` 464 (the bytes
 until the stream can take more          0.62 /      moved: (1948 - 47) us / 4096): a reply is
@@ -59,30 +64,48 @@ Everything but the scan path (the table, the engine, the link, the buttons, the 
 charged per line of firmware code it executes, counted with ``sys.settrace``: a crude unit, but
 the service calls and the table's work on a tile agree on 4-5.4 us a line; ruleset validation,
 whose lines check types, look up schemas and build strings, costs five times that, and its
-canonical JSON writer three times (both measured on the frozen build at 3b0e06b). The scan path
+canonical JSON writer four times (measured on the frozen build). The scan path
 is not traced: it runs hundreds of times a device second, and its tight driver loops (CRC_A,
 FIFO) would be overcharged at 5 us a line; its cost is the bus accesses plus the constants above.
 
 The link's protocol code (frames, payload schemas, the server's dispatch) costs about 19 us a
 line on the chip: its lines pack and unpack structs and format the field names they check.
-Files cost what littlefs asks of the flash, where the simulation keeps them on a littlefs of the
+A walk of ``sys.modules`` (the firmware's ``[m for m in sys.modules if ...]``) is charged for
+the firmware's modules only: the chip's ``sys.modules`` holds about 60, nearly all of them
+``tiletable``'s, where the PC's process holds a thousand (the host's, the tests'). Files cost
+what littlefs asks of the flash, where the simulation keeps them on a littlefs of the
 Pico's geometry (sim/flashfs.py: the simulated table's link, tests/sim/linktime.py); in a plain
 directory they cost nothing. Each write to the USB stream is charged as the chip's CDC write.
 
-Not charged: the first import of a module after a boot (frozen bytecode on the chip: 3.2 and
-3.9 ms for proto.stream and runtime.journal_read, which the first journal stream imports; 89 ms
-for 34 modules in all, 2.6 ms a module). The simulation's modules are imported once per process,
-and its firmware is not frozen, so its ``App`` has no ``Warmer`` to import a game's modules at
-idle as the chip's does. MicroPython's unix port has no ``sys.settrace``: there the traced work
-costs nothing (``LineMeter.counting`` says so), files included.
+A ``gc.collect()`` the link server or the ``App`` makes (proto/server.py, runtime/app.py) is
+charged as the chip's collection of the table's heap at idle, ``GC_COLLECT_US`` 17 ms. On the
+frozen build at the REPL a collection took 10.8-13.2 ms with an ``App`` built (55-71 KB in
+use), and about 0.13 ms more per KB of small live objects (5 us an object); the bench's table
+holds about 88 KB at idle (157.6 KB free) and more in play, where a collection took 21 ms. The collections of runtime/heap.py are a copied-.mpy build's (its
+bytecode is heap): the simulation's firmware is not frozen, so it makes them, but the chip's
+frozen build does not, so they are not charged.
+
+The first import of a firmware module after a boot is charged as the chip's import of it, with
+every module its top level imports that the boot has not (``FirstImports``): on the frozen
+build at the REPL, each of 26 modules imported alone after ``App`` took 1.2 to 6.2 ms, 3.06 ms
+on average, not in proportion to its bytecode (0.5 to 11.8 KB). ``IMPORT_US`` holds those
+measured (the pair a boot's first journal stream imports, proto.stream and
+runtime.journal_read, 8.4 ms); another module is charged the mean, ``IMPORT_MEAN_US``. What the
+boot imports (main.py's imports and what they import, and whatever the ``App``'s making
+imports) is not charged, nor a module's body lines: the import is charged whole. The
+simulation's firmware is not frozen, so its ``App`` has no ``Warmer`` to import a game's modules
+at idle as the chip's does. MicroPython's unix port has no ``sys.settrace``: there the traced
+work costs nothing (``LineMeter.counting`` says so), files included.
 """
+import builtins
+import os
 import sys
 from binascii import crc32
 
 REGISTER_ACCESS_US = 64
 LINE_US = 5
 VALIDATE_LINE_US = 24
-CANONICAL_LINE_US = 16
+CANONICAL_LINE_US = 22
 VISIT_US = 183
 FIELD_ON_US = 14
 NEXT_POLL_US = 40
@@ -98,12 +121,27 @@ FLASH_PROG_US = 365
 FLASH_ERASE_US = 1368
 USB_WRITE_US = 43
 USB_WRITE_NS_PER_BYTE = 464
+USB_TAKE_US = 54
+USB_TAKE_NS_PER_BYTE = 19870
+GC_COLLECT_US = 17000
+IMPORT_MEAN_US = 3060
+IMPORT_US = {  # tiletable.<name>: its first import on the frozen build (REPL, 2026-11-26)
+    "runtime.journal_read": 4790, "proto.stream": 3610, "engine.line_params": 2790, "engine.holdings": 1340,
+    "engine.cards": 2130, "engine.column": 5300, "engine.climb": 5210, "engine.trick": 6170,
+    "engine.line_layout": 2520, "engine.line_actions": 2640, "runtime.controller": 3000, "engine.line_checks": 2990,
+    "engine.line_hand": 2030, "engine.line_moves": 2760, "engine.line": 3720, "runtime.play_line": 3830,
+    "runtime.play_trick": 2120, "runtime.play_column": 2170, "runtime.play_climb": 2720, "engine.betting": 1230,
+    "engine.knowledge": 1970, "engine.record": 1280, "runtime.tags": 5890, "runtime.selftest": 2520,
+    "runtime.warmup": 1410, "drivers.tm1637": 3470,
+}
 
 _FIRMWARE = "/tiletable/"
 _RULESETS = "/tiletable/engine/rulesets.py"
 _CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_object", "_escaped_json", "_is_plain", "_escaped")
 _PROTO = "/tiletable/proto/"
 _FRAME = "/tiletable/proto/frame.py"
+_USBLINK = "/tiletable/runtime/usblink.py"
+_MODULE_WALKS = (_RULESETS, "/tiletable/runtime/table.py")  # their [m for m in sys.modules ...]
 _DEFLATE = "/sim/cpython/deflate.py"  # the shim standing in for MicroPython's C module
 
 
@@ -123,16 +161,22 @@ class LineMeter:
         self.proto_lines = 0  # lines of the link's protocol code, ``PROTO_LINE_US`` each
         self.usb_writes = 0  # writes to the USB stream (``usb_write``)
         self.usb_bytes = 0
+        self.takes = 0  # calls of the link's intake (``UsbLink._take_each``, machine code on the chip)
+        self.taken_bytes = 0  # and the bytes they read
+        self.collections = 0  # ``gc.collect()`` calls of the firmware's (``ChargedGc``), ``GC_COLLECT_US`` each
+        self.import_us = 0  # what the firmware modules imported for the first time since the boot cost (``IMPORT_US``)
+        self.first_imports = None  # the boot's ``FirstImports``, if imports are charged
         self.flash = None  # the littlefs chip the firmware's files are on (sim/flashfs.py), if any
-        self._whole = (self._cobs, self._codes, self._inflation, self._inflate)  # charged at the call, their lines not traced
+        self._whole = (self._cobs, self._codes, self._inflation, self._inflate, self._take, self._walk, self._walk_validate)  # charged at the call, their lines not traced
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
 
     def cost_us(self):
         """What the lines counted so far cost on the chip; the counts start again from 0."""
         cost = self.lines * LINE_US + self.validate_lines * VALIDATE_LINE_US + self.canonical_lines * CANONICAL_LINE_US
         cost += self.proto_lines * PROTO_LINE_US + self.inflations * INFLATE_US + self.usb_writes * USB_WRITE_US
+        cost += self.collections * GC_COLLECT_US + self.import_us + self.takes * USB_TAKE_US
         ns = self.cobs_bytes * COBS_NS_PER_BYTE + self.inflated_bytes * INFLATE_NS_PER_BYTE + self.usb_bytes * USB_WRITE_NS_PER_BYTE
-        ns += self.codes_bytes * CODES_NS_PER_BYTE + self.crc_bytes * CRC_NS_PER_BYTE
+        ns += self.codes_bytes * CODES_NS_PER_BYTE + self.crc_bytes * CRC_NS_PER_BYTE + self.taken_bytes * USB_TAKE_NS_PER_BYTE
         if self.flash is not None:
             read, programs, erases = self.flash.take()
             cost += programs * FLASH_PROG_US + erases * FLASH_ERASE_US
@@ -140,7 +184,7 @@ class LineMeter:
         cost += ns // 1000
         self.lines = self.validate_lines = self.canonical_lines = self.proto_lines = 0
         self.cobs_bytes = self.inflations = self.inflated_bytes = self.usb_writes = self.usb_bytes = 0
-        self.codes_bytes = self.crc_bytes = 0
+        self.codes_bytes = self.crc_bytes = self.collections = self.import_us = self.takes = self.taken_bytes = 0
         return cost
 
     def usb_write(self, size):
@@ -163,6 +207,12 @@ class LineMeter:
             self.proto_lines += 1
         return self._proto_line
 
+    def _walk(self, frame, event, arg):
+        self.lines += _firmware_modules()  # a line a module, as the chip walks them
+
+    def _walk_validate(self, frame, event, arg):
+        self.validate_lines += _firmware_modules()
+
     def _canonical_line(self, frame, event, arg):
         if event == "line":
             self.canonical_lines += 1
@@ -173,6 +223,15 @@ class LineMeter:
 
     def _codes(self, frame, event, arg):
         self.codes_bytes += frame.f_locals["end"] - frame.f_locals["start"] + 1
+
+    def _take(self, frame, event, arg):
+        self.takes += 1
+        return self._taken  # its lines are not counted; its result is
+
+    def _taken(self, frame, event, arg):
+        if event == "return" and arg is not None:
+            self.taken_bytes += arg
+        return self._taken
 
     def _inflation(self, frame, event, arg):
         self.inflations += 1
@@ -190,6 +249,10 @@ class LineMeter:
             return self._cobs
         if path.endswith(_FRAME) and code.co_name == "_codes_in_place":
             return self._codes
+        if path.endswith(_USBLINK) and code.co_name == "_take_each":
+            return self._take
+        if code.co_name == "<listcomp>" and "m" in code.co_varnames and path.endswith(_MODULE_WALKS):
+            return self._walk_validate if path.endswith(_RULESETS) else self._walk
         if path.endswith(_RULESETS):
             return self._canonical_line if code.co_name in _CANONICAL else self._validate_line
         if _PROTO in path:
@@ -212,15 +275,39 @@ class LineMeter:
         if not self.counting:
             return function(*args)
         LineMeter.running = self
+        imported = builtins.__import__
+        if self.first_imports is not None:
+            builtins.__import__ = self._import
         sys.settrace(self._global)
         try:
             return function(*args)
         finally:
             sys.settrace(None)
+            builtins.__import__ = imported
             LineMeter.running = None
+
+    def _import(self, name, globals=None, locals=None, fromlist=(), level=0):
+        """``__import__`` while the firmware's lines are counted: an import is charged whole (its
+        module's lines are not traced), a first one since the boot as the chip's (``IMPORT_US``)."""
+        sys.settrace(None)
+        try:
+            module = _IMPORT(name, globals, locals, fromlist, level)
+        finally:
+            sys.settrace(self._global)
+        if level == 0:
+            self.import_us += self.first_imports.note(name, fromlist)
+        return module
 
 
 LineMeter.running = None  # the meter of the service running now, if its lines are counted
+
+
+def _firmware_modules():
+    count = 0
+    for name in sys.modules:
+        if name.startswith("tiletable"):
+            count += 1
+    return count
 
 
 def charged_crc32(data, value=0):
@@ -229,3 +316,102 @@ def charged_crc32(data, value=0):
     if LineMeter.running is not None:
         LineMeter.running.crc_bytes += len(data)
     return crc32(data, value)
+
+
+_IMPORT = builtins.__import__
+
+
+class ChargedGc:
+    """The ``gc`` module as the firmware's link server and ``App`` see it in the simulation
+    (sim/device.py): each ``collect()`` is charged as the chip's, ``GC_COLLECT_US``."""
+
+    def __init__(self, gc):
+        self._gc = gc
+
+    def __getattr__(self, name):
+        return getattr(self._gc, name)
+
+    def collect(self):
+        if LineMeter.running is not None:
+            LineMeter.running.collections += 1
+        return self._gc.collect()
+
+
+class FirstImports:
+    """The firmware modules one boot of the simulated table has imported, as the chip counts
+    them: a module's first import brings in every module its top level imports (read from the
+    firmware's sources, since the PC's process may have imported them for an earlier boot)."""
+
+    def __init__(self, package_dir):
+        """``package_dir``: the ``tiletable`` package's folder (the host's is a link to it)."""
+        self.firmware_dir = os.path.dirname(os.path.realpath(package_dir))  # main.py's
+        self.imported = set()
+        self._top_level = {}  # module name -> the firmware modules its top level imports
+        self._sources = {}  # module name -> its firmware source file, or None
+
+    def at_boot(self, function, *args, **kwargs):
+        """``function``'s result; the modules main.py imports, and any that ``function`` (the
+        boot's making of the ``App``) imports, count as imported, uncharged."""
+        self._add("main")
+        builtins.__import__ = self._booting
+        try:
+            return function(*args, **kwargs)
+        finally:
+            builtins.__import__ = _IMPORT
+
+    def _booting(self, name, globals=None, locals=None, fromlist=(), level=0):
+        module = _IMPORT(name, globals, locals, fromlist, level)
+        if level == 0:
+            self.note(name, fromlist)
+        return module
+
+    def note(self, name, fromlist=()):
+        """An import of ``name`` (and of ``fromlist``'s submodules): what the firmware modules it
+        imported for the first time since the boot cost on the chip, in us."""
+        if not name.startswith("tiletable"):
+            return 0
+        names = [name] + [name + "." + sub for sub in fromlist or () if self._source(name + "." + sub)]
+        before = set(self.imported)
+        for module in names:
+            self._add(module)
+        return sum(IMPORT_US.get(module[len("tiletable.") :], IMPORT_MEAN_US) for module in self.imported - before)
+
+    def _add(self, name):
+        if name in self.imported or self._source(name) is None:
+            return
+        self.imported.add(name)
+        parent = name.rpartition(".")[0]
+        if parent:
+            self._add(parent)
+        for module in self._imports_of(name):
+            self._add(module)
+
+    def _source(self, name):
+        if name not in self._sources:
+            base = os.path.join(self.firmware_dir, *name.split("."))
+            found = [path for path in (base + ".py", os.path.join(base, "__init__.py")) if os.path.isfile(path)]
+            self._sources[name] = found[0] if found else None
+        return self._sources[name]
+
+    def _imports_of(self, name):
+        """The firmware modules ``name``'s top level imports (not its functions' imports)."""
+        found = self._top_level.get(name)
+        if found is None:
+            import ast
+
+            with open(self._source(name)) as f:
+                tree = ast.parse(f.read())
+            found = []
+            todo = list(tree.body)
+            while todo:
+                node = todo.pop()
+                if isinstance(node, ast.Import):
+                    found.extend(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    found.append(node.module)
+                    found.extend(node.module + "." + alias.name for alias in node.names)
+                elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    todo.extend(ast.iter_child_nodes(node))
+            found = [module for module in found if self._source(module) is not None]
+            self._top_level[name] = found
+        return found

@@ -59,7 +59,7 @@ import time
 
 import chip_costs
 from blockdev import FileBlockDevice
-from chip_costs import LineMeter
+from chip_costs import ChargedGc, FirstImports, LineMeter
 from mfrc522_model import BusClock, MFRC522Model
 from max7219_model import Max7219Chain
 from ntag213 import Ntag213
@@ -70,11 +70,14 @@ from tiletable.board.setup import build
 from tiletable.engine.cards import parse_card
 from tiletable.engine.tiles import parse_tile
 from tiletable.proto import frame as frame_module
+from tiletable.proto import server as server_module
 from tiletable.runtime import app as app_module
 from tiletable.runtime.app import App
 from tiletable.runtime.heap import keep_packed
 
 frame_module.crc32 = chip_costs.charged_crc32  # the link's CRC-32 is charged by its bytes
+if hasattr(sys, "settrace"):  # where the firmware's work is charged (CPython)
+    server_module.gc = app_module.gc = ChargedGc(gc)  # their collections are charged as the chip's
 
 TILE_SET = 1  # the enrolled virtual domino set (double-nine: every tile a preset uses)
 CARD_SET = 2  # the enrolled virtual card deck
@@ -451,18 +454,18 @@ class Device:
         self.pieces = pieces
         self.control = control
         usb_out = _UsbOut(outstream) if hasattr(sys, "settrace") and not fast else outstream  # charged where lines are
-        self.app = App(
-            self.hardware.board,
-            instream,
-            usb_out,
-            self.clock,
-            root=root,
-            unique_id=machine.unique_id(),
-            ticks_us=self.clock.ticks_us,
-        )
+        first_imports = None  # where lines are charged, so are first imports
+        if hasattr(sys, "settrace") and not fast:
+            first_imports = FirstImports(tagrecord.__file__.rpartition("/")[0])
+
+        def making():
+            return App(self.hardware.board, instream, usb_out, self.clock, root=root, unique_id=machine.unique_id(), ticks_us=self.clock.ticks_us)
+
+        self.app = making() if first_imports is None else first_imports.at_boot(making)
         self.app.wdt = machine.WDT(timeout=_WATCHDOG_MS)  # as main.py starts it, once the boot is over
         self.unsettled = []  # zones placed on or lifted from that the tray has not confirmed yet
         self.services = Services(self.app, self.clock, (lambda: self.unsettled) if fast else None)
+        self.services.meter.first_imports = first_imports
         if usb_out is not outstream:
             usb_out.meter = self.services.meter
         if flash is not None:

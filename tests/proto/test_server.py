@@ -238,11 +238,11 @@ def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_requ
 def test_uploads_on_a_frozen_build_leave_no_list_of_modules_to_release():
     from tiletable.runtime import heap
 
-    server = _server("server-frozen-keep")
     data, content_hash = toy_family.document("toy", 1, 100)
     loaded = heap.__file__
     heap.__file__ = "tiletable/runtime/heap.py"  # as a frozen module names it: on no file system
     try:
+        server = _server("server-frozen-keep")  # (the server tells at its making)
         got_type, _ = _sync(server, data, content_hash)
     finally:
         heap.__file__ = loaded

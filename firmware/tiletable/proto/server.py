@@ -104,6 +104,8 @@ class LinkServer:
         self._upload = None
         self._validations = 0  # uploads validated (see _validate)
         self.kept_modules = None  # loaded_modules() before a row of uploads kept a schema module
+        # told once: on the chip it is a littlefs stat of a path that is not there, 2.2 ms a put
+        self._keeps_modules = bytecode_on_heap()
         self._event_seq = 0
         self._pull_buf = None  # a pull reply's records or a stream frame: one request is answered at a time
         self.stream = None  # the journal stream in progress (proto/stream.py), or None
@@ -309,7 +311,7 @@ class LinkServer:
         if self._validations % _COLLECT_UPLOADS == 0:
             gc.collect()
             yield None
-        if self.kept_modules is None and bytecode_on_heap():
+        if self.kept_modules is None and self._keeps_modules:
             self.kept_modules = loaded_modules()
         upload.check(keep_schema=True)
 

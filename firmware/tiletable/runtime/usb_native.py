@@ -1,0 +1,35 @@
+"""The link's intake loop as MicroPython viper code: machine code around the calls it makes.
+
+The USB serial stream's ``readinto`` waits until its whole count arrives, so the link reads one
+byte at a time while the poller says one waits (runtime/usblink.py). As bytecode that loop took
+32.9 us a byte on the chip (frozen build): a 700-byte ruleset upload spent 23 ms in it, the most
+of its reply's work. Here it takes 20.0 us a byte, the rest being the two calls themselves.
+
+Only MicroPython with a native emitter compiles it (the rp2 port, the unix port from source);
+usblink.py imports it where it can and falls back to ``UsbLink._take_each`` elsewhere (CPython,
+the WebAssembly port, ``.mpy`` files compiled for another architecture). Both read the same bytes
+(tests/runtime/test_usb_native.py).
+"""
+import micropython
+
+
+@micropython.viper
+def take_into(ask, readinto, byte, chunk, limit: int) -> int:
+    """Read into ``chunk`` one ``readinto(byte)`` at a time while ``ask(0)`` (a poller's
+    ``ipoll``) lists the stream, up to ``limit`` bytes; return how many, or ``-1 - count`` when
+    a read gave no byte (the stream has ended)."""
+    dst = ptr8(chunk)
+    one = ptr8(byte)
+    count = 0
+    while count < limit:
+        ready = 0
+        for _ in ask(0):
+            ready = 1
+            break
+        if ready == 0:
+            break
+        if int(readinto(byte)) != 1:  # (a stream the poller listed answers with a number)
+            return -1 - count
+        dst[count] = one[0]
+        count += 1
+    return count

@@ -1,0 +1,85 @@
+"""The simulated table charges what the chip spends outside the firmware's lines: a garbage
+collection where the firmware calls ``gc.collect()`` (a sync's first list page), and the first
+import of a module after a boot (the first journal stream's two modules), once per boot."""
+from chip_costs import GC_COLLECT_US, IMPORT_US, FirstImports, LineMeter
+from linktime import DeviceTimeTransport, fill_journal
+from tiletable.proto.messages import RULESET_LIST
+
+
+def test_a_sync_s_first_list_page_is_charged_its_collection(tmp_path):
+    link = DeviceTimeTransport(str(tmp_path))
+    link.hello()
+    link.ruleset_list()  # the first page begins a sync: a collection in a step of its own
+    link.request(RULESET_LIST, {"after": "zzz"})  # a later page: no collection
+    first, later = link.replies["ruleset list"]
+    assert first - later >= GC_COLLECT_US / 1000, (first, later)
+
+
+def test_a_collection_is_charged_only_while_the_firmware_s_work_is_metered():
+    import tiletable.proto.server as server
+
+    meter = LineMeter()
+    meter.run(server.gc.collect)
+    assert meter.cost_us() == GC_COLLECT_US
+    server.gc.collect()  # the simulation's own, between services
+    assert meter.cost_us() == 0
+
+
+def test_the_first_journal_stream_of_a_boot_is_charged_its_imports_and_only_the_first(tmp_path):
+    stream_imports = IMPORT_US["proto.stream"] + IMPORT_US["runtime.journal_read"]
+    fill_journal(str(tmp_path / "journal"), 1)
+    times = []
+    for boot in range(2):  # the PC's process has imported the modules since: the chip's boot has not
+        link = DeviceTimeTransport(str(tmp_path))
+        link.hello()
+        link.journal_stream(0)
+        link.journal_stream(0)
+        first, again = link.replies["journal stream"]
+        assert first - again >= 0.9 * stream_imports / 1000, (boot, first, again)
+        times.append(first)
+    assert abs(times[0] - times[1]) < 1.0, times
+
+
+def test_a_first_import_brings_in_what_its_module_imports_and_the_boot_s_modules_are_free(tmp_path):
+    import tiletable
+
+    imports = FirstImports(tiletable.__path__[0])
+    imports.at_boot(lambda: None)
+    assert imports.note("tiletable.runtime.app", ("App",)) == 0  # main.py imports it
+    cost = imports.note("tiletable.proto", ("stream",))
+    assert cost == IMPORT_US["proto.stream"] + IMPORT_US["runtime.journal_read"]
+    assert imports.note("tiletable.proto.stream", ("JournalStream",)) == 0
+    assert imports.note("json") == 0
+
+
+def test_the_link_s_intake_is_charged_as_the_chip_s_machine_code_a_byte_read():
+    import io
+    import os
+
+    from chip_costs import LINE_US, USB_TAKE_NS_PER_BYTE, USB_TAKE_US
+    from tiletable.runtime.usblink import UsbLink
+
+    read_end, write_end = os.pipe()
+    with os.fdopen(read_end, "rb", buffering=0) as usb_in:
+        link = UsbLink(None, usb_in, io.BytesIO())
+        os.write(write_end, bytes(300))
+        meter = LineMeter()
+        assert meter.run(link._take) == 300
+        whole = USB_TAKE_US + 300 * USB_TAKE_NS_PER_BYTE // 1000
+        assert whole <= meter.cost_us() <= whole + 8 * LINE_US  # and _take's own few lines
+        assert meter.run(link._take) == 0  # nothing waiting: the call alone
+        assert USB_TAKE_US <= meter.cost_us() <= USB_TAKE_US + 8 * LINE_US
+    os.close(write_end)
+
+
+def test_a_walk_of_the_modules_is_charged_for_the_firmware_s_modules_only():
+    import sys
+
+    from chip_costs import VALIDATE_LINE_US
+    from tiletable.engine.rulesets import loaded_modules, release_modules
+
+    firmware = len([m for m in sys.modules if m.startswith("tiletable")])
+    assert len(sys.modules) > 3 * firmware  # the PC's process: the host's and the tests' modules too
+    meter = LineMeter()
+    meter.run(release_modules, loaded_modules())  # nothing new: a walk that unloads nothing
+    assert meter.cost_us() <= (firmware + 10) * VALIDATE_LINE_US
