@@ -27,19 +27,11 @@ powers up. ``close()`` restores ``kbd_intr(3)`` and ``main.py`` returns, which l
 Pico at the REPL, where mpremote works as usual.
 """
 import select
-import sys
 
 import micropython
 from micropython import const
 
-take_into = None  # the viper intake loop, where MicroPython can run it (runtime/usb_native.py)
-if sys.implementation.name == "micropython":
-    try:
-        from tiletable.runtime.usb_native import take_into
-    except (ImportError, SyntaxError, ValueError):  # no native emitter, or .mpy of another architecture
-        pass
-
-CHUNK = const(512)  # bytes read per call at the most (a few ms on the Pico): bounds the time one poll may take
+CHUNK = 512  # bytes read per call at the most (a few ms on the Pico): bounds the time one poll may take
 # bytes written per call: the RP2040 CDC FIFO's size (TinyUSB's 256 at full speed). The write
 # goes on as USB takes the bytes (four packets); a piece per call would be 16 calls and 16 polls
 # per KB, the most of a journal stream's time on the chip
@@ -118,45 +110,22 @@ class UsbLink:
 
     def _take(self):
         """Read the bytes waiting, up to ``CHUNK``, into ``_chunk``; return how many. One byte a
-        call (a bigger read waits for its count): ``take_into``'s machine code where it runs,
-        20.0 us a byte on the chip against 32.9 for ``_take_each``'s bytecode."""
+        call (a bigger read waits for its count); 43 us a byte on the chip, most of it the poll."""
         ask = self._readable
-        if ask is None:
-            return self._take_all()
-        if take_into is None:
-            return self._take_each(ask)
-        count = take_into(ask, self._readinto, self._byte, self._chunk, CHUNK)
-        if count < 0:
-            self.closed = True
-            return -1 - count
-        return count
-
-    def _take_each(self, ask):
-        """``take_into`` as bytecode: read while ``ask(0)`` lists the stream."""
         readinto = self._readinto
         byte = self._byte
         count = 0
         while count < CHUNK:
-            for _ in ask(0):
-                break
-            else:
-                break  # nothing waiting
+            if ask is not None:
+                for _ in ask(0):
+                    break
+                else:
+                    break  # nothing waiting
             if readinto(byte) != 1:
                 self.closed = True
                 break
             self._chunk[count] = byte[0]
             count += 1
-        return count
-
-    def _take_all(self):
-        """``_take`` for a stream that cannot be polled (a test's in-memory stream): read until
-        it has no more."""
-        count = 0
-        while count < CHUNK and self._readinto(self._byte) == 1:
-            self._chunk[count] = self._byte[0]
-            count += 1
-        if count < CHUNK:
-            self.closed = True
         return count
 
     def send_event(self, msg_type, fields):
