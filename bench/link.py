@@ -31,22 +31,22 @@ from tiletable_host.pull import pull_journal  # noqa: E402
 from tiletable_host.sync import collect_documents, push  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
 
-# bench/chip.py --frozen on the emulated RP2040 (2026-11-26: the firmware at db6f041 frozen in;
-# --placements 30, a 4-session journal pulled), each request's device reply time, p50 (nearest
-# rank) of the run's n: hello 8, state 48, list and put 2/11/11, the others 1 (the journal ack
+# bench/chip.py --frozen on the emulated RP2040 (2026-11-26: main's firmware at 6afb385 frozen
+# in; --placements 60, a 4-session journal pulled), each request's device reply time, p50 (nearest
+# rank) of the run's n: hello 8, state 101, list and put 2/11/11, the others 1 (the journal ack
 # spreads widely from run to run: 34.2, 20.1, 14.1 and 18.1 ms in four runs). The list's p50 is
 # the sync's first page, which collects the heap in a step of its own; the stream's, the boot's
 # first, imports two modules; the chip's game start is of a game its Warmer had readied at idle
 # (the simulated table has none: its start imports the family's modules, sim/chip_costs.py)
 WITHIN = 0.25  # issue 14: the simulated table's reply times agree with the chip's within 25 %
 CHIP_REPLY_P50_MS = {
-    "hello": 10.1, "state": 12.1, "ruleset list": 32.2, "ruleset put deflated": 62.4, "ruleset put commit": 44.2,
-    "journal status": 8.0, "journal stream": 28.2, "journal ack": 18.1, "game start": 62.4,
+    "hello": 10.1, "state": 14.1, "ruleset list": 32.2, "ruleset put deflated": 70.5, "ruleset put commit": 42.3,
+    "journal status": 10.1, "journal stream": 30.2, "journal ack": 18.1, "game start": 60.3,
 }
 CHIP_SESSIONS = 4  # bench/chip.py's --fill-sessions: the journal its pull, stream and ack replies had
-# the same run: a 4-session journal, 38 KB, pulled at 130.0 KB/s from the pull's first request to
-# its last reply (158.2 KB/s in the stream; 112.8 and 147.4 at 2b3e633)
-CHIP_PULL_KBS = 130.0
+# the same run: a 4-session journal, 38 KB, pulled at 125.7 KB/s from the pull's first request to
+# its last reply (149.1 KB/s in the stream)
+CHIP_PULL_KBS = 125.7
 
 
 def against_chip(p50, chip):
