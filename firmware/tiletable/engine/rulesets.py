@@ -126,16 +126,6 @@ def release_modules(loaded):
         unload_module(name)
 
 
-def _release_imported(loaded):
-    """``release_modules(loaded)`` after a validation, which unloads nothing: a count of modules
-    that has not grown means nothing was imported, told without a walk of every module (a
-    set of them all would need heap that a full one may not have)."""
-    import sys
-
-    if len(sys.modules) > len(loaded):
-        release_modules(loaded)
-
-
 def unload_module(name):
     """Forget module ``name`` (and its name in its package), so the garbage collector can
     take its bytecode back once nothing else refers to it. A module frozen into the firmware
@@ -268,7 +258,7 @@ def load_ruleset(doc, known_hash=None, keep_schema=False):
         schema.check_params(name, resolved)
     finally:
         if not (keep_schema and family in SCHEMA_MODULES):
-            _release_imported(loaded)
+            release_modules(loaded)
     return Ruleset(family, name, version, resolved, aliases, description, known_hash)
 
 
@@ -294,7 +284,7 @@ def find_ruleset(name, **overrides):
             full["params"] = params
         return load_ruleset(full)
     finally:
-        _release_imported(loaded)
+        release_modules(loaded)
 
 
 def preset_names():
