@@ -49,6 +49,11 @@ frozen build, 2026-11-26): COBS in       219-254 us  ``frame._codes_in_place`` (
 place (``cobs_codes_in_place``); its                 stand-in), ``CRC_NS_PER_BYTE`` 220 a byte of
 CRC-32 (``binascii.crc32``, 1028 B)                  ``frame.crc32`` (``charged_crc32``): each call
                                                      less its share of a line
+the link's intake (``UsbLink._take``,   54 us /     ``USB_TAKE_US`` 54 a call and
+viper ``usb_native.take_into``, frozen  20.0 us     ``USB_TAKE_NS_PER_BYTE`` 19870 a byte read,
+build, 2026-11-26): a call that finds   a byte      charged whole to ``UsbLink._take``
+nothing; a byte read (400 waiting)                  (the simulation runs its bytecode: 64 us
+                                                    and 32.0 us a byte on the chip)
 a write to the USB CDC stream of 30 /   46 / 62 us  ``USB_WRITE_US`` 43 a write and
 200 bytes; of 64 / 1024 / 4096 bytes    0.11 /      ``USB_WRITE_NS_PER_BYTE`` 464 (the bytes
 until the stream can take more          0.62 /      moved: (1948 - 47) us / 4096): a reply is
@@ -74,11 +79,10 @@ directory they cost nothing. Each write to the USB stream is charged as the chip
 
 A ``gc.collect()`` the link server or the ``App`` makes (proto/server.py, runtime/app.py) is
 charged as the chip's collection of the table's heap at idle, ``GC_COLLECT_US`` 17 ms. On the
-frozen build at the REPL a collection took 13.2 ms with an ``App`` built (71 KB in use), 14.6 ms
-with its services running (69.5 KB), and about 0.13 ms more per KB of small live objects (5 us
-an object); the bench's table holds about 88 KB at idle (157.6 KB free) and more in play, where
-a collection took 21 ms. The collections of runtime/heap.py are a copied-.mpy build's (its
-bytecode is heap): the simulation's firmware is not frozen, so it makes them, but the chip's
+frozen build at the REPL a collection took 10.8-13.2 ms with an ``App`` built (55-71 KB in
+use), and about 0.13 ms more per KB of small live objects (5 us an object); the bench's table
+holds about 88 KB at idle (157.6 KB free) and more in play, where a collection took 21 ms.
+The collections of runtime/heap.py are a copied-.mpy build's (its bytecode is heap): the simulation's firmware is not frozen, so it makes them, but the chip's
 frozen build does not, so they are not charged.
 
 The first import of a firmware module after a boot is charged as the chip's import of it, with
@@ -117,6 +121,8 @@ FLASH_PROG_US = 365
 FLASH_ERASE_US = 1368
 USB_WRITE_US = 43
 USB_WRITE_NS_PER_BYTE = 464
+USB_TAKE_US = 54
+USB_TAKE_NS_PER_BYTE = 19870
 GC_COLLECT_US = 17000
 IMPORT_MEAN_US = 3060
 IMPORT_US = {  # tiletable.<name>: its first import on the frozen build (REPL, 2026-11-26)
@@ -135,6 +141,7 @@ _CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_ob
 _PROTO = "/tiletable/proto/"
 _FRAME = "/tiletable/proto/frame.py"
 _MODULE_WALKS = (_RULESETS, "/tiletable/runtime/table.py")  # their [m for m in sys.modules ...]
+_USBLINK = "/tiletable/runtime/usblink.py"
 _DEFLATE = "/sim/cpython/deflate.py"  # the shim standing in for MicroPython's C module
 
 
@@ -154,20 +161,22 @@ class LineMeter:
         self.proto_lines = 0  # lines of the link's protocol code, ``PROTO_LINE_US`` each
         self.usb_writes = 0  # writes to the USB stream (``usb_write``)
         self.usb_bytes = 0
+        self.takes = 0  # calls of the link's intake (``UsbLink._take``, machine code on the frozen build)
+        self.taken_bytes = 0  # and the bytes they read
         self.collections = 0  # ``gc.collect()`` calls of the firmware's (``ChargedGc``), ``GC_COLLECT_US`` each
         self.import_us = 0  # what the firmware modules imported for the first time since the boot cost (``IMPORT_US``)
         self.first_imports = None  # the boot's ``FirstImports``, if imports are charged
         self.flash = None  # the littlefs chip the firmware's files are on (sim/flashfs.py), if any
-        self._whole = (self._cobs, self._codes, self._inflation, self._inflate, self._walk, self._walk_validate)  # charged at the call, their lines not traced
+        self._whole = (self._cobs, self._codes, self._inflation, self._inflate, self._walk, self._walk_validate, self._take)  # charged at the call, their lines not traced
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
 
     def cost_us(self):
         """What the lines counted so far cost on the chip; the counts start again from 0."""
         cost = self.lines * LINE_US + self.validate_lines * VALIDATE_LINE_US + self.canonical_lines * CANONICAL_LINE_US
         cost += self.proto_lines * PROTO_LINE_US + self.inflations * INFLATE_US + self.usb_writes * USB_WRITE_US
-        cost += self.collections * GC_COLLECT_US + self.import_us
+        cost += self.collections * GC_COLLECT_US + self.import_us + self.takes * USB_TAKE_US
         ns = self.cobs_bytes * COBS_NS_PER_BYTE + self.inflated_bytes * INFLATE_NS_PER_BYTE + self.usb_bytes * USB_WRITE_NS_PER_BYTE
-        ns += self.codes_bytes * CODES_NS_PER_BYTE + self.crc_bytes * CRC_NS_PER_BYTE
+        ns += self.codes_bytes * CODES_NS_PER_BYTE + self.crc_bytes * CRC_NS_PER_BYTE + self.taken_bytes * USB_TAKE_NS_PER_BYTE
         if self.flash is not None:
             read, programs, erases = self.flash.take()
             cost += programs * FLASH_PROG_US + erases * FLASH_ERASE_US
@@ -175,7 +184,7 @@ class LineMeter:
         cost += ns // 1000
         self.lines = self.validate_lines = self.canonical_lines = self.proto_lines = 0
         self.cobs_bytes = self.inflations = self.inflated_bytes = self.usb_writes = self.usb_bytes = 0
-        self.codes_bytes = self.crc_bytes = self.collections = self.import_us = 0
+        self.codes_bytes = self.crc_bytes = self.collections = self.import_us = self.takes = self.taken_bytes = 0
         return cost
 
     def usb_write(self, size):
@@ -215,6 +224,15 @@ class LineMeter:
     def _codes(self, frame, event, arg):
         self.codes_bytes += frame.f_locals["end"] - frame.f_locals["start"] + 1
 
+    def _take(self, frame, event, arg):
+        self.takes += 1
+        return self._taken  # its lines are not counted; its result is
+
+    def _taken(self, frame, event, arg):
+        if event == "return" and arg is not None:
+            self.taken_bytes += arg
+        return self._taken
+
     def _inflation(self, frame, event, arg):
         self.inflations += 1
 
@@ -233,6 +251,8 @@ class LineMeter:
             return self._codes
         if code.co_name == "<listcomp>" and "m" in code.co_varnames and path.endswith(_MODULE_WALKS):
             return self._walk_validate if path.endswith(_RULESETS) else self._walk
+        if path.endswith(_USBLINK) and code.co_name == "_take":
+            return self._take
         if path.endswith(_RULESETS):
             return self._canonical_line if code.co_name in _CANONICAL else self._validate_line
         if _PROTO in path:

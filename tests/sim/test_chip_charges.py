@@ -63,3 +63,23 @@ def test_a_walk_of_the_modules_is_charged_for_the_firmware_s_modules_only():
     meter = LineMeter()
     meter.run(release_modules, loaded_modules())  # nothing new: a walk that unloads nothing
     assert meter.cost_us() <= (firmware + 10) * VALIDATE_LINE_US
+
+
+def test_the_link_s_intake_is_charged_as_the_chip_s_machine_code_a_byte_read():
+    import io
+    import os
+
+    from chip_costs import LINE_US, USB_TAKE_NS_PER_BYTE, USB_TAKE_US
+    from tiletable.runtime.usblink import UsbLink
+
+    read_end, write_end = os.pipe()
+    with os.fdopen(read_end, "rb", buffering=0) as usb_in:
+        link = UsbLink(None, usb_in, io.BytesIO())
+        os.write(write_end, bytes(300))
+        meter = LineMeter()
+        assert meter.run(link._take) == 300
+        whole = USB_TAKE_US + 300 * USB_TAKE_NS_PER_BYTE // 1000
+        assert whole <= meter.cost_us() <= whole + 8 * LINE_US  # and _take's own few lines
+        assert meter.run(link._take) == 0  # nothing waiting: the call alone
+        assert USB_TAKE_US <= meter.cost_us() <= USB_TAKE_US + 8 * LINE_US
+    os.close(write_end)

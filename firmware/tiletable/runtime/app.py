@@ -131,10 +131,13 @@ class App:
         self._collected_ms = ticks_ms()
         self._collected_after = 0  # the table's count of journalled actions at that collection
         if not bytecode_on_heap():
+            from tiletable.runtime.usb_native import NativeIntake
             from tiletable.runtime.warmup import Warmer
 
             self.warmer = Warmer(self)
             self.collects_in_play = True
+            if self.link._readable is not None:  # (a stream that cannot be polled reads on its own)
+                self.link._take = NativeIntake(self.link).take
         self.running = True
         self.table.boot(ticks_ms())
 
