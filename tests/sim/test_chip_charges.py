@@ -16,6 +16,7 @@ def test_a_sync_s_first_list_page_is_charged_its_collection(tmp_path):
 
 
 def test_a_collection_is_charged_only_while_the_firmware_s_work_is_metered():
+    import device  # noqa: F401 (importing the simulation gives the firmware its charged gc)
     import tiletable.proto.server as server
 
     meter = LineMeter()
