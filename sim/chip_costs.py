@@ -52,8 +52,8 @@ CRC-32 (``binascii.crc32``, 1028 B)                  ``frame.crc32`` (``charged_
 the link's intake (``UsbLink._take``,   54 us /     ``USB_TAKE_US`` 54 a call and
 viper ``usb_native.take_into``, frozen  20.0 us     ``USB_TAKE_NS_PER_BYTE`` 19870 a byte read,
 build, 2026-11-26): a call that finds   a byte      charged whole to ``UsbLink._take``
-nothing; a byte read (400 waiting)                  (the simulation runs its bytecode: 64 us
-                                                    and 32.0 us a byte on the chip)
+nothing; a byte read (400 waiting)                  (the simulation runs its bytecode: about
+                                                    33 us a byte on the chip)
 a write to the USB CDC stream of 30 /   46 / 62 us  ``USB_WRITE_US`` 43 a write and
 200 bytes; of 64 / 1024 / 4096 bytes    0.11 /      ``USB_WRITE_NS_PER_BYTE`` 464 (the bytes
 until the stream can take more          0.62 /      moved: (1948 - 47) us / 4096): a reply is
@@ -82,8 +82,9 @@ charged as the chip's collection of the table's heap at idle, ``GC_COLLECT_US`` 
 frozen build at the REPL a collection took 10.8-13.2 ms with an ``App`` built (55-71 KB in
 use), and about 0.13 ms more per KB of small live objects (5 us an object); the bench's table
 holds about 88 KB at idle (157.6 KB free) and more in play, where a collection took 21 ms.
-The collections of runtime/heap.py are a copied-.mpy build's (its bytecode is heap): the simulation's firmware is not frozen, so it makes them, but the chip's
-frozen build does not, so they are not charged.
+The collections of runtime/heap.py are a copied-.mpy build's (its bytecode is heap): the
+simulation's firmware is not frozen, so it makes them, but the chip's frozen build does not, so
+they are not charged.
 
 The first import of a firmware module after a boot is charged as the chip's import of it, with
 every module its top level imports that the boot has not (``FirstImports``): on the frozen

@@ -70,7 +70,7 @@ def test_the_link_s_intake_is_charged_as_the_chip_s_machine_code_a_byte_read():
     import io
     import os
 
-    from chip_costs import LINE_US, USB_TAKE_NS_PER_BYTE, USB_TAKE_US
+    from chip_costs import USB_TAKE_NS_PER_BYTE, USB_TAKE_US
     from tiletable.runtime.usblink import UsbLink
 
     read_end, write_end = os.pipe()
@@ -79,8 +79,7 @@ def test_the_link_s_intake_is_charged_as_the_chip_s_machine_code_a_byte_read():
         os.write(write_end, bytes(300))
         meter = LineMeter()
         assert meter.run(link._take) == 300
-        whole = USB_TAKE_US + 300 * USB_TAKE_NS_PER_BYTE // 1000
-        assert whole <= meter.cost_us() <= whole + 8 * LINE_US  # and _take's own few lines
+        assert meter.cost_us() == USB_TAKE_US + 300 * USB_TAKE_NS_PER_BYTE // 1000  # none of its lines
         assert meter.run(link._take) == 0  # nothing waiting: the call alone
-        assert USB_TAKE_US <= meter.cost_us() <= USB_TAKE_US + 8 * LINE_US
+        assert meter.cost_us() == USB_TAKE_US
     os.close(write_end)
