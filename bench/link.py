@@ -48,7 +48,7 @@ CHIP_REPLY_P50_MS = {
 STATES_IN_GAME = 21  # STATE requests timed in a game, each after 100-300 ms of device time
 CHIP_SESSIONS = 4  # bench/chip.py's --fill-sessions: the journal its pull, stream and ack replies had
 # the same run: a 4-session journal, 38 KB, in 0.258 s of stream replies (each from its request to
-# its last frame): 149.1 KB/s, as in the two runs before. (From the pull's first request to its
+# its last frame): 149.1 KB/s (149.1 and 150.3 in the two runs before). (From the first request to its
 # last reply, 119.5 KB/s; that span holds the PC's own work between requests, which the chip's
 # clock counts and the simulated table's does not.)
 CHIP_STREAM_KBS = 149.1
