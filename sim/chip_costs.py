@@ -10,11 +10,8 @@ measured on the chip                    cost        how it is used here
 ======================================  ==========  ============================================
 MFRC522 register write / read           59 / 69 us  ``REGISTER_ACCESS_US`` 64 (their mean), charged
                                                     by the reader models' ``BusClock`` per access
-empty-pad probe (WUPA, no answer)       1.13 ms     ``VISIT_US`` 119: less its 15 bus accesses
+empty-pad probe (WUPA, no answer)       1.13 ms     ``VISIT_US`` 183: less its 15 bus accesses
                                                     (960 us), plus half the antenna's remainder
-                                                    (183), less the 64 us a probe no longer spends
-                                                    clearing its signature (912 -> 849 us at the
-                                                    REPL, 2026-11-26)
 antenna on + off (one write each)       0.155 ms    ``FIELD_ON_US`` 14: the other half of
                                                     0.155 ms less two accesses
 ``Tray.next_poll_ms``                   0.04 ms     ``NEXT_POLL_US``
@@ -110,7 +107,7 @@ REGISTER_ACCESS_US = 64
 LINE_US = 5
 VALIDATE_LINE_US = 24
 CANONICAL_LINE_US = 22
-VISIT_US = 119
+VISIT_US = 183
 FIELD_ON_US = 14
 NEXT_POLL_US = 40
 SCAN_WAKE_US = 900

@@ -234,7 +234,6 @@ class MFRC522:
         self._cl = bytearray(5)  # the UID CLn being resolved
         self.signature = bytearray(10)  # UID CL1 and CL2 bits from the last probe(): "same tags?"
         self.signature_bits = 0
-        self._signed = 0  # bytes of ``signature`` written since it was last cleared
         self._resume_level = -1  # probe() left the tags READY at this cascade level (0 or 1)...
         self._resume_bits = 0  # ...with this many bits of its UID CLn known
         self._prefix = bytearray(3)  # UID bytes of CL1 when probe() selected it
@@ -473,15 +472,12 @@ class MFRC522:
         return self.signature_bits
 
     def _wake_for_probe(self):
-        """Forget the last probe and send WUPA; whether any tag answered. Only the signature
-        bytes the last probe wrote are cleared: an empty pad's probe wrote none, and clearing
-        all ten took 64 of its 912 us on the chip."""
+        """Forget the last probe and send WUPA; whether any tag answered."""
         self._resume_level = -1
         self.signature_bits = 0
         sig = self.signature
-        for i in range(self._signed):
+        for i in range(10):
             sig[i] = 0
-        self._signed = 0
         found = self.wake()
         if not found and self._awake:
             found = self.wake()  # the first WUPA only sent tags left READY or ACTIVE back to IDLE/HALT
@@ -505,7 +501,6 @@ class MFRC522:
         sig = self.signature
         for i in range(5):
             sig[5 * level + i] = cl[i]
-        self._signed = 5 * level + 5
         self.signature_bits = 40 * level + known
         self._resume_level = level
         self._resume_bits = known
