@@ -15,12 +15,12 @@ empty-pad probe (WUPA, no answer)       1.13 ms     ``VISIT_US`` 183: less its 1
 antenna on + off (one write each)       0.155 ms    ``FIELD_ON_US`` 14: the other half of
                                                     0.155 ms less two accesses
 ``Tray.next_poll_ms``                   0.04 ms     ``NEXT_POLL_US``
-idle scan period per zone, 9 zones;     35 ms;      ``SCAN_WAKE_US`` 1400: the scan task's
-idle CPU busy, all services running     77.3 %      wake-up, ``App.scan`` and ``poll``'s bookkeeping
-(bench/chip.py at f4bc9da)                          per run, fitted to the chip's idle CPU busy
-                                                    (the simulation: 78.3 %, 33 ms a zone). It was
-                                                    900 while ``VISIT_US`` and ``FIELD_ON_US`` went
-                                                    uncharged (the simulation: 62 %, 31-32 ms)
+idle scan period per zone, 9 zones      34 ms       ``SCAN_WAKE_US`` 900, calibrated to 49 ms on
+(all services running)                              the scanner before it powered the next field in
+                                                    the same poll (the simulation now gives 31 ms):
+                                                    the scan task's wake-up, ``App.scan`` and
+                                                    ``poll``'s bookkeeping per run. Check: scanning
+                                                    alone kept the chip 66 % busy, the simulation 59 %
 App.buttons() / App.serve() idle        0.61 /      ``LINE_US`` 5: 131 and 26 firmware lines on
                                         0.14 ms     CPython, 4.7 and 5.4 us a line
 tray event -> LED flash                 ~13 ms      2700-3300 lines: 4.0-4.8 us a line
@@ -110,7 +110,7 @@ CANONICAL_LINE_US = 22
 VISIT_US = 183
 FIELD_ON_US = 14
 NEXT_POLL_US = 40
-SCAN_WAKE_US = 1400
+SCAN_WAKE_US = 900
 COBS_NS_PER_BYTE = 770
 CODES_NS_PER_BYTE = 150
 CRC_NS_PER_BYTE = 220
