@@ -21,7 +21,7 @@ if sys.implementation.name == "cpython":
 
 import latency  # noqa: E402
 
-CHIP = {"mover_led": (17, 24), "other_led": (38, 53), "scan_idle": 35}  # bench/chip.py on the emulated RP2040, frozen build at f4bc9da
+CHIP = {"mover_led": (18, 25), "other_led": (44, 55), "scan_idle": 34}  # bench/chip.py on the emulated RP2040, frozen build at 6afb385
 
 
 def _pct(values, p):
