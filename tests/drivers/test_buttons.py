@@ -166,6 +166,50 @@ def test_edges_raise_the_irq_flag_and_idle_buttons_need_no_polling():
     assert not buttons.needs_poll(600)
 
 
+def _scripted_actions(contacts):
+    """Taps, a long hold, a double press and two buttons at once, on ``contacts`` (two)."""
+    first, second = contacts
+    first.tap(100, 60)
+    first.tap(700, 1500)  # a long press
+    first.tap(3000, 40)
+    first.tap(3150, 40)  # a double press
+    second.tap(3100, 300)
+    second.tap(4000, 30)
+
+
+def test_with_edge_irqs_the_events_are_those_of_polling_every_pin():
+    for seed in range(1, 21):
+        for step in (1, 10):
+            polled, contacts = make_buttons(count=2, seed=seed)
+            _scripted_actions(contacts)
+            expected = run(polled, contacts, 5000, step)
+            flagged, contacts = make_buttons(count=2, seed=seed)
+            flagged.enable_irq()
+            _scripted_actions(contacts)
+            assert run(flagged, contacts, 5000, step) == expected, (seed, step)
+            assert LONG in kinds(expected) and DOUBLE in kinds(expected)
+
+
+def test_with_edge_irqs_an_idle_poll_reads_no_pin():
+    buttons, (contact,) = make_buttons(seed=9)
+    reads = [0]
+    read = buttons._pins[0].value
+
+    def counted(*args):
+        reads[0] += 1
+        return read(*args)
+
+    buttons._pins[0].value = counted
+    buttons.enable_irq()
+    run(buttons, [contact], 50)
+    assert reads[0] == 1  # the first poll after enable_irq, then none
+    contact.tap(100, 50)
+    assert kinds(run(buttons, [contact], 400, start_ms=50)) == [PRESS, RELEASE]
+    during = reads[0]
+    run(buttons, [contact], 900, start_ms=400)
+    assert reads[0] == during  # once released and debounced, nothing more is read
+
+
 def test_timings_survive_the_tick_counter_wrapping():
     buttons, (contact,) = make_buttons(seed=12)
     contact.tap(10, 1200)

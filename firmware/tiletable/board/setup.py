@@ -99,6 +99,7 @@ def build(machine, display=None):
     gpios = tuple(pins.BUTTON_SEAT) + (pins.BUTTON_MENU, pins.BUTTON_OK, pins.BUTTON_UNDO)
     button_pins = [machine.Pin(gpio) for gpio in gpios]
     buttons = Buttons(button_pins)
+    buttons.enable_irq()  # an idle table reads no button pin until one moves
     return Board(machine, spi, readers, chain, scores, strip, buzzer, buttons, button_pins, reader_cs)
 
 

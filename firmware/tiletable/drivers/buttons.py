@@ -14,7 +14,10 @@ when it is full the oldest event is dropped and counted in ``dropped``). An even
 one small int, ``button << 2 | kind``, so neither polling nor ``get()`` allocates.
 ``enable_irq(flag)`` makes any edge set ``edge_pending`` (and ``flag.set()``, e.g. an
 ``asyncio.ThreadSafeFlag``), so an idle loop can sleep until a button moves:
-``needs_poll(now_ms)`` says whether anything is in progress.
+``needs_poll(now_ms)`` says whether anything is in progress. With the IRQs on, ``poll``
+reads the pins only after an edge or while a contact settles or a long press may still
+come: nothing else can make an event, and reading the seven pins every 10 ms was half of
+an idle table's button step on the chip (314 of 650 us; 362 us with the IRQs).
 
 Example::
 
@@ -61,6 +64,8 @@ class Buttons:
         self.dropped = 0
         self.edge_pending = False
         self._flag = None
+        self._irq = False  # edges are flagged: a poll with none and nothing in progress reads no pin
+        self._in_progress = True  # a contact settling or held short of a long press (as of the last reading)
         self._on_edge_handler = self._on_edge  # bound once: an IRQ must not allocate
 
     @staticmethod
@@ -77,6 +82,8 @@ class Buttons:
 
     def poll(self, now_ms):
         """Read every button and queue what happened; returns how many events are waiting."""
+        if self._irq and not self.edge_pending and not self._in_progress:
+            return self._pending  # no edge since a reading that left nothing in progress
         self.edge_pending = False
         for button in range(len(self._pins)):
             level = self._read(button)
@@ -97,7 +104,17 @@ class Buttons:
                 self._long_sent[button] = 1
                 self._double_armed[button] = 0
                 self._put(button, self.LONG)
+        self._in_progress = self._settling_or_held()
         return self._pending
+
+    def _settling_or_held(self):
+        """Whether a later poll may queue an event without another edge: a level not yet
+        debounced, or a button down that has not sent its LONG. (A double press needs the
+        next press's edges.)"""
+        for button in range(len(self._pins)):
+            if self._raw[button] != self._down[button] or (self._down[button] and not self._long_sent[button]):
+                return True
+        return False
 
     def get(self):
         """The oldest queued event, or None."""
@@ -109,10 +126,13 @@ class Buttons:
         return event
 
     def enable_irq(self, flag=None):
-        """Flag every edge from the pins' IRQs (the handler only sets flags; polling does the rest)."""
+        """Flag every edge from the pins' IRQs (the handler only sets flags; polling does the
+        rest), and from then on poll only what an edge or a press in progress may change."""
         self._flag = flag
         for pin in self._pins:
             pin.irq(self._on_edge_handler, pin.IRQ_FALLING | pin.IRQ_RISING)
+        self._irq = True
+        self._in_progress = True  # the next poll reads every pin: a level may have changed unflagged
 
     def needs_poll(self, now_ms):
         """Whether polling can change anything now: an edge was flagged, a contact is settling or
