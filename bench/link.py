@@ -32,26 +32,27 @@ from tiletable_host.pull import pull_journal  # noqa: E402
 from tiletable_host.sync import collect_documents, push  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
 
-# bench/chip.py --frozen on the emulated RP2040 (2026-11-26: main's firmware at f4bc9da frozen
+# bench/chip.py --frozen on the emulated RP2040 (2026-11-26: main's firmware at fff4808 frozen
 # in; --placements 60, a 4-session journal pulled), each request's device reply time, p50 (nearest
-# rank) of the run's n: hello 8, state 101 (asked in play, at every step of the game), list and
+# rank) of the run's n: hello 8, state 70 (asked in play, at every step of the game), list and
 # put 2/11/11, the others 1. The journal ack, one a run, spreads widely from run to run (14.1,
-# 18.1, 20.1, 30.2 and 34.2 ms in five runs): its figure is their median. The list's p50 is
-# the sync's first page, which collects the heap in a step of its own; the stream's, the boot's
-# first, imports two modules; the chip's game start is of a game its Warmer had readied at idle
-# (the simulated table has none: its start imports the family's modules, sim/chip_costs.py)
+# 18.1, 18.1, 20.1, 20.9, 30.2, 32.2 and 34.2 ms in eight runs): its figure is their median. The
+# list's p50 is the sync's first page, which collects the heap in a step of its own; the
+# stream's, the boot's first, imports two modules; the chip's game start is of a game its Warmer
+# had readied at idle (the simulated table has none: its start imports the family's modules,
+# sim/chip_costs.py)
 WITHIN = 0.25  # issue 14: the simulated table's reply times agree with the chip's within 25 %
 CHIP_REPLY_P50_MS = {
-    "hello": 10.1, "state": 12.7, "ruleset list": 32.2, "ruleset put deflated": 60.4, "ruleset put commit": 42.2,
-    "journal status": 8.0, "journal stream": 28.2, "journal ack": 20.1, "game start": 62.3,
+    "hello": 10.1, "state": 12.1, "ruleset list": 30.2, "ruleset put deflated": 58.5, "ruleset put commit": 42.3,
+    "journal status": 8.1, "journal stream": 26.2, "journal ack": 20.1, "game start": 58.4,
 }
 STATES_IN_GAME = 21  # STATE requests timed in a game, each after 100-300 ms of device time
 CHIP_SESSIONS = 4  # bench/chip.py's --fill-sessions: the journal its pull, stream and ack replies had
-# the same run: a 4-session journal, 38 KB, in 0.258 s of stream replies (each from its request to
-# its last frame): 149.1 KB/s (149.1 and 150.3 in the two runs before). (From the first request to its
-# last reply, 119.5 KB/s; that span holds the PC's own work between requests, which the chip's
-# clock counts and the simulated table's does not.)
-CHIP_STREAM_KBS = 149.1
+# the same run: a 4-session journal, 38 KB, in 0.221 s of stream replies (each from its request to
+# its last frame): 169.7 KB/s (162.2 and 162.9 in the two runs before, at 4ce6066 and 272e60f).
+# (From the first request to its last reply, 136.9 KB/s; that span holds the PC's own work
+# between requests, which the chip's clock counts and the simulated table's does not.)
+CHIP_STREAM_KBS = 169.7
 
 
 def against_chip(p50, chip):

@@ -21,7 +21,7 @@ if sys.implementation.name == "cpython":
 
 import latency  # noqa: E402
 
-CHIP = {"mover_led": (18, 25), "other_led": (44, 55), "scan_idle": 34}  # bench/chip.py on the emulated RP2040, frozen build at 6afb385
+CHIP = {"mover_led": (17, 23), "other_led": (47, 57), "scan_idle": 34}  # bench/chip.py on the emulated RP2040, frozen build at fff4808
 
 
 def _pct(values, p):
