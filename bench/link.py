@@ -32,7 +32,7 @@ from tiletable_host.pull import pull_journal  # noqa: E402
 from tiletable_host.sync import collect_documents, push  # noqa: E402
 from tiletable_host.transport_local import LocalTransport  # noqa: E402
 
-# bench/chip.py --frozen on the emulated RP2040 (2026-11-26: main's firmware at fff4808 frozen
+# bench/chip.py --frozen on the emulated RP2040 (2026-11-26: main's firmware at 877884d frozen
 # in; --placements 60, a 4-session journal pulled), each request's device reply time, p50 (nearest
 # rank) of the run's n: hello 8, state 70 (asked in play, at every step of the game), list and
 # put 2/11/11, the others 1. The journal ack, one a run, spreads widely from run to run (14.1,
@@ -49,7 +49,7 @@ CHIP_REPLY_P50_MS = {
 STATES_IN_GAME = 21  # STATE requests timed in a game, each after 100-300 ms of device time
 CHIP_SESSIONS = 4  # bench/chip.py's --fill-sessions: the journal its pull, stream and ack replies had
 # the same run: a 4-session journal, 38 KB, in 0.221 s of stream replies (each from its request to
-# its last frame): 169.7 KB/s (162.2 and 162.9 in the two runs before, at 4ce6066 and 272e60f).
+# its last frame): 169.7 KB/s (162.2 and 162.9 in the two runs before, at 4ce6066 and 30cf710).
 # (From the first request to its last reply, 136.9 KB/s; that span holds the PC's own work
 # between requests, which the chip's clock counts and the simulated table's does not.)
 CHIP_STREAM_KBS = 169.7

@@ -21,7 +21,7 @@ if sys.implementation.name == "cpython":
 
 import latency  # noqa: E402
 
-CHIP = {"mover_led": (17, 23), "other_led": (47, 57), "scan_idle": 34}  # bench/chip.py on the emulated RP2040, frozen build at fff4808
+CHIP = {"mover_led": (17, 23), "other_led": (47, 57), "scan_idle": 34}  # bench/chip.py on the emulated RP2040, frozen build at 877884d
 
 
 def _pct(values, p):

@@ -12,7 +12,7 @@ import device
 from latency import measure_match
 from player import local_table
 
-# bench/chip.py on the frozen build, emulated device time (the idle rows at fff4808)
+# bench/chip.py on the frozen build, emulated device time (the idle rows at 877884d)
 CHIP_MOVER_LED_P50 = 17  # ms, tile on the mover's pad -> first LED change (its preview)
 CHIP_OTHER_LED_P95 = 46  # ms, tile on another seat's pad (out of turn) -> first LED change
 CHIP_IDLE_SCAN_MS = 34  # mean period per zone, 9 zones, idle (what SCAN_WAKE_US is calibrated to)
