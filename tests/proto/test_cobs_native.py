@@ -60,7 +60,7 @@ sys.path.insert(0, "firmware")
 sys.path.insert(0, "tests")
 sys.path.insert(0, "tests/proto")
 from tiletable.proto import frame
-assert frame.cobs_codes_in_place is not None, "the viper code did not load"
+assert frame.cobs_codes_in_place is not None and frame.move_right is not None, "the viper code did not load"
 import test_frame
 test_frame.test_a_frame_sealed_in_place_is_the_frame_encode_frame_makes()
 print("ok")

@@ -5,9 +5,9 @@ import struct
 from portable import raises
 
 from tiletable.proto.frame import (
+    CRC_SIZE,
     HEADER_SIZE,
     MAX_ENCODED,
-    MAX_FRAME,
     MAX_PAYLOAD,
     PROTOCOL_VERSION,
     FrameDecoder,
@@ -76,16 +76,19 @@ def test_frame_size_limit():
 
 
 def _sealed_in_place(payload, msg_type=0x96, seq=300):
-    """The wire bytes ``seal_frame_in_place`` makes of a frame written into a buffer of junk."""
+    """The wire bytes ``seal_frame_in_place`` makes of a frame written into a buffer of junk,
+    which it may use up to the room it asks for (the frame's size with its CRC, its longest
+    COBS encoding and two delimiters) and no further."""
     at = 5
     out = bytearray(b"\xee" * (at + MAX_ENCODED + 8))
     body = at + 2
     struct.pack_into("<BBH", out, body, PROTOCOL_VERSION, msg_type, seq)
     end = body + HEADER_SIZE + len(payload)
     out[body + HEADER_SIZE : end] = payload
-    scratch = bytearray(b"\xee" * MAX_FRAME)
-    stop = seal_frame_in_place(out, at, end, scratch)
-    assert out[:at] == b"\xee" * at and out[stop:] == b"\xee" * (len(out) - stop), "bytes outside the frame changed"
+    size = HEADER_SIZE + len(payload) + CRC_SIZE
+    room = at + size + size // 254 + 3
+    stop = seal_frame_in_place(out, at, end)
+    assert stop <= room and out[:at] == b"\xee" * at and out[room:] == b"\xee" * (len(out) - room), "bytes outside the frame's room changed"
     return bytes(out[at:stop])
 
 

@@ -67,3 +67,14 @@ def cobs_codes_in_place(p: int, buf: ptr8, end: int) -> int:
             return end
         code_at = p
         p += 1
+
+
+@micropython.viper
+def move_right(buf: ptr8, start: int, end: int, by: int):
+    """Move ``buf[start:end]`` ``by`` bytes to the right, the last byte first (the two may
+    overlap): where a frame COBS cannot code in place makes room for its longer encoding."""
+    i = end
+    while i > start:
+        i -= 1
+        buf[i + by] = buf[i]
+

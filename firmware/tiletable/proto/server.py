@@ -107,7 +107,7 @@ class LinkServer:
         # told once: on the chip it is a littlefs stat of a path that is not there, 2.2 ms a put
         self._keeps_modules = bytecode_on_heap()
         self._event_seq = 0
-        self._pull_buf = None  # a pull reply's records or a stream frame: one request is answered at a time
+        self._pull_buf = None  # a pull reply's records: one request is answered at a time
         self.stream = None  # the journal stream in progress (proto/stream.py), or None
         self._request_seq = 0
         self._capabilities = ["journal", "journal-stream", "maintenance", "rulesets"]
@@ -378,7 +378,7 @@ class LinkServer:
         limit = min(fields["max"], MAX_PAYLOAD - _PULL_OVERHEAD)
         if limit < MAX_RECORD:
             raise ProtocolError(E_BAD_VALUE, "pull max %d is under one record (%d)" % (fields["max"], MAX_RECORD))
-        if self._pull_buf is None:  # made on the first pull or stream: the boot's heap is the first game's
+        if self._pull_buf is None:  # made on the first pull: the boot's heap is the first game's
             self._pull_buf = memoryview(bytearray(MAX_FRAME))
         used = self.journal.read_since(fields["after"], self._pull_buf[:limit])
         return {"durable": self.journal.durable_seq, "records": self._pull_buf[:used]}
@@ -388,9 +388,7 @@ class LinkServer:
         ``stream.frame_into`` as its queue has room, and drops the stream once ``done``."""
         from tiletable.proto.stream import JournalStream  # on the first stream: not in the boot's heap
 
-        if self._pull_buf is None:
-            self._pull_buf = memoryview(bytearray(MAX_FRAME))
-        self.stream = JournalStream(self.journal, self._pull_buf, self._request_seq, fields)
+        self.stream = JournalStream(self.journal, self._request_seq, fields)
         return None
 
     def _end_stream(self):

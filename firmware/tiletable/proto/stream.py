@@ -19,19 +19,16 @@ DATA_MAX = MAX_PAYLOAD - _HEAD
 
 
 class JournalStream:
-    """One run: ``frame_into`` makes its frames one at a time, until ``done``. ``frame``
-    (``MAX_FRAME`` bytes) is its scratch: the record header at a host's hint, and a frame COBS
-    cannot encode in place.
+    """One run: ``frame_into`` makes its frames one at a time, until ``done``.
 
     :raises ProtocolError: E_BAD_VALUE for no frames or no bytes per frame.
     """
 
-    def __init__(self, journal, frame, seq, fields):
+    def __init__(self, journal, seq, fields):
         self.limit = min(fields["max"], DATA_MAX)
         if self.limit < 1 or fields["frames"] < 1:
             raise ProtocolError(E_BAD_VALUE, "journal stream of %d frames of %d bytes" % (fields["frames"], fields["max"]))
         self.journal = journal
-        self.frame = frame
         self.seq = seq
         self.part = 0
         self.left = fields["frames"]
@@ -57,12 +54,12 @@ class JournalStream:
         return journal._firsts[index], offset
 
     def _seq_at(self, first, offset):
-        header = memoryview(self.frame)[:HEAD_SIZE]
+        header = bytearray(HEAD_SIZE)
         with open(self.journal._path(first), "rb") as f:
             f.seek(offset)
             if f.readinto(header) != HEAD_SIZE:
                 return -1
-        return struct.unpack_from("<I", self.frame, 3)[0]
+        return struct.unpack_from("<I", header, 3)[0]
 
     def _read(self, out):
         """Copy flash bytes from the stream's place into ``out``, moving on to the next file at
@@ -114,7 +111,7 @@ class JournalStream:
         self.offset += count
         if last:
             self.close()
-        return seal_frame_in_place(out, at, data_at + count, self.frame)
+        return seal_frame_in_place(out, at, data_at + count)
 
     def close(self):
         """End the run: the file kept open is closed."""
