@@ -301,11 +301,11 @@ class UsbFrames:
     """Frames the device sent, decoded from table-emu's --usb-log as it grows."""
 
     def __init__(self, path):
-        from tiletable.proto.frame import FrameDecoder
+        from tiletable.proto.frame import STREAM_ENCODED, FrameDecoder
 
         self.path = path
         self.offset = 0
-        self.decoder = FrameDecoder()
+        self.decoder = FrameDecoder(STREAM_ENCODED)
 
     def new(self):
         try:
@@ -325,7 +325,7 @@ def link_replies(cdc_log, usb_log, from_ms):
     after the previous reply (retries that arrive before a reply count from the first write) and
     ends when a frame answering it (type | 0x80, or ERROR) is complete; events sent meanwhile
     do not end it (the harness's cdc_latency.py takes the first output of any kind)."""
-    from tiletable.proto.frame import FrameDecoder
+    from tiletable.proto.frame import STREAM_ENCODED, FrameDecoder
     from tiletable.proto import messages as m
     from tiletable.proto import stream  # noqa: F401  (the JOURNAL_STREAM reply's layout)
 
@@ -335,7 +335,7 @@ def link_replies(cdc_log, usb_log, from_ms):
         if len(parts) == 3:
             rows.append((float(parts[0]), parts[1], int(parts[2])))
     usb = open(usb_log, "rb").read()
-    decoder = FrameDecoder()
+    decoder = FrameDecoder(STREAM_ENCODED)
     offset = 0
     pending = None
     last_start = None

@@ -15,7 +15,7 @@ import logging
 import time
 import zlib
 
-from tiletable.proto.frame import MAX_PAYLOAD, FrameDecoder, encode_frame
+from tiletable.proto.frame import MAX_PAYLOAD, STREAM_ENCODED, STREAM_PAYLOAD, FrameDecoder, encode_frame
 from tiletable.proto.messages import (
     ERROR,
     ERROR_NAMES,
@@ -81,7 +81,7 @@ IDEMPOTENT = frozenset(
 _CHUNK_OVERHEAD = 4  # a chunk request's offset (u16) and data length (u16)
 _PULL_OVERHEAD = 6  # a pull reply's last (u32) and records length (u16)
 _STREAM_OVERHEAD = 16  # a stream reply's part, last (u8), durable, first, offset (u32), data length (u16)
-STREAM_FRAMES = 64  # frames one JOURNAL_STREAM request asks for: a round trip per 64 KB or so
+STREAM_FRAMES = 64  # frames one JOURNAL_STREAM request asks for: a round trip per 256 KB or so (64 KB from a device of 1 KB frames)
 
 
 def _whole_records(data, into):
@@ -141,9 +141,10 @@ class Transport:
         self.retries = retries
         self.on_event = on_event
         self.max_payload = MAX_PAYLOAD
+        self.stream_max = STREAM_PAYLOAD - _STREAM_OVERHEAD  # journal bytes a stream frame may carry
         self.device_info = None
         self._seq = 0
-        self._decoder = FrameDecoder()
+        self._decoder = FrameDecoder(STREAM_ENCODED)  # a journal stream's frames are the longest
         self._frames = []  # decoded frames not yet consumed, oldest first
 
     # ----- bytes: provided by subclasses
@@ -347,7 +348,7 @@ class Transport:
 
         :raises TransportError: when a record the device sent fails its check.
         """
-        fields = {"after": after, "first": position[0], "offset": position[1], "frames": frames, "max": self.max_payload - _STREAM_OVERHEAD}
+        fields = {"after": after, "first": position[0], "offset": position[1], "frames": frames, "max": self.stream_max}
         reply = self.request(JOURNAL_STREAM, fields)
         seq = self._seq
         records = []

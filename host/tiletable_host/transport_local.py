@@ -9,7 +9,7 @@ the directory, exactly as the firmware does at boot.
 import os
 import time
 
-from tiletable.proto.frame import MAX_ENCODED
+from tiletable.proto.frame import STREAM_ENCODED
 from tiletable.proto.server import LinkServer
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore
@@ -59,7 +59,7 @@ class LocalTransport(Transport):
 
     def _read(self, timeout):
         if self.server.stream is not None:  # one frame a read, as the USB link makes them when there is room
-            wire = bytearray(MAX_ENCODED + 2)
+            wire = bytearray(STREAM_ENCODED + 2)
             stream = self.server.stream
             self._inbox.extend(wire[: stream.frame_into(wire, 0)])
             if stream.done:

@@ -123,10 +123,12 @@ def test_a_device_reset_in_the_middle_of_a_sync_loses_nothing(capsys, tmp_path, 
 
 
 class ResettingMidStream(SerialTransport):
-    """A serial link that power-cuts the device once the ``at``-th frame of a journal stream arrived."""
+    """A serial link that power-cuts the device once the ``at``-th frame of a journal stream
+    arrived; it asks for frames of 1 KB, so a few games' journal takes several."""
 
     def __init__(self, table, at):
         super().__init__(table.port, timeout=TIMEOUT)
+        self.stream_max = 1008
         self.table = table
         self.at = at
         self.seen = 0

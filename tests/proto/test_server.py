@@ -5,7 +5,7 @@ import sys
 from runtime import toy_family
 from runtime.scratch import fresh_dir
 
-from tiletable.proto.frame import MAX_ENCODED, MAX_PAYLOAD, FrameDecoder, encode_frame
+from tiletable.proto.frame import MAX_ENCODED, MAX_PAYLOAD, STREAM_ENCODED, STREAM_PAYLOAD, FrameDecoder, encode_frame
 from tiletable.proto.messages import (
     E_BAD_VALUE,
     E_INTERNAL,
@@ -399,7 +399,7 @@ def _stream(server, fields, seq=77):
     frames = []
     while server.stream is not None:
         wire = bytearray(MAX_ENCODED + 2)
-        end = server.stream.frame_into(wire, 0)
+        end = server.stream.frame_into(wire, 0, MAX_PAYLOAD - 16)
         if server.stream.done:
             server.stream = None
         for _, msg_type, got_seq, payload in decoder.feed(wire[:end]):
@@ -433,6 +433,26 @@ def test_journal_stream_sends_the_files_in_runs_of_frames_and_resumes_where_told
     assert (wrong_hint[0]["first"], iter_records(bytes(wrong_hint[0]["data"])).__next__()[0]) == (43, 61)
     assert _stream(server, _stream_fields(126)) == [{"part": 0, "last": 2, "durable": 126, "first": 0, "offset": 0, "data": b""}]
     assert "0 frames" in _error(server, JOURNAL_STREAM, _stream_fields(0, frames=0), E_BAD_VALUE)
+
+
+def test_a_stream_frame_carries_up_to_stream_payload_whatever_the_host_asks():
+    server = _server("server-stream-4k")
+    _journal_with_sessions(server, 2, 700)  # about 10 KB a file
+    assert server.receive(encode_message(JOURNAL_STREAM, 3, _stream_fields(0, size=65535))) == []
+    decoder = FrameDecoder(STREAM_ENCODED)
+    wire = bytearray(STREAM_ENCODED + 2)
+    sizes = []
+    last = 0
+    while server.stream is not None:
+        end = server.stream.frame_into(wire, 0)
+        if server.stream.done:
+            server.stream = None
+        for at in range(0, end, 256):  # as USB brings them: no 4 KB copy in a Pico-sized heap
+            for _, _, _, payload in decoder.feed(wire[at : min(at + 256, end)]):
+                sizes.append(len(payload) - 16)  # the reply's fields, then its data
+                last = payload[1]
+    assert max(sizes) == STREAM_PAYLOAD - 16 and sizes.count(STREAM_PAYLOAD - 16) >= 4
+    assert last == 2 and sum(sizes) == server.journal.total_bytes()
 
 
 def test_a_stream_reads_on_into_records_the_game_flushes_between_its_frames():

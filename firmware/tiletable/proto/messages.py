@@ -58,7 +58,9 @@ after it again (a failed flush would number other records with them).
 
 JOURNAL_STREAM (capability ``journal-stream``) answers one request with up to ``frames``
 reply frames, sent back to back as the USB output drains, each carrying up to ``max`` bytes of
-the journal files on flash as they lie there: the records after ``after`` in order, cut
+the journal files on flash as they lie there (at most ``frame.STREAM_PAYLOAD`` less the reply's 16
+bytes of fields: these frames may be longer than any other, and a device sends no more than it
+can hold, so a host that asks for more than an older device's 1 KB gets 1 KB frames): the records after ``after`` in order, cut
 wherever a frame is full (a record may straddle two frames; each keeps its own CRC-32 and the
 host checks it). Each frame says where its ``data`` lies (``first``: the session file's first
 sequence number, ``offset``: bytes into that file; a file's bytes never share a frame with the

@@ -8,14 +8,14 @@ journal closes when a rotation removes that file or a flush writes to it.
 """
 import struct
 
-from tiletable.proto.frame import HEADER_SIZE, MAX_PAYLOAD, PROTOCOL_VERSION, seal_frame_in_place
+from tiletable.proto.frame import HEADER_SIZE, PROTOCOL_VERSION, STREAM_PAYLOAD, seal_frame_in_place
 from tiletable.proto.messages import E_BAD_VALUE, JOURNAL_STREAM, REPLY, ProtocolError
 from tiletable.runtime.journal import HEAD_SIZE
 from tiletable.runtime.journal_read import position_of
 
 _HEAD = 16  # a stream reply's part, last (u8), durable, first, offset (u32), data length (u16)
 _LAYOUT = "<BBHBBIIIH"  # the frame header, then the stream reply's fields before its data
-DATA_MAX = MAX_PAYLOAD - _HEAD
+DATA_MAX = STREAM_PAYLOAD - _HEAD
 
 
 class JournalStream:
@@ -90,14 +90,15 @@ class JournalStream:
         reader[1].seek(self.offset)
         return reader[1].readinto(want)
 
-    def frame_into(self, out, at):
-        """Put the next frame on the wire into ``out`` from ``at`` (room for ``MAX_ENCODED + 2``
-        bytes); return the index after it. Journal bytes go from the file straight to their
-        place on the wire, and are sealed there (``seal_frame_in_place``): no copy."""
+    def frame_into(self, out, at, most=DATA_MAX):
+        """Put the next frame, of at most ``most`` journal bytes, on the wire into ``out`` from
+        ``at`` (room for its longest COBS encoding and two delimiters: ``STREAM_ENCODED + 2``
+        bytes for the most); return the index after it. Journal bytes go from the file straight
+        to their place on the wire, and are sealed there (``seal_frame_in_place``): no copy."""
         journal = self.journal
         body = at + 2  # after the opening delimiter and COBS's first code byte
         data_at = body + HEADER_SIZE + _HEAD
-        count = 0 if self.first < 0 else self._read(memoryview(out)[data_at : data_at + self.limit])
+        count = 0 if self.first < 0 else self._read(memoryview(out)[data_at : data_at + min(self.limit, most)])
         if count < 0:  # the file went away: the host asks again, and the record is found by number
             last = 1
             count = 0

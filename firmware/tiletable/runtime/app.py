@@ -33,7 +33,7 @@ from tiletable.runtime.rulestore import RuleStore
 from tiletable.runtime.table import FIRMWARE, JournalFull, NoRoom, Table
 from tiletable.runtime.tray import Tray
 from tiletable.runtime.ui import TableUi
-from tiletable.runtime.usblink import CHUNK, UsbLink
+from tiletable.runtime.usblink import CHUNK, OUT_ROOM, OUT_ROOM_FROZEN, UsbLink
 from tiletable.runtime.wallclock import WallClock
 
 DEVICE = "tiletable"
@@ -121,7 +121,8 @@ class App:
         self._selftest_shown = 0
         self._start_flag = root + "/start.json"
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
-        self.link = UsbLink(self.server, instream, outstream)
+        frozen = not bytecode_on_heap()
+        self.link = UsbLink(self.server, instream, outstream, OUT_ROOM_FROZEN if frozen else OUT_ROOM)
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
         self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (runtime/heap.py)
@@ -131,7 +132,7 @@ class App:
         self._threshold = threshold if threshold > 0 else None
         self._collected_ms = ticks_ms()
         self._collected_after = 0  # the table's count of journalled actions at that collection
-        if not bytecode_on_heap():
+        if frozen:
             from tiletable.runtime.usb_native import NativeIntake
             from tiletable.runtime.warmup import Warmer
 
