@@ -42,7 +42,12 @@ def test_every_preset_passes_the_schema_and_the_engine(name):
     assert problems(document, SCHEMA) == [] and _engine_accepts(document)
 
 
-@pytest.mark.parametrize("family", sorted(FAMILIES))
+# the engine's own families: a test module that runs before this one may have registered a toy
+# family of its own (tests/runtime/toy_family.py), which the schema made at import does not know
+ENGINE_FAMILIES = sorted(family for family, module in FAMILIES.items() if module.startswith("tiletable.engine."))
+
+
+@pytest.mark.parametrize("family", ENGINE_FAMILIES)
 def test_the_schema_refuses_what_the_engine_refuses_parameter_by_parameter(family):
     checked = 0
     for param, spec in schema_module(family).PARAMS.items():
