@@ -12,7 +12,11 @@ it like a Pico. It runs on CPython and on the MicroPython unix port::
         "import sys; sys.path[:0] = ['firmware', 'sim']; import device; device.main(['--control', '7650', '--root', '/tmp/table'])"
 
 ``--lfs IMAGE`` (MicroPython only) keeps the journal and rulesets on a real littlefs
-(``os.VfsLfs2``) in a file-backed block device instead of a plain directory.
+(``os.VfsLfs2``) in a file-backed block device instead of a plain directory. ``--stepped 1``
+moves device time only within the control commands, never at the wall clock's pace between
+them, so a test's run is the same every time (how many service steps ran before a command
+otherwise depends on how fast the PC sent it); the USB link is then served only while a
+command runs the table.
 
 **Control side** (for tests and demos): a loopback TCP port (``--control``), one command
 per line, one reply line each, ``ok ...`` or ``err <reason>``. Commands that change the
@@ -444,12 +448,13 @@ class Hardware:
 class Device:
     """One power-on of the simulated table: hardware, firmware ``App`` on ``Services``, control commands."""
 
-    def __init__(self, root, control, pieces, instream, outstream, fast=False, flash=None):
+    def __init__(self, root, control, pieces, instream, outstream, fast=False, flash=None, stepped=False):
         """``fast``: for functional tests only, the tray is scanned only while a zone placed on or
         lifted from has not been confirmed yet, and firmware lines are not counted (bus accesses
         and the scan's fixed costs still are): device time is not the chip's then. ``flash``: a
         ``flashfs.FlashFs`` mounted over ``root`` (CPython), whose work is charged at the chip's
-        costs; without one the files are the PC's and cost nothing."""
+        costs; without one the files are the PC's and cost nothing. ``stepped``: device time moves
+        only within control commands (``--stepped``)."""
         self.hardware = Hardware()
         self.clock = DeviceClock(self.hardware.clock)
         self.clock.follower = self.hardware.follow
@@ -476,6 +481,7 @@ class Device:
         self.reset_requested = False
         self.quit_requested = False
         self.ballast = None  # heap held back from the firmware (``ballast``)
+        self.stepped = stepped
         self._wall_offset = 0  # device ms - wall ms while the device keeps pace with the wall clock
 
     def run_for(self, ms):
@@ -679,13 +685,17 @@ class Device:
         control = self.control
         services = self.services
         while self.app.running:
-            line = control.poll()
+            # stepped: wait for the next command in the poller, not in a loop whose garbage (a
+            # list a call) would depend on the wall clock and change what the heap holds
+            line = control.poll(-1 if self.stepped else 0)
             if line is not None:
                 reply = self.command(line)
                 if reply is not None:
                     control.reply(reply)
                 self._anchor()  # a command may have run the table ahead: the pace resumes from there
                 continue
+            if self.stepped:
+                continue  # the table waits for the next command
             lead = services.next_due_us() // 1000 - (_wall_ms() + self._wall_offset)
             if lead > 0:
                 _sleep_ms(min(lead, _CONTROL_POLL_MS))
@@ -715,9 +725,10 @@ class Control:
         self.client = None
         self.buffer = b""
 
-    def poll(self):
-        """The next complete command line, or None."""
-        for obj, flags in self.poller.poll(0):
+    def poll(self, wait_ms=0):
+        """The next complete command line, or None; with none buffered, waits up to ``wait_ms``
+        (-1: until something arrives) for the client's bytes."""
+        for obj, flags in self.poller.poll(0 if b"\n" in self.buffer else wait_ms):
             if obj is self.server or obj == self.server.fileno():
                 client, _ = self.server.accept()
                 if self.client is not None:
@@ -763,7 +774,7 @@ def _mount_littlefs(image, root):
 
 
 def _options(argv):
-    options = {"--control": "7650", "--root": "simtable", "--lfs": None}
+    options = {"--control": "7650", "--root": "simtable", "--lfs": None, "--stepped": "0"}
     for i in range(0, len(argv) - 1, 2):
         if argv[i] not in options:
             raise SystemExit("device.py: unknown option %r (options: %s)" % (argv[i], ", ".join(sorted(options))))
@@ -788,7 +799,7 @@ def main(argv):
     pieces = Pieces()
     answer_reset = False
     while True:
-        device = Device(root, control, pieces, stdin, stdout)
+        device = Device(root, control, pieces, stdin, stdout, stepped=options["--stepped"] == "1")
         if answer_reset:
             control.reply("ok")  # the answer to "reset": the table is back
         device.run()

@@ -101,11 +101,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def device_argv(runtime, control_port, root, heap=MICROPYTHON_HEAP, lfs=None):
-    """The command line that runs sim/device.py on ``runtime`` ("cpython" or "micropython")."""
+def device_argv(runtime, control_port, root, heap=MICROPYTHON_HEAP, lfs=None, stepped=False):
+    """The command line that runs sim/device.py on ``runtime`` ("cpython" or "micropython");
+    ``stepped``: device time moves only within control commands (sim/device.py's ``--stepped``)."""
     args = ["--control", str(control_port), "--root", root]
     if lfs:
         args += ["--lfs", lfs]
+    if stepped:
+        args += ["--stepped", "1"]
     if runtime == "cpython":
         return [sys.executable, os.path.join(SIM_DIR, "device.py")] + args
     if runtime == "micropython":
@@ -134,14 +137,15 @@ class SimulatedTable:
         self.temporary_root = False  # True: ``root`` was made for this table and goes with it
 
     @classmethod
-    def start(cls, runtime="cpython", root=None, heap=MICROPYTHON_HEAP, lfs=None, stderr=None, timeout=20.0):
-        """Start the device process behind a pty; returns once its control port answers."""
+    def start(cls, runtime="cpython", root=None, heap=MICROPYTHON_HEAP, lfs=None, stderr=None, timeout=20.0, stepped=False):
+        """Start the device process behind a pty; returns once its control port answers
+        (``stepped``: its device time moves only within control commands)."""
         temporary = root is None
         root = root or tempfile.mkdtemp(prefix="simtable-")
         os.makedirs(root, exist_ok=True)  # the device runs in it
         control_port = free_port()
         cwd = build_mpy_tree() if runtime == "micropython" else root
-        bridge = PtyBridge(device_argv(runtime, control_port, root, heap, lfs), cwd=cwd, stderr=stderr)
+        bridge = PtyBridge(device_argv(runtime, control_port, root, heap, lfs, stepped), cwd=cwd, stderr=stderr)
         bridge.start()
         table = cls(bridge, None, root, control_port)
         table.temporary_root = temporary

@@ -104,7 +104,7 @@ def _two_hands_of_muggins_then_the_menu(control):
 def test_games_of_two_families_play_in_what_a_pico_has_left(table_root):
     from player import MoonPlayer
 
-    table = SimulatedTable.start(runtime="micropython", root=table_root, heap="2M")
+    table = SimulatedTable.start(runtime="micropython", root=table_root, heap="2M", stepped=True)
     try:
         control = table.control
         _two_hands_of_muggins_then_the_menu(control)
@@ -121,7 +121,7 @@ def test_another_family_starts_at_once_with_collections_held_off(table_root):
     region, it found no 4 KB in one piece and restarted the table."""
     from player import choose_game
 
-    table = SimulatedTable.start(runtime="micropython", root=table_root, heap="2M")
+    table = SimulatedTable.start(runtime="micropython", root=table_root, heap="2M", stepped=True)
     try:
         control = table.control
         _two_hands_of_muggins_then_the_menu(control)
