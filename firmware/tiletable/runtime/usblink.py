@@ -41,9 +41,11 @@ CHUNK = 512  # bytes read per call at the most (a few ms on the Pico): bounds th
 # the chip in 1 KB pieces, 3.2 ms in pieces of the FIFO's size (a single write of it: 2.2 ms)
 _PIECE = const(1024)
 # bytes of frames waiting for the PC: a frozen build's queue holds a 4 KB journal stream frame
-# and a KB of replies and events; a build whose bytecode is in the heap keeps the 3 KB it had
-# before (a game's modules need the rest) and streams 2 KB frames
-OUT_ROOM = 3072
+# and a KB of replies and events; a build whose bytecode is in the heap keeps 2 KB, a reply of
+# the largest size and its events (the family's modules a game start loads need the rest: on
+# the emulated chip a stock build with a 3 KB queue and this code refused Muggins for room),
+# and streams 1 KB frames
+OUT_ROOM = 2048
 OUT_ROOM_FROZEN = 5150
 _EVENT_ROOM = const(1024)  # queue room a journal stream frame leaves for replies and events
 _STREAM_FIELDS = const(24)  # a stream frame's bytes besides its data: header (4), reply fields (16), CRC (4)
