@@ -80,9 +80,10 @@ class App:
     """Everything but the hardware. ``ticks_ms`` is the clock (``time.ticks_ms`` on the Pico),
     ``ticks_us`` the tray's finer one for its fields' settling (``time.ticks_us``; without it the
     tray counts in milliseconds);
-    ``unique_id`` (``machine.unique_id()``) names the device to the PC."""
+    ``unique_id`` (``machine.unique_id()``) names the device to the PC; ``link_room`` the link's
+    output queue in bytes (by default the build's: ``OUT_ROOM_FROZEN`` frozen, else ``OUT_ROOM``)."""
 
-    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None, ticks_us=None):
+    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None, ticks_us=None, link_room=None):
         self._restart_spare = bytearray(_RESTART_SPARE)
         self.board = board
         self.ticks_ms = ticks_ms
@@ -122,7 +123,9 @@ class App:
         self._start_flag = root + "/start.json"
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
         frozen = not bytecode_on_heap()
-        self.link = UsbLink(self.server, instream, outstream, OUT_ROOM_FROZEN if frozen else OUT_ROOM)
+        if link_room is None:
+            link_room = OUT_ROOM_FROZEN if frozen else OUT_ROOM
+        self.link = UsbLink(self.server, instream, outstream, link_room)
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
         self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (runtime/heap.py)
