@@ -143,8 +143,9 @@ class Services:
     (started as main.py starts it, 8 s) resets the board when housekeeping has not fed it for
     that long: it is checked after every run (the chip would cut the run short; here it ends)."""
 
-    def __init__(self, app, clock, scan_when=None):
+    def __init__(self, app, clock, readers, scan_when=None):
         self.app = app
+        self.readers = readers  # the MFRC522 models: they count the fields switched on
         self.scan_when = scan_when  # None, or a test's fast mode: scan only while this says so
         self.clock = clock
         self.bus = clock.bus
@@ -229,16 +230,21 @@ class Services:
         bus.advance_us(chip_costs.SCAN_WAKE_US)
         zones = app.tray.zones
         fields = _fields_on(zones)
+        switched = self._field_switches()
         now = self.clock()
         app.scan(now)
-        after = _fields_on(zones)
-        if after < fields:
-            bus.advance_us(chip_costs.VISIT_US)
-        elif after > fields:
-            bus.advance_us(chip_costs.FIELD_ON_US)
+        # a poll may visit a zone, switching its field off, and power the next in the field it
+        # freed: the count of fields on stays, so the switches are counted instead
+        on = self._field_switches() - switched
+        off = on - (_fields_on(zones) - fields)
+        bus.advance_us(off * chip_costs.VISIT_US + on * chip_costs.FIELD_ON_US)
         bus.advance_us(chip_costs.NEXT_POLL_US)
         wait = _ticks_diff(app.tray.next_poll_ms(now), now)
         return wait if wait > 0 else 0
+
+    def _field_switches(self):
+        """Fields switched on so far, every reader's together."""
+        return sum(reader.field_switches for reader in self.readers)
 
     def _buttons(self):
         self.meter.run(self.app.buttons, self.clock())
@@ -478,7 +484,7 @@ class Device:
         self.app = making() if first_imports is None else first_imports.at_boot(making)
         self.app.wdt = machine.WDT(timeout=_WATCHDOG_MS)  # as main.py starts it, once the boot is over
         self.unsettled = []  # zones placed on or lifted from that the tray has not confirmed yet
-        self.services = Services(self.app, self.clock, (lambda: self.unsettled) if fast else None)
+        self.services = Services(self.app, self.clock, self.hardware.readers, (lambda: self.unsettled) if fast else None)
         self.services.meter.first_imports = first_imports
         if usb_out is not outstream:
             usb_out.meter = self.services.meter

@@ -83,3 +83,28 @@ def test_the_link_s_intake_is_charged_as_the_chip_s_machine_code_a_byte_read():
         assert meter.run(link._take) == 0  # nothing waiting: the call alone
         assert meter.cost_us() == USB_TAKE_US
     os.close(write_end)
+
+
+def test_an_idle_scan_is_charged_each_field_it_switches_on_and_off(tmp_path, monkeypatch):
+    """A poll may visit a zone (its field off) and power the next in the field it freed, the
+    count of fields on unchanged: each switch is charged all the same (on the chip each is
+    register writes and, for a visit, its probe)."""
+    import chip_costs
+    from player import local_table
+
+    def idle(extra_us):
+        monkeypatch.setattr(chip_costs, "VISIT_US", chip_costs.VISIT_US + extra_us)
+        monkeypatch.setattr(chip_costs, "FIELD_ON_US", chip_costs.FIELD_ON_US + extra_us)
+        root = tmp_path / str(extra_us)
+        root.mkdir()
+        table = local_table(str(root), fast=False).device
+        table.run_for(300)
+        readers = table.hardware.readers
+        busy, switched = table.services.busy_us, sum(reader.field_switches for reader in readers)
+        table.run_for(2000)
+        switched = sum(reader.field_switches for reader in readers) - switched
+        return (table.services.busy_us - busy) / switched
+
+    per_visit = idle(0)
+    dearer = idle(1000)
+    assert 1900 <= dearer - per_visit <= 2100, (per_visit, dearer)  # a field on and a visit: 2 x 1 ms
