@@ -15,14 +15,19 @@ empty-pad probe (WUPA, no answer)       1.13 ms     ``VISIT_US`` 183: less its 1
 antenna on + off (one write each)       0.155 ms    ``FIELD_ON_US`` 14: the other half of
                                                     0.155 ms less two accesses
 ``Tray.next_poll_ms``                   0.04 ms     ``NEXT_POLL_US``
-idle scan period per zone, 9 zones      34 ms       ``SCAN_WAKE_US`` 900, calibrated to 49 ms on
-(all services running)                              the scanner before it powered the next field in
-                                                    the same poll (the simulation now gives 31 ms):
-                                                    the scan task's wake-up, ``App.scan`` and
-                                                    ``poll``'s bookkeeping per run. Check: scanning
-                                                    alone kept the chip 66 % busy, the simulation 59 %
-App.buttons() / App.serve() idle        0.61 /      ``LINE_US`` 5: 131 and 26 firmware lines on
-                                        0.14 ms     CPython, 4.7 and 5.4 us a line
+idle scan period per zone, 9 zones      34 ms       ``SCAN_WAKE_US`` 620 and ``WAKE_US``: 900 in
+(all services running)                              all, calibrated to 49 ms on the scanner before
+                                                    it powered the next field in the same poll (the
+                                                    simulation now gives 33 ms): the scan task's
+                                                    wake-up, ``App.scan`` and ``poll``'s bookkeeping
+                                                    per run. Check: scanning alone kept the chip 66 %
+                                                    busy, the simulation 59 %
+asyncio's pass to wake a task           0.28 ms     ``WAKE_US`` 280, charged at every run of a
+(each service alone for 3 s, REPL)                  service: the link alone 9.8 % busy at 200 wakes
+                                                    a second (App.serve_wait 0.213 ms), the buttons
+                                                    9.4 % at 100 (App.buttons 0.65 ms)
+App.buttons() / App.serve() idle        0.36 /      ``LINE_US`` 5: the firmware lines executed on
+                                        0.14 ms     CPython, about 5 us a line
 tray event -> LED flash                 ~13 ms      2700-3300 lines: 4.0-4.8 us a line
 ``load_ruleset`` (Muggins, its hash    22.4 ms     ``VALIDATE_LINE_US`` 24: 943 lines of
 known)                                              engine/rulesets.py (23.8 us a line; 276 lines of
@@ -110,7 +115,8 @@ CANONICAL_LINE_US = 22
 VISIT_US = 183
 FIELD_ON_US = 14
 NEXT_POLL_US = 40
-SCAN_WAKE_US = 900
+SCAN_WAKE_US = 620
+WAKE_US = 280
 COBS_NS_PER_BYTE = 770
 CODES_NS_PER_BYTE = 150
 CRC_NS_PER_BYTE = 220

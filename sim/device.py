@@ -198,6 +198,7 @@ class Services:
         if bus.now_us < task[0]:
             bus.now_us = task[0]
         started = bus.now_us
+        bus.advance_us(chip_costs.WAKE_US)  # asyncio's pass that wakes the task
         sleep_ms = task[2]()
         bus.advance_us(self.meter.cost_us())
         took = bus.now_us - started

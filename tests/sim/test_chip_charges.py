@@ -92,9 +92,11 @@ def test_an_idle_scan_is_charged_each_field_it_switches_on_and_off(tmp_path, mon
     import chip_costs
     from player import local_table
 
+    visit_us, field_on_us = chip_costs.VISIT_US, chip_costs.FIELD_ON_US
+
     def idle(extra_us):
-        monkeypatch.setattr(chip_costs, "VISIT_US", chip_costs.VISIT_US + extra_us)
-        monkeypatch.setattr(chip_costs, "FIELD_ON_US", chip_costs.FIELD_ON_US + extra_us)
+        monkeypatch.setattr(chip_costs, "VISIT_US", visit_us + extra_us)
+        monkeypatch.setattr(chip_costs, "FIELD_ON_US", field_on_us + extra_us)
         root = tmp_path / str(extra_us)
         root.mkdir()
         table = local_table(str(root), fast=False).device
@@ -108,3 +110,32 @@ def test_an_idle_scan_is_charged_each_field_it_switches_on_and_off(tmp_path, mon
     per_visit = idle(0)
     dearer = idle(1000)
     assert 1900 <= dearer - per_visit <= 2100, (per_visit, dearer)  # a field on and a visit: 2 x 1 ms
+
+
+def test_every_run_of_a_service_is_charged_asyncio_s_wake(tmp_path, monkeypatch):
+    """On the chip each service's run begins with asyncio's pass that wakes its task (0.28 ms:
+    the link's and the buttons' idle runs cost that much more than their calls)."""
+    import chip_costs
+    from player import local_table
+
+    wake_us = chip_costs.WAKE_US
+
+    def idle(extra_us):
+        monkeypatch.setattr(chip_costs, "WAKE_US", wake_us + extra_us)
+        root = tmp_path / str(extra_us)
+        root.mkdir()
+        services = local_table(str(root), fast=False).device.services
+        runs = []
+        run = services.run_next
+
+        def counted():
+            runs.append(1)
+            run()
+
+        services.run_next = counted
+        busy = services.busy_us
+        services.run_until(services.bus.now_us + 1000 * 1000)
+        return (services.busy_us - busy) / len(runs)
+
+    per_run = idle(0)
+    assert 950 <= idle(1000) - per_run <= 1050, per_run
