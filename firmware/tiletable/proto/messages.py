@@ -56,24 +56,25 @@ nothing: the records still in the table's write buffer follow those on flash. ``
 the last record on flash; a host stores and acknowledges only up to it, and reads the records
 after it again (a failed flush would number other records with them).
 
-JOURNAL_STREAM (capability ``journal-stream``) answers one request with up to ``frames``
-reply frames, sent back to back as the USB output drains, each carrying up to ``max`` bytes of
-the journal files on flash as they lie there (at most ``frame.STREAM_PAYLOAD`` less the reply's 16
+JOURNAL_STREAM (capability ``journal-stream``) answers one request with up to ``frames`` reply
+frames, sent back to back as the USB output drains, each carrying up to ``max`` bytes of the
+journal files on flash as they lie there (at most ``frame.STREAM_PAYLOAD`` less the reply's 16
 bytes of fields: these frames may be longer than any other, and a device sends no more than it
-can hold, so a host that asks for more than an older device's 1 KB gets 1 KB frames): the records after ``after`` in order, cut
-wherever a frame is full (a record may straddle two frames; each keeps its own CRC-32 and the
-host checks it). Each frame says where its ``data`` lies (``first``: the session file's first
-sequence number, ``offset``: bytes into that file; a file's bytes never share a frame with the
-next file's), numbers itself (``part`` from 0) and says what follows: ``last`` 0 more frames of
-this run, 1 the run ends here (``frames`` sent, or the file read went away under a rotation)
-though the journal goes on, 2 nothing more is on flash. Only flash is sent, so every record in a
-stream is durable (``durable`` is there for the host's check). The host keeps the whole records,
-and asks again after the last one it stored, passing where that record ended (``first``,
-``offset``) so the device resumes without a search; a hint that does not match is ignored and
-the record found by sequence number. A frame lost on the way shows as a gap in ``part`` or
-``offset``: the host drops the rest of the run and asks again from what it stored. A new
-request ends a run in progress; the stream request sent again (a host's retry) starts it again.
-A device without the capability answers ``E_UNKNOWN_TYPE``; the host then uses JOURNAL_PULL.
+can hold, so a host that asks for more than an older device's 1 KB gets 1 KB frames): the
+records after ``after`` in order, cut wherever a frame is full (a record may straddle two
+frames; each keeps its own CRC-32 and the host checks it). Each frame says where its ``data``
+lies (``first``: the session file's first sequence number, ``offset``: bytes into that file; a
+file's bytes never share a frame with the next file's), numbers itself (``part`` from 0) and
+says what follows: ``last`` 0 more frames of this run, 1 the run ends here (``frames`` sent, or
+the file read went away under a rotation) though the journal goes on, 2 nothing more is on
+flash. Only flash is sent, so every record in a stream is durable (``durable`` is there for the
+host's check). The host keeps the whole records, and asks again after the last one it stored,
+passing where that record ended (``first``, ``offset``) so the device resumes without a search;
+a hint that does not match is ignored and the record found by sequence number. A frame lost on
+the way shows as a gap in ``part`` or ``offset``: the host drops the rest of the run and asks
+again from what it stored. A new request ends a run in progress; the stream request sent again
+(a host's retry) starts it again. A device without the capability answers ``E_UNKNOWN_TYPE``;
+the host then uses JOURNAL_PULL.
 
 RULESET_PUT_DEFLATED (capability ``ruleset-deflate``) is RULESET_PUT_BEGIN and every chunk in
 one request: ``data`` is the whole ``size``-byte document as a raw DEFLATE stream whose
