@@ -468,16 +468,17 @@ class Device:
         self.clock.follower = self.hardware.follow
         self.pieces = pieces
         self.control = control
-        usb_out = _UsbOut(outstream) if hasattr(sys, "settrace") and not fast else outstream  # charged where lines are
+        charged = hasattr(sys, "settrace") and not fast  # the firmware's lines are counted and charged
+        usb_out = _UsbOut(outstream) if charged else outstream
         first_imports = None  # where lines are charged, so are first imports
-        if hasattr(sys, "settrace") and not fast:
+        if charged:
             first_imports = FirstImports(tagrecord.__file__.rpartition("/")[0])
 
         # where its work is charged, the table stands for the frozen chip those charges were
         # measured on, whose link queue holds a 4 KB stream frame; its sources are not frozen
         # (the App would take a stock build's queue), and on MicroPython's unix port, where its
         # .mpy files put the bytecode in the heap as a stock build's do, it keeps that queue
-        link_room = OUT_ROOM_FROZEN if usb_out is not outstream else None
+        link_room = OUT_ROOM_FROZEN if charged else None
 
         def making():
             return App(self.hardware.board, instream, usb_out, self.clock, root=root, unique_id=machine.unique_id(), ticks_us=self.clock.ticks_us, link_room=link_room)
@@ -487,7 +488,7 @@ class Device:
         self.unsettled = []  # zones placed on or lifted from that the tray has not confirmed yet
         self.services = Services(self.app, self.clock, self.hardware.readers, (lambda: self.unsettled) if fast else None)
         self.services.meter.first_imports = first_imports
-        if usb_out is not outstream:
+        if charged:
             usb_out.meter = self.services.meter
         if flash is not None:
             flash.chip.take()  # the boot's reads are not the first service's
