@@ -49,7 +49,7 @@ def play_matches(count, seed=1):
         records = []
         while state.current_player() != TERMINAL:
             player = state.current_player()
-            action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions))
+            action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions()))
             before = len(state.score_events)
             state.apply(action)
             records.append((REC_TIMED_ACTION, state.action_str(action), 25 * len(state.history)))

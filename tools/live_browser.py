@@ -225,7 +225,7 @@ class MoonScript:
         while plays > 0 and state.hand_number == hand:
             plays -= 1
             seat = state.current_player()
-            tile = state.action_str(self.rng.choice(list(state.legal_actions))).split("/")[0]
+            tile = state.action_str(self.rng.choice(list(state.legal_actions()))).split("/")[0]
             self.control.place(self.profile.trick_zone, tile)
             options = []  # as the table reads a tile on the trick zone: as is, or naming a suit
             for text in (tile, tile + "/" + tile[0], tile + "/" + tile[-1]):

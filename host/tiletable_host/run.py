@@ -102,7 +102,7 @@ class ScriptedGame:
         """The greedy choice: the most points for ``seat`` now (a waive has no button)."""
         state = self.state
         best, best_gain = [], None
-        for action in state.legal_actions:
+        for action in state.legal_actions():
             kind = kind_of(action)
             if action not in (DRAW, PASS) and kind not in (K_PLAY, K_CLAIM):
                 continue
@@ -127,7 +127,7 @@ class ScriptedGame:
             self._apply(text)
         elif kind_of(action) == K_PLAY:
             tile = action & 0xFF
-            options = [a for a in state.legal_actions if kind_of(a) == K_PLAY and a & 0xFF == tile]
+            options = [a for a in state.legal_actions() if kind_of(a) == K_PLAY and a & 0xFF == tile]
             self.control.place(self.zone[seat], tile_str(tile))
             if len(options) > 1:
                 for _ in range(options.index(action)):

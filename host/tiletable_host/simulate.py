@@ -142,7 +142,7 @@ def choose(state, player, strategy, rng):
     """The action for the node ``player`` (a seat, CHANCE or SIMULTANEOUS)."""
     if player == CHANCE:
         return rng.choice(list(state.chance_outcomes()))
-    actions = list(state.legal_actions)
+    actions = list(state.legal_actions())
     if not actions:
         raise CommandError("%s: no legal action for %s after %d actions" % (state.ruleset.name, player, len(state.history)))
     if player == SIMULTANEOUS or strategy == "random" or len(actions) == 1:

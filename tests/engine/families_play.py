@@ -40,7 +40,7 @@ def choose(state, rng, bid_rarely=False):
     """
     if state.current_player() == CHANCE:
         return rng.choice(state.chance_outcomes())
-    actions = list(state.legal_actions)
+    actions = list(state.legal_actions())
     assert actions, "no legal action for %r" % state.current_player()
     if bid_rarely and state.action_str(actions[0]).endswith(":PASS"):
         return actions[0] if rng.below(4) or len(actions) == 1 else actions[1]
@@ -81,12 +81,12 @@ def play_texts(state, texts):
 
 def check_legal_view(state):
     """The legal actions are unique, sorted when they are plain ints, legal one by one, and parse back."""
-    actions = list(state.legal_actions)
+    actions = list(state.legal_actions())
     assert len(actions) == len(set(actions)), "duplicate legal actions"
     if all(isinstance(a, int) for a in actions):
         assert actions == sorted(actions)
     for action in actions[:40]:
-        assert state.is_legal(action) and action in state.legal_actions
+        assert state.is_legal(action) and action in state.legal_actions()
         assert state.parse_action(state.action_str(action)) == action
     if state.current_player() == SIMULTANEOUS:
         seats = set(state.action_str(a)[1] for a in actions)

@@ -25,7 +25,7 @@ def run(state, texts):
 
 def legal(state):
     """The legal actions as sorted canonical texts."""
-    return sorted(state.action_str(a) for a in state.legal_actions)
+    return sorted(state.action_str(a) for a in state.legal_actions())
 
 
 def snapshot(state):

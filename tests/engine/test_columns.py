@@ -85,7 +85,7 @@ def test_TV_001_2_a_round_with_a_double_blank_column():
     assert state.current_player() == SIMULTANEOUS
     state.play("A0:1-1,6-6,0-2")
     assert state.pending is not None and state.scores == [0, 0]
-    assert [state.action_str(a)[:3] for a in state.legal_actions] == ["A1:"] * 24  # only P2 still assigns
+    assert [state.action_str(a)[:3] for a in state.legal_actions()] == ["A1:"] * 24  # only P2 still assigns
     assert raises(IllegalAction, state.play, "A0:3-3,6-6,0-2").code == E_TURN
     events = state.play("A1:2-4,1-2,5-6")
     assert [(e.seat, e.points) for e in events] == [(0, 5), (0, 10)]
@@ -124,9 +124,9 @@ def test_TV_001_5_length_of_a_game_without_draws():
             else:
                 state.play("D1:" + p2_cards.pop(0))
             continue
-        p1 = list(state.legal_actions)[0]
+        p1 = list(state.legal_actions())[0]
         state.play(p1)
-        for p2 in state.legal_actions:
+        for p2 in state.legal_actions():
             trial = state.clone()
             trial.play(p2)
             if all(result != DRAW for _, _, _, result in trial.last_battle):

@@ -65,7 +65,7 @@ def unscanned_deal(state):
 
 
 def legal_texts(state):
-    return sorted(state.action_str(a) for a in state.legal_actions)
+    return sorted(state.action_str(a) for a in state.legal_actions())
 
 
 def test_card_ids_are_the_tag_encoding():

@@ -62,7 +62,7 @@ def test_TV_BLK_1_matches_openspiel():
 def test_TV_BLK_2_collapses_to_one_openspiel_action():
     ours = start("block", [["4-4", "0-0"], ["2-4", "1-1"]], setter="rotate")
     run(ours, "4-4")
-    assert ours.legal_actions.count() == 2
+    assert ours.legal_actions().count() == 2
     theirs = _os_position(ours.hands, (4, 4), 1)
     assert _ours_collapsed(ours) == set(_theirs_collapsed(theirs)) == {((2.0, 4.0), 4.0)}
 

@@ -89,7 +89,7 @@ def test_legal_actions_are_sorted_unique_and_agree_with_why_illegal(name):
                 assert state.why_illegal(action) is None, state.action_str(action)
                 assert state.parse_action(state.action_str(action)) == action
             if state.current_player() != CHANCE:
-                assert state.legal_actions.count() == len(listed)
+                assert state.legal_actions().count() == len(listed)
             state.apply(pick(state, rng, 0.1))
 
 

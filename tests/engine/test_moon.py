@@ -39,7 +39,7 @@ def hand_with_p1_bidding(ruleset=None, unscanned=()):
 
 
 def legal_texts(state):
-    return sorted(state.action_str(a) for a in state.legal_actions)
+    return sorted(state.action_str(a) for a in state.legal_actions())
 
 
 def test_TV_MOON_1_follow_declared_suit_4():

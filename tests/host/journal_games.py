@@ -24,7 +24,7 @@ def play_into_journal(journal, ruleset_name="muggins", players=("ann", "bob"), s
         if choose is not None:
             action = choose(state)
         else:
-            action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions))
+            action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions()))
         events = state.play(action)
         journal.log_action(state.action_str(action), -1 if tenths_apart is None else count * tenths_apart)
         for event in events:

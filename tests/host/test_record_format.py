@@ -172,7 +172,7 @@ def test_an_undone_action_is_left_out_and_named(capsys, tmp_path):
     journal = device.journal
     state = play_into_journal(journal, "block", ("ann", "bob"), seed=2, max_actions=16)
     # the session is still open: log a play and take it back
-    action = next(iter(state.legal_actions))
+    action = next(iter(state.legal_actions()))
     seq = journal.log_action(state.action_str(action))
     journal.log_undo(seq)
     assert not state.play(action)  # played again for good: no score in Block

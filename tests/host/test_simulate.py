@@ -71,13 +71,13 @@ def test_the_greedy_players_trial_scores_as_a_replayed_clone_and_leaves_the_stat
             state.apply(rng.choice(list(state.chance_outcomes())))
             continue
         before = (list(state.history), list(state.score_events), list(state.scores), state.action_str(state.history[-1]))
-        for action in state.legal_actions:
+        for action in state.legal_actions():
             replayed = state.clone()
             replayed.apply(action)
             seat = player if player >= 0 else 0
             assert immediate_gain(state, action, seat) == replayed.scores[seat] - state.scores[seat]
         assert (list(state.history), list(state.score_events), list(state.scores), state.action_str(state.history[-1])) == before
-        state.apply(rng.choice(list(state.legal_actions)))
+        state.apply(rng.choice(list(state.legal_actions())))
 
 
 def test_the_seat_table_has_a_row_per_seat_with_its_strategy_and_mean():

@@ -141,7 +141,7 @@ def _match_flushes(tmp_path, name, watched):
             journal = device.journal
             assert [r[0] for r in view.records][-1:] == [journal.next_seq - 1], "every record, the unflushed ones too"
             seen_pending[0] += journal.next_seq - 1 > journal.durable_seq
-        return rng.choice(list(state.chance_outcomes() if state.current_player() == CHANCE else state.legal_actions))
+        return rng.choice(list(state.chance_outcomes() if state.current_player() == CHANCE else state.legal_actions()))
 
     play_into_journal(device.journal, "block", ("ann", "bob"), choose=choose)
     return device.journal.flush_count, seen_pending[0]

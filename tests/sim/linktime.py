@@ -73,7 +73,7 @@ def play_sessions(journal, sessions, seed=1):
         journal.start_session(ruleset.name, ruleset.hash, ["ann", "bob"], "bench", 1700000000 + number)
         while state.current_player() != TERMINAL:
             player = state.current_player()
-            action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions))
+            action = rng.choice(list(state.chance_outcomes() if player == CHANCE else state.legal_actions()))
             before = len(state.score_events)
             state.apply(action)
             journal.log_action(state.action_str(action))

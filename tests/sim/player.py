@@ -178,7 +178,7 @@ class LinePlayer:
 
     def _move(self):
         god = self.god
-        legal = list(god.legal_actions)
+        legal = list(god.legal_actions())
         if god.phase == P_LOT:
             seat = god.lot_seats[0]
             t = legal[self.rng.randrange(len(legal))] & 0xFF
@@ -228,7 +228,7 @@ class LinePlayer:
     def _lay(self, seat, action):
         god = self.god
         t = action & 0xFF
-        options = [a for a in god.legal_actions if kind_of(a) == K_PLAY and a & 0xFF == t]
+        options = [a for a in god.legal_actions() if kind_of(a) == K_PLAY and a & 0xFF == t]
         pad = self.pad(seat)
         self.control.place(pad, tile_str(t))
         if len(options) > 1:
@@ -344,7 +344,7 @@ class TextPlayer:
         self.moves = 0
 
     def texts(self):
-        return [self.god.action_str(a) for a in self.god.legal_actions]
+        return [self.god.action_str(a) for a in self.god.legal_actions()]
 
     def play_match(self, max_moves=2000):
         choose_game(self.control, self.name, self.players)

@@ -347,7 +347,7 @@ def test_scanned_hand_is_asked_for_its_drawn_tile_on_the_display(table_root):
     choose_game(control, "draw", 2)
     player._deal()
     for _ in range(100):
-        legal = list(player.god.legal_actions)
+        legal = list(player.god.legal_actions())
         if DRAW in legal and not any(kind_of(a) == K_PLAY for a in legal):
             seat = player.god.turn
             control.press(seat)
@@ -368,7 +368,7 @@ def test_a_drawn_tile_to_show_is_watched_for_and_previewed_on_the_drawers_pad(ta
     player._deal()
     table = control.device.app.table
     for _ in range(100):
-        legal = list(player.god.legal_actions)
+        legal = list(player.god.legal_actions())
         if DRAW in legal and not any(kind_of(a) == K_PLAY for a in legal):
             seat = player.god.turn
             control.press(seat)
@@ -458,7 +458,7 @@ def test_muggins_tile_drawn_and_played_after_an_unseen_set_is_no_foul_bug(table_
     player._deal(_muggins_order("0-0 0-2 0-4 0-5 2-4 2-5 4-5", "1-3 2-2 0-1 0-3 1-4 1-5 2-6", "3-3"))
     scripted = [(1, 0x13), (0, 0x33)]  # who lays what, as soon as it is the only thing to do
     while god.hand_number == 0:
-        legal = list(god.legal_actions)
+        legal = list(god.legal_actions())
         if scripted and god.turn == scripted[0][0] and all(kind_of(a) == K_PLAY for a in legal):
             seat, tile = scripted.pop(0)
             player._lay(seat, next(a for a in legal if a & 0xFF == tile))

@@ -572,7 +572,7 @@ def test_a_tile_read_once_on_the_movers_pad_flashes_its_verdict_and_a_withdrawal
     table = control.device.app.table
     state = table.state
     zone = table.profile.seat_zone[state.current_player()]
-    fitting = {a & 0xFF for a in state.legal_actions if kind_of(a) == K_PLAY}
+    fitting = {a & 0xFF for a in state.legal_actions() if kind_of(a) == K_PLAY}
     misfit = next(t for t in state.tiles if t not in fitting)
     history = list(state.history)
     green = at_budget(StatusLeds.legal_colour)

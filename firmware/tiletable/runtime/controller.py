@@ -209,7 +209,7 @@ class TextController(Controller):
 
     def legal_texts(self):
         st = self.state
-        return [st.action_str(a) for a in st.legal_actions]
+        return [st.action_str(a) for a in st.legal_actions()]
 
     def piece_text(self, identity):
         """The engine's text of a piece (families override: cards are ``H4``)."""

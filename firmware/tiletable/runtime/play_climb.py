@@ -158,7 +158,7 @@ class ClimbController(TextController):
         for _ in range(passes):
             st.apply(PASS)
         problem = None
-        if action not in st.legal_actions:
+        if action not in st.legal_actions():
             problem = st.why_illegal(action) or (E_COMBO, "%s does not beat the last play" % text)
         for _ in range(passes):
             st.undo()

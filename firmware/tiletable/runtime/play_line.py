@@ -195,7 +195,7 @@ class LineController(Controller):
             return st.why_illegal(chance_action(K_DEAL, a, t)) is None
         if st.phase != P_PLAY or a != st.current_player():
             return None
-        for action in st.legal_actions:
+        for action in st.legal_actions():
             if kind_of(action) == K_PLAY and action & 0xFF == t:
                 return True
         return False
@@ -203,7 +203,7 @@ class LineController(Controller):
     def _lay(self, seat, t, slot, now_ms):
         st = self.state
         options = []
-        for a in st.legal_actions:
+        for a in st.legal_actions():
             if kind_of(a) == K_PLAY and a & 0xFF == t and (slot is None or _point(a) == slot):
                 options.append(a)
         if not options:
@@ -220,11 +220,11 @@ class LineController(Controller):
         """Unseen hands: laying the setting tile says "I hold it" (``setter<seat>``) and sets it."""
         st = self.state
         declare = seat_action(K_SETTER, seat)
-        if declare not in st.legal_actions:
+        if declare not in st.legal_actions():
             self.reject(seat, E_PHASE, "P%d cannot declare now" % seat, now_ms)
             return
         st.apply(declare)
-        sets = [a for a in st.legal_actions if kind_of(a) == K_PLAY and a & 0xFF == t]
+        sets = [a for a in st.legal_actions() if kind_of(a) == K_PLAY and a & 0xFF == t]
         problem = None if sets else st.why_illegal(play_action(t, SET_POINT)) or (E_SET, "cannot set that tile")
         st.undo()
         if problem is not None:
@@ -249,7 +249,7 @@ class LineController(Controller):
         if kind == Buttons.DOUBLE:
             self.deferred_press = None
             claim = seat_action(K_CLAIM, seat)
-            if claim in st.legal_actions:
+            if claim in st.legal_actions():
                 self.act(claim, seat, now_ms)
             else:
                 self.reject(seat, E_CLAIM, "P%d has nothing to claim" % seat, now_ms)
@@ -267,7 +267,7 @@ class LineController(Controller):
         st = self.state
         if st.phase == P_BERGEN:
             draw = chance_action(K_DEAL, seat, UNKNOWN_TILE)
-            if draw in st.legal_actions:
+            if draw in st.legal_actions():
                 self.act(draw, seat, now_ms)
             else:
                 self.not_your_turn(seat, now_ms)
@@ -276,7 +276,7 @@ class LineController(Controller):
             self.not_your_turn(seat, now_ms)
             return
         for action in (DRAW, PASS):
-            if action in st.legal_actions:
+            if action in st.legal_actions():
                 if self.act(action, seat, now_ms):
                     self.after_act(now_ms)
                 return
@@ -287,7 +287,7 @@ class LineController(Controller):
         st = self.state
         if st.betting is None or st.phase != P_PLAY or seat != st.turn:
             return
-        bets = [a for a in st.legal_actions if kind_of(a) == K_BET]
+        bets = [a for a in st.legal_actions() if kind_of(a) == K_BET]
         if bets:
             self.choice = Choice(seat, bets, [option_label(a) for a in bets], "bet")
 
@@ -367,7 +367,7 @@ class LineController(Controller):
         st = self.state
         if self.choice is not None or st.betting is None or st.phase != P_PLAY:
             return
-        legal = list(st.legal_actions)
+        legal = list(st.legal_actions())
         if legal and kind_of(legal[0]) in (K_STAKES, K_BET) and kind_of(legal[-1]) == kind_of(legal[0]):
             seat = st.setter if kind_of(legal[0]) == K_STAKES else st.turn
             self.choice = Choice(seat, legal, [option_label(a) for a in legal], "stake")
