@@ -3,7 +3,7 @@
 Layout (one directory, default ``/journal``)::
 
     0000002a.tjs    one file per session, named by the hex sequence number of its first record
-    state           boot counter and the host's acknowledgement (rewritten atomically)
+    state           boot counter and the host's acknowledgement (rewritten in place, CRC-checked)
     *.tmp           a rewrite in progress; removed at open
 
 Record format (little-endian, 11 bytes of overhead)::
@@ -291,18 +291,20 @@ class Journal:
         return boot, acked
 
     def _write_state(self):
-        """Save the boot counter and acknowledgement: to a temporary file, then renamed over
-        ``state`` (atomic). A full flash keeps the old state, which is safe: the boot counter
+        """Save the boot counter and acknowledgement over ``state``. On littlefs (the Pico's) a
+        file's new contents replace the old whole when it is closed, and a power cut before
+        leaves the old (tests/runtime/test_littlefs_power_cut.py); written to a temporary file
+        and renamed, an acknowledgement took 3.8-9.2 ms of an RP2040's time and grew the
+        directory's metadata log twice as fast, written over 1.0-1.1 ms. Elsewhere a torn
+        write fails the CRC. A full flash keeps the old state. Either is safe: the boot counter
         is recovered from the session headers, and a lost acknowledgement only delays rotation."""
         data = bytearray(_STATE_SIZE + CRC_SIZE)
         struct.pack_into(_STATE_FORMAT, data, 0, _STATE_MAGIC, self.boot, self.acked)
         struct.pack_into("<I", data, _STATE_SIZE, crc32(memoryview(data)[:_STATE_SIZE]) & 0xFFFFFFFF)
-        path = self.root + "/state"
         try:
-            with open(path + ".tmp", "wb") as f:
+            with open(self.root + "/state", "wb") as f:
                 f.write(data)
                 _sync(f)
-            os.rename(path + ".tmp", path)
         except OSError:
             self._flash_full = True
 
