@@ -78,7 +78,6 @@ from tiletable.proto import server as server_module
 from tiletable.runtime import app as app_module
 from tiletable.runtime.app import App
 from tiletable.runtime.heap import keep_packed
-from tiletable.runtime.usblink import OUT_ROOM_FROZEN
 
 frame_module.crc32 = chip_costs.charged_crc32  # the link's CRC-32 is charged by its bytes
 if hasattr(sys, "settrace"):  # where the firmware's work is charged (CPython)
@@ -475,13 +474,13 @@ class Device:
             first_imports = FirstImports(tagrecord.__file__.rpartition("/")[0])
 
         # where its work is charged, the table stands for the frozen chip those charges were
-        # measured on, whose link queue holds a 4 KB stream frame; its sources are not frozen
-        # (the App would take a stock build's queue), and on MicroPython's unix port, where its
-        # .mpy files put the bytecode in the heap as a stock build's do, it keeps that queue
-        link_room = OUT_ROOM_FROZEN if charged else None
+        # measured on (its link queue, the Warmer, collections in play); its sources are not
+        # frozen (the App would run as a stock build), and on MicroPython's unix port, where its
+        # .mpy files put the bytecode in the heap as a stock build's do, it runs as a stock build
+        frozen = True if charged else None
 
         def making():
-            return App(self.hardware.board, instream, usb_out, self.clock, root=root, unique_id=machine.unique_id(), ticks_us=self.clock.ticks_us, link_room=link_room)
+            return App(self.hardware.board, instream, usb_out, self.clock, root=root, unique_id=machine.unique_id(), ticks_us=self.clock.ticks_us, frozen=frozen)
 
         self.app = making() if first_imports is None else first_imports.at_boot(making)
         self.app.wdt = machine.WDT(timeout=_WATCHDOG_MS)  # as main.py starts it, once the boot is over

@@ -5,6 +5,8 @@ from chip_costs import GC_COLLECT_US, IMPORT_US, FirstImports, LineMeter
 from linktime import DeviceTimeTransport, fill_journal
 from tiletable.proto.messages import RULESET_LIST
 
+IDLE_AFTER_BOOT_US = 3000 * 1000  # long enough for the Warmer to ready the menu's game (runtime/warmup.py)
+
 
 def test_a_sync_s_first_list_page_is_charged_its_collection(tmp_path):
     link = DeviceTimeTransport(str(tmp_path))
@@ -125,6 +127,7 @@ def test_every_run_of_a_service_is_charged_asyncio_s_wake(tmp_path, monkeypatch)
         root = tmp_path / str(extra_us)
         root.mkdir()
         services = local_table(str(root), fast=False).device.services
+        services.run_until(services.bus.now_us + IDLE_AFTER_BOOT_US)  # the Warmer's steps done
         runs = []
         run = services.run_next
 

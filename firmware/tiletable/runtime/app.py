@@ -14,6 +14,8 @@ frozen build it also readies the menu's game, runtime/warmup.py).
 """
 import gc
 
+import micropython
+
 try:
     import asyncio
 except ImportError:  # older MicroPython builds
@@ -80,10 +82,12 @@ class App:
     """Everything but the hardware. ``ticks_ms`` is the clock (``time.ticks_ms`` on the Pico),
     ``ticks_us`` the tray's finer one for its fields' settling (``time.ticks_us``; without it the
     tray counts in milliseconds);
-    ``unique_id`` (``machine.unique_id()``) names the device to the PC; ``link_room`` the link's
-    output queue in bytes (by default the build's: ``OUT_ROOM_FROZEN`` frozen, else ``OUT_ROOM``)."""
+    ``unique_id`` (``machine.unique_id()``) names the device to the PC; ``frozen`` whether to run
+    as a frozen build does (its link queue, a ``Warmer``, collections in play), by default as
+    this package's bytecode says (the simulated table, whose sources stand for a frozen chip
+    where its work is charged, says so itself)."""
 
-    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None, ticks_us=None, link_room=None):
+    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None, ticks_us=None, frozen=None):
         self._restart_spare = bytearray(_RESTART_SPARE)
         self.board = board
         self.ticks_ms = ticks_ms
@@ -122,10 +126,9 @@ class App:
         self._selftest_shown = 0
         self._start_flag = root + "/start.json"
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
-        frozen = not bytecode_on_heap()
-        if link_room is None:
-            link_room = OUT_ROOM_FROZEN if frozen else OUT_ROOM
-        self.link = UsbLink(self.server, instream, outstream, link_room)
+        if frozen is None:
+            frozen = not bytecode_on_heap()
+        self.link = UsbLink(self.server, instream, outstream, OUT_ROOM_FROZEN if frozen else OUT_ROOM)
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
         self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (runtime/heap.py)
@@ -136,12 +139,14 @@ class App:
         self._collected_ms = ticks_ms()
         self._collected_after = 0  # the table's count of journalled actions at that collection
         if frozen:
-            from tiletable.runtime.usb_native import NativeIntake
             from tiletable.runtime.warmup import Warmer
 
             self.warmer = Warmer(self)
             self.collects_in_play = True
-            if self.link._readable is not None:  # (a stream that cannot be polled reads on its own)
+            # (a stream that cannot be polled reads on its own; CPython compiles no viper code)
+            if self.link._readable is not None and hasattr(micropython, "viper"):
+                from tiletable.runtime.usb_native import NativeIntake
+
                 self.link._take = NativeIntake(self.link).take
         self.running = True
         self.table.boot(ticks_ms())
