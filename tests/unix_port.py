@@ -13,9 +13,9 @@ MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 needs_unix_port = pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no MicroPython unix port in the venv")
 
 
-def run_on_unix_port(code):
-    """Run ``code`` from the repository's root in a Pico-sized heap; what it printed, once it
-    ended without an error."""
-    run = subprocess.run([MICROPYTHON, "-X", "heapsize=192K", "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+def run_on_unix_port(code, heap="192K"):
+    """Run ``code`` from the repository's root in a Pico-sized heap (or ``heap``); what it
+    printed, once it ended without an error."""
+    run = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heap, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     return run.stdout.strip()

@@ -75,3 +75,23 @@ print("ok", count)
 @needs_unix_port
 def test_the_viper_intake_reads_what_the_bytecode_reads_and_allocates_nothing_at_idle():
     assert run_on_unix_port(CHECK) == "ok 14"
+
+
+@needs_unix_port
+def test_a_frozen_app_on_micropython_takes_the_viper_intake():
+    # the App's choice, with its imports compiled from source (hence the heap)
+    code = CHECK[: CHECK.index("random.seed")] + "from tiletable.runtime.app import native_take\n"
+    code += "print(native_take(UsbLink(Server(), Feed(b'', False), io.BytesIO())) is not None)\n"
+    assert run_on_unix_port(code, heap="2M") == "True"
+
+
+def test_cpython_keeps_the_bytecode_intake():
+    import os
+
+    from tiletable.runtime.app import native_take
+    from tiletable.runtime.usblink import UsbLink
+
+    read_end, write_end = os.pipe()
+    with os.fdopen(read_end, "rb", buffering=0) as instream, os.fdopen(write_end, "wb") as outstream:
+        link = UsbLink(None, instream, outstream)
+        assert link._readable is not None and native_take(link) is None

@@ -13,8 +13,7 @@ feeding and the watchdog resets the board; the table then resumes from the journ
 frozen build it also readies the menu's game, runtime/warmup.py).
 """
 import gc
-
-import micropython
+import sys
 
 try:
     import asyncio
@@ -76,6 +75,16 @@ else:  # CPython
 
     def _sleep_ms(ms):
         return asyncio.sleep(ms / 1000)
+
+
+def native_take(link):
+    """``link``'s intake as machine code (runtime/usb_native.py), or None: only MicroPython
+    compiles viper, and a stream that cannot be polled reads on its own."""
+    if link._readable is None or sys.implementation.name != "micropython":
+        return None
+    from tiletable.runtime.usb_native import NativeIntake
+
+    return NativeIntake(link).take
 
 
 class App:
@@ -143,11 +152,9 @@ class App:
 
             self.warmer = Warmer(self)
             self.collects_in_play = True
-            # (a stream that cannot be polled reads on its own; CPython compiles no viper code)
-            if self.link._readable is not None and hasattr(micropython, "viper"):
-                from tiletable.runtime.usb_native import NativeIntake
-
-                self.link._take = NativeIntake(self.link).take
+            take = native_take(self.link)
+            if take is not None:
+                self.link._take = take
         self.running = True
         self.table.boot(ticks_ms())
 
