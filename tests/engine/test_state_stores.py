@@ -8,7 +8,7 @@ from tiletable.engine.rulesets import FAMILIES, family_module
 
 def test_no_state_class_has_a_property():
     found = []
-    for family in sorted(FAMILIES):
+    for family in sorted(f for f, module in FAMILIES.items() if module.startswith("tiletable.engine.")):  # not a test's toy
         for cls in family_module(family).State.__mro__:
             found.extend("%s: %s.%s" % (family, cls.__name__, name) for name, value in vars(cls).items() if isinstance(value, property))
     assert found == []
