@@ -29,6 +29,10 @@ asyncio's pass to wake a task           0.28 ms     ``WAKE_US`` 280, charged at 
 App.buttons() / App.serve() idle        0.36 /      ``LINE_US`` 5: the firmware lines executed on
                                         0.14 ms     CPython, about 5 us a line
 tray event -> LED flash                 ~13 ms      2700-3300 lines: 4.0-4.8 us a line
+random playouts of 80 checked moves     87-204 ms   ``ENGINE_LINE_US`` 7: the lines of engine/*.py
+(deals, draws, plays: Muggins, Block,   in all      (but rulesets.py), 191,830 here for 1,449 ms
+Moon, Columns, Da San; two each,                    (7.55 us a line, 6.6-8.6 by game; the playout's
+REPL, 2026-11-27)                                   own loop is in the chip's time, not counted)
 ``load_ruleset`` (Muggins, its hash    22.4 ms     ``VALIDATE_LINE_US`` 24: 943 lines of
 known)                                              engine/rulesets.py (23.8 us a line; 276 lines of
                                                     other modules at ``LINE_US`` besides)
@@ -67,7 +71,8 @@ until the stream can take more          0.62 /      moved: (1948 - 47) us / 4096
 
 Everything but the scan path (the table, the engine, the link, the buttons, the journal) is
 charged per line of firmware code it executes, counted with ``sys.settrace``: a crude unit, but
-the service calls and the table's work on a tile agree on 4-5.4 us a line; ruleset validation,
+the service calls and the table's work on a tile agree on 4-5.4 us a line; the engine's lines,
+which index, slice and look attributes up through its state classes' bases, 7; ruleset validation,
 whose lines check types, look up schemas and build strings, costs five times that, and its
 canonical JSON writer four times (measured on the frozen build). The scan path
 is not traced: it runs hundreds of times a device second, and its tight driver loops (CRC_A,
@@ -110,6 +115,7 @@ from binascii import crc32
 
 REGISTER_ACCESS_US = 64
 LINE_US = 5
+ENGINE_LINE_US = 7
 VALIDATE_LINE_US = 24
 CANONICAL_LINE_US = 22
 VISIT_US = 183
@@ -146,6 +152,7 @@ _FIRMWARE = "/tiletable/"
 _RULESETS = "/tiletable/engine/rulesets.py"
 _CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_object", "_escaped_json", "_is_plain", "_escaped")
 _PROTO = "/tiletable/proto/"
+_ENGINE = "/tiletable/engine/"
 _FRAME = "/tiletable/proto/frame.py"
 _MODULE_WALKS = (_RULESETS, "/tiletable/runtime/table.py")  # their [m for m in sys.modules ...]
 _USBLINK = "/tiletable/runtime/usblink.py"
@@ -158,6 +165,7 @@ class LineMeter:
     def __init__(self, counting=True):
         self.counting = counting and hasattr(sys, "settrace")
         self.lines = 0  # firmware lines, ``LINE_US`` each
+        self.engine_lines = 0  # lines of the engine's other modules, ``ENGINE_LINE_US`` each
         self.validate_lines = 0  # lines of engine/rulesets.py, ``VALIDATE_LINE_US`` each
         self.canonical_lines = 0  # of its canonical JSON writer, ``CANONICAL_LINE_US`` each
         self.cobs_bytes = 0  # bytes COBS-encoded, ``COBS_NS_PER_BYTE`` each (machine code on the chip)
@@ -179,7 +187,8 @@ class LineMeter:
 
     def cost_us(self):
         """What the lines counted so far cost on the chip; the counts start again from 0."""
-        cost = self.lines * LINE_US + self.validate_lines * VALIDATE_LINE_US + self.canonical_lines * CANONICAL_LINE_US
+        cost = self.lines * LINE_US + self.engine_lines * ENGINE_LINE_US
+        cost += self.validate_lines * VALIDATE_LINE_US + self.canonical_lines * CANONICAL_LINE_US
         cost += self.proto_lines * PROTO_LINE_US + self.inflations * INFLATE_US + self.usb_writes * USB_WRITE_US
         cost += self.collections * GC_COLLECT_US + self.import_us + self.takes * USB_TAKE_US
         ns = self.cobs_bytes * COBS_NS_PER_BYTE + self.inflated_bytes * INFLATE_NS_PER_BYTE + self.usb_bytes * USB_WRITE_NS_PER_BYTE
@@ -189,7 +198,7 @@ class LineMeter:
             cost += programs * FLASH_PROG_US + erases * FLASH_ERASE_US
             ns += read * FLASH_READ_NS_PER_BYTE
         cost += ns // 1000
-        self.lines = self.validate_lines = self.canonical_lines = self.proto_lines = 0
+        self.lines = self.engine_lines = self.validate_lines = self.canonical_lines = self.proto_lines = 0
         self.cobs_bytes = self.inflations = self.inflated_bytes = self.usb_writes = self.usb_bytes = 0
         self.codes_bytes = self.crc_bytes = self.collections = self.import_us = self.takes = self.taken_bytes = 0
         return cost
@@ -203,6 +212,11 @@ class LineMeter:
         if event == "line":
             self.lines += 1
         return self._line
+
+    def _engine_line(self, frame, event, arg):
+        if event == "line":
+            self.engine_lines += 1
+        return self._engine_line
 
     def _validate_line(self, frame, event, arg):
         if event == "line":
@@ -264,6 +278,8 @@ class LineMeter:
             return self._canonical_line if code.co_name in _CANONICAL else self._validate_line
         if _PROTO in path:
             return self._proto_line
+        if _ENGINE in path:
+            return self._engine_line
         return self._line
 
     def _global(self, frame, event, arg):
