@@ -103,10 +103,11 @@ on average, not in proportion to its bytecode (0.5 to 11.8 KB). ``IMPORT_US`` ho
 measured (the pair a boot's first journal stream imports, proto.stream and
 runtime.journal_read, 8.4 ms); another module is charged the mean, ``IMPORT_MEAN_US``. What the
 boot imports (main.py's imports and what they import, and whatever the ``App``'s making
-imports) is not charged, nor a module's body lines: the import is charged whole. The
-simulation's firmware is not frozen, so its ``App`` has no ``Warmer`` to import a game's modules
-at idle as the chip's does. MicroPython's unix port has no ``sys.settrace``: there the traced
-work costs nothing (``LineMeter.counting`` says so), files included.
+imports) is not charged, nor a module's body lines: the import is charged whole. Where its
+work is charged, the simulated table's ``App`` runs as the frozen build (sim/device.py): its
+``Warmer`` imports the menu's game and the journal stream's modules at idle, charged so, as the
+chip's does. MicroPython's unix port has no ``sys.settrace``: there the traced work costs
+nothing (``LineMeter.counting`` says so), files included.
 """
 import builtins
 import os
