@@ -45,14 +45,19 @@ window 1 KB; a stock build)                         the line through the two; th
 ``LinkServer.receive`` of a HELLO /     6.57 /      ``PROTO_LINE_US`` 19 a line of proto/*.py:
 JOURNAL_STATUS / RULESET_LIST (empty    5.10 /      356 / 240 / 223 lines here (18.2, 21.1 and
 store) frame, reply made                4.50 ms     19.7 us a line; their frames' COBS besides)
-littlefs: 152 file operations on a      564 ms in   ``FLASH_READ_NS_PER_BYTE`` 392 a byte littlefs
-fresh ``VfsLfs2(rp2.Flash(),            all; e.g.   reads, ``FLASH_PROG_US`` 365 a program,
-progsize=256)``: files written,         8.1 ms a    ``FLASH_ERASE_US`` 1368 an erase: fitted to the
-renamed, stat, listdir, a journal's     state file  chip's times over what the simulation's
-appends and flushes, records read       rewritten,  littlefs (sim/flashfs.py) asks of its chip for
-(12 rulesets, 8 session files)          3.7 ms a    the same operations (littlefs's own work is in
-                                        journal     them: a raw 256-byte program is 0.22 ms, an
-                                        flush       erase 0.14, a 4 KB read 0.05)
+littlefs on ``VfsLfs2(rp2.Flash(),     1.4-72 ms   ``FLASH_READ_US`` 19 a read littlefs asks of the
+progsize=256)``, REPL, 2026-11-27:      an          chip and ``FLASH_READ_NS_PER_BYTE`` 202 a byte,
+39 file operations (files of 16 B to    operation   ``FLASH_PROG_US`` 537 a program,
+12 KB written, overwritten, read;                   ``FLASH_ERASE_US`` 1185 an erase: least squares
+read in 1 KB and 4 KB pieces; stat,                 over 31 of them (a compaction falls on other
+rename, listdir, remove; appends                    operations on the chip than here, and renames
+flushed one by one)                                 are left out) of the chip's time against what
+                                                    the simulation's littlefs (sim/flashfs.py) asks
+                                                    of its chip: 0.91 ms rms off, where the earlier
+                                                    fit (152 operations: 392 ns a byte, 365 and
+                                                    1368 us, no charge a read) is 1.27 ms off and
+                                                    charged a 4 KB piece of a session file 1.6 ms
+                                                    (the chip: 72-135 us, 1.4 ms with its open)
 journal stream frame (1032 bytes,       166 us /    ``CODES_NS_PER_BYTE`` 150 a byte of
 frozen build, 2026-11-26): COBS in       219-254 us  ``frame._codes_in_place`` (the viper pass's
 place (``cobs_codes_in_place``); its                 stand-in), ``CRC_NS_PER_BYTE`` 220 a byte of
@@ -130,9 +135,10 @@ CRC_NS_PER_BYTE = 220
 INFLATE_US = 600
 INFLATE_NS_PER_BYTE = 2700
 PROTO_LINE_US = 19
-FLASH_READ_NS_PER_BYTE = 392
-FLASH_PROG_US = 365
-FLASH_ERASE_US = 1368
+FLASH_READ_US = 19
+FLASH_READ_NS_PER_BYTE = 202
+FLASH_PROG_US = 537
+FLASH_ERASE_US = 1185
 USB_WRITE_US = 43
 USB_WRITE_NS_PER_BYTE = 464
 USB_TAKE_US = 54
@@ -195,8 +201,8 @@ class LineMeter:
         ns = self.cobs_bytes * COBS_NS_PER_BYTE + self.inflated_bytes * INFLATE_NS_PER_BYTE + self.usb_bytes * USB_WRITE_NS_PER_BYTE
         ns += self.codes_bytes * CODES_NS_PER_BYTE + self.crc_bytes * CRC_NS_PER_BYTE + self.taken_bytes * USB_TAKE_NS_PER_BYTE
         if self.flash is not None:
-            read, programs, erases = self.flash.take()
-            cost += programs * FLASH_PROG_US + erases * FLASH_ERASE_US
+            reads, read, programs, erases = self.flash.take()
+            cost += reads * FLASH_READ_US + programs * FLASH_PROG_US + erases * FLASH_ERASE_US
             ns += read * FLASH_READ_NS_PER_BYTE
         cost += ns // 1000
         self.lines = self.engine_lines = self.validate_lines = self.canonical_lines = self.proto_lines = 0

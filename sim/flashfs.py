@@ -47,11 +47,13 @@ class CountedChip(UserContext):
 
     def __init__(self):
         super().__init__(buffsize=BLOCK_SIZE * BLOCK_COUNT)
+        self.reads = 0
         self.read_bytes = 0
         self.programs = 0
         self.erases = 0
 
     def read(self, cfg, block, off, size):
+        self.reads += 1
         self.read_bytes += size
         return super().read(cfg, block, off, size)
 
@@ -64,9 +66,9 @@ class CountedChip(UserContext):
         return super().erase(cfg, block)
 
     def take(self):
-        """(bytes read, programs, erases) since the last ``take``."""
-        counts = (self.read_bytes, self.programs, self.erases)
-        self.read_bytes = self.programs = self.erases = 0
+        """(reads, bytes read, programs, erases) since the last ``take``."""
+        counts = (self.reads, self.read_bytes, self.programs, self.erases)
+        self.reads = self.read_bytes = self.programs = self.erases = 0
         return counts
 
 
