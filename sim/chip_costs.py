@@ -45,6 +45,10 @@ window 1 KB; a stock build)                         the line through the two; th
 ``LinkServer.receive`` of a HELLO /     6.57 /      ``PROTO_LINE_US`` 19 a line of proto/*.py:
 JOURNAL_STATUS / RULESET_LIST (empty    5.10 /      356 / 240 / 223 lines here (18.2, 21.1 and
 store) frame, reply made                4.50 ms     19.7 us a line; their frames' COBS besides)
+``frame.cobs_decode_into`` of a          0.58 /      ``LINE_US``: 157 / 25 lines here (3.7 and
+JOURNAL_STREAM / HELLO request         0.11 ms     4.3 us a line: a code group's slice a line);
+(REPL, 2026-11-27)                                  at ``PROTO_LINE_US`` the stream's request was
+                                                    charged 3.0 ms
 littlefs on ``VfsLfs2(rp2.Flash(),     1.4-72 ms   ``FLASH_READ_US`` 19 a read littlefs asks of the
 progsize=256)``, REPL, 2026-11-27:      an          chip and ``FLASH_READ_NS_PER_BYTE`` 202 a byte,
 39 file operations (files of 16 B to    operation   ``FLASH_PROG_US`` 537 a program,
@@ -277,6 +281,8 @@ class LineMeter:
             return self._cobs
         if path.endswith(_FRAME) and code.co_name == "_codes_in_place":
             return self._codes
+        if path.endswith(_FRAME) and code.co_name == "cobs_decode_into":
+            return self._line  # slices a code group at a time: the chip's pace, not the codec's
         if code.co_name == "<listcomp>" and "m" in code.co_varnames and path.endswith(_MODULE_WALKS):
             return self._walk_validate if path.endswith(_RULESETS) else self._walk
         if path.endswith(_USBLINK) and code.co_name == "_take":

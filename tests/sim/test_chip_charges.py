@@ -87,6 +87,19 @@ def test_the_link_s_intake_is_charged_as_the_chip_s_machine_code_a_byte_read():
     os.close(write_end)
 
 
+def test_a_request_s_cobs_decoding_is_charged_at_the_chip_s_pace_not_the_codec_s():
+    from chip_costs import LINE_US, PROTO_LINE_US
+    from tiletable.proto.frame import cobs_decode_into
+    from tiletable.proto.messages import JOURNAL_STREAM, encode_message
+
+    body = encode_message(JOURNAL_STREAM, 10, {"after": 0, "first": 0, "offset": 0, "frames": 64, "max": 4072})[1:-1]
+    meter = LineMeter()
+    meter.run(cobs_decode_into, bytearray(body), len(body))
+    lines = meter.lines
+    assert lines > 100 and meter.proto_lines == 0  # a code group at a time: its zeros are many
+    assert meter.cost_us() == lines * LINE_US < lines * PROTO_LINE_US / 3  # the chip: 581 us
+
+
 def test_an_idle_scan_is_charged_each_field_it_switches_on_and_off(tmp_path, monkeypatch):
     """A poll may visit a zone (its field off) and power the next in the field it freed, the
     count of fields on unchanged: each switch is charged all the same (on the chip each is
