@@ -33,6 +33,13 @@ random playouts of 80 checked moves     87-204 ms   ``ENGINE_LINE_US`` 7: the li
 (deals, draws, plays: Muggins, Block,   in all      (but rulesets.py), 191,830 here for 1,449 ms
 Moon, Columns, Da San; two each,                    (7.55 us a line, 6.6-8.6 by game; the playout's
 REPL, 2026-11-27)                                   own loop is in the chip's time, not counted)
+a game start's objects, made alone     1.80 /      ``INIT_LINE_US`` 38 a line of an ``__init__``
+after a collection (REPL, 2026-11-27): 1.24 /      (but the link's and the ruleset's): least squares
+``status_leds`` (StatusLeds), a         0.88 /      over the four (65, 32, 19 and 49 such lines; 25,
+``Profile``, ``LineController``, a      3.42 ms     37, 40 and 62 us a line), their other lines at
+Muggins state of 2 (``new_state``)                  ``LINE_US`` / ``ENGINE_LINE_US``: each store to a
+                                                    new object grows its member map (rehashed,
+                                                    reallocated); 143 of a playout's 158,110 lines
 ``load_ruleset`` (Muggins, its hash    22.4 ms     ``VALIDATE_LINE_US`` 24: 943 lines of
 known)                                              engine/rulesets.py (23.8 us a line; 276 lines of
                                                     other modules at ``LINE_US`` besides)
@@ -81,9 +88,10 @@ until the stream can take more          0.62 /      moved: (1948 - 47) us / 4096
 Everything but the scan path (the table, the engine, the link, the buttons, the journal) is
 charged per line of firmware code it executes, counted with ``sys.settrace``: a crude unit, but
 the service calls and the table's work on a tile agree on 4-5.4 us a line; the engine's lines,
-which index, slice and look attributes up through its state classes' bases, 7; ruleset validation,
-whose lines check types, look up schemas and build strings, costs five times that, and its
-canonical JSON writer four times (measured on the frozen build). The scan path
+which index, slice and look attributes up through its state classes' bases, 7; a constructor's,
+whose stores make a new object's attributes one at a time, 38 (a game start builds a dozen
+objects); ruleset validation, whose lines check types, look up schemas and build strings, costs
+24 a line, and its canonical JSON writer 22 (measured on the frozen build). The scan path
 is not traced: it runs hundreds of times a device second, and its tight driver loops (CRC_A,
 FIFO) would be overcharged at 5 us a line; its cost is the bus accesses plus the constants above.
 
@@ -126,6 +134,7 @@ from binascii import crc32
 REGISTER_ACCESS_US = 64
 LINE_US = 5
 ENGINE_LINE_US = 7
+INIT_LINE_US = 38
 VALIDATE_LINE_US = 24
 CANONICAL_LINE_US = 22
 VISIT_US = 183
@@ -177,6 +186,7 @@ class LineMeter:
         self.counting = counting and hasattr(sys, "settrace")
         self.lines = 0  # firmware lines, ``LINE_US`` each
         self.engine_lines = 0  # lines of the engine's other modules, ``ENGINE_LINE_US`` each
+        self.init_lines = 0  # lines of the table's and the engine's constructors, ``INIT_LINE_US`` each
         self.validate_lines = 0  # lines of engine/rulesets.py, ``VALIDATE_LINE_US`` each
         self.canonical_lines = 0  # of its canonical JSON writer, ``CANONICAL_LINE_US`` each
         self.cobs_bytes = 0  # bytes COBS-encoded, ``COBS_NS_PER_BYTE`` each (machine code on the chip)
@@ -198,7 +208,7 @@ class LineMeter:
 
     def cost_us(self):
         """What the lines counted so far cost on the chip; the counts start again from 0."""
-        cost = self.lines * LINE_US + self.engine_lines * ENGINE_LINE_US
+        cost = self.lines * LINE_US + self.engine_lines * ENGINE_LINE_US + self.init_lines * INIT_LINE_US
         cost += self.validate_lines * VALIDATE_LINE_US + self.canonical_lines * CANONICAL_LINE_US
         cost += self.proto_lines * PROTO_LINE_US + self.inflations * INFLATE_US + self.usb_writes * USB_WRITE_US
         cost += self.collections * GC_COLLECT_US + self.import_us + self.takes * USB_TAKE_US
@@ -209,7 +219,7 @@ class LineMeter:
             cost += reads * FLASH_READ_US + programs * FLASH_PROG_US + erases * FLASH_ERASE_US
             ns += read * FLASH_READ_NS_PER_BYTE
         cost += ns // 1000
-        self.lines = self.engine_lines = self.validate_lines = self.canonical_lines = self.proto_lines = 0
+        self.lines = self.engine_lines = self.init_lines = self.validate_lines = self.canonical_lines = self.proto_lines = 0
         self.cobs_bytes = self.inflations = self.inflated_bytes = self.usb_writes = self.usb_bytes = 0
         self.codes_bytes = self.crc_bytes = self.collections = self.import_us = self.takes = self.taken_bytes = 0
         return cost
@@ -228,6 +238,11 @@ class LineMeter:
         if event == "line":
             self.engine_lines += 1
         return self._engine_line
+
+    def _init_line(self, frame, event, arg):
+        if event == "line":
+            self.init_lines += 1
+        return self._init_line
 
     def _validate_line(self, frame, event, arg):
         if event == "line":
@@ -291,6 +306,8 @@ class LineMeter:
             return self._canonical_line if code.co_name in _CANONICAL else self._validate_line
         if _PROTO in path:
             return self._proto_line
+        if code.co_name == "__init__":
+            return self._init_line
         if _ENGINE in path:
             return self._engine_line
         return self._line

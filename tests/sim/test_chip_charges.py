@@ -100,6 +100,17 @@ def test_a_request_s_cobs_decoding_is_charged_at_the_chip_s_pace_not_the_codec_s
     assert meter.cost_us() == lines * LINE_US < lines * PROTO_LINE_US / 3  # the chip: 581 us
 
 
+def test_a_constructor_s_lines_are_charged_as_the_chip_builds_objects():
+    from chip_costs import INIT_LINE_US, LINE_US
+    from tiletable.runtime.profiles import Profile
+
+    meter = LineMeter()
+    meter.run(Profile, "line-2p")  # the chip: 1.24 ms
+    built, other = meter.init_lines, meter.lines
+    assert built > other > 0
+    assert meter.cost_us() == built * INIT_LINE_US + other * LINE_US > 1000
+
+
 def test_an_idle_scan_is_charged_each_field_it_switches_on_and_off(tmp_path, monkeypatch):
     """A poll may visit a zone (its field off) and power the next in the field it freed, the
     count of fields on unchanged: each switch is charged all the same (on the chip each is
