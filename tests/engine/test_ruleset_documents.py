@@ -3,7 +3,7 @@
 from portable import raises
 
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import canonical_bytes, canonical_json, content_hash, load_ruleset, validate_params
+from tiletable.engine.rulesets import canonical_json, content_hash, load_ruleset, validate_params
 
 SCHEMA = {
     "target": ("int", 100, 1, 10000),
@@ -59,14 +59,6 @@ def test_malformed_documents_are_rejected_with_the_field():
 def test_canonical_json_is_sorted_and_compact():
     assert canonical_json({"b": [1, True, None], "a": "x\"y"}) == '{"a":"x\\"y","b":[1,true,null]}'
     raises(TypeError, canonical_json, 2.5)
-
-
-def test_canonical_bytes_are_the_canonical_json_s_utf8_and_what_the_hash_takes():
-    doc = {"params": {"deal": {"2": 7, "4": 5}, "target": 200, "rule": "fives"}, "version": 1, "on": False, "é": "q\""}
-    data = canonical_bytes(doc)
-    assert data == b'{"on":false,"params":{"deal":{"2":7,"4":5},"rule":"fives","target":200},"version":1,"\xc3\xa9":"q\\""}'
-    assert data.decode() == canonical_json(doc)
-    assert canonical_bytes(-3) == b"-3" and canonical_bytes(None) == b"null" and canonical_bytes([]) == b"[]"
 
 
 def test_canonical_json_escapes_text_wherever_it_is_and_only_there():

@@ -453,37 +453,42 @@ def _is_identifier(text):
 
 
 def canonical_json(value):
-    """JSON with sorted keys and no spaces: the same text on CPython and MicroPython."""
-    return canonical_bytes(value).decode()
-
-
-def canonical_bytes(value):
-    """``canonical_json`` as UTF-8 bytes, what a hash or a file takes.
+    """JSON with sorted keys and no spaces: the same bytes on CPython and MicroPython.
 
     Written out by hand because the two runtimes' ``json.dumps`` order keys and escape text
     differently. Text is written as it is, and whether it needed escapes is told once over the
     whole result by C-level scans (a quote is looked for in each string); text that does (rare:
-    a quote in a description) is written again by ``_escaped_json``. Written as bytes, not text:
-    MicroPython looks every new string up among its interned ones, one by one, and where the
-    bytecode is copied .mpy files those are 1,500: a number or a key made into a string took
-    240 us of a stock build's time (a preset's content hash 42 ms, 19 so; a frozen build's 5.7,
-    4.5). A line preset's hash took 26 ms of a frozen build's with a check and a call per string."""
-    out = io.BytesIO()
+    a quote in a description) is written again by ``_escaped_json``. A line preset's content
+    hash took 26 ms of an RP2040's time with a check and a call per string, 13 ms so."""
+    out = io.StringIO()
     try:
         _emit(value, out.write)
     except _NeedsEscapes:
-        return _escaped_json(value).encode()
-    data = out.getvalue()
-    if b"\\" in data or (data and min(data) < 0x20):
-        return _escaped_json(value).encode()
-    return data
+        return _escaped_json(value)
+    text = out.getvalue()
+    if "\\" in text or _has_control(text):
+        return _escaped_json(value)
+    return text
+
+
+_CHUNK = 512  # characters checked at a time by _has_control
+
+
+def _has_control(text):
+    """Whether ``text`` holds a control character, by C-level scans of its UTF-8 bytes a chunk
+    at a time: min() over the characters makes a string of each (14 ms for a ruleset on the
+    chip), and over the whole text's bytes a copy of a few KB (a game's state)."""
+    for start in range(0, len(text), _CHUNK):
+        if min(text[start : start + _CHUNK].encode()) < 0x20:
+            return True
+    return False
 
 
 class _NeedsEscapes(Exception):
     pass
 
 
-_WORDS = {True: b"true", False: b"false", None: b"null"}
+_WORDS = {True: "true", False: "false", None: "null"}
 
 
 def _emit(value, write):
@@ -491,13 +496,13 @@ def _emit(value, write):
     # a larger one is allocated on the heap at every call, and _emit runs once per value.
     kind = type(value)
     if kind is int:
-        write(b"%d" % value)
+        write(str(value))
     elif kind is str:
         if '"' in value:
             raise _NeedsEscapes()
-        write(b'"')
-        write(value.encode())
-        write(b'"')
+        write('"')
+        write(value)
+        write('"')
     elif kind is dict:
         _emit_object(value, write)
     elif kind is list or kind is tuple:
@@ -505,7 +510,7 @@ def _emit(value, write):
     elif value is None or value is True or value is False:
         write(_WORDS[value])
     elif isinstance(value, int):  # subclasses of the JSON types: as their base
-        write(b"%d" % int(value))
+        write(str(int(value)))
     elif isinstance(value, str):
         _emit(str(value), write)
     elif isinstance(value, dict):
@@ -517,26 +522,26 @@ def _emit(value, write):
 
 
 def _emit_list(value, write):
-    sep = b"["
+    sep = "["
     for item in value:
         write(sep)
         _emit(item, write)
-        sep = b","
-    write(b"[]" if sep == b"[" else b"]")
+        sep = ","
+    write("[]" if sep == "[" else "]")
 
 
 def _emit_object(value, write):
-    sep = b'{"'
+    sep = '{"'
     for key in sorted(value):
-        name = key if type(key) is str else str(key)
+        name = str(key)
         if '"' in name:
             raise _NeedsEscapes()
         write(sep)
-        write(name.encode())
-        write(b'":')
+        write(name)
+        write('":')
         _emit(value[key], write)
-        sep = b',"'
-    write(b"{}" if sep == b'{"' else b"}")
+        sep = ',"'
+    write("{}" if sep == '{"' else "}")
 
 
 def _escaped_json(value):
@@ -550,9 +555,9 @@ def _escaped_json(value):
         return "{" + ",".join(parts) + "}"
     if isinstance(value, (list, tuple)):
         return "[" + ",".join([_escaped_json(item) for item in value]) + "]"
-    out = io.BytesIO()
+    out = io.StringIO()
     _emit(value, out.write)  # a whole number, true, false or null
-    return out.getvalue().decode()
+    return out.getvalue()
 
 
 def _is_plain(text):
@@ -579,5 +584,5 @@ def content_hash(family, name, version, params):
     import hashlib
     import binascii
 
-    data = canonical_bytes({"family": family, "name": name, "version": version, "params": params})
-    return binascii.hexlify(hashlib.sha256(data).digest()[:8]).decode()
+    text = canonical_json({"family": family, "name": name, "version": version, "params": params})
+    return binascii.hexlify(hashlib.sha256(text.encode()).digest()[:8]).decode()

@@ -64,7 +64,7 @@ except ImportError:  # CPython: plain milliseconds
         return now - then
 
 
-from tiletable.engine.rulesets import canonical_bytes
+from tiletable.engine.rulesets import canonical_json
 
 REC_HEADER = 1
 REC_ACTION = 2
@@ -420,7 +420,7 @@ class Journal:
             "firmware": firmware,
             "time": start_time,
         }
-        payload = canonical_bytes(header)
+        payload = canonical_json(header).encode()
         if len(payload) > MAX_PAYLOAD:
             raise ValueError("session header of %d bytes is over %d" % (len(payload), MAX_PAYLOAD))
         seq = self.next_seq
@@ -476,7 +476,7 @@ class Journal:
 
     def end_session(self, result):
         """Close the session with a REC_END record (``result`` is a JSON-able dict) and flush."""
-        seq = self.log(REC_END, canonical_bytes(result))
+        seq = self.log(REC_END, canonical_json(result))
         self.flush()
         self._close_file()
         if self._session_logged:
