@@ -33,12 +33,12 @@ random playouts of 80 checked moves     87-204 ms   ``ENGINE_LINE_US`` 7: the li
 (deals, draws, plays: Muggins, Block,   in all      (but rulesets.py), 191,830 here for 1,449 ms
 Moon, Columns, Da San; two each,                    (7.55 us a line, 6.6-8.6 by game; the playout's
 REPL, 2026-11-27)                                   own loop is in the chip's time, not counted)
-a game start's objects, made alone     1.80 /      ``INIT_LINE_US`` 38 a line of an ``__init__``
-after a collection (REPL, 2026-11-27): 1.24 /      (but the link's and the ruleset's): least squares
-``status_leds`` (StatusLeds), a         0.88 /      over the four (65, 32, 19 and 49 such lines; 25,
-``Profile``, ``LineController``, a      3.42 ms     37, 40 and 62 us a line), their other lines at
-Muggins state of 2 (``new_state``)                  ``LINE_US`` / ``ENGINE_LINE_US``: each store to a
-                                                    new object grows its member map (rehashed,
+a game start's objects, made alone      1.80 /      ``INIT_LINE_US`` 38 a line of an ``__init__``
+after a collection (REPL,               1.24 /      (but the link's and the ruleset's): least squares
+2026-11-27): ``status_leds``            0.88 /      over the four (65, 32, 19 and 49 such lines; 25,
+(StatusLeds), a ``Profile``, a          3.42 ms     37, 40 and 62 us a line), their other lines at
+``LineController``, a Muggins state                 ``LINE_US`` / ``ENGINE_LINE_US``: each store to a
+of 2 (``new_state``)                                new object grows its member map (rehashed,
                                                     reallocated); 143 of a playout's 158,110 lines
 ``load_ruleset`` (Muggins, its hash    22.4 ms     ``VALIDATE_LINE_US`` 24: 943 lines of
 known)                                              engine/rulesets.py (23.8 us a line; 276 lines of
@@ -52,8 +52,8 @@ window 1 KB; a stock build)                         the line through the two; th
 ``LinkServer.receive`` of a HELLO /     6.57 /      ``PROTO_LINE_US`` 19 a line of proto/*.py:
 JOURNAL_STATUS / RULESET_LIST (empty    5.10 /      356 / 240 / 223 lines here (18.2, 21.1 and
 store) frame, reply made                4.50 ms     19.7 us a line; their frames' COBS besides)
-``frame.cobs_decode_into`` of a          0.58 /      ``LINE_US``: 157 / 25 lines here (3.7 and
-JOURNAL_STREAM / HELLO request         0.11 ms     4.3 us a line: a code group's slice a line);
+``frame.cobs_decode_into`` of a         0.58 /      ``LINE_US``: 157 / 25 lines here (3.7 and
+JOURNAL_STREAM / HELLO request          0.11 ms     4.3 us a line: a code group's slice a line);
 (REPL, 2026-11-27)                                  at ``PROTO_LINE_US`` the stream's request was
                                                     charged 3.0 ms
 littlefs on ``VfsLfs2(rp2.Flash(),     1.4-72 ms   ``FLASH_READ_US`` 19 a read littlefs asks of the
