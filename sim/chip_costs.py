@@ -51,7 +51,10 @@ window 1 KB; a stock build)                         the line through the two; th
                                                     (sim/cpython/deflate.py) is charged so, whole
 ``LinkServer.receive`` of a HELLO /     6.57 /      ``PROTO_LINE_US`` 19 a line of proto/*.py:
 JOURNAL_STATUS / RULESET_LIST (empty    5.10 /      356 / 240 / 223 lines here (18.2, 21.1 and
-store) frame, reply made                4.50 ms     19.7 us a line; their frames' COBS besides)
+store) frame, reply made                4.50 ms     19.7 us a line; their frames' COBS besides);
+                                                    25 / 25 / 36 of them decode COBS, now charged
+                                                    ``LINE_US`` (below): the others 19.5, 23.1
+                                                    and 23.1 us a line
 ``frame.cobs_decode_into`` of a         0.58 /      ``LINE_US``: 157 / 25 lines here (3.7 and
 JOURNAL_STREAM / HELLO request          0.11 ms     4.3 us a line: a code group's slice a line);
 (REPL, 2026-11-27)                                  at ``PROTO_LINE_US`` the stream's request was
@@ -186,7 +189,7 @@ class LineMeter:
         self.counting = counting and hasattr(sys, "settrace")
         self.lines = 0  # firmware lines, ``LINE_US`` each
         self.engine_lines = 0  # lines of the engine's other modules, ``ENGINE_LINE_US`` each
-        self.init_lines = 0  # lines of the table's and the engine's constructors, ``INIT_LINE_US`` each
+        self.init_lines = 0  # lines of constructors (``__init__``, but the link's and rulesets.py's), ``INIT_LINE_US`` each
         self.validate_lines = 0  # lines of engine/rulesets.py, ``VALIDATE_LINE_US`` each
         self.canonical_lines = 0  # of its canonical JSON writer, ``CANONICAL_LINE_US`` each
         self.cobs_bytes = 0  # bytes COBS-encoded, ``COBS_NS_PER_BYTE`` each (machine code on the chip)
