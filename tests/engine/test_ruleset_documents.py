@@ -72,6 +72,7 @@ def test_canonical_json_escapes_text_wherever_it_is_and_only_there():
         assert canonical_json({"a": {"b": [True, text]}}) == '{"a":{"b":[true,%s]}}' % shown
         assert canonical_json({"z": text, "a": 1}) == '{"a":1,"z":%s}' % shown
     assert canonical_json({}) == "{}" and canonical_json([]) == "[]" and canonical_json(("a", 2)) == '["a",2]'
+    assert canonical_json({2: "b", 1: "a"}) == '{"1":"a","2":"b"}'  # keys as JSON writes them
     long_text = "x" * 1500 + "\t"  # a control character past the first chunks the check takes
     assert canonical_json([long_text]) == '["%s\\u0009"]' % ("x" * 1500)
 
