@@ -8,11 +8,13 @@ from tiletable.proto.messages import (
     E_UNKNOWN_TYPE,
     ERROR,
     EV_SCORE,
+    GAME_START,
     JOURNAL_PULL,
     MESSAGES,
     REPLY,
     RULESET_LIST,
     RULESET_PUT_BEGIN,
+    RULESET_PUT_CHUNK,
     ProtocolError,
     decode_payload,
     encode_message,
@@ -92,6 +94,8 @@ def test_encoding_checks_the_fields_it_is_given():
         (RULESET_PUT_BEGIN, {"name": 5, "size": 1, "hash": "h"}, "'name' must be text"),
         (EV_SCORE, {"seat": 1, "points": True, "rule": "r"}, "'points' must be a whole number"),
         (RULESET_LIST | REPLY, {"rulesets": [{"name": "a", "version": 1}]}, "missing field 'hash'"),
+        (GAME_START, {"ruleset": "r", "players": ["p"] * 256}, "game start: field 'players' has 256 items, over 255"),
+        (RULESET_PUT_CHUNK, {"offset": 0, "data": "text"}, "ruleset put chunk: field 'data' must be bytes (got 'str')"),
     ]
     for msg_type, fields, words in cases:
         err = raises(ValueError, encode_payload, msg_type, fields)

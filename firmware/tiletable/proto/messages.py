@@ -315,7 +315,9 @@ def _encode_fields(out, label, schema, fields):
         if name not in fields:
             raise ValueError("%s: missing field %r" % (label, name))
         value = fields[name]
-        where = "%s: field %r" % (label, name)
+        # the field's place for an error message, spelled out only for an error: formatted
+        # for every field, its new strings took most of a small reply's coding on a stock UF2
+        where = (label, name)
         if isinstance(kind, tuple):
             _check_count(where, len(value), 0xFF)
             out.append(len(value))
@@ -324,7 +326,7 @@ def _encode_fields(out, label, schema, fields):
         elif kind in _INT_FORMATS:
             fmt, _, lo, hi = _INT_FORMATS[kind]
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-                raise ValueError("%s must be a whole number in %d..%d (got %r)" % (where, lo, hi, value))
+                raise ValueError("%s: field %r must be a whole number in %d..%d (got %r)" % (where + (lo, hi, value)))
             out.extend(struct.pack(fmt, value))
         elif kind == "strs":
             _check_count(where, len(value), 0xFF)
@@ -337,25 +339,25 @@ def _encode_fields(out, label, schema, fields):
             _encode_sized(out, where, _text_bytes(where, value), 2)
         else:  # bytes
             if not isinstance(value, (bytes, bytearray, memoryview)):
-                raise ValueError("%s must be bytes (got %r)" % (where, type(value).__name__))
+                raise ValueError("%s: field %r must be bytes (got %r)" % (where + (type(value).__name__,)))
             _encode_sized(out, where, value, 2)
 
 
 def _text_bytes(where, value):
     if not isinstance(value, str):
-        raise ValueError("%s must be text (got %r)" % (where, value))
+        raise ValueError("%s: field %r must be text (got %r)" % (where + (value,)))
     return value.encode()
 
 
 def _check_count(where, count, limit):
     if count > limit:
-        raise ValueError("%s has %d items, over %d" % (where, count, limit))
+        raise ValueError("%s: field %r has %d items, over %d" % (where + (count, limit)))
 
 
 def _encode_sized(out, where, data, width):
     limit = 0xFF if width == 1 else 0xFFFF
     if len(data) > limit:
-        raise ValueError("%s is %d bytes, over %d" % (where, len(data), limit))
+        raise ValueError("%s: field %r is %d bytes, over %d" % (where + (len(data), limit)))
     out.extend(struct.pack("<B" if width == 1 else "<H", len(data)))
     out.extend(data)
 
@@ -378,7 +380,7 @@ def decode_payload(msg_type, payload):
 def _decode_fields(label, schema, data, pos):
     fields = {}
     for name, kind in schema:
-        where = "%s: field %r" % (label, name)
+        where = (label, name)  # as in _encode_fields
         if isinstance(kind, tuple):
             count, pos = _take_int(where, data, pos, "u8")
             rows = []
@@ -407,14 +409,14 @@ def _decode_fields(label, schema, data, pos):
 def _take_int(where, data, pos, kind):
     fmt, size, _, _ = _INT_FORMATS[kind]
     if pos + size > len(data):
-        raise ProtocolError(E_MALFORMED, "%s is cut short" % where)
+        raise ProtocolError(E_MALFORMED, "%s: field %r is cut short" % where)
     return struct.unpack_from(fmt, data, pos)[0], pos + size
 
 
 def _take_sized(where, data, pos, width):
     size, pos = _take_int(where, data, pos, width)
     if pos + size > len(data):
-        raise ProtocolError(E_MALFORMED, "%s is cut short (%d of %d bytes)" % (where, len(data) - pos, size))
+        raise ProtocolError(E_MALFORMED, "%s: field %r is cut short (%d of %d bytes)" % (where + (len(data) - pos, size)))
     return data[pos : pos + size], pos + size
 
 
@@ -422,7 +424,7 @@ def _text(where, raw):
     try:
         return bytes(raw).decode()
     except UnicodeError:
-        raise ProtocolError(E_MALFORMED, "%s is not UTF-8 text" % where)
+        raise ProtocolError(E_MALFORMED, "%s: field %r is not UTF-8 text" % where)
 
 
 def encode_message(msg_type, seq, fields=None):
