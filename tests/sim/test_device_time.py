@@ -12,9 +12,9 @@ import device
 from latency import measure_match
 from player import local_table
 
-# bench/chip.py on the frozen build, emulated device time (the idle rows at 877884d)
+# bench/chip.py on the frozen build, emulated device time (the idle rows at 877884d, the tiles at 6c68f8f)
 CHIP_MOVER_LED_P50 = 17  # ms, tile on the mover's pad -> first LED change (its preview)
-CHIP_OTHER_LED_P95 = 46  # ms, tile on another seat's pad (out of turn) -> first LED change
+CHIP_OTHER_LED_P95 = 53  # ms, tile on another seat's pad (out of turn) -> first LED change
 CHIP_IDLE_SCAN_MS = 34  # mean period per zone, 9 zones, idle (what SCAN_WAKE_US is calibrated to)
 CHIP_IDLE_BUSY_PCT = 74.5  # CPU busy at idle, every service running
 CHIP_BUTTONS_MS = 0.36  # App.buttons() with nothing pressed (no pin read without an edge)
@@ -44,7 +44,7 @@ def test_a_tile_on_the_movers_pad_lights_as_fast_as_on_the_chip(run):
 
 def test_a_tile_laid_out_of_turn_lights_no_later_than_on_the_chip(run):
     # Only the slowest is held to the chip: its few out-of-turn tiles fall at two points of the
-    # scan cycle here (from 25 to 45 ms), where the chip's p50 is 35 ms and its p95 46.
+    # scan cycle here (from 34 to 64 ms), where the chip's p50 is 44 ms and its p95 53.
     led = run.led("other")
     assert len(led) >= 2
     assert max(led) <= (1 + BAND) * CHIP_OTHER_LED_P95, sorted(led)
