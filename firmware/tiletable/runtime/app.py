@@ -27,7 +27,7 @@ from tiletable.engine.rulesets import unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
-from tiletable.runtime.heap import bytecode_on_heap
+from tiletable.runtime.heap import EVERY, bytecode_on_heap
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
@@ -376,7 +376,7 @@ class App:
         except MemoryError:
             self._out_of_heap()
         if self._threshold is not None and not self.tray.previews:
-            gc.threshold(self._threshold)
+            gc.threshold(EVERY[0])
 
     def _scan(self, now_ms):
         # Apart from scan()'s try block: a call whose frame needs more than 11 words (locals,

@@ -48,10 +48,24 @@ def collect_for_code():
         gc.collect()
 
 
+# The bytes between collections set last (collect_every), which a step that held collections
+# off puts back (App.scan); -1: none set
+EVERY = [-1]
+
+
 def keep_packed():
     """From now on, collect every ``COLLECT_EVERY`` bytes allocated (main.py: before its imports)."""
+    collect_every(COLLECT_EVERY)
+
+
+def collect_every(size):
+    """Collect every ``size`` bytes allocated from now on; returns the setting it replaces.
+    Nothing where the runtime has no such setting (CPython)."""
+    was = EVERY[0]
     if hasattr(gc, "threshold"):
-        gc.threshold(COLLECT_EVERY)
+        EVERY[0] = size
+        gc.threshold(size)
+    return was
 
 
 def keep_io_wait_off_heap(core):
