@@ -44,25 +44,12 @@ from tiletable.engine.errors import (
     E_TILE,
     E_TURN,
     IllegalAction,
-    RulesetError,
 )
 from tiletable.engine.holdings import UNKNOWN, Holding
 from tiletable.engine.state import CHANCE, TERMINAL, GameState, Outcome
 
-PARAMS = {
-    "forced_bid_house_rule": ("bool", False),
-    "chips": ("int", 20, 0, 1000),
-    "hands": ("int", 0, 0, 1000),
-}
-
-PRESETS = {
-    "dasan": {
-        "version": 1,
-        "aliases": ["da-san", "big-three", "dig-a-hole"],
-        "description": "Da San (seed 003): 3 players, bid 1-3 for the kitty, climb with combinations",
-        "params": {},
-    },
-}
+# The family contract (rulesets.py): PARAMS, PRESETS and check_params live in climb_params,
+# which validating a ruleset imports instead of this module.
 
 HAND = 16
 KITTY = 4
@@ -90,12 +77,6 @@ _OVER = 5
 
 def _act(kind, seat, item):
     return kind << 9 | seat << 7 | item
-
-
-def check_params(name, params):
-    """A match must be able to end: by a number of hands, or by a player running out of chips."""
-    if params["chips"] == 0 and params["hands"] == 0:
-        raise RulesetError(name, "params.hands", "the match needs an end: a number of hands, or chips to lose")
 
 
 def default_players(params):

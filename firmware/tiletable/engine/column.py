@@ -30,19 +30,8 @@ from tiletable.engine.holdings import UNKNOWN, Holding
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL, GameState, Outcome
 from tiletable.engine.tiles import is_double, named_set, parse_tile, pips, tile_str
 
-PARAMS = {
-    "fig1_override": ("bool", False),
-    "end": ("choice", "field_deck_empty_after_battle", ("field_deck_empty_after_battle", "hands_empty")),
-}
-
-PRESETS = {
-    "columns": {
-        "version": 1,
-        "aliases": ["three-columns", "column-battle"],
-        "description": "Three Columns (seed 001): 2 players, private decks of 10, three score columns",
-        "params": {},
-    },
-}
+# The family contract (rulesets.py): PARAMS, PRESETS and check_params live in column_params,
+# which validating a ruleset imports instead of this module.
 
 PRIVATE_DECK = 10
 FIELD_DECK = 8
@@ -61,11 +50,6 @@ WIN = 1
 DRAW = 0
 LOSS = -1
 _BLANK = 0  # the tile [0|0]
-
-
-def check_params(name, params):
-    """The column game's two parameters are independent; nothing spans fields."""
-    return None
 
 
 def default_players(params):

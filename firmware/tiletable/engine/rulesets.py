@@ -6,15 +6,15 @@ A ruleset document::
      "params": {"target": 100}, "description": "..."}
 
 Only the family and name are required; every parameter has a default declared by its
-family (``PARAMS`` in the family module), so a document lists just what differs. The
+family (``PARAMS`` in its schema module), so a document lists just what differs. The
 *content hash* is computed over the family, name, version and the fully resolved
 parameters in a canonical JSON form, so two documents that mean the same game have the
 same hash on the Pico and on the PC.
 
-A family module provides ``PARAMS`` (the schema), ``PRESETS`` (name -> document),
-``check_params(name, params)`` (rules that span several fields) and ``State``. Family
-modules are imported only when a ruleset needs them, so the device carries only what
-its installed rulesets use.
+A family's schema module (``SCHEMA_MODULES``) provides ``PARAMS`` (the schema), ``PRESETS``
+(name -> document) and ``check_params(name, params)`` (rules that span several fields); its
+family module ``State``, ``default_players`` and ``check_players``. Family modules are
+imported only when a game needs them, so the device carries only what it plays.
 
 Parameter specs are tuples:
 
@@ -96,15 +96,20 @@ def family_module(name):
     return __import__(modname, None, None, ["State"])
 
 
-# Families whose PARAMS, PRESETS and check_params live in a module of their own: validating
-# a ruleset imports only that module (not the play code).
-SCHEMA_MODULES = {"line": "tiletable.engine.line_params"}
+# Where each family's PARAMS, PRESETS and check_params live: a module of their own, so that
+# validating a ruleset imports only that (not the play code).
+SCHEMA_MODULES = {
+    "line": "tiletable.engine.line_params",
+    "trick": "tiletable.engine.trick_params",
+    "column": "tiletable.engine.column_params",
+    "climb": "tiletable.engine.climb_params",
+}
 
 
 def schema_module(family):
     """The module holding a family's ``PARAMS``, ``PRESETS`` and ``check_params``: the one in
-    ``SCHEMA_MODULES``, else the family module itself. Validation unloads what it imported
-    (``release_modules``). :raises KeyError: for an unknown family."""
+    ``SCHEMA_MODULES``, else the family module itself (a family a test adds). Validation
+    unloads what it imported (``release_modules``). :raises KeyError: for an unknown family."""
     name = SCHEMA_MODULES.get(family)
     return __import__(name, None, None, ["PARAMS"]) if name else family_module(family)
 

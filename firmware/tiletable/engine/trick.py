@@ -48,25 +48,8 @@ from tiletable.engine.holdings import UNKNOWN, Holding
 from tiletable.engine.state import CHANCE, TERMINAL, GameState, Outcome
 from tiletable.engine.tiles import is_double, named_set, parse_tile, tile_str
 
-PARAMS = {
-    "target": ("int", 21, 1, 999),
-    "widow": ("choice", "optional_faceup", ("optional_faceup", "mandatory_facedown")),
-    "trumps": ("choice", "none", ("none", "bidder_declares")),
-    "lead_suit_rule": ("choice", "leader_declares", ("leader_declares", "higher_end")),
-    "fail": ("choice", "bid_minus_taken", ("bid_minus_taken", "full_bid")),
-    "exact_tie": ("choice", "replay", ("replay", "bidder_out")),
-    "all_pass": ("choice", "redeal", ("redeal", "dealer_forced")),
-    "redeal_dealer": ("choice", "next", ("next", "same")),
-}
-
-PRESETS = {
-    "moon": {
-        "version": 1,
-        "aliases": ["moon-dominoes"],
-        "description": "Moon (seed 002): 3 players, no trumps, the leader names the suit, game 21",
-        "params": {},
-    },
-}
+# The family contract (rulesets.py): PARAMS, PRESETS and check_params live in trick_params,
+# which validating a ruleset imports instead of this module.
 
 HAND = 7
 MOON = 21  # the MOON call: all seven tricks, worth 21
@@ -98,11 +81,6 @@ _OVER = 5
 
 def _act(kind, arg, tile):
     return kind << 10 | arg << 7 | tile
-
-
-def check_params(name, params):
-    """Every combination of Moon's parameters is playable; nothing spans fields."""
-    return None
 
 
 def default_players(params):
