@@ -205,16 +205,50 @@ def test_an_upload_in_steps_is_validated_with_its_last_chunk_and_installed_at_th
     assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == [{"name": "toy", "version": 1, "hash": content_hash}]
 
 
+def _collecting(every, test):
+    """``test()`` with runtime/heap.py's ``collect_every`` setting ``every``: -1, a heap collected
+    only when full (a frozen build), or a stock build's bytes between collections; then the
+    setting as it was (a row of uploads a test left open changes it on MicroPython)."""
+    import gc
+
+    from tiletable.runtime import heap
+
+    was = heap.EVERY[0]
+    heap.EVERY[0] = every
+    try:
+        test()
+    finally:
+        heap.EVERY[0] = was
+        if hasattr(gc, "threshold"):
+            gc.threshold(was)
+
+
+def _frozen_build_server(name):
+    """A server as a frozen build makes it: its modules on no file system (heap.bytecode_on_heap),
+    so a row of uploads changes no collection setting."""
+    from tiletable.runtime import heap
+
+    loaded = heap.__file__
+    heap.__file__ = "tiletable/runtime/heap.py"
+    try:
+        return _server(name)
+    finally:
+        heap.__file__ = loaded
+
+
 def test_every_fourth_upload_in_steps_collects_garbage_in_a_step_before_its_validation():
-    server = _server("server-steps-collect")
-    server.steps = True
-    steps = []
-    for i in range(8):
-        data, content_hash = toy_family.document("toy", 1, 100 + i)
-        _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(data), "hash": content_hash})
-        steps.append(_stepped(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data}, 4300 + 2 * i)[2])
-        assert _stepped(server, RULESET_PUT_COMMIT, {}, 4301 + 2 * i)[0] == RULESET_PUT_COMMIT | REPLY
-    assert steps == [2, 2, 2, 3, 2, 2, 2, 3]
+    def sync():
+        server = _frozen_build_server("server-steps-collect")
+        server.steps = True
+        steps = []
+        for i in range(8):
+            data, content_hash = toy_family.document("toy", 1, 100 + i)
+            _ok(server, RULESET_PUT_BEGIN, {"name": "toy", "size": len(data), "hash": content_hash})
+            steps.append(_stepped(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data}, 4300 + 2 * i)[2])
+            assert _stepped(server, RULESET_PUT_COMMIT, {}, 4301 + 2 * i)[0] == RULESET_PUT_COMMIT | REPLY
+        assert steps == [2, 2, 2, 3, 2, 2, 2, 3]
+
+    _collecting(-1, sync)
 
 
 def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_request():
@@ -236,16 +270,9 @@ def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_requ
 
 
 def test_uploads_on_a_frozen_build_leave_no_list_of_modules_to_release():
-    from tiletable.runtime import heap
-
     data, content_hash = toy_family.document("toy", 1, 100)
-    loaded = heap.__file__
-    heap.__file__ = "tiletable/runtime/heap.py"  # as a frozen module names it: on no file system
-    try:
-        server = _server("server-frozen-keep")  # (the server tells at its making)
-        got_type, _ = _sync(server, data, content_hash)
-    finally:
-        heap.__file__ = loaded
+    server = _frozen_build_server("server-frozen-keep")
+    got_type, _ = _sync(server, data, content_hash)
     assert got_type == RULESET_PUT_COMMIT | REPLY
     assert server.kept_modules is None  # its modules stay in flash: nothing to look up at the row's end
 
@@ -298,24 +325,47 @@ class _CountingGc:
         self.collections += 1
 
 
+def _sync_counting_collections(server_module, server):
+    server.steps = True
+    _, _, steps = _stepped(server, RULESET_LIST, {"after": "m"}, 4500)
+    assert server_module.gc.collections == 0 and steps == 1  # a later page
+    _, _, steps = _stepped(server, RULESET_LIST, LIST_ALL, 4501)
+    assert steps == 3  # the collection (where there is one), the index, the page
+    collected = [server_module.gc.collections]
+    for version in range(1, 5):
+        data, content_hash = toy_family.document("toy", version, 77)
+        _stepped(server, RULESET_PUT_DEFLATED, _put_deflated("toy", data, content_hash), 4502 + 2 * version)
+        _stepped(server, RULESET_PUT_COMMIT, {}, 4503 + 2 * version)
+        collected.append(server_module.gc.collections)
+    return collected
+
+
 def test_a_sync_collects_the_heap_at_its_first_list_page_and_before_every_fourth_validation():
     import tiletable.proto.server as server_module
 
     real, server_module.gc = server_module.gc, _CountingGc()
     try:
-        server = _server("server-collects")
-        server.steps = True
-        _, _, steps = _stepped(server, RULESET_LIST, {"after": "m"}, 4500)
-        assert server_module.gc.collections == 0 and steps == 1  # a later page
-        _, _, steps = _stepped(server, RULESET_LIST, LIST_ALL, 4501)
-        assert server_module.gc.collections == 1 and steps == 3  # the collection, the index, the page
-        for version in range(1, 5):
-            data, content_hash = toy_family.document("toy", version, 77)
-            _stepped(server, RULESET_PUT_DEFLATED, _put_deflated("toy", data, content_hash), 4502 + 2 * version)
-            _stepped(server, RULESET_PUT_COMMIT, {}, 4503 + 2 * version)
-            assert server_module.gc.collections == (1 if version < 4 else 2)
+        server = _frozen_build_server("server-collects")
+        _collecting(-1, lambda: _collected(_sync_counting_collections(server_module, server), [1, 1, 1, 1, 2]))
     finally:
         server_module.gc = real
+
+
+def test_where_collections_come_by_bytes_allocated_a_sync_makes_none_of_its_own():
+    """A stock build collects every 16 KB allocated (48 KB while uploads last): the collections
+    above, for a heap collected only when full, would add to those (20-40 ms each on the chip)."""
+    import tiletable.proto.server as server_module
+
+    real, server_module.gc = server_module.gc, _CountingGc()
+    try:
+        server = _server("server-stock-collects")
+        _collecting(16 * 1024, lambda: _collected(_sync_counting_collections(server_module, server), [0, 0, 0, 0, 0]))
+    finally:
+        server_module.gc = real
+
+
+def _collected(counts, expected):
+    assert counts == expected, counts
 
 
 def test_deflated_put_that_is_damaged_or_of_another_size_is_refused_and_loses_nothing():

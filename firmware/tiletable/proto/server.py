@@ -66,7 +66,7 @@ from tiletable.proto.messages import (
     is_request,
     message_name,
 )
-from tiletable.runtime.heap import bytecode_on_heap, collect_every, free_bytes
+from tiletable.runtime.heap import bytecode_on_heap, collect_every, collects_when_full, free_bytes
 from tiletable.runtime.journal import MAX_RECORD, JournalError
 from tiletable.runtime.rulestore import DeflateIO
 
@@ -252,13 +252,15 @@ class LinkServer:
 
     def _ruleset_list(self, fields):
         """One page: the rulesets after ``after`` (by name) that fit in a frame. The first page
-        begins a sync: the heap is collected first, in a step of its own (see ``_validate``),
-        then the ruleset store's index is brought up to date in another (saving it after a
-        sync's uploads took 46 ms on the chip)."""
+        begins a sync: the heap is collected first, in a step of its own (see ``_validate``;
+        not where collections come by bytes allocated: runtime/heap.py), then the ruleset
+        store's index is brought up to date in another (saving it after a sync's uploads took
+        46 ms on the chip)."""
         after = fields["after"]
         if not after:
             self._validations = 0
-            gc.collect()
+            if collects_when_full():
+                gc.collect()
             yield None
             self.rulestore.refresh()
             yield None
@@ -311,10 +313,11 @@ class LinkServer:
         on a frozen build the heap is collected only when it is full, and a sync of the presets
         filled it about once, in whichever reply ran then (a validation held the loop 50 ms;
         the first put, after a heap the table had filled, took 101 ms to answer). A collection
-        at every upload cost the sync 0.3 s."""
+        at every upload cost the sync 0.3 s. Where collections come by bytes allocated (copied
+        .mpy files: ``_UPLOADS_COLLECT_EVERY``), they would only add to those."""
         yield None
         self._validations += 1
-        if self._validations % _COLLECT_UPLOADS == 0:
+        if self._validations % _COLLECT_UPLOADS == 0 and collects_when_full():
             gc.collect()
             yield None
         if self.kept_modules is None and self._keeps_modules:

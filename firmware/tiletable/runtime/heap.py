@@ -58,6 +58,12 @@ def keep_packed():
     collect_every(COLLECT_EVERY)
 
 
+def collects_when_full():
+    """Whether the heap is collected only when an allocation finds it full (no collect_every
+    setting: a frozen build, CPython), so that a long task had better collect where it chooses."""
+    return EVERY[0] < 0
+
+
 def collect_every(size):
     """Collect every ``size`` bytes allocated from now on; returns the setting it replaces.
     Nothing where the runtime has no such setting (CPython)."""
