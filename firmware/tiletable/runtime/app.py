@@ -142,7 +142,8 @@ class App:
         self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
         self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (runtime/heap.py)
         # the bytes between collections runtime/heap.py's keep_packed set (copied .mpy files; a
-        # frozen build and CPython set none): held off in scan steps (App.scan)
+        # frozen build and CPython set none): held off in scan steps, then its setting as it is
+        # then (heap.EVERY: a row of uploads changes it) put back (App.scan)
         threshold = gc.threshold() if hasattr(gc, "threshold") else -1
         self._threshold = threshold if threshold > 0 else None
         self._collected_ms = ticks_ms()
