@@ -31,22 +31,11 @@ REPO = os.path.dirname(os.path.realpath(SIM_DIR))
 MICROPYTHON_HEAP = "1M"  # a whole match: firmware, engine history, wire-level models (64-bit objects)
 
 
-class ControlClient:
-    """One connection to the device's control port; each method sends one command line."""
-
-    def __init__(self, port, timeout=30.0):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        self.file = self.sock.makefile("rb")
-
-    def command(self, line):
-        """Send ``line``; return the reply after ``ok`` (raises ControlError on ``err``)."""
-        self.sock.sendall(line.encode() + b"\n")
-        reply = self.file.readline().decode().rstrip("\n")
-        if not reply:
-            raise ControlError("%s: the device closed its control port" % line)
-        if reply.startswith("err"):
-            raise ControlError("%s: %s" % (line, reply[4:]))
-        return reply[3:]
+class ControlCommands:
+    """The simulated table's control commands (sim/device.py), each one command line sent
+    through ``command(line)``, which a subclass defines (returning the reply after ``ok``): over
+    the control port (``ControlClient``) or to a device in the same process (the tests'
+    ``LocalControl``)."""
 
     def place(self, zone, *items):
         return self.command("place %d %s" % (zone, " ".join(items)))
@@ -89,6 +78,24 @@ class ControlClient:
 
     def quit(self):
         return self.command("quit")
+
+
+class ControlClient(ControlCommands):
+    """One connection to the device's control port."""
+
+    def __init__(self, port, timeout=30.0):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.file = self.sock.makefile("rb")
+
+    def command(self, line):
+        """Send ``line``; return the reply after ``ok`` (raises ControlError on ``err``)."""
+        self.sock.sendall(line.encode() + b"\n")
+        reply = self.file.readline().decode().rstrip("\n")
+        if not reply:
+            raise ControlError("%s: the device closed its control port" % line)
+        if reply.startswith("err"):
+            raise ControlError("%s: %s" % (line, reply[4:]))
+        return reply[3:]
 
     def close(self):
         self.file.close()

@@ -24,6 +24,7 @@ from tiletable.runtime.profiles import profile_for
 from tiletable.runtime.table import GAME_LABELS
 
 from tiletable.drivers.segments import glyph
+from tiletable_host.simtable import ControlCommands
 
 
 SETTLED = "wait %d" % (ClimbController.stable_ms + 100)  # Da San cards lay still: taken
@@ -63,7 +64,7 @@ class _NoControlPort:
         pass
 
 
-class LocalControl:
+class LocalControl(ControlCommands):
     """The control commands of an in-process ``sim.device.Device`` (no socket, no pty);
     ``power_on`` makes a Device, again when the firmware restarts the board into a game."""
 
@@ -85,27 +86,6 @@ class LocalControl:
         if reply is None or reply.startswith("err"):
             raise AssertionError("%s: %s" % (line, reply))
         return reply[3:]
-
-    def place(self, zone, *items):
-        return self.command("place %d %s" % (zone, " ".join(items)))
-
-    def remove(self, zone, *items):
-        return self.command(("remove %d %s" % (zone, " ".join(items))).rstrip())
-
-    def press(self, button, how="short"):
-        return self.command("press %s %s" % (button, how))
-
-    def display(self):
-        return self.command("display").split("|")
-
-    def leds(self):
-        return self.command("leds").split()
-
-    def tones(self):
-        return self.command("tones").split()
-
-    def state(self):
-        return json.loads(self.command("state"))
 
 
 def choose_game(control, name, players):
