@@ -71,6 +71,7 @@ from buttons import BouncyContact
 from tiletable import tagrecord
 from tiletable.board import pins
 from tiletable.board.setup import build
+from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.cards import parse_card
 from tiletable.engine.tiles import parse_tile
 from tiletable.proto import frame as frame_module
@@ -99,16 +100,12 @@ _QSTR_POOL_MOST = 8192  # names interned at the most to get there
 
 try:
     _wall_ms = time.ticks_ms
-    _ticks_diff = time.ticks_diff
     _sleep_ms = time.sleep_ms
 except AttributeError:  # CPython: milliseconds since the process started
     _START = time.monotonic()
 
     def _wall_ms():
         return int((time.monotonic() - _START) * 1000)
-
-    def _ticks_diff(a, b):
-        return a - b
 
     def _sleep_ms(ms):
         time.sleep(ms / 1000)
@@ -239,7 +236,7 @@ class Services:
         off = on - (_fields_on(zones) - fields)
         bus.advance_us(off * chip_costs.VISIT_US + on * chip_costs.FIELD_ON_US)
         bus.advance_us(chip_costs.NEXT_POLL_US)
-        wait = _ticks_diff(app.tray.next_poll_ms(now), now)
+        wait = ticks_diff(app.tray.next_poll_ms(now), now)
         return wait if wait > 0 else 0
 
     def _field_switches(self):
@@ -595,7 +592,7 @@ class Device:
     def do_tones(self, args):
         tones = self.hardware.tones
         now = self.clock()
-        words = ["%d/%d" % (hz, _ticks_diff(now if ended is None else ended, started)) for hz, started, ended in tones]
+        words = ["%d/%d" % (hz, ticks_diff(now if ended is None else ended, started)) for hz, started, ended in tones]
         del tones[: len(tones) - 1 if tones and tones[-1][2] is None else len(tones)]
         return "ok " + " ".join(words)
 

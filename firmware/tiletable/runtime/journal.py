@@ -56,14 +56,7 @@ import os
 import struct
 from binascii import crc32
 
-try:
-    from time import ticks_diff
-except ImportError:  # CPython: plain milliseconds
-
-    def ticks_diff(now, then):
-        return now - then
-
-
+from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.rulesets import canonical_json
 
 REC_HEADER = 1

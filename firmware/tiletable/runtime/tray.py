@@ -73,18 +73,9 @@ stamps may be truncated by up to 1 ms).
 from micropython import const
 
 from tiletable import tagrecord
+from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.drivers.mfrc522 import NAK
 from tiletable.runtime.identity import UNREADABLE, Resolver
-
-try:
-    from time import ticks_add, ticks_diff
-except ImportError:  # CPython: plain integers of milliseconds
-
-    def ticks_add(a, b):
-        return a + b
-
-    def ticks_diff(a, b):
-        return a - b
 
 
 PLACED = "placed"
