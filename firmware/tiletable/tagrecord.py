@@ -107,3 +107,14 @@ def _is_blank(data):
         if data[i] not in (0x00, 0xFF):
             return False
     return True
+
+
+def item_text(kind, item):
+    """The engine's text of a tag's item: a tile ``3-5``, a card ``H4``."""
+    if kind == KIND_TILE:
+        from tiletable.engine.tiles import tile_str
+
+        return tile_str(item)
+    from tiletable.engine.cards import card_str  # card games only: not in a tile game's heap
+
+    return card_str(item)

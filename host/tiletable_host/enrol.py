@@ -21,7 +21,7 @@ from tiletable.proto.messages import EV_TAG_WRITE, message_name
 from tiletable.runtime.identity import BLANK, DAMAGED, DUPLICATE, NO_RECORD, WRITE_REFUSED
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
-from tiletable_host.pieces import PIECE_SETS, identity_text, item_text, parse_item, row_identity, set_items
+from tiletable_host.pieces import PIECE_SETS, identity_text, parse_item, row_identity, set_items
 from tiletable_host.transport import DeviceError
 
 POLL_S = 0.2
@@ -104,7 +104,7 @@ class Enrolment:
 
     def enrol(self, identity):
         """Enrol one piece: wait for a tag, decide, write (or use the UID table), confirm."""
-        label = item_text(identity[0], identity[2])
+        label = tagrecord.item_text(identity[0], identity[2])
         while True:
             row = self.next_tag(label)
             uid = row["uid"]
@@ -203,7 +203,7 @@ def do_enrol(args):
             flush=True,
         )
         for n, item in enumerate(items):
-            print("[%d/%d] lay %s on zone %d" % (n + 1, len(items), item_text(kind, item), args.zone), flush=True)
+            print("[%d/%d] lay %s on zone %d" % (n + 1, len(items), tagrecord.item_text(kind, item), args.zone), flush=True)
             run.enrol((kind, args.set_id, item))
     finally:
         close_link(args, link)

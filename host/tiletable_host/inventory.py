@@ -12,9 +12,10 @@ reason. The exit status is 1 unless the set is complete and clean.
 import time
 
 from tiletable.runtime.identity import DUPLICATE
+from tiletable.tagrecord import item_text
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
-from tiletable_host.pieces import PIECE_SETS, identity_text, item_text, row_identity, set_items
+from tiletable_host.pieces import PIECE_SETS, identity_text, row_identity, set_items
 from tiletable_host.transport import DeviceError
 
 POLL_S = 0.25

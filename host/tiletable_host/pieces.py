@@ -4,8 +4,8 @@ An identity is the tag record's ``(kind, set id, item)`` (firmware/tiletable/tag
 a tile as the engine's tile int, a card as its id 0..51.
 """
 from tiletable import tagrecord
-from tiletable.engine.cards import DECK, card_str, parse_card
-from tiletable.engine.tiles import named_set, parse_tile, tile_str
+from tiletable.engine.cards import DECK, parse_card
+from tiletable.engine.tiles import named_set, parse_tile
 
 # name -> (tag kind, what a person calls it); the tile sets are the engine's named sets
 PIECE_SETS = {
@@ -29,15 +29,10 @@ def parse_item(kind, text):
     return parse_card(text) if kind == tagrecord.KIND_CARD else parse_tile(text)
 
 
-def item_text(kind, item):
-    """``3-5`` for a tile, ``H4`` for a card."""
-    return card_str(item) if kind == tagrecord.KIND_CARD else tile_str(item)
-
-
 def identity_text(identity):
     """``3-5 of set 7``: what a person reads for a tag's identity."""
     kind, set_id, item = identity
-    return "%s of set %d" % (item_text(kind, item), set_id)
+    return "%s of set %d" % (tagrecord.item_text(kind, item), set_id)
 
 
 def row_identity(row):

@@ -21,7 +21,6 @@ from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
-from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.runtime.heap import COLLECT_EVERY, bytecode_on_heap, check_room, collect_for_code, free_bytes
 from tiletable.runtime.identity import uid_hex
@@ -61,16 +60,6 @@ MODE_GAME = "game"
 MODE_OVER = "over"
 FINAL_FLIP_MS = 1500  # the final screen alternates each seat's place and final score
 _ORDINALS = ("1St", "2nd", "3rd", "4th")
-
-
-def item_text(identity):
-    """A tag identity as the engine's text: a tile ``3-5``, a card ``H4``."""
-    kind, _, item = identity
-    if kind == tagrecord.KIND_TILE:
-        return tile_str(item)
-    from tiletable.engine.cards import card_str  # card games only: not in a tile game's heap
-
-    return card_str(item)
 
 
 class Menu:
@@ -459,7 +448,7 @@ class Table:
             return
         present = 1 if kind == PLACED else 0
         for identity in event.items:
-            self.send(EV_ZONE, {"zone": event.zone, "tag": item_text(identity), "present": present})
+            self.send(EV_ZONE, {"zone": event.zone, "tag": tagrecord.item_text(identity[0], identity[2]), "present": present})
         settling = self._quiet_until is not None and ticks_diff(now_ms, self._quiet_until) < 0
         if not settling:
             self._quiet_until = None
