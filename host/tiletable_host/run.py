@@ -19,7 +19,7 @@ import random
 import tempfile
 import time
 
-from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, P_DEAL, PASS, kind_of
+from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, P_DEAL, PASS, kind_of, plays_tile, tile_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, TERMINAL
 from tiletable.engine.tiles import tile_str
@@ -126,8 +126,8 @@ class ScriptedGame:
             self.control.press(seat, "double")
             self._apply(text)
         elif kind_of(action) == K_PLAY:
-            tile = action & 0xFF
-            options = [a for a in state.legal_actions() if kind_of(a) == K_PLAY and a & 0xFF == tile]
+            tile = tile_of(action)
+            options = [a for a in state.legal_actions() if plays_tile(a, tile)]
             self.control.place(self.zone[seat], tile_str(tile))
             if len(options) > 1:
                 for _ in range(options.index(action)):

@@ -1,7 +1,7 @@
 """Random play for the line family's property and conformance tests (portable: plain ``random``)."""
 import random
 
-from tiletable.engine.line_actions import LOC_FREE, LOC_LOT, LOC_PLAYED, UNKNOWN_TILE
+from tiletable.engine.line_actions import K_DEAL, LOC_FREE, LOC_LOT, LOC_PLAYED, UNKNOWN_TILE, kind_of, tile_of
 from tiletable.engine.state import CHANCE
 
 # every preset, plus variants that take other code paths
@@ -38,7 +38,7 @@ def pick(state, rng, unseen_rate):
     if state.current_player() == CHANCE:
         options = state.chance_outcomes()
         if unseen_rate and rng.random() < unseen_rate:
-            unseen = [a for a in state.generate_legal_actions() if a & 0xFF == UNKNOWN_TILE and (a >> 24) == 1]
+            unseen = [a for a in state.generate_legal_actions() if tile_of(a) == UNKNOWN_TILE and kind_of(a) == K_DEAL]
             if unseen:
                 return unseen[0]
         if options:

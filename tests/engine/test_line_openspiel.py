@@ -10,6 +10,7 @@ import pytest
 
 from engine.line_setup import run, start
 from engine.test_line_vectors import blk1_position
+from tiletable.engine.line_actions import K_PLAY, SET_POINT, kind_of, point_of, tile_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE
 from tiletable.engine.tiles import high, low
@@ -26,10 +27,10 @@ def _ours_collapsed(state):
     """Our legal plays as (tile, covered pip), the set as pip None; passes left out."""
     out = set()
     for action in state.generate_legal_actions():
-        if action >> 24:
+        if kind_of(action) != K_PLAY:
             continue
-        t, point = action & 0xFF, (action >> 8) & 7
-        covered = None if point == 4 else float(state.layout.val[point])
+        t, point = tile_of(action), point_of(action)
+        covered = None if point == SET_POINT else float(state.layout.val[point])
         out.add((_os_tile(t), covered))
     return out
 
@@ -87,7 +88,7 @@ def test_random_two_player_hands_agree_with_openspiel():
             options = ours.chance_outcomes()
             action = options[rng.randrange(len(options))]
             ours.apply(action)
-            theirs.apply_action(block_dominoes._DECK.index(_os_tile(action & 0xFF)))
+            theirs.apply_action(block_dominoes._DECK.index(_os_tile(tile_of(action))))
         while ours.hand_number == 0 and not ours.is_over():
             seat = ours.current_player()
             plays = _ours_collapsed(ours)
@@ -99,7 +100,7 @@ def test_random_two_player_hands_agree_with_openspiel():
             theirs_moves = _theirs_collapsed(theirs)
             assert plays == set(theirs_moves)
             choice = sorted(plays)[rng.randrange(len(plays))]
-            mine = [a for a in ours.generate_legal_actions() if not a >> 24 and _collapse(ours, a) == choice]
+            mine = [a for a in ours.generate_legal_actions() if kind_of(a) == K_PLAY and _collapse(ours, a) == choice]
             ours.apply(mine[rng.randrange(len(mine))])
             theirs.apply_action(theirs_moves[choice])
         assert theirs.is_terminal()
@@ -112,5 +113,5 @@ def test_random_two_player_hands_agree_with_openspiel():
 
 
 def _collapse(state, action):
-    t, point = action & 0xFF, (action >> 8) & 7
-    return (_os_tile(t), None if point == 4 else float(state.layout.val[point]))
+    t, point = tile_of(action), point_of(action)
+    return (_os_tile(t), None if point == SET_POINT else float(state.layout.val[point]))

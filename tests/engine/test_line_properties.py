@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.line_random import VARIANTS, check_tiles, pick
-from tiletable.engine.line_actions import K_DRAW, K_PLAY, SET_POINT
+from tiletable.engine.line_actions import K_DRAW, K_PLAY, SET_POINT, kind_of, point_of
 from tiletable.engine.record import Record
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE
@@ -112,8 +112,8 @@ def test_describe_says_what_is_true_after_a_play_or_a_draw(name, params):
         while not state.is_over():
             action = pick(state, rng, 0.2)
             sentence = state.describe(action)
-            kind = action >> 24
-            point = (action >> 8) & 7
+            kind = kind_of(action)
+            point = point_of(action)
             hand = state.hand_number
             state.play(action)
             if said_left is not None:  # the tile drawn has just been dealt

@@ -69,14 +69,14 @@ def test_screenshots_of_every_family(tmp_path):
 
 
 def test_an_illegal_play_is_shown_with_its_reason_on_the_big_screen():
-    from tiletable.engine.line_actions import K_PLAY, kind_of
+    from tiletable.engine.line_actions import K_PLAY, kind_of, tile_of
     from tiletable.engine.tiles import tile_str
 
     with live_browser.WatchedTable() as watched:
         watched.play(5)
         state = watched.game.state
         seat = state.current_player()
-        playable = {a & 0xFF for a in state.legal_actions() if kind_of(a) == K_PLAY}
+        playable = {tile_of(a) for a in state.legal_actions() if kind_of(a) == K_PLAY}
         tile = tile_str([t for t in state.hands[seat] if t not in playable][0])
         watched.table.control.place(watched.game.zone[seat], tile)
         assert live_browser.wait_for(lambda: watched.hub.tables()[1][0]["error"])

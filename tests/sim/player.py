@@ -15,7 +15,7 @@ import random
 
 from tiletable.board import pins
 from tiletable.engine.line_actions import DRAW, K_BET, K_CLAIM, K_DEAL, K_LOT, K_PLAY, K_STAKES, P_BERGEN, P_LOT, P_OVER, PASS
-from tiletable.engine.line_actions import chance_action, kind_of
+from tiletable.engine.line_actions import amount_of, chance_action, kind_of, plays_tile, seat_of, tile_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import tile_str
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, iter_records
@@ -161,7 +161,7 @@ class LinePlayer:
         legal = list(god.legal_actions())
         if god.phase == P_LOT:
             seat = god.lot_seats[0]
-            t = legal[self.rng.randrange(len(legal))] & 0xFF
+            t = tile_of(legal[self.rng.randrange(len(legal))])
             self.control.place(self.pad(seat), tile_str(t))
             self.control.remove(self.pad(seat))
             god.play(chance_action(K_LOT, seat, t))
@@ -176,7 +176,7 @@ class LinePlayer:
             seat = god.setter if K_STAKES in kinds else god.turn
             self._stake(seat, legal)
             return
-        claims = [a for a in legal if kind_of(a) == K_CLAIM and (a >> 8) & 7 == god.claim_mover]
+        claims = [a for a in legal if kind_of(a) == K_CLAIM and seat_of(a) == god.claim_mover]
         if claims:
             self.control.press(god.claim_mover, "double")
             god.play(claims[0])
@@ -194,21 +194,21 @@ class LinePlayer:
         the next round figure), from the stake the table offers first (its prompt, as the
         blinking display may be dark when read), then long-presses."""
         last = self.stakes.get(seat)
-        keep = [a for a in legal if a & 0xFFFFFF == last]
+        keep = [a for a in legal if amount_of(a) == last]
         chosen = keep[0] if keep and self.rng.random() < 0.8 else legal[self.rng.randrange(len(legal))]
-        amounts = [a & 0xFFFFFF for a in legal]
+        amounts = [amount_of(a) for a in legal]
         offered = int(self.control.state()["prompt"].rsplit(": ", 1)[1])
-        for how in shortest_steps(amounts, amounts.index(offered), amounts.index(chosen & 0xFFFFFF)):
+        for how in shortest_steps(amounts, amounts.index(offered), amounts.index(amount_of(chosen))):
             self.control.press(seat, how)
-        assert self.control.state()["prompt"].endswith(": %d" % (chosen & 0xFFFFFF))
+        assert self.control.state()["prompt"].endswith(": %d" % amount_of(chosen))
         self.control.press(seat, "long")
-        self.stakes[seat] = chosen & 0xFFFFFF
+        self.stakes[seat] = amount_of(chosen)
         self.god.play(chosen)
 
     def _lay(self, seat, action):
         god = self.god
-        t = action & 0xFF
-        options = [a for a in god.legal_actions() if kind_of(a) == K_PLAY and a & 0xFF == t]
+        t = tile_of(action)
+        options = [a for a in god.legal_actions() if plays_tile(a, t)]
         pad = self.pad(seat)
         self.control.place(pad, tile_str(t))
         if len(options) > 1:

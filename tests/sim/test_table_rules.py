@@ -562,7 +562,7 @@ class _TrayEvent:
 
 def test_a_tile_read_once_on_the_movers_pad_flashes_its_verdict_and_a_withdrawal_takes_it_back(tmp_path):
     from tiletable import tagrecord
-    from tiletable.engine.line_actions import K_PLAY, kind_of
+    from tiletable.engine.line_actions import K_PLAY, kind_of, tile_of
     from tiletable.runtime.tray import SEEN, UNSEEN
 
     control = started(tmp_path, "block")
@@ -572,7 +572,7 @@ def test_a_tile_read_once_on_the_movers_pad_flashes_its_verdict_and_a_withdrawal
     table = control.device.app.table
     state = table.state
     zone = table.profile.seat_zone[state.current_player()]
-    fitting = {a & 0xFF for a in state.legal_actions() if kind_of(a) == K_PLAY}
+    fitting = {tile_of(a) for a in state.legal_actions() if kind_of(a) == K_PLAY}
     misfit = next(t for t in state.tiles if t not in fitting)
     history = list(state.history)
     green = at_budget(StatusLeds.legal_colour)

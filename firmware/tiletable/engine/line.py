@@ -72,10 +72,16 @@ from tiletable.engine.line_actions import (
     SET_POINT,
     UNKNOWN_TILE,
     action_text,
+    amount_of,
     kind_of,
     parse_action_text,
     lowest_setter_rank,
+    play_fields,
+    seat_action,
+    seat_of,
     setter_rank,
+    spectator_bet_of,
+    tile_of,
 )
 from tiletable.engine.line_layout import COUNT_ALL_FIVES, COUNT_LINE, COUNT_SNIFF_US, Layout, SLOT_NAMES
 from tiletable.engine.line_checks import LineChecks
@@ -204,9 +210,9 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         simulation spends its time here)."""
         history = self.history
         history.append(action)
-        kind = action >> 24  # kind_of
+        kind = kind_of(action)
         if kind == K_DEAL:
-            self._receive((action >> 8) & 7, action & 0xFF, len(history) - 1)
+            self._receive(seat_of(action), tile_of(action), len(history) - 1)
         elif kind == K_PLAY:
             self.claim_points = 0
             self._lay(action, len(history) - 1)
@@ -214,10 +220,10 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self._apply(action)
 
     def _apply(self, action):
-        kind = action >> 24
+        kind = kind_of(action)
         index = len(self.history) - 1
         if kind == K_DEAL:
-            self._receive((action >> 8) & 7, action & 0xFF, index)
+            self._receive(seat_of(action), tile_of(action), index)
         elif kind == K_PLAY:
             self.claim_points = 0  # any play, pass or draw closes the claim window
             self._lay(action, index)
@@ -228,24 +234,24 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self.claim_points = 0
             self._draw(index)
         elif kind == K_CLAIM:
-            self._claim((action >> 8) & 7)
+            self._claim(seat_of(action))
         elif kind == K_WAIVE:
             self.claim_waived = True
         elif kind == K_REVEAL:
-            self._reveal((action >> 8) & 7, action & 0xFF)
+            self._reveal(seat_of(action), tile_of(action))
         elif kind == K_LOT:
-            self._lot((action >> 8) & 7, action & 0xFF)
+            self._lot(seat_of(action), tile_of(action))
         elif kind == K_SETTER:
-            self._declare((action >> 8) & 7)
+            self._declare(seat_of(action))
         elif kind == K_BET:
-            self.betting.bets[self.turn] = action & 0xFFFFFF
+            self.betting.bets[self.turn] = amount_of(action)
             self.betting.placed[self.turn] = True
         elif kind == K_STAKES:
-            self.betting.low = action & 0xFFFFFF
+            self.betting.low = amount_of(action)
             self.betting.high = self.betting.low * self.p["stake_ratio"]
             self.stakes_set = True
         elif kind == K_SPEC:
-            self.betting.spectator_bets.append([(action >> 15) & 7, (action >> 12) & 7, action & 0xFFF, None])
+            self.betting.spectator_bets.append(list(spectator_bet_of(action)) + [None])
         elif kind == K_ACCEPT or kind == K_REFUSE:
             self.betting.pending_spectator()[3] = kind == K_ACCEPT
 
@@ -260,7 +266,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self.hands[seat].append(t)
             self.loc[t] = seat + 1
             self.free.remove(t)
-            if self.outcomes_base == K_DEAL << 24 | seat << 8:
+            if self.outcomes_base == seat_action(K_DEAL, seat):
                 self.outcomes.remove(self.outcomes_base | t)  # keep chance_outcomes' list current
             else:
                 self.outcomes_base = -1
@@ -286,10 +292,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
 
     def _lay(self, action, index):
         seat = self.turn
-        t = action & 0xFF
-        point = (action >> 8) & 7
-        orient = (action >> 11) & 3
-        out = ((action >> 13) & 15) - 1
+        t, point, orient, out = play_fields(action)
         lay = self.layout
         first_double = lay.doubles == 0
         if self.knowledge:
@@ -499,19 +502,18 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         kind = kind_of(action)
         text = self.action_str(action)
         if kind == K_PLAY:
-            point = (action >> 8) & 7
-            t = action & 0xFF
+            t, point, _, out = play_fields(action)
             if point == SET_POINT:
                 return "P%d sets %s" % (self.turn, tile_str(t))
-            out = self._outward(t, point, ((action >> 13) & 15) - 1)
+            out = self._outward(t, point, out)
             return "P%d plays %s on %s (now showing %d)" % (self.turn, tile_str(t), SLOT_NAMES[point], out)
         if kind == K_DEAL:
-            return "P%d receives %s" % ((action >> 8) & 7, text.split(":")[1])
+            return "P%d receives %s" % (seat_of(action), text.split(":")[1])
         if kind == K_PASS:
             return "P%d passes (go)" % self.turn
         if kind == K_DRAW:
             return "P%d draws from the boneyard (%d left)" % (self.turn, self.stock - 1)
-        seat = (action >> 8) & 7
+        seat = seat_of(action)
         if kind == K_CLAIM:
             return "P%d claims %d" % (seat, self.claim_points)
         if kind == K_WAIVE:
@@ -523,12 +525,13 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         if kind == K_SETTER:
             return "P%d says it holds the setting tile" % seat
         if kind == K_BET:
-            return "P%d stakes %d" % (self.turn, action & 0xFFFFFF)
+            return "P%d stakes %d" % (self.turn, amount_of(action))
         if kind == K_STAKES:
-            low_stake = action & 0xFFFFFF
+            low_stake = amount_of(action)
             return "the banker P%d sets the stakes at %d to %d" % (self.setter, low_stake, low_stake * self.p["stake_ratio"])
         if kind == K_SPEC:
-            return "spectator %d bets %d on P%d" % ((action >> 15) & 7, action & 0xFFF, (action >> 12) & 7)
+            spectator, seat, amount = spectator_bet_of(action)
+            return "spectator %d bets %d on P%d" % (spectator, amount, seat)
         if kind == K_ACCEPT or kind == K_REFUSE:
             return "the banker P%d %s spectator %d's bet" % (self.setter, "accepts" if kind == K_ACCEPT else "refuses", seat)
         return text

@@ -52,6 +52,8 @@ LOC_LOT = 14
 LOC_NONE = 255  # not in this game's set
 
 
+# The layout lives here alone: the rest of the engine, the runtime, the host and the tests
+# build and read actions with these functions, never with shifts and masks of their own.
 def play_action(t, point, orient=0, out=-1):
     """The action laying tile t at point (``SET_POINT`` for a set); ``out`` only for matadors."""
     return t | point << 8 | orient << 11 | (out + 1) << 13
@@ -65,8 +67,52 @@ def seat_action(kind, seat):
     return kind << _KIND | seat << 8
 
 
+def amount_action(kind, amount):
+    """A bet (``K_BET``) or the banker's stakes (``K_STAKES``) of ``amount``."""
+    return kind << _KIND | amount
+
+
+def spectator_bet_action(spectator, seat, amount):
+    return K_SPEC << _KIND | spectator << 15 | seat << 12 | amount
+
+
 def kind_of(a):
     return a >> _KIND
+
+
+def tile_of(a):
+    """The tile of a play or a chance action (``UNKNOWN_TILE`` for an unseen one)."""
+    return a & 0xFF
+
+
+def seat_of(a):
+    """The seat of a chance or seat action (deal, reveal, lot, setter, claim, accept, refuse)."""
+    return (a >> 8) & 7
+
+
+point_of = seat_of  # a play's point (SET_POINT for a set) sits where the seat of the others does
+
+
+def play_fields(a):
+    """A play as (tile, point, orientation, matador's outward half or -1): one call where a
+    play is checked, laid or written needs them all."""
+    return a & 0xFF, (a >> 8) & 7, (a >> 11) & 3, ((a >> 13) & 15) - 1
+
+
+def amount_of(a):
+    """The amount of a bet or of the stakes."""
+    return a & 0xFFFFFF
+
+
+def spectator_bet_of(a):
+    """A spectator bet as (spectator, seat bet on, amount)."""
+    return (a >> 15) & 7, (a >> 12) & 7, a & 0xFFF
+
+
+def plays_tile(a, t):
+    """Whether action a lays tile t: one call per action where a read tile is matched
+    against every legal action."""
+    return a >> _KIND == K_PLAY and a & 0xFF == t
 
 
 def setter_rank(t):
@@ -87,16 +133,15 @@ def lowest_setter_rank(t):
 def action_text(action):
     """The canonical text of an action (see ``line``'s docstring for the forms)."""
     kind = kind_of(action)
-    seat = (action >> 8) & 7
-    t = action & 0xFF
     if kind == K_PLAY:
-        point = (action >> 8) & 7
-        orient = ORIENT_TEXT[(action >> 11) & 3]
-        out = ((action >> 13) & 15) - 1
+        t, point, orient, out = play_fields(action)
+        orient = ORIENT_TEXT[orient]
         if point == SET_POINT:
             return tile_str(t) + orient
         text = "%s>%s%s" % (tile_str(t), SLOT_NAMES[point], orient)
         return text + ("^%d" % out if out >= 0 else "")
+    seat = seat_of(action)
+    t = tile_of(action)
     if kind in (K_DEAL, K_REVEAL, K_LOT):
         prefix = ("D", "R", "lot")[kind - 1]
         return "%s%d:%s" % (prefix, seat, "?" if t == UNKNOWN_TILE else tile_str(t))
@@ -111,11 +156,11 @@ def action_text(action):
     if kind == K_WAIVE:
         return "waive"
     if kind == K_BET:
-        return "bet%d" % (action & 0xFFFFFF)
+        return "bet%d" % amount_of(action)
     if kind == K_STAKES:
-        return "stakes%d" % (action & 0xFFFFFF)
+        return "stakes%d" % amount_of(action)
     if kind == K_SPEC:
-        return "spec%d>%d=%d" % ((action >> 15) & 7, (action >> 12) & 7, action & 0xFFF)
+        return "spec%d>%d=%d" % spectator_bet_of(action)
     if kind == K_ACCEPT:
         return "accept%d" % seat
     if kind == K_REFUSE:
@@ -137,11 +182,11 @@ def parse_action_text(text):
             return seat_action(kind, _small(text[len(word):], 7))
     for word, kind in (("bet", K_BET), ("stakes", K_STAKES)):
         if text.startswith(word):
-            return kind << _KIND | _small(text[len(word):], 4000)
+            return amount_action(kind, _small(text[len(word):], 4000))
     if text.startswith("spec"):
         head, _, amount = text[4:].partition("=")
         spectator, _, seat = head.partition(">")
-        return K_SPEC << _KIND | _small(spectator, 7) << 15 | _small(seat, 7) << 12 | _small(amount, 4000)
+        return spectator_bet_action(_small(spectator, 7), _small(seat, 7), _small(amount, 4000))
     for word, kind in (("lot", K_LOT), ("D", K_DEAL), ("R", K_REVEAL)):
         if text.startswith(word) and ":" in text:
             seat, _, t = text[len(word):].partition(":")

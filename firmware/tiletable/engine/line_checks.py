@@ -47,7 +47,12 @@ from tiletable.engine.line_actions import (
     P_REVEAL,
     SET_POINT,
     UNKNOWN_TILE,
+    amount_of,
     kind_of,
+    play_fields,
+    seat_of,
+    spectator_bet_of,
+    tile_of,
 )
 from tiletable.engine.line_layout import SLOT_NAMES
 from tiletable.engine.tiles import high, low, tile_str
@@ -70,21 +75,21 @@ class LineChecks:
         if b:
             pending = b.pending_spectator()
             if pending is not None:
-                if kind in (K_ACCEPT, K_REFUSE) and (action >> 8) & 7 == pending[0]:
+                if kind in (K_ACCEPT, K_REFUSE) and seat_of(action) == pending[0]:
                     return None
                 return (E_PHASE, "the banker P%d must accept or refuse spectator %d's bet first" % (self.setter, pending[0]))
             if not self.stakes_set:
-                if kind == K_STAKES and (action & 0xFFFFFF) in self._stake_choices():
+                if kind == K_STAKES and amount_of(action) in self._stake_choices():
                     return None
                 return (E_BET, "the banker P%d sets the stakes first" % self.setter)
             if kind == K_BET:
-                return self._why_bet(seat, action & 0xFFFFFF)
+                return self._why_bet(seat, amount_of(action))
             if self._bet_due(seat):
                 return (E_BET, "P%d must bet before turn %d" % (seat, self.turns_taken[seat] + 1))
             if kind == K_SPEC:
                 return self._why_spectator(action)
         if kind == K_CLAIM or kind == K_WAIVE:
-            return self._why_claim(kind, (action >> 8) & 7)
+            return self._why_claim(kind, seat_of(action))
         if kind == K_PLAY:
             return self._why_play(seat, action)
         if self.layout.is_empty() and kind in (K_DRAW, K_PASS):
@@ -106,8 +111,8 @@ class LineChecks:
 
     def _why_chance(self, action, kind):
         phase = self.phase
-        seat = (action >> 8) & 7
-        t = action & 0xFF
+        seat = seat_of(action)
+        t = tile_of(action)
         if kind == K_SETTER:
             if phase == P_DECLARE or (phase == P_BERGEN and self._may_declare()):
                 if seat >= self.players or not self._may_set(seat):
@@ -147,10 +152,7 @@ class LineChecks:
         return (code, "%s is known to be in P%d's hand" % (tile_str(t), where - 1))
 
     def _why_play(self, seat, action):
-        t = action & 0xFF
-        point = (action >> 8) & 7
-        orient = (action >> 11) & 3
-        out = ((action >> 13) & 15) - 1
+        t, point, orient, out = play_fields(action)
         if self.loc[t] == LOC_NONE or t == UNKNOWN_TILE:
             return (E_TILE, "%s is not in this game's set" % tile_str(t))
         if t not in self.hands[seat]:
@@ -229,7 +231,7 @@ class LineChecks:
 
     def _why_spectator(self, action):
         b = self.betting
-        spectator, seat, amount = (action >> 15) & 7, (action >> 12) & 7, action & 0xFFF
+        spectator, seat, amount = spectator_bet_of(action)
         if spectator >= self.p["spectators"]:
             return (E_BET, "there is no spectator %d" % spectator)
         if not self.layout.is_empty():

@@ -16,7 +16,6 @@ from tiletable.engine.line_actions import (
     K_REFUSE,
     K_REVEAL,
     K_SETTER,
-    K_SPEC,
     K_STAKES,
     PASS,
     P_BERGEN,
@@ -30,10 +29,11 @@ from tiletable.engine.line_actions import (
     SET_POINT,
     UNKNOWN_TILE,
     WAIVE,
-    _KIND,
+    amount_action,
     chance_action,
     play_action,
     seat_action,
+    spectator_bet_action,
 )
 from tiletable.engine.line_layout import SIDE, TIP
 from tiletable.engine.tiles import tile_str
@@ -61,7 +61,7 @@ class LineMoves:
     def chance_outcomes(self):
         phase = self.phase
         if phase == P_DEAL or phase == P_DRAWN:  # the hot path of simulation: one list, no calls
-            base = K_DEAL << _KIND | (self.dealt // self.per_hand if phase == P_DEAL else self.drawer) << 8
+            base = seat_action(K_DEAL, self.dealt // self.per_hand if phase == P_DEAL else self.drawer)
             if base != self.outcomes_base:
                 self.outcomes = [base | t for t in self.free]
                 self.outcomes_base = base
@@ -110,7 +110,7 @@ class LineMoves:
             if pending is not None:
                 return [seat_action(K_ACCEPT, pending[0]), seat_action(K_REFUSE, pending[0])]
             if not self.stakes_set:
-                return [K_STAKES << _KIND | m for m in self._stake_choices()]
+                return [amount_action(K_STAKES, m) for m in self._stake_choices()]
             if self._bet_due(seat):
                 return self._bet_choices()
         if self.claim_points:
@@ -138,15 +138,15 @@ class LineMoves:
                     hi = t & 15
                     if lo != hi:
                         if lo == v0 or hi == v0:
-                            out.append(t)
+                            out.append(play_action(t, 0))
                         if lo == v1 or hi == v1:
-                            out.append(t | 256)
+                            out.append(play_action(t, 1))
                     else:
                         for o in doubles:
                             if lo == v0:
-                                out.append(t | o << 11)
+                                out.append(play_action(t, 0, o))
                             if lo == v1:
-                                out.append(t | 256 | o << 11)
+                                out.append(play_action(t, 1, o))
             else:
                 for t in self.hands[seat]:
                     self._tile_plays(t, points, first_double, out)
@@ -185,7 +185,7 @@ class LineMoves:
         for t in self._candidates(seat):
             if must < 0 or t == must:  # _set_problem, without building its reason
                 for o in _RULED if t >> 4 != t & 15 else self.first_orients:
-                    out.append(t | SET_POINT << 8 | o << 11)
+                    out.append(play_action(t, SET_POINT, o))
 
     def _set_problem(self, t):
         """None when the setter may set t, else (code, reason)."""
@@ -237,7 +237,7 @@ class LineMoves:
             if v == 0 and self.zero_only_matadors:
                 continue
             for o in orients:
-                out.append(t | slot << 8 | o << 11)
+                out.append(play_action(t, slot, o))
 
     def _has_known_play(self, seat):
         points = self._points()
@@ -269,7 +269,7 @@ class LineMoves:
         out = []
         for amount in range(b.low, b.high + 1):
             if stake_problem(amount, b.low, b.high, self.p["payout_denominator"], self.p["payout_rounding"]) is None:
-                out.append(K_BET << _KIND | amount)
+                out.append(amount_action(K_BET, amount))
         return out
 
     def _bet_due(self, seat):
@@ -288,4 +288,4 @@ class LineMoves:
                 if seat == self.setter:
                     continue
                 for amount in range(b.low, b.high + 1):
-                    out.append(K_SPEC << _KIND | spectator << 15 | seat << 12 | amount)
+                    out.append(spectator_bet_action(spectator, seat, amount))

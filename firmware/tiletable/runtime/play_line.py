@@ -28,7 +28,6 @@ from tiletable.engine.line_actions import (
     K_CLAIM,
     K_DEAL,
     K_LOT,
-    K_PLAY,
     K_REVEAL,
     K_SETTER,
     K_STAKES,
@@ -43,9 +42,12 @@ from tiletable.engine.line_actions import (
     SET_POINT,
     UNKNOWN_TILE,
     action_text,
+    amount_of,
     chance_action,
     kind_of,
     play_action,
+    plays_tile,
+    point_of,
     seat_action,
 )
 from tiletable.engine.tiles import tile_str
@@ -58,18 +60,14 @@ _DEAL_STEP = const(4)  # tiles dealt per tick: about 5 ms each on the Pico (a ch
 ROUND_FIGURE = 5  # a double press on a stake choice jumps to the next multiple of this
 
 
-def _point(action):
-    return (action >> 8) & 7
-
-
 def option_label(action):
     """At most four digits naming a choice: an end ``L``, ``S1x``, a matador's ``L 5``, a set
     ``SEtx``, or a stake."""
     kind = kind_of(action)
     if kind in (K_BET, K_STAKES):
-        return str(action & 0xFFFFFF)
+        return str(amount_of(action))
     text = action_text(action)
-    if _point(action) == SET_POINT:
+    if point_of(action) == SET_POINT:
         return "SEt" + text[-1]
     return text.split(">")[1].replace("^", " ")
 
@@ -164,7 +162,7 @@ class LineController(Controller):
         """A tile on an end zone: plays it on that end (or picks that end of an open choice)."""
         choice = self.choice
         if choice is not None and choice.purpose == "end":
-            options = [a for a in choice.options if _point(a) == slot]
+            options = [a for a in choice.options if point_of(a) == slot]
             if not options:
                 self.reject(choice.seat, E_NO_MATCH, "the tile does not fit that end", now_ms)
             elif len(options) == 1:
@@ -196,7 +194,7 @@ class LineController(Controller):
         if st.phase != P_PLAY or a != st.current_player():
             return None
         for action in st.legal_actions():
-            if kind_of(action) == K_PLAY and action & 0xFF == t:
+            if plays_tile(action, t):
                 return True
         return False
 
@@ -204,7 +202,7 @@ class LineController(Controller):
         st = self.state
         options = []
         for a in st.legal_actions():
-            if kind_of(a) == K_PLAY and a & 0xFF == t and (slot is None or _point(a) == slot):
+            if plays_tile(a, t) and (slot is None or point_of(a) == slot):
                 options.append(a)
         if not options:
             probe = play_action(t, SET_POINT if st.layout.is_empty() else (slot or 0))
@@ -224,7 +222,7 @@ class LineController(Controller):
             self.reject(seat, E_PHASE, "P%d cannot declare now" % seat, now_ms)
             return
         st.apply(declare)
-        sets = [a for a in st.legal_actions() if kind_of(a) == K_PLAY and a & 0xFF == t]
+        sets = [a for a in st.legal_actions() if plays_tile(a, t)]
         problem = None if sets else st.why_illegal(play_action(t, SET_POINT)) or (E_SET, "cannot set that tile")
         st.undo()
         if problem is not None:
@@ -242,7 +240,7 @@ class LineController(Controller):
                 choice.step_to_next(_round_figure)
                 return
             if kind == Buttons.LONG:
-                self.last_stake[seat] = choice.action & 0xFFFFFF
+                self.last_stake[seat] = amount_of(choice.action)
         if self.choose(seat, kind, now_ms):
             return
         st = self.state
@@ -373,7 +371,7 @@ class LineController(Controller):
             self.choice = Choice(seat, legal, [option_label(a) for a in legal], "stake")
             last = self.last_stake.get(seat)
             for i in range(len(legal)):
-                if legal[i] & 0xFFFFFF == last:
+                if amount_of(legal[i]) == last:
                     self.choice.index = i
 
     def _hand_ended(self, now_ms):
@@ -411,7 +409,7 @@ class LineController(Controller):
         for action in st.history:
             kind = kind_of(action)
             if kind == K_STAKES or kind == K_BET:
-                chosen[replay.setter if kind == K_STAKES else replay.turn] = action & 0xFFFFFF
+                chosen[replay.setter if kind == K_STAKES else replay.turn] = amount_of(action)
             replay.apply(action)
         return chosen
 
@@ -468,8 +466,9 @@ class LineController(Controller):
         mask = 0
         if self.choice is not None and self.choice.purpose == "end":
             for a in self.choice.options:
-                if _point(a) < SET_POINT:
-                    mask |= 1 << _point(a)
+                point = point_of(a)
+                if point < SET_POINT:
+                    mask |= 1 << point
         ui.candidate_ends(mask)
 
     def play_prompt(self):

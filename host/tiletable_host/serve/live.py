@@ -12,7 +12,7 @@ import threading
 import time
 
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
-from tiletable.engine.line_actions import K_PLAY, ORIENT_TEXT, SET_POINT, kind_of
+from tiletable.engine.line_actions import K_PLAY, ORIENT_TEXT, SET_POINT, kind_of, play_fields
 from tiletable.engine.line_layout import CROSS, SLOT_NAMES
 from tiletable.engine.rulesets import FAMILIES, family_module, schema_module
 from tiletable.engine.tiles import high, is_double, low, tile_str
@@ -179,10 +179,10 @@ def line_picture(state):
             continue
         if kind_of(action) != K_PLAY:
             continue
-        t, point = action & 0xFF, (action >> 8) & 7
+        t, point, orient, _ = play_fields(action)
         layout = fresh.layout
         if point == SET_POINT:
-            orient = ORIENT_TEXT[(action >> 11) & 3]  # "x" crosswise, "i" inline, "" the ruleset's way
+            orient = ORIENT_TEXT[orient]  # "x" crosswise, "i" inline, "" the ruleset's way
             crosswise = orient == "x" or (orient == "" and (layout.xd[0] == CROSS or layout.lone_double or layout.spinner >= 0))
             picture = {"set": [layout.val[0], layout.val[1], is_double(t) and crosswise], "spinner": None}
             picture.update((name, []) for name in SLOT_NAMES)
