@@ -214,20 +214,16 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         if kind == K_DEAL:
             self._receive(seat_of(action), tile_of(action), len(history) - 1)
         elif kind == K_PLAY:
-            self.claim_points = 0
+            self.claim_points = 0  # any play, pass or draw closes the claim window
             self._lay(action, len(history) - 1)
         else:
             self._apply(action)
 
     def _apply(self, action):
+        """Every kind but deals and plays, which ``apply`` handles itself."""
         kind = kind_of(action)
         index = len(self.history) - 1
-        if kind == K_DEAL:
-            self._receive(seat_of(action), tile_of(action), index)
-        elif kind == K_PLAY:
-            self.claim_points = 0  # any play, pass or draw closes the claim window
-            self._lay(action, index)
-        elif kind == K_PASS:
+        if kind == K_PASS:
             self.claim_points = 0
             self._pass(index)
         elif kind == K_DRAW:
