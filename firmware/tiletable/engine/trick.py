@@ -83,6 +83,11 @@ def _act(kind, arg, tile):
     return kind << 10 | arg << 7 | tile
 
 
+def _fields(action):
+    """(kind, arg, tile) of an action: the one place that reads the layout above."""
+    return action >> 10, (action >> 7) & 7, action & 127
+
+
 def default_players(params):
     return 3
 
@@ -314,9 +319,7 @@ class State(GameState):
             return (E_OVER, "the match is over")
         if not isinstance(action, int) or action < 0:
             return (E_TILE, "not a moon action: %r" % (action,))
-        kind = action >> 10
-        arg = (action >> 7) & 7
-        tile = action & 127
+        kind, arg, tile = _fields(action)
         if tile != UNKNOWN and not _IN_SET[tile] and kind in (_DEAL, _WIDOW, _DISCARD, _PLAY, _LEAD):
             return (E_TILE, "%s is not in the moon set" % tile_str(tile))
         if kind in (_DEAL, _WIDOW):
@@ -409,9 +412,7 @@ class State(GameState):
 
     # --- applying --------------------------------------------------------------------------
     def _apply(self, action):
-        kind = action >> 10
-        arg = (action >> 7) & 7
-        tile = action & 127
+        kind, arg, tile = _fields(action)
         if tile != UNKNOWN and kind in (_DEAL, _WIDOW, _DISCARD, _PLAY, _LEAD):
             self._seen[tile] = 1
         if kind == _DEAL:
@@ -533,9 +534,7 @@ class State(GameState):
     def action_str(self, action):
         if not isinstance(action, int):
             return repr(action)
-        kind = action >> 10
-        arg = (action >> 7) & 7
-        tile = action & 127
+        kind, arg, tile = _fields(action)
         text = "?" if tile == UNKNOWN else tile_str(tile)
         if kind == _DEAL:
             return "D%d:%s" % (arg, text)
@@ -588,30 +587,27 @@ class State(GameState):
 
     def describe(self, action):
         text = self.action_str(action)
-        kind = action >> 10
+        kind, arg, tile = _fields(action)
         if kind == _BID:
-            call = action & 127
-            seat = (action >> 7) & 7
-            return "P%d passes" % seat if call == _PASS else "P%d bids %s" % (seat, _bid_text(call))
+            return "P%d passes" % arg if tile == _PASS else "P%d bids %s" % (arg, _bid_text(tile))
         if kind == _LEAD:
-            return "P%d leads %s as a %d" % (self.current_player(), text.split("/")[0], (action >> 7) & 7)
+            return "P%d leads %s as a %d" % (self.current_player(), text.split("/")[0], arg)
         if kind == _PLAY:
             seat = self.current_player()
             if len(self.trick) < 2:
                 return "P%d plays %s" % (seat, text)
-            taker = self.trick_winner(self.trick + [(seat, action & 127)])
+            taker = self.trick_winner(self.trick + [(seat, tile)])
             return "P%d plays %s (P%d takes the trick)" % (seat, text, taker)
         if kind == _DISCARD:
             return "the bidder discards %s" % ("a tile face down" if text == "X:?" else text[2:])
         if kind == _KEEP:
             return "the bidder keeps the hand"
         if kind == _DEAL:
-            seat, tile = (action >> 7) & 7, text[3:]
-            return "P%d is dealt %s" % (seat, "a tile face down" if tile == "?" else tile)
+            tile = text[3:]
+            return "P%d is dealt %s" % (arg, "a tile face down" if tile == "?" else tile)
         if kind == _WIDOW:
             return "the widow is dealt" + ("" if text == "W:?" else " (%s)" % text[2:])
         if kind == _TRUMP:
-            arg = (action >> 7) & 7
             return "the bidder plays without trumps" if arg == NO_TRUMP else "the bidder names %ds trumps" % arg
         return text
 
