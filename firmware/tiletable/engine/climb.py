@@ -79,6 +79,11 @@ def _act(kind, seat, item):
     return kind << 9 | seat << 7 | item
 
 
+def _fields(action):
+    """(kind, seat, item) of a non-play action: the one place that reads the layout above."""
+    return action >> 9, (action >> 7) & 3, action & 127
+
+
 def default_players(params):
     return 3
 
@@ -366,9 +371,7 @@ class State(GameState):
             return self._play_problem(action)
         if not isinstance(action, int) or action < 0:
             return (E_TILE, "not a da san action: %r" % (action,))
-        kind = action >> 9
-        seat = (action >> 7) & 3
-        item = action & 127
+        kind, seat, item = _fields(action)
         if seat > 2:
             return (E_TURN, "no seat %d at a 3-player table" % seat)
         if item != UNKNOWN and item >= 52 and kind != _BID:
@@ -469,9 +472,7 @@ class State(GameState):
         if isinstance(action, tuple):
             self._apply_play(action)
             return
-        kind = action >> 9
-        seat = (action >> 7) & 3
-        item = action & 127
+        kind, seat, item = _fields(action)
         if kind == _CUT:
             self._apply_cut(seat, item)
         elif kind == _DEAL or kind == _KITTY:
@@ -576,9 +577,7 @@ class State(GameState):
     def action_str(self, action):
         if isinstance(action, tuple):
             return combo_str(action)
-        kind = action >> 9
-        seat = (action >> 7) & 3
-        item = action & 127
+        kind, seat, item = _fields(action)
         text = "?" if item == UNKNOWN else (card_str(item) if item < 52 else str(item))
         if kind == _CUT:
             return "C%d:%s" % (seat, text)
@@ -626,8 +625,7 @@ class State(GameState):
             name = combo_name(kind) if kind else "no combination"
             return "P%d plays %s (%s)" % (self.turn, combo_str(action), name)
         text = self.action_str(action)
-        kind = action >> 9
-        seat = (action >> 7) & 3
+        kind, seat, _ = _fields(action)
         item = text.split(":")[1]
         if kind == _BID:
             return "P%d passes" % seat if item == "PASS" else "P%d bids %s" % (seat, item)
