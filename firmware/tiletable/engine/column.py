@@ -46,6 +46,26 @@ _DRAW = 1
 _FIELD = 2
 _ASSIGN = 3
 
+
+def _deal(kind, seat, tile):
+    """A ``_DRAW`` into seat's hand or a ``_FIELD`` card (seat 0)."""
+    return kind << 24 | seat << 21 | tile
+
+
+def _assign(seat, cards):
+    return _ASSIGN << 24 | seat << 21 | cards[0] << 14 | cards[1] << 7 | cards[2]
+
+
+def _fields(action):
+    """(kind, seat, tile) of an action (an assignment's tile is its right-hand card): the one
+    place besides ``_cards`` that reads the layout above."""
+    return action >> 24, (action >> 21) & 7, action & 127
+
+
+def _cards(action):
+    return ((action >> 14) & 127, (action >> 7) & 127, action & 127)
+
+
 WIN = 1
 DRAW = 0
 LOSS = -1
@@ -116,14 +136,6 @@ def compare(me, opp, fig1_override=False):
     return judge(me, opp)[0]
 
 
-def _assign(seat, cards):
-    return _ASSIGN << 24 | seat << 21 | cards[0] << 14 | cards[1] << 7 | cards[2]
-
-
-def _cards(action):
-    return ((action >> 14) & 127, (action >> 7) & 127, action & 127)
-
-
 class State(GameState):
     family = "column"
 
@@ -163,6 +175,10 @@ class State(GameState):
     def outcome(self):
         return self._outcome
 
+    def assigned(self, seat):
+        """Whether seat's assignment of this round is in (held face down until the other's)."""
+        return self.pending is not None and _fields(self.pending)[1] == seat
+
     def pile_value(self, slot):
         return sum(pips(t) for t in self.columns[slot])
 
@@ -171,9 +187,9 @@ class State(GameState):
             return []
         unseen = [t for t in TILES if not self._seen[t]]
         if self.field_deck and None in self.columns:
-            return [_FIELD << 24 | t for t in unseen]
+            return [_deal(_FIELD, 0, t) for t in unseen]
         seat = 0 if self.decks[0] and self.hands[0].size() < HAND else 1
-        return [_DRAW << 24 | seat << 21 | t for t in unseen]
+        return [_deal(_DRAW, seat, t) for t in unseen]
 
     # --- legal actions ---------------------------------------------------------------------
     def generate_legal_actions(self):
@@ -185,13 +201,13 @@ class State(GameState):
             for seat in (0, 1):
                 if self.decks[seat] and self.hands[seat].size() < HAND:
                     for t in unseen + [UNKNOWN]:
-                        yield _DRAW << 24 | seat << 21 | t
+                        yield _deal(_DRAW, seat, t)
             if self.field_deck and None in self.columns:
                 for t in unseen:
-                    yield _FIELD << 24 | t
+                    yield _deal(_FIELD, 0, t)
             return
         for seat in (0, 1):
-            if self.pending is not None and (self.pending >> 21) & 1 == seat:
+            if self.assigned(seat):
                 continue
             for action in self._assignments(seat):
                 yield action
@@ -222,9 +238,7 @@ class State(GameState):
             return (E_OVER, "the game is over")
         if not isinstance(action, int) or action < 0:
             return (E_TILE, "not a column-game action: %r" % (action,))
-        kind = action >> 24
-        seat = (action >> 21) & 7
-        tile = action & 127
+        kind, seat, tile = _fields(action)
         refilling = self._needs_refill()
         if kind in (_DRAW, _FIELD) and not refilling:
             return (E_PHASE, "cards are dealt only before a round, until the field and hands are full")
@@ -246,7 +260,7 @@ class State(GameState):
             return (E_TILE, "not a column-game action: %r" % action)
         if refilling:
             return (E_PHASE, "the field and hands are still being refilled")
-        if self.pending is not None and (self.pending >> 21) & 1 == seat:
+        if self.assigned(seat):
             return (E_TURN, "seat %d has already assigned this round" % seat)
         return self._hand_problem(seat, _cards(action))
 
@@ -284,9 +298,7 @@ class State(GameState):
 
     # --- applying --------------------------------------------------------------------------
     def _apply(self, action):
-        kind = action >> 24
-        seat = (action >> 21) & 1
-        tile = action & 127
+        kind, seat, tile = _fields(action)
         if kind == _DRAW:
             self.decks[seat] -= 1
             self.hands[seat].add(tile)
@@ -375,9 +387,7 @@ class State(GameState):
     def action_str(self, action):
         if not isinstance(action, int):
             return repr(action)
-        kind = action >> 24
-        seat = (action >> 21) & 7
-        tile = action & 127
+        kind, seat, tile = _fields(action)
         if kind == _DRAW:
             return "D%d:%s" % (seat, "?" if tile == UNKNOWN else tile_str(tile))
         if kind == _FIELD:
@@ -392,12 +402,12 @@ class State(GameState):
         if s[0] == "F":
             if s[1] != ":":
                 raise IllegalAction(text, E_TILE, "not a column-game action")
-            return _FIELD << 24 | _parse_card(text, s[2:], False)
+            return _deal(_FIELD, 0, _parse_card(text, s[2:], False))
         if not (s[1] in "01" and s[2] == ":"):
             raise IllegalAction(text, E_TILE, "a seat is 0 or 1 in a 2-player game")
         seat = int(s[1])
         if s[0] == "D":
-            return _DRAW << 24 | seat << 21 | _parse_card(text, s[3:], True)
+            return _deal(_DRAW, seat, _parse_card(text, s[3:], True))
         parts = s[3:].split(",")
         if len(parts) != COLUMNS:
             raise IllegalAction(text, E_TILE, "an assignment names 3 columns, '-' for an empty one")
@@ -405,12 +415,12 @@ class State(GameState):
 
     def describe(self, action):
         text = self.action_str(action)
-        kind = action >> 24
+        kind, seat, _ = _fields(action)
         if kind == _ASSIGN:
-            return "P%d assigns %s" % ((action >> 21) & 1, text[3:])
+            return "P%d assigns %s" % (seat, text[3:])
         if kind == _FIELD:
             return "the field turns up %s" % text[2:]
-        return "P%d draws %s" % ((action >> 21) & 1, "a card unseen" if text[3:] == "?" else text[3:])
+        return "P%d draws %s" % (seat, "a card unseen" if text[3:] == "?" else text[3:])
 
 
 def _parse_card(text, body, unknown_ok):

@@ -92,8 +92,7 @@ class ColumnController(TextController):
         st = self.state
         if st.current_player() != SIMULTANEOUS:
             return
-        pending = st.pending
-        seats = [seat for seat in (0, 1) if pending is None or (pending >> 21) & 1 != seat]
+        seats = [seat for seat in (0, 1) if not st.assigned(seat)]
         texts = [self._assignment(seat) for seat in seats]
         if None in texts:
             return
