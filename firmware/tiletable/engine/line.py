@@ -75,20 +75,17 @@ from tiletable.engine.line_actions import (
     amount_of,
     kind_of,
     parse_action_text,
-    lowest_setter_rank,
     play_fields,
-    seat_action,
     seat_of,
-    setter_rank,
     spectator_bet_of,
     tile_of,
 )
-from tiletable.engine.line_layout import COUNT_ALL_FIVES, COUNT_LINE, COUNT_SNIFF_US, Layout, SLOT_NAMES
+from tiletable.engine.line_layout import COUNT_MODES, Layout, SLOT_NAMES
 from tiletable.engine.line_checks import LineChecks
 from tiletable.engine.line_hand import LineHand
 from tiletable.engine.line_moves import LineMoves
 from tiletable.engine.state import CHANCE, GameState, TERMINAL
-from tiletable.engine.tiles import is_double, low, parse_tile, pips, tile_set, tile_str
+from tiletable.engine.tiles import high, is_double, low, parse_tile, pips, tile_set, tile_str
 
 
 # The family contract (rulesets.py): PARAMS, PRESETS and check_params live in line_params,
@@ -106,6 +103,21 @@ def check_players(params, players):
     return None
 
 
+def setter_rank(t):
+    """Who sets by §2.2 S3: doubles by number above every single, singles by pips then higher end."""
+    if is_double(t):
+        return 1000 + low(t)
+    return pips(t) * 16 + high(t)
+
+
+def lowest_setter_rank(t):
+    """Who sets by ``lowest_double`` (Pagat's Bergen): the lowest double above every single,
+    then the lightest single (by pips, then the lower higher end)."""
+    if is_double(t):
+        return 1000 + 15 - low(t)
+    return (30 - pips(t)) * 16 + 15 - high(t)
+
+
 _DERIVED = [None, None]  # the last ruleset's hash and what _derive gave it (shared by its states, never changed)
 
 
@@ -118,11 +130,10 @@ def _derive(p):
         unused_loc[i] = LOC_NONE
     for t in tiles:
         unused_loc[t] = LOC_FREE
-    modes = ("line", "all_fives_spinner", "sniff_us")
     return (
         tiles,
         unused_loc,
-        (COUNT_LINE, COUNT_ALL_FIVES, COUNT_SNIFF_US)[modes.index(p["count_mode"])],
+        COUNT_MODES.index(p["count_mode"]),
         [parse_tile(t) for t in p["matadors"]],
         parse_tile(p["fixed_tile"]) if p["fixed_tile"] else -1,
         p["match_rule"] == "sum_to_7",
@@ -262,8 +273,9 @@ class State(LineHand, LineMoves, LineChecks, GameState):
             self.hands[seat].append(t)
             self.loc[t] = seat + 1
             self.free.remove(t)
-            if self.outcomes_base == seat_action(K_DEAL, seat):
-                self.outcomes.remove(self.outcomes_base | t)  # keep chance_outcomes' list current
+            base = self.outcomes_base  # a deal's base (tile 0) or -1
+            if base >= 0 and seat_of(base) == seat:
+                self.outcomes.remove(base | t)  # keep chance_outcomes' list current
             else:
                 self.outcomes_base = -1
         self.stock -= 1

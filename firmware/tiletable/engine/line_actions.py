@@ -10,7 +10,7 @@ tile (0-7, 0xFF unseen) and seat (8-10).
 """
 
 from tiletable.engine.line_layout import SLOT_NAMES
-from tiletable.engine.tiles import high, is_double, low, parse_tile, pips, tile_str
+from tiletable.engine.tiles import high, parse_tile, tile_str
 
 _KIND = 24
 K_PLAY = 0
@@ -59,12 +59,11 @@ def play_action(t, point, orient=0, out=-1):
     return t | point << 8 | orient << 11 | (out + 1) << 13
 
 
-def chance_action(kind, seat, t):
+def chance_action(kind, seat, t=0):
     return kind << _KIND | seat << 8 | t
 
 
-def seat_action(kind, seat):
-    return kind << _KIND | seat << 8
+seat_action = chance_action  # kind and seat alone: setter, claim, accept, refuse
 
 
 def amount_action(kind, amount):
@@ -115,21 +114,6 @@ def plays_tile(a, t):
     return a >> _KIND == K_PLAY and a & 0xFF == t
 
 
-def setter_rank(t):
-    """Who sets by §2.2 S3: doubles by number above every single, singles by pips then higher end."""
-    if is_double(t):
-        return 1000 + low(t)
-    return pips(t) * 16 + high(t)
-
-
-def lowest_setter_rank(t):
-    """Who sets by ``lowest_double`` (Pagat's Bergen): the lowest double above every single,
-    then the lightest single (by pips, then the lower higher end)."""
-    if is_double(t):
-        return 1000 + 15 - low(t)
-    return (30 - pips(t)) * 16 + 15 - high(t)
-
-
 def action_text(action):
     """The canonical text of an action (see ``line``'s docstring for the forms)."""
     kind = kind_of(action)
@@ -145,26 +129,17 @@ def action_text(action):
     if kind in (K_DEAL, K_REVEAL, K_LOT):
         prefix = ("D", "R", "lot")[kind - 1]
         return "%s%d:%s" % (prefix, seat, "?" if t == UNKNOWN_TILE else tile_str(t))
-    if kind == K_SETTER:
-        return "setter%d" % seat
-    if kind == K_CLAIM:
-        return "claim%d" % seat
-    if kind == K_DRAW:
-        return "draw"
-    if kind == K_PASS:
-        return "pass"
-    if kind == K_WAIVE:
-        return "waive"
-    if kind == K_BET:
-        return "bet%d" % amount_of(action)
-    if kind == K_STAKES:
-        return "stakes%d" % amount_of(action)
     if kind == K_SPEC:
         return "spec%d>%d=%d" % spectator_bet_of(action)
-    if kind == K_ACCEPT:
-        return "accept%d" % seat
-    if kind == K_REFUSE:
-        return "refuse%d" % seat
+    for word, k in _SEATED:
+        if k == kind:
+            return "%s%d" % (word, seat)
+    for word, k in (("bet", K_BET), ("stakes", K_STAKES)):
+        if k == kind:
+            return "%s%d" % (word, amount_of(action))
+    for word in _SIMPLE:
+        if kind_of(_SIMPLE[word]) == kind:
+            return word
     return "?%d" % action
 
 

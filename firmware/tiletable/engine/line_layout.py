@@ -38,6 +38,7 @@ INLINE = 2
 COUNT_LINE = 0
 COUNT_ALL_FIVES = 1
 COUNT_SNIFF_US = 2
+COUNT_MODES = ("line", "all_fives_spinner", "sniff_us")  # the count_mode parameter's values, by code
 
 
 _ZERO_VALUES = (0, 0, 0, 0)
