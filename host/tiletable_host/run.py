@@ -19,7 +19,7 @@ import random
 import tempfile
 import time
 
-from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, P_DEAL, PASS, kind_of, plays_tile, tile_of
+from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, P_DEAL, PASS, kind_of, tile_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, TERMINAL
 from tiletable.engine.tiles import tile_str
@@ -127,7 +127,7 @@ class ScriptedGame:
             self._apply(text)
         elif kind_of(action) == K_PLAY:
             tile = tile_of(action)
-            options = [a for a in state.legal_actions() if plays_tile(a, tile)]
+            options = [a for a in state.legal_actions() if kind_of(a) == K_PLAY and tile_of(a) == tile]
             self.control.place(self.zone[seat], tile_str(tile))
             if len(options) > 1:
                 for _ in range(options.index(action)):

@@ -15,7 +15,7 @@ import random
 
 from tiletable.board import pins
 from tiletable.engine.line_actions import DRAW, K_BET, K_CLAIM, K_DEAL, K_LOT, K_PLAY, K_STAKES, P_BERGEN, P_LOT, P_OVER, PASS
-from tiletable.engine.line_actions import amount_of, chance_action, kind_of, plays_tile, seat_of, tile_of
+from tiletable.engine.line_actions import amount_of, chance_action, kind_of, seat_of, tile_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import tile_str
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, iter_records
@@ -208,7 +208,7 @@ class LinePlayer:
     def _lay(self, seat, action):
         god = self.god
         t = tile_of(action)
-        options = [a for a in god.legal_actions() if plays_tile(a, t)]
+        options = [a for a in god.legal_actions() if kind_of(a) == K_PLAY and tile_of(a) == t]
         pad = self.pad(seat)
         self.control.place(pad, tile_str(t))
         if len(options) > 1:

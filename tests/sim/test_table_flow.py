@@ -449,7 +449,7 @@ def test_muggins_tile_drawn_and_played_after_an_unseen_set_is_no_foul_bug(table_
     """Seat 2 (unscanned, its best tile 2-2) sets 1-3 as the holder of the best setting tile;
     seat 1 (hand scanned, nothing above 0-0) later draws 3-3 and plays it: the reveal must not
     say seat 1 held 3-3 at the set."""
-    from tiletable.engine.line_actions import K_PLAY, kind_of, plays_tile
+    from tiletable.engine.line_actions import K_PLAY, kind_of, tile_of
 
     control = local_table(table_root)
     player = LinePlayer(control, "muggins", 2, seed=5, scan=(0,))
@@ -461,7 +461,7 @@ def test_muggins_tile_drawn_and_played_after_an_unseen_set_is_no_foul_bug(table_
         legal = list(god.legal_actions())
         if scripted and god.turn == scripted[0][0] and all(kind_of(a) == K_PLAY for a in legal):
             seat, tile = scripted.pop(0)
-            player._lay(seat, next(a for a in legal if plays_tile(a, tile)))
+            player._lay(seat, next(a for a in legal if tile_of(a) == tile))
         else:
             player._move()
     assert not scripted

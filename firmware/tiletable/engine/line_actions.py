@@ -108,12 +108,6 @@ def spectator_bet_of(a):
     return (a >> 15) & 7, (a >> 12) & 7, a & 0xFFF
 
 
-def plays_tile(a, t):
-    """Whether action a lays tile t: one call per action where a read tile is matched
-    against every legal action."""
-    return a >> _KIND == K_PLAY and a & 0xFF == t
-
-
 def action_text(action):
     """The canonical text of an action (see ``line``'s docstring for the forms)."""
     kind = kind_of(action)

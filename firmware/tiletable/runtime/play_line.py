@@ -28,6 +28,7 @@ from tiletable.engine.line_actions import (
     K_CLAIM,
     K_DEAL,
     K_LOT,
+    K_PLAY,
     K_REVEAL,
     K_SETTER,
     K_STAKES,
@@ -46,9 +47,9 @@ from tiletable.engine.line_actions import (
     chance_action,
     kind_of,
     play_action,
-    plays_tile,
     point_of,
     seat_action,
+    tile_of,
 )
 from tiletable.engine.tiles import tile_str
 from tiletable.runtime.controller import Choice, Controller
@@ -194,7 +195,7 @@ class LineController(Controller):
         if st.phase != P_PLAY or a != st.current_player():
             return None
         for action in st.legal_actions():
-            if plays_tile(action, t):
+            if kind_of(action) == K_PLAY and tile_of(action) == t:
                 return True
         return False
 
@@ -202,7 +203,7 @@ class LineController(Controller):
         st = self.state
         options = []
         for a in st.legal_actions():
-            if plays_tile(a, t) and (slot is None or point_of(a) == slot):
+            if kind_of(a) == K_PLAY and tile_of(a) == t and (slot is None or point_of(a) == slot):
                 options.append(a)
         if not options:
             probe = play_action(t, SET_POINT if st.layout.is_empty() else (slot or 0))
@@ -222,7 +223,7 @@ class LineController(Controller):
             self.reject(seat, E_PHASE, "P%d cannot declare now" % seat, now_ms)
             return
         st.apply(declare)
-        sets = [a for a in st.legal_actions() if plays_tile(a, t)]
+        sets = [a for a in st.legal_actions() if kind_of(a) == K_PLAY and tile_of(a) == t]
         problem = None if sets else st.why_illegal(play_action(t, SET_POINT)) or (E_SET, "cannot set that tile")
         st.undo()
         if problem is not None:
