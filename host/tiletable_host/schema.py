@@ -16,7 +16,8 @@ import reprlib
 import jsonschema
 
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import FAMILIES, load_ruleset, loaded_modules, release_modules, schema_module
+from tiletable.engine.rulesets import load_ruleset, loaded_modules, release_modules, schema_module
+from tiletable.families import FAMILIES
 from tiletable_host.errors import CommandError
 
 RULESET_SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ruleset.schema.json")

@@ -282,7 +282,7 @@ def test_ruleset_checks():
     from tiletable.engine.errors import RulesetError
 
     assert find_ruleset("DASAN").name == "dasan"
-    assert find_ruleset("Big-Three").name == "dasan"  # via PRESET_ALIAS: no other family imported
+    assert find_ruleset("Big-Three").name == "dasan"  # an alias, found in the presets' documents
     err = raises(RulesetError, find_ruleset, "dasan", chips=0, hands=0)
     assert err.field == "params.hands" and "needs an end" in err.reason
     err = raises(RulesetError, find_ruleset("dasan").new_state, 4)

@@ -1,31 +1,38 @@
-"""Every preset is found by its name and by each of its aliases, through ``PRESET_ALIAS``.
+"""Every preset is in the registry and is found by its name and by each of its aliases.
 
-The alias table lives in rulesets.py so that finding a preset imports only its own family
-(on a 192 KB MicroPython heap there is no room for all four at once); this test keeps the
-table equal to the aliases each preset document declares. CPython only: it imports every
-family. test_dasan.py checks an alias under MicroPython.
+The registry (tiletable/families.py) names each preset's family, so that finding a preset by
+name imports only its own family's schema module (on a 192 KB MicroPython heap there is no room
+for all four at once); an alias is looked up in the presets' documents, one schema module at a
+time. CPython only: it imports every family. test_dasan.py checks an alias under MicroPython.
 """
+import sys
+
 import pytest
 
-from tiletable.engine.rulesets import PRESET_ALIAS, PRESET_FAMILY, find_ruleset, schema_module
+from tiletable.engine.rulesets import find_ruleset, loaded_modules, schema_module
+from tiletable.families import FAMILIES, GAMES, module
 
 
 def _declared_aliases():
     declared = {}
-    for preset, family in PRESET_FAMILY.items():
-        for alias in schema_module(family).PRESETS[preset].get("aliases", ()):
-            declared[alias] = preset
+    for preset in GAMES:
+        for alias in schema_module(preset.family).PRESETS[preset.name].get("aliases", ()):
+            declared[alias] = preset.name
     return declared
 
 
-def test_alias_table_matches_the_presets():
-    assert PRESET_ALIAS == _declared_aliases()
+def test_the_registry_lists_every_preset_of_every_family():
+    presets = set(name for family in FAMILIES if family != "toy" for name in schema_module(family).PRESETS)
+    assert sorted(game.name for game in GAMES) == sorted(presets)
+    assert all(game.family in FAMILIES for game in GAMES)
 
 
 @pytest.mark.parametrize("alias", sorted(_declared_aliases()))
-def test_alias_finds_the_preset(alias):
+def test_alias_finds_the_preset_and_leaves_no_family_imported(alias):
+    before = loaded_modules()
     ruleset = find_ruleset(alias.title())
-    assert ruleset.name == PRESET_ALIAS[alias] and ruleset.hash == find_ruleset(ruleset.name).hash
+    assert ruleset.name == _declared_aliases()[alias] and ruleset.hash == find_ruleset(ruleset.name).hash
+    assert set(sys.modules) <= before
 
 
 def test_unknown_name():
@@ -36,18 +43,17 @@ def test_unknown_name():
 def test_validating_a_ruleset_imports_its_familys_schema_not_its_play_code():
     """On a stock UF2 a family module's import took about 150 ms of each ruleset's put: every
     family's PARAMS, PRESETS and check_params are in a schema module of their own."""
-    import sys
+    from tiletable.engine.rulesets import load_ruleset, release_modules
 
-    from tiletable.engine.rulesets import FAMILIES, SCHEMA_MODULES, load_ruleset, loaded_modules, release_modules
-
-    for preset, family in sorted(PRESET_FAMILY.items()):
-        document = find_ruleset(preset).to_json()
-        names = (FAMILIES[family], SCHEMA_MODULES[family])
+    for preset in GAMES:
+        document = find_ruleset(preset.name).to_json()
+        engine, schema = module(preset.family, ""), module(preset.family, "_params")
+        names = (engine, schema)
         saved = {name: sys.modules.pop(name) for name in names if name in sys.modules}
         loaded = loaded_modules()
         try:
             load_ruleset(document, keep_schema=True)  # what it imports stays, to be looked at
-            assert SCHEMA_MODULES[family] in sys.modules and FAMILIES[family] not in sys.modules, preset
+            assert schema in sys.modules and engine not in sys.modules, preset.name
         finally:
             release_modules(loaded)
             sys.modules.update(saved)

@@ -182,10 +182,10 @@ def test_column_game_has_three_columns_of_two_hidden_slots_and_a_field():
 
 
 def test_every_game_has_a_profile_and_every_profile_game_exists():
-    from tiletable.engine.rulesets import PRESET_FAMILY
+    from tiletable.families import GAMES
 
     listed = [game for profile in TRAYS["profiles"].values() for game in profile["games"]]
-    assert set(listed) == set(PRESET_FAMILY)
+    assert set(listed) == set(game.name for game in GAMES)
 
 
 def test_zones_lie_on_the_tray_and_antennas_keep_one_antenna_width_apart():

@@ -29,8 +29,11 @@ def test_every_module_is_compiled_for_the_rp2040_and_main_stays_source(tmp_path)
 
 def test_leaving_out_a_family_drops_its_modules(tmp_path):
     written = deploy.compile_firmware(str(tmp_path), families=["line"])
-    for dropped in ("trick", "column", "climb", "cards"):
-        assert "tiletable/engine/%s.mpy" % dropped not in written
+    for dropped in ("engine/trick", "engine/column", "engine/climb", "runtime/play_trick", "runtime/play_column", "runtime/play_climb"):
+        assert "tiletable/%s.mpy" % dropped not in written
+    assert "tiletable/engine/holdings.mpy" not in written  # only the dropped families import it
+    assert "tiletable/engine/line.mpy" in written and "tiletable/runtime/play_line.mpy" in written
+    assert "tiletable/engine/cards.mpy" in written  # the table names a card tag it reads
     with pytest.raises(CommandError, match="unknown family chess"):
         deploy.compile_firmware(str(tmp_path), families=["chess"])
 

@@ -18,10 +18,10 @@ from tiletable.engine.line_actions import DRAW, K_BET, K_CLAIM, K_DEAL, K_LOT, K
 from tiletable.engine.line_actions import amount_of, chance_action, kind_of, seat_of, tile_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import tile_str
+from tiletable.families import GAMES, game
 from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, iter_records
 from tiletable.runtime.play_climb import ClimbController
 from tiletable.runtime.profiles import profile_for
-from tiletable.runtime.table import GAME_LABELS
 
 from tiletable.drivers.segments import glyph
 from tiletable_host.simtable import ControlCommands
@@ -90,8 +90,8 @@ class LocalControl(ControlCommands):
 
 def choose_game(control, name, players):
     """Use the menu: seat press steps the game, seat long press the player count, OK starts."""
-    for _ in range(len(GAME_LABELS)):
-        if reads(control.display()[0], GAME_LABELS[name]):
+    for _ in range(len(GAMES)):
+        if reads(control.display()[0], game(name).label):
             break
         control.press(0)
     for _ in range(4):

@@ -5,9 +5,9 @@ from player import SETTLED, ColumnPlayer, LinePlayer, at_budget, choose_game, lo
 from test_table_rules import flushed_journal, started
 from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.errors import E_COMBO
+from tiletable.families import game
 from tiletable.runtime.play_climb import ClimbController
 from tiletable.runtime.profiles import profile_for
-from tiletable.runtime.table import GAME_LABELS
 from tiletable.runtime.ui import error_text
 
 COLUMNS = profile_for("columns", 2, "column")
@@ -324,7 +324,7 @@ def test_menu_keeps_a_fixed_order_and_opens_on_the_last_game_played(table_root):
     control = local_table(table_root)
     order = ["muggins", "sniff", "matador", "buki", "moon", "columns", "dasan", "block", "draw", "sebastopol", "bergen"]
     for name in order:
-        assert reads(control.display()[0], GAME_LABELS[name]), name
+        assert reads(control.display()[0], game(name).label), name
         control.press(0)
     choose_game(control, "sniff", 2)
     control.device.app.table.stop()  # the match is stopped (from the PC); later the power goes

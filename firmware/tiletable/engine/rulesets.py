@@ -11,10 +11,11 @@ family (``PARAMS`` in its schema module), so a document lists just what differs.
 parameters in a canonical JSON form, so two documents that mean the same game have the
 same hash on the Pico and on the PC.
 
-A family's schema module (``SCHEMA_MODULES``) provides ``PARAMS`` (the schema), ``PRESETS``
-(name -> document) and ``check_params(name, params)`` (rules that span several fields); its
-family module ``State``, ``default_players`` and ``check_players``. Family modules are
-imported only when a game needs them, so the device carries only what it plays.
+The families, their presets and their modules are in the registry (``tiletable/families.py``).
+A family's schema module provides ``PARAMS`` (the schema), ``PRESETS`` (name -> document) and
+``check_params(name, params)`` (rules that span several fields); its engine module ``State``,
+``default_players`` and ``check_players``. Family modules are imported only when a game needs
+them, so the device carries only what it plays.
 
 Parameter specs are tuples:
 
@@ -28,48 +29,8 @@ Parameter specs are tuples:
 
 import io
 
-from tiletable import frozen
+from tiletable import families, frozen
 from tiletable.engine.errors import RulesetError
-
-# family name -> module; imported lazily.
-FAMILIES = {
-    "line": "tiletable.engine.line",
-    "trick": "tiletable.engine.trick",
-    "column": "tiletable.engine.column",
-    "climb": "tiletable.engine.climb",
-}
-
-# preset name -> family, so finding a preset imports only its family.
-PRESET_FAMILY = {
-    "block": "line",
-    "draw": "line",
-    "sebastopol": "line",
-    "bergen": "line",
-    "muggins": "line",
-    "sniff": "line",
-    "matador": "line",
-    "buki": "line",
-    "moon": "trick",
-    "columns": "column",
-    "dasan": "climb",
-}
-
-# alias -> preset, so an alias finds its preset without importing every family (a test
-# checks this table against the presets' own "aliases").
-PRESET_ALIAS = {
-    "block-game": "block",
-    "draw-game": "draw",
-    "all-fives": "muggins",
-    "fives": "muggins",
-    "buki-domino": "buki",
-    "bukidomino": "buki",
-    "moon-dominoes": "moon",
-    "three-columns": "columns",
-    "column-battle": "columns",
-    "da-san": "dasan",
-    "big-three": "dasan",
-    "dig-a-hole": "dasan",
-}
 
 _DOC_KEYS = ("family", "name", "version", "params", "aliases", "description")
 
@@ -91,27 +52,15 @@ MAX_DEPTH = 8
 
 
 def family_module(name):
-    """The module of a game family. :raises KeyError: for an unknown family."""
-    modname = FAMILIES[name]
-    return __import__(modname, None, None, ["State"])
-
-
-# Where each family's PARAMS, PRESETS and check_params live: a module of their own, so that
-# validating a ruleset imports only that (not the play code).
-SCHEMA_MODULES = {
-    "line": "tiletable.engine.line_params",
-    "trick": "tiletable.engine.trick_params",
-    "column": "tiletable.engine.column_params",
-    "climb": "tiletable.engine.climb_params",
-}
+    """The engine module of a game family. :raises KeyError: for an unknown family."""
+    return __import__(families.module(name, ""), None, None, ["State"])
 
 
 def schema_module(family):
-    """The module holding a family's ``PARAMS``, ``PRESETS`` and ``check_params``: the one in
-    ``SCHEMA_MODULES``, else the family module itself (a family a test adds). Validation
-    unloads what it imported (``release_modules``). :raises KeyError: for an unknown family."""
-    name = SCHEMA_MODULES.get(family)
-    return __import__(name, None, None, ["PARAMS"]) if name else family_module(family)
+    """The module holding a family's ``PARAMS``, ``PRESETS`` and ``check_params``: imported
+    alone, so that validating a ruleset does not import its play code. Validation unloads what
+    it imported (``release_modules``). :raises KeyError: for an unknown family."""
+    return __import__(families.module(family, "_params"), None, None, ["PARAMS"])
 
 
 def loaded_modules():
@@ -200,8 +149,8 @@ def load_ruleset(doc, known_hash=None, keep_schema=False):
     """Validate a ruleset document (a dict, or JSON text/bytes) and return a Ruleset.
     ``known_hash``: its content hash, when an earlier validation of these very bytes gave it
     (the ruleset store's index), instead of computing it again. ``keep_schema``: leave a
-    family's schema module (``SCHEMA_MODULES``) and what it imports imported, for the caller to
-    release (``release_modules``) once the uploads in a row are validated: importing them again
+    family's schema module and what it imports imported, for the caller to release
+    (``release_modules``) once the uploads in a row are validated: importing them again
     at each one took about 130 ms of a stock build's put.
 
     :raises RulesetError: naming the bad field and the reason, e.g. an unknown family,
@@ -235,8 +184,8 @@ def load_ruleset(doc, known_hash=None, keep_schema=False):
             label, "name", "must be %d-%d characters of a-z, 0-9, '-' or '_' (got %s)" % (NAME_LENGTH + (show_value(name),))
         )
     family = doc.get("family")
-    if not isinstance(family, str) or family not in FAMILIES:
-        raise RulesetError(name, "family", "unknown family %s (known: %s)" % (show_value(family), ", ".join(sorted(FAMILIES))))
+    if not isinstance(family, str) or family not in families.FAMILIES:
+        raise RulesetError(name, "family", "unknown family %s (known: %s)" % (show_value(family), ", ".join(sorted(families.FAMILIES))))
     version = doc.get("version", 1)
     if not _is_int(version) or not VERSION_RANGE[0] <= version <= VERSION_RANGE[1]:
         raise RulesetError(name, "version", "must be a whole number in %d..%d (got %s)" % (VERSION_RANGE + (show_value(version),)))
@@ -262,7 +211,7 @@ def load_ruleset(doc, known_hash=None, keep_schema=False):
         resolved = validate_params(name, schema.PARAMS, params)
         schema.check_params(name, resolved)
     finally:
-        if not (keep_schema and family in SCHEMA_MODULES):
+        if not keep_schema:
             release_modules(loaded)
     return Ruleset(family, name, version, resolved, aliases, description, known_hash)
 
@@ -272,11 +221,10 @@ def find_ruleset(name, **overrides):
 
     :raises ValueError: ``unknown ruleset: 'x'``; :raises RulesetError: for a bad override.
     """
-    key = name.lower()
-    key = PRESET_ALIAS.get(key, key)
-    family = PRESET_FAMILY.get(key)
-    if family is None:
+    preset = families.game(name.lower()) or _aliased(name.lower())
+    if preset is None:
         raise ValueError("unknown ruleset: %r" % name)
+    key, family = preset.name, preset.family
     loaded = loaded_modules()
     try:
         doc = schema_module(family).PRESETS[key]
@@ -292,8 +240,23 @@ def find_ruleset(name, **overrides):
         release_modules(loaded)
 
 
+def _aliased(alias):
+    """The preset whose document lists ``alias`` among its "aliases", or None: each family's
+    schema module is looked at in turn and unloaded again (a table is rarely asked by alias)."""
+    for family in families.FAMILIES:
+        loaded = loaded_modules()
+        try:
+            presets = schema_module(family).PRESETS
+            for name in presets:
+                if alias in presets[name].get("aliases", ()):
+                    return families.game(name)
+        finally:
+            release_modules(loaded)
+    return None
+
+
 def preset_names():
-    return sorted(PRESET_FAMILY)
+    return sorted(preset.name for preset in families.GAMES)
 
 
 def validate_params(name, schema, params):

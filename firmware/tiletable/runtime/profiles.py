@@ -17,6 +17,7 @@ role        a, b
 ``widow``   -, -
 ==========  ==========================================
 """
+from tiletable.families import FAMILIES
 
 SEAT = "seat"
 END = "end"
@@ -90,10 +91,6 @@ def zones_of(spec):
     return [(int(spec[i]), ROLE_LETTERS[spec[i + 1]], int(spec[i + 2]), int(spec[i + 3])) for i in range(0, len(spec), 5)]
 
 
-# A ruleset installed from the PC under its own name plays on the tray of a preset of its family.
-FAMILY_STAND_IN = {"line": "block", "trick": "moon", "column": "columns", "climb": "dasan"}
-
-
 def seatings(game):
     """The player counts the tray has a profile for ``game`` with, fewest first: what the menu
     offers (tests/runtime/test_profiles.py checks they are the counts its rules allow). The
@@ -105,13 +102,14 @@ def profile_for(game, players, family=None):
     """The profile for ``game`` with ``players`` seats: the one made for it with that many seats,
     else the smallest one listing the game that has more seats; when none lists the game with
     enough seats (a ruleset installed from the PC, Bergen for three), the tray of ``family``'s
-    stand-in preset.
+    stand-in preset (the registry's ``stand_in``).
 
     :raises ValueError: when no profile fits.
     """
     found = _smallest_fit(game, players)
-    if found is None and family in FAMILY_STAND_IN:
-        found = _smallest_fit(FAMILY_STAND_IN[family], players)
+    if found is None and family in FAMILIES:
+        _, stand_in = FAMILIES[family]
+        found = _smallest_fit(stand_in, players)
     if found is None:
         raise ValueError("no tray profile for %r with %d players" % (game, players))
     return Profile(found)

@@ -14,7 +14,7 @@ journal, and ``outbox``: link events ``(msg_type, fields)`` the link service sen
 import gc
 import sys
 
-from tiletable import tagrecord
+from tiletable import families, tagrecord
 from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, status_leds
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
@@ -39,22 +39,6 @@ PLAY_HEADROOM = 24 * 1024
 PLAY_BLOCK = 4 * 1024
 BOOT_SETTLE_MS = 1500  # after a resume, tiles already lying on the pads are not new plays
 
-# Four characters per game for the menu (what a 4-digit group can draw), in the menu's order:
-# the rule book's, line games from the simplest, then Moon, the column game and Da San.
-GAME_LABELS = {
-    "block": "bLOC",
-    "draw": "drAW",
-    "sebastopol": "SEbA",
-    "bergen": "bErG",
-    "muggins": "MUGG",
-    "sniff": "SNIF",
-    "matador": "MAtA",
-    "buki": "bUKI",
-    "moon": "MOON",
-    "columns": "COLS",
-    "dasan": "dASA",
-}
-
 MODE_MENU = "menu"
 MODE_GAME = "game"
 MODE_OVER = "over"
@@ -65,12 +49,12 @@ _ORDINALS = ("1St", "2nd", "3rd", "4th")
 class Menu:
     """Choose a game and a player count: seat button press = next game, long press = next count.
 
-    The games come in a fixed order (``GAME_LABELS``'s, then any others by name); the menu
+    The games come in a fixed order (the registry's ``GAMES``, then any others by name); the menu
     opens on the game played last (``select``), Muggins on a table that never played."""
 
     def __init__(self, names):
-        known = [name for name in GAME_LABELS if name in names]
-        self.names = known + sorted(name for name in names if name not in GAME_LABELS)
+        known = [preset.name for preset in families.GAMES if preset.name in names]
+        self.names = known + sorted(name for name in names if families.game(name) is None)
         self.index = self.names.index("muggins") if "muggins" in self.names else 0
         self.players = 4
 
@@ -653,7 +637,8 @@ class Table:
         """Draw the steady view: the menu, the game's (the controller's), or the final scores."""
         ui = self.ui
         if self.mode == MODE_MENU:
-            ui.text(0, GAME_LABELS.get(self.menu.name, self.menu.name[:4]))
+            preset = families.game(self.menu.name)
+            ui.text(0, preset.label if preset else self.menu.name[:4])
             ui.text(1, "%dP" % self.menu.players)
             for seat in range(2, ui.seats):
                 ui.blank(seat)
@@ -749,26 +734,14 @@ def _no_memory(game, loaded=None):
 
 
 def _controller_for(family):
-    """The controller class of a family, imported only when a game of it starts (RAM).
+    """The table controller class of a family (the registry names it), imported only when a
+    game of it starts (RAM).
 
     :raises ValueError: no controller for the family.
     """
     collect_for_code()
-    if family == "line":
-        from tiletable.runtime.play_line import LineController
-
-        return LineController
-    if family == "trick":
-        from tiletable.runtime.play_trick import TrickController
-
-        return TrickController
-    if family == "column":
-        from tiletable.runtime.play_column import ColumnController
-
-        return ColumnController
-    if family == "climb":
-        from tiletable.runtime.play_climb import ClimbController
-
-        return ClimbController
-    raise ValueError("no table controller for family %r" % family)
+    controller, _ = families.FAMILIES.get(family, (None, None))
+    if controller is None:
+        raise ValueError("no table controller for family %r" % family)
+    return getattr(__import__(families.module(family, "play_"), None, None, [controller]), controller)
 

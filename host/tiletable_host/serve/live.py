@@ -14,8 +14,9 @@ import time
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.line_actions import K_PLAY, ORIENT_TEXT, SET_POINT, kind_of, play_fields
 from tiletable.engine.line_layout import CROSS, SLOT_NAMES
-from tiletable.engine.rulesets import FAMILIES, family_module, schema_module
+from tiletable.engine.rulesets import family_module, schema_module
 from tiletable.engine.tiles import high, is_double, low, tile_str
+from tiletable.families import FAMILIES
 from tiletable_host.connect import open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.transport import TransportError
