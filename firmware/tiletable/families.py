@@ -4,7 +4,9 @@ A family ``<f>`` is three modules, found by their names (``module``): ``engine/<
 ``State``, ``default_players`` and ``check_players``), ``engine/<f>_params.py`` (its
 ``PARAMS``, ``PRESETS`` and ``check_params``) and ``runtime/play_<f>.py`` (its table
 controller: zones and buttons to engine actions). The Pico imports them only when a game of
-the family needs them. The tray zones a game uses are in runtime/profiles.py.
+the family needs them. The PC shows a family's state with the view of the same name in
+host/tiletable_host/views.py (never on the Pico). The tray zones a game uses are in
+runtime/profiles.py; docs/CONTRIBUTING.md lists the files a new game touches.
 
 Kept to plain data: on a stock build this module's objects are heap a game needs (a named
 tuple type for the families took 450 bytes of it on the 64-bit unix port).

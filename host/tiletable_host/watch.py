@@ -11,13 +11,13 @@ PLAY, SCORE and ERROR events trigger a redraw.)
 import os
 import sys
 
-from tiletable.engine.tiles import tile_str
 from tiletable.runtime.journal import REC_HEADER, parse_json_payload
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.people import for_people, score_event_text, score_scale, score_text, seat_name
 from tiletable_host.sessionlog import elapsed_text, replay_records, resolve_ruleset
+from tiletable_host.views import table_lines
 
 
 
@@ -97,7 +97,7 @@ class TableView:
             marker = "  <- to act" if to_act == seat else ""
             lines.append("  P%d %-10s %5s%s" % (seat + 1, seat_name(names, seat), score_text(score, scale), marker))
         if self.replay is not None:
-            lines.extend(_table_lines(self.replay.state, names))
+            lines.extend(table_lines(self.replay.state, names))
             lines.extend(_last_play(self.replay, names, scale))
         if snap.get("prompt"):
             lines.append("table says: %s" % snap["prompt"])
@@ -115,23 +115,6 @@ def turn_text(to_act, names, mode):
     if isinstance(to_act, int):
         return "%s to act" % seat_name(names, to_act)
     return {"chance": "dealing or drawing", "all": "everyone chooses", "over": "over"}.get(to_act, str(to_act))
-
-
-def _table_lines(state, names):
-    """The family's view of the table: open ends, the trick, the columns, the play to beat."""
-    if state.family == "line":
-        return ["line: %s   boneyard %d" % (state.layout.text(), state.stock)]
-    if state.family == "trick":
-        trick = " ".join("%s %s" % (seat_name(names, seat), tile_str(tile)) for seat, tile in state.trick) or "empty"
-        return ["trick %d: %s   tricks won %s" % (state.trick_number + 1, trick, " ".join(map(str, state.tricks)))]
-    if state.family == "column":
-        cells = []
-        for slot, pile in enumerate(state.columns):
-            cells.append("%s %s" % ("LCR"[slot], "-" if pile is None else "%d pips" % state.pile_value(slot)))
-        return ["columns: " + "   ".join(cells)]
-    if state.family == "climb" and state.last_player is not None:
-        return ["to beat: %s's play" % seat_name(names, state.last_player)]
-    return []
 
 
 def _last_play(replay, names, scale):

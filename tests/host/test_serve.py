@@ -21,9 +21,10 @@ from tiletable_host.db import Database
 from tiletable_host.serve.app import create_app
 from tiletable_host.serve.command import WebServer
 from tiletable_host.serve.history import find_sessions, standings
-from tiletable_host.serve.live import Hub, PortWatcher, line_picture, picture
+from tiletable_host.serve.live import Hub, PortWatcher, picture
 from tiletable_host.sessionlog import replay_session
 from tiletable_host.transport_local import LocalTransport
+from tiletable_host.views import line_picture
 
 GAMES = preset_names()
 

@@ -12,14 +12,12 @@ import threading
 import time
 
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
-from tiletable.engine.line_actions import K_PLAY, ORIENT_TEXT, SET_POINT, kind_of, play_fields
-from tiletable.engine.line_layout import CROSS, SLOT_NAMES
 from tiletable.engine.rulesets import family_module, schema_module
-from tiletable.engine.tiles import high, is_double, low, tile_str
 from tiletable.families import FAMILIES
 from tiletable_host.connect import open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.transport import TransportError
+from tiletable_host.views import table_picture
 from tiletable_host.watch import TableView, open_ruleset_db, turn_text
 
 
@@ -120,85 +118,6 @@ def explained_scores(events, names):
         {"player": names[e.seat] if e.seat < len(names) else "P%d" % e.seat, "points": e.points, "rule": e.rule, "detail": with_names(e.detail, names)}
         for e in events
     ]
-
-
-def table_picture(state, replay):
-    """The family's view of the table."""
-    family = state.family
-    if family == "line":
-        return {"family": family, "line": line_picture(state), "ends": state.layout.text(), "boneyard": state.stock}
-    if family == "trick":
-        return {
-            "family": family,
-            "trick": [{"seat": seat, "tile": tile_str(tile)} for seat, tile in state.trick],
-            "trick_number": state.trick_number + 1,
-            "tricks": list(state.tricks),
-            "bidder": state.bidder,
-            "suit": state.suit,
-            "trump": state.trump,
-        }
-    if family == "column":
-        return {
-            "family": family,
-            "columns": [None if pile is None else [tile_str(t) for t in pile] for pile in state.columns],
-            "piles": [0 if state.columns[slot] is None else state.pile_value(slot) for slot in range(3)],
-            "battle": [{"column": "LCR"[slot], "cards": [tile_str(a), tile_str(b)], "result": result} for slot, a, b, result in state.last_battle],
-            "field_deck": state.field_deck,
-        }
-    return {
-        "family": family,
-        "to_beat": _to_beat(state, replay),
-        "bidder": state.bidder,
-        "bid": state.bid,
-        "cards_left": [state.hands[seat].size() for seat in range(state.players)],
-    }
-
-
-def _to_beat(state, replay):
-    if state.last_player is None:
-        return None
-    for entry in reversed(replay.actions()):
-        if entry.actor == state.last_player and not entry.undone and entry.text != "PASS":
-            return {"seat": state.last_player, "cards": entry.text.split("+")}
-    return None
-
-
-def line_picture(state):
-    """The line of the hand in progress: the set tile and the tiles of each arm (``L``, ``R``,
-    ``S1``, ``S2``) from the set outwards, each as ``[inner half, outer half, crosswise]``,
-    the tile the spinner arms grow from, and which ends are open (with the value they show).
-
-    The layout keeps only the open ends, so the line is rebuilt by replaying the hand."""
-    fresh = state.ruleset.new_state(state.players, state.options)
-    picture = None
-    for action in state.history:
-        hand = fresh.hand_number
-        spinner_before = fresh.layout.spinner
-        fresh.apply(action)
-        if fresh.hand_number != hand:
-            picture = None
-            continue
-        if kind_of(action) != K_PLAY:
-            continue
-        t, point, orient, _ = play_fields(action)
-        layout = fresh.layout
-        if point == SET_POINT:
-            orient = ORIENT_TEXT[orient]  # "x" crosswise, "i" inline, "" the ruleset's way
-            crosswise = orient == "x" or (orient == "" and (layout.xd[0] == CROSS or layout.lone_double or layout.spinner >= 0))
-            picture = {"set": [layout.val[0], layout.val[1], is_double(t) and crosswise], "spinner": None}
-            picture.update((name, []) for name in SLOT_NAMES)
-            if layout.spinner >= 0:
-                picture["spinner"] = ["set", 0]
-            continue
-        out = layout.val[point]
-        inner = low(t) if high(t) == out else high(t)
-        arm = picture[SLOT_NAMES[point]]
-        arm.append([inner, out, is_double(t) and layout.xd[point] == CROSS])
-        if spinner_before < 0 <= layout.spinner:
-            picture["spinner"] = [SLOT_NAMES[point], len(arm) - 1]
-    if picture is not None:
-        picture["open"] = {SLOT_NAMES[slot]: state.layout.val[slot] for slot in range(4) if state.layout.is_open(slot)}
-    return picture
 
 
 class PortWatcher(threading.Thread):
