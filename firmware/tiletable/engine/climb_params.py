@@ -1,8 +1,8 @@
 """The climb family's parameters, presets and cross-field checks (Da San's rules; rulesets.py).
 
-The family's schema module (``rulesets.SCHEMA_MODULES``): validating a ruleset imports this,
-not the play code in ``tiletable.engine.climb``; on a stock build that import took 150 ms of a
-sync's device time per ruleset.
+The family's schema module (``engine/<family>_params.py``, tiletable/families.py): validating a
+ruleset imports this, not the play code in ``tiletable.engine.climb``; on a stock build that
+import took 150 ms of a sync's device time per ruleset.
 """
 
 from tiletable.engine.errors import RulesetError

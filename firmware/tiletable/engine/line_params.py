@@ -1,8 +1,8 @@
 """The line family's parameters (rule book §4.1), presets (§3) and cross-field checks.
 
-The family's schema module (``rulesets.SCHEMA_MODULES``): imported only while a ruleset is validated
-or a preset looked up, and unloaded again, so its 16 KB of bytecode and tables are free heap
-on a Pico during play.
+The family's schema module (``engine/<family>_params.py``, tiletable/families.py): imported
+only while a ruleset is validated or a preset looked up, and unloaded again, so its 16 KB of
+bytecode and tables are free heap on a Pico during play.
 """
 
 from tiletable.engine.errors import RulesetError
