@@ -537,3 +537,11 @@ def test_the_deal_goes_out_four_tiles_a_tick_and_after_a_power_cut_goes_on_at_ok
     actions = flushed_journal(control, table_root)[1]
     assert actions == ["D0:?"] * 7 + ["D1:?"] * 7
     assert not control.device.app.table.has_timers()
+
+
+def test_holding_menu_leaves_protocol_mode_for_the_repl_without_a_restart(table_root):
+    control = local_table(table_root)
+    app = control.device.app
+    control.press("menu", "long")
+    assert not app.running and not app.restart_requested  # main.py then drops to the REPL
+    assert app.table.intents == []

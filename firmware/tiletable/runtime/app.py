@@ -31,7 +31,7 @@ from tiletable.runtime.heap import EVERY, bytecode_on_heap
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
-from tiletable.runtime.table import FIRMWARE, JournalFull, NoRoom, Table
+from tiletable.runtime.table import FIRMWARE, INTENT_MAINTENANCE, INTENT_RESTART_INTO, INTENT_SELF_TEST, JournalFull, NoRoom, Table
 from tiletable.runtime.tray import Tray
 from tiletable.runtime.ui import TableUi
 from tiletable.runtime.usblink import CHUNK, OUT_ROOM, OUT_ROOM_FROZEN, UsbLink
@@ -402,8 +402,6 @@ class App:
     def buttons(self, now_ms):
         """Buttons, the table's timers and the display; queued link events go out."""
         self.board.buttons.poll(now_ms)
-        if self.table.selftest_requested:
-            self._selftest_requested(now_ms)
         if self.selftest is not None:
             self._selftest_step(now_ms)
             return
@@ -423,21 +421,23 @@ class App:
         while event is not None:
             table.button_event(event, now_ms)
             event = buttons.get()
-        if table.restart_for is not None:
-            self._restart_for(now_ms)
+        intents = table.intents
+        while intents:
+            self._carry_out(intents.pop(0), now_ms)
         table.tick(now_ms)
 
-    def _selftest_requested(self, now_ms):
-        self.table.selftest_requested = False
-        refused = self.start_selftest(now_ms)
-        if refused:
-            self.table.report(0, E_BAD_VALUE, refused, now_ms, "GAME")
-
-    def _restart_for(self, now_ms):
-        name, players = self.table.restart_for
-        self.table.restart_for = None
-        if not self.restart_into(name, players):
-            self.table.report(0, E_NO_MEMORY, "not enough memory on this table for %s" % name, now_ms)
+    def _carry_out(self, intent, now_ms):
+        """Do what the table asked for (``Table.intents``)."""
+        what = intent[0]
+        if what == INTENT_SELF_TEST:
+            refused = self.start_selftest(now_ms)
+            if refused:
+                self.table.report(0, E_BAD_VALUE, refused, now_ms, "GAME")
+        elif what == INTENT_RESTART_INTO:
+            if not self.restart_into(intent[1], intent[2]):
+                self.table.report(0, E_NO_MEMORY, "not enough memory on this table for %s" % intent[1], now_ms)
+        elif what == INTENT_MAINTENANCE:
+            self.running = False
 
     def _out_of_heap(self):
         """The heap ran out in the middle of the table's work (a game needs more as it goes on,
@@ -466,7 +466,7 @@ class App:
             if reply is not None:
                 self.link.write(reply)
         self.send_events()
-        if self.server.maintenance_requested or self.table.maintenance_requested or self.link.closed:
+        if self.server.maintenance_requested or self.link.closed:
             self.running = False
         return read
 

@@ -9,7 +9,8 @@ game family and lives in one controller per family (``play_line``, ...; see docs
 
 Inputs are ``zone_event(event, now_ms)`` (tray ``ZoneEvent``), ``button_event(event, now_ms)``
 (``Buttons`` events) and ``tick(now_ms)``; outputs go to ``ui`` (display, LEDs, buzzer), the
-journal, and ``outbox``: link events ``(msg_type, fields)`` the link service sends.
+journal, ``outbox``: link events ``(msg_type, fields)`` the link service sends, and
+``intents``: what the app is asked to do (the self test, a restart into a game, the REPL).
 """
 import gc
 import sys
@@ -38,6 +39,11 @@ OUTBOX_SIZE = 32
 PLAY_HEADROOM = 24 * 1024
 PLAY_BLOCK = 4 * 1024
 BOOT_SETTLE_MS = 1500  # after a resume, tiles already lying on the pads are not new plays
+
+# What the table asks of the app, which owns the board and the link (``Table.intents``):
+INTENT_MAINTENANCE = "maintenance"  # MENU held: leave protocol mode for the REPL
+INTENT_SELF_TEST = "self test"  # OK held in the menu: run the hardware self test
+INTENT_RESTART_INTO = "restart into"  # (.., game, player names): the menu's start wants a fresh heap
 
 MODE_MENU = "menu"
 MODE_GAME = "game"
@@ -106,8 +112,7 @@ class Table:
         self.outbox = []
         self.events_lost = 0
         self.last_error = None
-        self.maintenance_requested = False  # MENU held: leave protocol mode for the REPL
-        self.selftest_requested = False  # OK held in the menu: the app runs the self test
+        self.intents = []  # what the table asks the app to do, in order (INTENT_*; App.buttons)
         self.selftest_status = None  # "running", then the last self test's result (STATE)
         self._held_long = bytearray(BUTTON_UNDO + 1)  # the press became long or double: no short press
         self._quiet_until = None
@@ -118,7 +123,6 @@ class Table:
         self._aside = None  # the end record's result of the game a start set aside (_set_aside)
         self._heap_fresh = True  # no game prepared since boot: a restart would not give more room
         self.restart_may_help = False  # the last NoRoom came on a heap games had used before
-        self.restart_for = None  # (ruleset, player names): the menu's start wants a fresh heap
 
     # ----- lifecycle
 
@@ -467,7 +471,7 @@ class Table:
             return  # a start that set the game in progress aside is under way (start_steps)
         if button == BUTTON_MENU:
             if kind == Buttons.LONG:
-                self.maintenance_requested = True
+                self.intents.append((INTENT_MAINTENANCE,))
             elif kind == Buttons.PRESS:
                 if self.mode == MODE_MENU and self.state is not None:
                     self.mode = MODE_OVER if self.state.is_over() else MODE_GAME
@@ -493,7 +497,7 @@ class Table:
     def _menu_button(self, button, kind, now_ms):
         menu = self.menu
         if button == BUTTON_OK and kind == Buttons.LONG:
-            self.selftest_requested = True
+            self.intents.append((INTENT_SELF_TEST,))
         elif button == BUTTON_OK and kind == Buttons.PRESS:
             names = ["P%d" % (s + 1) for s in range(menu.players)]
             try:
@@ -502,7 +506,7 @@ class Table:
                 pass  # start() said so on the display
             except NoRoom as exc:
                 if self.restart_may_help:
-                    self.restart_for = (menu.name, names)  # the app restarts the board into it
+                    self.intents.append((INTENT_RESTART_INTO, menu.name, names))
                 else:
                     self.report(0, E_NO_MEMORY, str(exc), now_ms)
             except (RulesetError, ValueError) as exc:
