@@ -286,23 +286,6 @@ class _UsbOut:
         return self.stream.fileno()
 
 
-class _Machine:
-    """The ``machine`` module as ``build`` sees it: the shared SPI bus with every model attached,
-    and the PWM the buzzer gets (so the device can listen to it)."""
-
-    def __init__(self, spi):
-        self.Pin = machine.Pin
-        self.spi = spi
-        self.pwm = None
-
-    def SPI(self, *args, **kwargs):
-        return self.spi
-
-    def PWM(self, pin, **kwargs):
-        self.pwm = machine.PWM(pin, **kwargs)
-        return self.pwm
-
-
 def tag_uid(kind, set_id, item):
     """A 7-byte NXP-style UID that says which piece it is (easy to read in logs). The piece is
     in the first cascade level (bytes 1-2), as real serials differ there: the tray takes an
@@ -394,7 +377,7 @@ class Hardware:
         self.button_pins = [machine.Pin(gpio) for gpio in gpios]
         self.contacts = [BouncyContact(pin, seed=i + 1) for i, pin in enumerate(self.button_pins)]
         self.presses = 0
-        self.machine = _Machine(spi)
+        self.machine = machine.Wiring(spi)
 
     def new_contact(self, button):
         """A fresh contact for each press (another bounce pattern each time): a contact keeps

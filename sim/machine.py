@@ -116,6 +116,24 @@ class Pin:
         return "Pin(%r)" % (self.id,)
 
 
+class Wiring:
+    """``machine`` as ``board.setup.build`` sees it on the simulated board: the one SPI bus with
+    every peripheral model attached, and the PWM the buzzer gets (kept, so the device or a test
+    can listen to it)."""
+
+    def __init__(self, spi):
+        self.Pin = Pin
+        self.spi = spi
+        self.pwm = None
+
+    def SPI(self, *args, **kwargs):
+        return self.spi
+
+    def PWM(self, pin, **kwargs):
+        self.pwm = PWM(pin, **kwargs)
+        return self.pwm
+
+
 def reset_pins():
     """Forget every pin (between simulated boots or tests)."""
     _pins.clear()

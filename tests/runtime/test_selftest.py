@@ -32,22 +32,6 @@ class UnstableReader(MFRC522Model):
         return super()._read(reg)
 
 
-class _Machine:
-    """``machine`` as ``build`` sees it: the bus the models sit on, a PWM the test can hear."""
-
-    def __init__(self, spi):
-        self.Pin = machine.Pin
-        self.spi = spi
-        self.pwm = None
-
-    def SPI(self, *args, **kwargs):
-        return self.spi
-
-    def PWM(self, pin, **kwargs):
-        self.pwm = machine.PWM(pin, **kwargs)
-        return self.pwm
-
-
 class Rig:
     """The board, its models and a ``SelfTest``, stepped every 10 ms of simulated time.
 
@@ -73,7 +57,7 @@ class Rig:
         for button in held:
             self.contacts[button].press(0)
             self.contacts[button].advance(100)
-        virtual = _Machine(spi)
+        virtual = machine.Wiring(spi)
         self.board = build(virtual)
         self.strip = self.board.strip
         self.buzzer = BuzzerModel(virtual.pwm)
