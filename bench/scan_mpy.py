@@ -2,7 +2,7 @@
 
     .venv/bin/micropython -X heapsize=192K bench/scan_mpy.py
 
-The driver and the tray talk to a do-nothing register file here (every chip reads as an
+The driver and the tray talk to a do-nothing register file here (sim/empty_field.py) (every chip reads as an
 empty field: each wait ends at once with TimerIRq), so the times are pure MicroPython work
 on this machine: per register access, per CRC_A, per empty probe, per idle zone scan.
 bench/scan.py turns them into RP2040 figures.
@@ -16,35 +16,7 @@ for _path in ("sim", "firmware"):
 
 from tiletable.drivers.mfrc522 import MFRC522, crc_a  # noqa: E402
 from tiletable.runtime.tray import Tray  # noqa: E402
-
-
-class RegisterFile:
-    """A chip with an empty field: VersionReg 0x92, ComIrqReg TimerIRq. Counts transactions."""
-
-    def __init__(self):
-        self.regs = bytearray(64)
-        self.regs[0x37] = 0x92
-        self.regs[0x04] = 0x01
-        self.transactions = 0
-
-    def write(self, buf):
-        self.transactions += 1
-
-    def write_readinto(self, out, into):
-        self.transactions += 1
-        into[0] = 0
-        for i in range(1, len(out)):
-            into[i] = self.regs[(out[i - 1] >> 1) & 0x3F]
-
-
-class ChipSelect:
-    OUT = 1
-
-    def init(self, mode, value=1):
-        pass
-
-    def __call__(self, level):
-        pass
+from empty_field import ChipSelect, EmptyFieldBus  # noqa: E402
 
 
 def paired_overhead_us(reader, work, transactions, repeats=15):
@@ -82,7 +54,7 @@ def per_call_us(fn, calls, repeats=15):
 
 
 def main():
-    bus = RegisterFile()
+    bus = EmptyFieldBus()
     reader = MFRC522(bus, ChipSelect())
     print("read_us %.3f" % per_call_us(lambda: reader._read(0x04), 1000))
     print("write_us %.3f" % per_call_us(lambda: reader._write(0x01, 0), 1000))

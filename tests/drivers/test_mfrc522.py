@@ -4,6 +4,7 @@ from portable import raises
 
 import machine
 from allocation import bytes_allocated
+from empty_field import ChipSelect, EmptyFieldBus
 from mfrc522_model import BusClock, MFRC522Model
 from ntag213 import Ntag213, XorShift
 from tiletable import tagrecord
@@ -290,32 +291,7 @@ def test_transceive_stays_the_command_after_an_answer_and_restarts_after_a_time_
 
 
 def test_idle_probe_allocates_nothing():
-    class RegisterFile:
-        """A bus whose chip has no tag in its field: every wait ends with TimerIRq."""
-
-        def __init__(self):
-            self.regs = bytearray(64)
-            self.regs[0x37] = 0x92
-            self.regs[0x04] = 0x01
-
-        def write(self, buf):
-            pass
-
-        def write_readinto(self, out, into):
-            into[0] = 0
-            for i in range(1, len(out)):
-                into[i] = self.regs[(out[i - 1] >> 1) & 0x3F]
-
-    class ChipSelect:
-        OUT = 1
-
-        def init(self, mode, value=1):
-            self.level = value
-
-        def __call__(self, level):
-            self.level = level
-
-    reader = MFRC522(RegisterFile(), ChipSelect())
+    reader = MFRC522(EmptyFieldBus(), ChipSelect())
 
     def loop():
         for _ in range(20):

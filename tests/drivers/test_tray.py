@@ -1,6 +1,7 @@
 # portable
 """The tray scanner on a virtual tray: confirmed events, no phantom placements, reader faults."""
 from allocation import bytes_allocated, takes_heap
+from empty_field import ChipSelect, EmptyFieldBus
 from ntag213 import Ntag213, XorShift
 from rfid_tray import VirtualTray
 from tiletable import tagrecord
@@ -310,32 +311,7 @@ def test_queue_overflow_keeps_the_newest_events_and_counts_the_lost():
 
 
 def test_idle_scanning_allocates_nothing():
-    class RegisterFile:
-        """Chips with empty fields: every wait ends with TimerIRq."""
-
-        def __init__(self):
-            self.regs = bytearray(64)
-            self.regs[0x37] = 0x92
-            self.regs[0x04] = 0x01
-
-        def write(self, buf):
-            pass
-
-        def write_readinto(self, out, into):
-            into[0] = 0
-            for i in range(1, len(out)):
-                into[i] = self.regs[(out[i - 1] >> 1) & 0x3F]
-
-    class ChipSelect:
-        OUT = 1
-
-        def init(self, mode, value=1):
-            pass
-
-        def __call__(self, level):
-            pass
-
-    bus = RegisterFile()
+    bus = EmptyFieldBus()
     tray = Tray([lambda: MFRC522(bus, ChipSelect()) for _ in range(9)])
     for t in range(100):
         tray.poll(t)  # opens the nine readers, one slot every 8 ms
