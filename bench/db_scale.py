@@ -27,7 +27,7 @@ sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]
 
 from tiletable.engine.rulesets import find_ruleset  # noqa: E402
 from tiletable.engine.state import CHANCE, TERMINAL  # noqa: E402
-from tiletable.runtime.journal import REC_SCORE, REC_TIMED_ACTION  # noqa: E402
+from tiletable.record import REC_SCORE, REC_TIMED_ACTION  # noqa: E402
 from tiletable_host import main as cli  # noqa: E402
 from tiletable_host.db import Database  # noqa: E402
 from tiletable_host.pull import pull_journal  # noqa: E402

@@ -148,7 +148,8 @@ def pull_figures():
     from tiletable.proto.frame import FrameDecoder
     from tiletable.proto.messages import JOURNAL_PULL, decode_payload, encode_message
     from tiletable.proto.server import LinkServer
-    from tiletable.runtime.journal import Journal, iter_records
+    from tiletable.record import iter_records
+    from tiletable.runtime.journal import Journal
     from tiletable.runtime.rulestore import RuleStore
 
     dev = RamBlockDevice(4096, 352)

@@ -23,7 +23,7 @@ import tiletable_host  # noqa: E402,F401  (puts firmware/ on sys.path)
 from engine.families_play import Rng, choose  # noqa: E402
 from tiletable.engine.rulesets import find_ruleset  # noqa: E402
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL  # noqa: E402
-from tiletable.runtime.journal import REC_ACTION, REC_SCORE  # noqa: E402
+from tiletable.record import REC_ACTION, REC_SCORE  # noqa: E402
 from tiletable_host.serve.command import WebServer  # noqa: E402
 from tiletable_host.serve.live import Hub, picture  # noqa: E402
 from tiletable_host.sessionlog import replay_records  # noqa: E402

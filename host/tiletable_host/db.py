@@ -219,7 +219,7 @@ class Database:
             raise database_error(self.path, exc)
 
     def _import(self, device, records):
-        from tiletable.runtime.journal import REC_END, REC_HEADER  # the engine's: listing and showing need none of it
+        from tiletable.record import REC_END, REC_HEADER  # the engine's: listing and showing need none of it
 
         added = 0
         counts = {}  # session id -> records added to it

@@ -14,7 +14,7 @@ import csv
 import json
 import sys
 
-from tiletable.runtime.journal import RECORD_NAMES, REC_ACTION, REC_SCORE, REC_TIMED_ACTION
+from tiletable.record import RECORD_NAMES, REC_ACTION, REC_SCORE, REC_TIMED_ACTION
 from tiletable_host import db as dbmod
 from tiletable_host.errors import CommandError
 from tiletable_host.people import seat_name

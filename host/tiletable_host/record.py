@@ -19,7 +19,7 @@ from collections import Counter
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, load_ruleset, schema_module, validate_params
-from tiletable.runtime.journal import REC_ACTION, REC_END, REC_HEADER, REC_SCORE, REC_TIMED_ACTION, parse_json_payload
+from tiletable.record import REC_ACTION, REC_END, REC_HEADER, REC_SCORE, REC_TIMED_ACTION, parse_json_payload
 from tiletable_host.errors import CommandError
 from tiletable_host.sessionlog import elapsed_text, replay_session, timed_action_payload
 

@@ -12,7 +12,7 @@ from collections import Counter
 from tiletable.engine.errors import IllegalAction
 from tiletable.engine.rulesets import find_ruleset, load_ruleset, preset_names
 from tiletable.engine.state import CHANCE, SIMULTANEOUS
-from tiletable.runtime.journal import (
+from tiletable.record import (
     RECORD_NAMES,
     REC_ACTION,
     REC_CLOCK,

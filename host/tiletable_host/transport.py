@@ -47,7 +47,7 @@ from tiletable.proto.messages import (
     is_event,
     message_name,
 )
-from tiletable.runtime.journal import HEAD_SIZE, OVERHEAD, decode_record, iter_records
+from tiletable.record import HEAD_SIZE, OVERHEAD, decode_record, iter_records
 from tiletable_host.errors import TransportError
 
 log = logging.getLogger("tiletable.link")

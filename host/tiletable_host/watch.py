@@ -11,7 +11,7 @@ PLAY, SCORE and ERROR events trigger a redraw.)
 import os
 import sys
 
-from tiletable.runtime.journal import REC_HEADER, parse_json_payload
+from tiletable.record import REC_HEADER, parse_json_payload
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError

@@ -9,7 +9,8 @@ import pytest
 from cli import tiletable
 from journal_games import play_into_journal
 from tiletable.proto.messages import JOURNAL_PULL, JOURNAL_STREAM
-from tiletable.runtime.journal import Journal, iter_records
+from tiletable.record import iter_records
+from tiletable.runtime.journal import Journal
 from tiletable_host.db import ConflictError, Database
 from tiletable_host.errors import CommandError
 from tiletable_host.pull import pull_journal

@@ -9,7 +9,7 @@ import pytest
 
 from cli import tiletable
 from journal_games import play_into_journal
-from tiletable.runtime.journal import REC_SCORE
+from tiletable.record import REC_SCORE
 from tiletable_host.db import Database
 from tiletable_host.transport_local import LocalTransport
 

@@ -147,7 +147,7 @@ def test_missing_session_and_missing_database_are_explained(client, tmp_path):
 def position(name, seed, stop):
     """A random match of ``name`` played until ``stop(state)``; (state, replay of its journal)."""
     from engine.families_play import Rng, choose
-    from tiletable.runtime.journal import REC_ACTION, REC_SCORE
+    from tiletable.record import REC_ACTION, REC_SCORE
     from tiletable_host.sessionlog import replay_records
 
     state = find_ruleset(name).new_state()

@@ -38,7 +38,8 @@ from tiletable.proto.messages import (
     encode_message,
 )
 from tiletable.proto.server import LinkServer
-from tiletable.runtime.journal import MAX_RECORD, Journal, iter_records
+from tiletable.record import MAX_RECORD, iter_records
+from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore
 
 toy_family.register()

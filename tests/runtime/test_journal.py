@@ -5,7 +5,7 @@ import os
 from portable import raises
 from runtime.scratch import file_bytes, fresh_dir, write_bytes
 
-from tiletable.runtime.journal import (
+from tiletable.record import (
     HEAD_SIZE,
     MAX_PAYLOAD,
     MAX_RECORD,
@@ -17,10 +17,9 @@ from tiletable.runtime.journal import (
     REC_RESUME,
     REC_SCORE,
     REC_UNDO,
-    Journal,
-    JournalError,
     iter_records,
 )
+from tiletable.runtime.journal import Journal, JournalError
 
 HASH = "0123456789abcdef"
 

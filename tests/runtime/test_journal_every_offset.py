@@ -12,7 +12,8 @@ import shutil
 import tempfile
 
 from soak import size
-from tiletable.runtime.journal import OVERHEAD, REC_ACTION, REC_RESUME, REC_SCORE, Journal, iter_records
+from tiletable.record import OVERHEAD, REC_ACTION, REC_RESUME, REC_SCORE, iter_records
+from tiletable.runtime.journal import Journal
 
 EVENTS = 1000
 CUT_STEP = size(7, 1)  # every record (11 bytes and more) is cut at least once

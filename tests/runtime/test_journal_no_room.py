@@ -5,7 +5,8 @@ import os
 
 from runtime.scratch import file_bytes, fresh_dir, write_bytes
 
-from tiletable.runtime.journal import MAX_RECORD, REC_HEADER, Journal, iter_records
+from tiletable.record import MAX_RECORD, REC_HEADER, iter_records
+from tiletable.runtime.journal import Journal
 
 
 def _records(journal):

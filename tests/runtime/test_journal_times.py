@@ -5,20 +5,20 @@ from allocation import bytes_allocated
 from portable import raises
 from runtime.scratch import fresh_dir
 
-from tiletable.runtime.journal import (
+from tiletable.record import (
     MAX_PAYLOAD,
     MAX_RECORD,
     OVERHEAD,
+    RECORD_NAMES,
     REC_ACTION,
     REC_TIMED_ACTION,
-    RECORD_NAMES,
-    Journal,
     action_parts,
     iter_records,
     read_varint,
     varint_size,
     write_varint,
 )
+from tiletable.runtime.journal import Journal
 
 HASH = "0123456789abcdef"
 

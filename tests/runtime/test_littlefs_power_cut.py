@@ -13,16 +13,8 @@ import sys
 from blockdev import PowerCut, RamBlockDevice
 from runtime import toy_family
 
-from tiletable.runtime.journal import (
-    MAX_RECORD,
-    REC_ACTION,
-    REC_END,
-    REC_HEADER,
-    REC_RESUME,
-    REC_SCORE,
-    Journal,
-    iter_records,
-)
+from tiletable.record import MAX_RECORD, REC_ACTION, REC_END, REC_HEADER, REC_RESUME, REC_SCORE, iter_records
+from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import INDEX_FILE, RuleStore
 
 HAVE_LFS = hasattr(os, "VfsLfs2")

@@ -19,7 +19,7 @@ from tiletable.engine.line_actions import amount_of, chance_action, kind_of, sea
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import tile_str
 from tiletable.families import GAMES, game
-from tiletable.runtime.journal import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, iter_records
+from tiletable.record import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, iter_records
 from tiletable.runtime.play_climb import ClimbController
 from tiletable.runtime.profiles import profile_for
 

@@ -109,7 +109,7 @@ def test_maintenance_request_leaves_protocol_mode(table):
 
 
 def test_set_clock_dates_the_session_and_is_journalled_mid_session(table):
-    from tiletable.runtime.journal import REC_CLOCK, REC_HEADER
+    from tiletable.record import REC_CLOCK, REC_HEADER
     from tiletable_host.transport_serial import SerialTransport
     import json
 

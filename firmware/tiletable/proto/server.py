@@ -67,7 +67,8 @@ from tiletable.proto.messages import (
     message_name,
 )
 from tiletable.runtime.heap import bytecode_on_heap, collect_every, collects_when_full, free_bytes
-from tiletable.runtime.journal import MAX_RECORD, JournalError
+from tiletable.record import MAX_RECORD
+from tiletable.runtime.journal import JournalError
 from tiletable.runtime.rulestore import DeflateIO
 
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)

@@ -10,7 +10,7 @@ import struct
 
 from tiletable.proto.frame import HEADER_SIZE, PROTOCOL_VERSION, STREAM_PAYLOAD, seal_frame_in_place
 from tiletable.proto.messages import E_BAD_VALUE, JOURNAL_STREAM, REPLY, ProtocolError
-from tiletable.runtime.journal import HEAD_SIZE
+from tiletable.record import HEAD_SIZE
 from tiletable.runtime.journal_read import position_of
 
 _HEAD = 16  # a stream reply's part, last (u8), durable, first, offset (u32), data length (u16)

@@ -8,7 +8,7 @@ the ``Journal``'s file index (``_firsts``, ``_sizes``, ``_cursor``) as its own m
 import struct
 from binascii import crc32
 
-from tiletable.runtime.journal import HEAD_SIZE, MAX_PAYLOAD, MAX_RECORD, OVERHEAD, RECORD_NAMES
+from tiletable.record import HEAD_SIZE, MAX_PAYLOAD, MAX_RECORD, OVERHEAD, RECORD_NAMES
 
 
 def read_since(journal, after_seq, out):
