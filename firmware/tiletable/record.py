@@ -19,7 +19,10 @@ continued the session; ``REC_GAP`` how many records were lost while the journal 
 ``REC_CLOCK`` Unix seconds set during the session. ``REC_TIMED_ACTION`` is an action with its
 time: tenths of a second since the session started as an unsigned LEB128 varint (two bytes for
 the first 27 minutes, three up to 58 hours), then the action's text; journals written before
-actions had times hold ``REC_ACTION`` and still read (``action_parts``).
+actions had times hold ``REC_ACTION`` and still read (``record_read.action_parts``).
+
+Reading records back (``action_parts``, ``visit``) is ``record_read.py``'s: the table needs it
+only to resume a session, and the stock build runs bytecode from the heap.
 """
 import struct
 from binascii import crc32
@@ -73,35 +76,6 @@ def write_varint(buf, pos, value):
     return pos + 1
 
 
-def read_varint(data, pos):
-    """The unsigned LEB128 varint at ``data[pos:]`` and the position after it.
-
-    :raises ValueError: when the data ends inside it.
-    """
-    value = 0
-    shift = 0
-    while pos < len(data):
-        byte = data[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return value, pos
-        shift += 7
-    raise ValueError("varint cut short")
-
-
-def action_parts(rtype, payload):
-    """An action record's ``(tenths of a second since the session started, or None when the
-    journal kept no time, the action's text as bytes)``.
-
-    :raises ValueError: for a timed action whose time is cut short.
-    """
-    if rtype == REC_ACTION:
-        return None, payload
-    tenths, pos = read_varint(payload, 0)
-    return tenths, payload[pos:]
-
-
 def payload_size(payload, tenths):
     """Bytes of a record's payload with its time (``encode_record``)."""
     return len(payload) + (varint_size(tenths) if tenths >= 0 else 0)
@@ -138,6 +112,12 @@ def crc_matches(data, start, body_end):
     return crc32(memoryview(data)[start:body_end]) & 0xFFFFFFFF == struct.unpack_from("<I", data, body_end)[0]
 
 
+def parse_json_payload(payload):
+    import json
+
+    return json.loads(bytes(payload).decode())
+
+
 def iter_records(data):
     """Yield ``(seq, rtype, payload bytes)`` for the valid records at the start of ``data``
     (a journal pull reply, a file image); stops at the first bad one."""
@@ -150,9 +130,3 @@ def iter_records(data):
         seq, rtype, n = found
         yield seq, rtype, bytes(data[pos + HEAD_SIZE : pos + HEAD_SIZE + n])
         pos += OVERHEAD + n
-
-
-def parse_json_payload(payload):
-    import json
-
-    return json.loads(bytes(payload).decode())

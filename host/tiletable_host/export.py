@@ -15,10 +15,11 @@ import json
 import sys
 
 from tiletable.record import RECORD_NAMES, REC_ACTION, REC_SCORE, REC_TIMED_ACTION
+from tiletable.record_read import action_text
 from tiletable_host import db as dbmod
 from tiletable_host.errors import CommandError
 from tiletable_host.people import seat_name
-from tiletable_host.sessionlog import action_text, session_scale
+from tiletable_host.sessionlog import session_scale
 
 COLUMNS = ("session", "ruleset", "device", "seq", "type", "text", "elapsed", "seat", "player", "points", "rule")
 

@@ -14,19 +14,14 @@ from tiletable.engine.rulesets import find_ruleset, load_ruleset, preset_names
 from tiletable.engine.state import CHANCE, SIMULTANEOUS
 from tiletable.record import (
     RECORD_NAMES,
-    REC_ACTION,
     REC_CLOCK,
     REC_END,
     REC_GAP,
-    REC_HEADER,
     REC_RESUME,
-    REC_SCORE,
-    REC_TIMED_ACTION,
-    REC_UNDO,
-    action_parts,
     varint_size,
     write_varint,
 )
+from tiletable.record_read import RecordVisitor, visit
 from tiletable_host.errors import CommandError
 from tiletable_host.people import score_scale, scores_text
 
@@ -113,60 +108,58 @@ def replay_session(db, session_id):
 
 def replay_records(session, ruleset, records):
     """Replay a session's journal records ``(seq, rtype, payload)`` with ``ruleset``;
-    ``session`` needs at least ``players`` (the names)."""
+    ``session`` needs at least ``players`` (the names). What an undo takes back is
+    ``record_read.visit``'s, as on the table."""
     replay = SessionReplay(session, ruleset)
-    state = ruleset.new_state(len(session["players"]))
-    replay.state = state
-    applied = []  # entries of the actions in effect, for undo
-    last_action = None
-    lost = False  # the engine could not follow: later actions are listed but not replayed
-    for seq, rtype, payload in records:
-        if rtype in (REC_ACTION, REC_TIMED_ACTION):
-            tenths, text = action_text(rtype, payload)
-            entry = _replay_action(replay, state, seq, text, lost)
-            lost = lost or entry is None
-            if entry is None:
-                entry = Entry(seq, "action", text, state.hand_number, None, text)
-            else:
-                applied.append(entry)
-            entry.tenths = tenths
-            replay.entries.append(entry)
-            last_action = entry
-            continue
-        text = payload.decode("utf-8", "replace")
-        if rtype == REC_SCORE:
-            seat, points, rule = _parse_score(text)
-            replay.table_totals[seat] += points
-            if last_action is not None:
-                last_action.table_scores.append((seat, points, rule))
-            replay.entries.append(Entry(seq, "score", text))
-        elif rtype == REC_UNDO:
-            target = int(text)
-            entry = Entry(seq, "undo", text)
-            if not lost and applied and applied[-1].seq == target:
-                state.undo()
-                undone = applied.pop()
-                undone.undone = True
-                entry.description = "undo of #%d (%s)" % (target, undone.description)
-            else:
-                entry.description = "undo of #%d" % target
-                replay.divergences.append("#%d: undo of record %d, which is not the last action in effect" % (seq, target))
-            replay.entries.append(entry)
-        elif rtype != REC_HEADER:
-            replay.entries.append(Entry(seq, RECORD_NAMES.get(rtype, "?"), text, description=_other_text(rtype, text)))
+    replay.state = ruleset.new_state(len(session["players"]))
+    visit(records, _Replayer(replay))
     _compare_scores(replay)
-    replay.violations = list(getattr(state, "violations", []))
+    replay.violations = list(getattr(replay.state, "violations", []))
     return replay
 
 
-def action_text(rtype, payload):
-    """An action record's ``(tenths or None, text)``; a time cut short (a damaged record)
-    reads as no time and no text, which the replay reports."""
-    try:
-        tenths, text = action_parts(rtype, payload)
-    except ValueError:
-        tenths, text = None, b""
-    return tenths, bytes(text).decode("utf-8", "replace")
+class _Replayer(RecordVisitor):
+    """Each record of a session as an ``Entry`` of ``replay``, its actions played on ``replay.state``."""
+
+    def __init__(self, replay):
+        self.replay = replay
+        self.applied = []  # entries of the actions in effect, for undo
+        self.last_action = None
+        self.lost = False  # the engine could not follow: later actions are listed but not replayed
+
+    def action(self, seq, text, tenths):
+        replay = self.replay
+        entry = _replay_action(replay, replay.state, seq, text, self.lost)
+        self.lost = self.lost or entry is None
+        if entry is None:
+            entry = Entry(seq, "action", text, replay.state.hand_number, None, text)
+        else:
+            self.applied.append(entry)
+        entry.tenths = tenths
+        replay.entries.append(entry)
+        self.last_action = entry
+
+    def score(self, seq, seat, points, rule):
+        self.replay.table_totals[seat] += points
+        if self.last_action is not None:
+            self.last_action.table_scores.append((seat, points, rule))
+        self.replay.entries.append(Entry(seq, "score", "%d %d %s" % (seat, points, rule)))
+
+    def undo(self, seq, target, taken):
+        entry = Entry(seq, "undo", str(target))
+        if taken and not self.lost:  # while not lost, every action in effect was applied
+            self.replay.state.undo()
+            undone = self.applied.pop()
+            undone.undone = True
+            entry.description = "undo of #%d (%s)" % (target, undone.description)
+        else:
+            entry.description = "undo of #%d" % target
+            if not taken:
+                self.replay.divergences.append("#%d: undo of record %d, which is not the last action in effect" % (seq, target))
+        self.replay.entries.append(entry)
+
+    def other(self, seq, rtype, text):
+        self.replay.entries.append(Entry(seq, RECORD_NAMES.get(rtype, "?"), text, description=_other_text(rtype, text)))
 
 
 def timed_action_payload(tenths, text):

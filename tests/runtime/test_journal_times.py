@@ -12,12 +12,11 @@ from tiletable.record import (
     RECORD_NAMES,
     REC_ACTION,
     REC_TIMED_ACTION,
-    action_parts,
     iter_records,
-    read_varint,
     varint_size,
     write_varint,
 )
+from tiletable.record_read import action_parts, read_varint
 from tiletable.runtime.journal import Journal
 
 HASH = "0123456789abcdef"

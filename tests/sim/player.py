@@ -9,7 +9,6 @@ they are scanned or revealed, so at the end its scores must equal the god state'
 must equal an engine replay of the table's journal.
 """
 import io
-import json
 import os
 import random
 
@@ -19,7 +18,8 @@ from tiletable.engine.line_actions import amount_of, chance_action, kind_of, sea
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import tile_str
 from tiletable.families import GAMES, game
-from tiletable.record import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, iter_records
+from tiletable.record import iter_records
+from tiletable.record_read import InEffect, visit
 from tiletable.runtime.play_climb import ClimbController
 from tiletable.runtime.profiles import profile_for
 
@@ -288,15 +288,9 @@ def journal_sessions(root):
             continue
         with open(os.path.join(folder, name), "rb") as f:
             data = f.read()
-        header, entries = None, []
-        for seq, rtype, payload in iter_records(data):
-            if rtype == REC_HEADER:
-                header = json.loads(payload)
-            elif rtype in (REC_ACTION, REC_TIMED_ACTION):
-                entries.append((seq, action_parts(rtype, payload)[1].decode()))
-            elif rtype == REC_UNDO:
-                entries = [e for e in entries if e[0] != int(payload)]
-        out.append((header, [text for _, text in entries]))
+        session = InEffect()
+        visit(iter_records(data), session)
+        out.append((session.start, [text for _, text in session.actions]))
     return out
 
 

@@ -100,7 +100,8 @@ def test_undo_is_an_amendment_in_the_journal(tmp_path):
     header, kept = flushed_journal(control, tmp_path)
     folder = tmp_path / "journal"
     data = b"".join(p.read_bytes() for p in sorted(folder.glob("*.tjs")))
-    from tiletable.record import REC_TIMED_ACTION, REC_UNDO, action_parts, iter_records
+    from tiletable.record import REC_TIMED_ACTION, REC_UNDO, iter_records
+    from tiletable.record_read import action_parts
 
     records = list(iter_records(data))
     amended = [int(payload) for seq, rtype, payload in records if rtype == REC_UNDO]
@@ -133,7 +134,8 @@ def test_actions_carry_their_times_and_a_restart_goes_on_from_the_last(tmp_path)
     """Tenths of a second since the session started, by the table's clock; after a power cut
     the session's clock goes on from the last action journalled (time without power is not
     counted: the table cannot know it)."""
-    from tiletable.record import REC_TIMED_ACTION, action_parts, iter_records
+    from tiletable.record import REC_TIMED_ACTION, iter_records
+    from tiletable.record_read import action_parts
 
     control = started(tmp_path)
     control.place(0, "3-3")

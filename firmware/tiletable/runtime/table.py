@@ -25,7 +25,6 @@ from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.runtime.heap import COLLECT_EVERY, bytecode_on_heap, check_room, collect_for_code, free_bytes
 from tiletable.runtime.identity import uid_hex
-from tiletable.record import REC_ACTION, REC_HEADER, REC_TIMED_ACTION, REC_UNDO, action_parts, parse_json_payload
 from tiletable.runtime.profiles import profile_for, seatings
 from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, SEEN, TAG_WRITTEN, UNKNOWN_TAG, UNSEEN
 from tiletable.runtime.ui import error_text
@@ -360,22 +359,16 @@ class Table:
     def resume(self, now_ms):
         """Rebuild the match in progress from the journal (header, actions, undo amendments),
         replaying every action through the engine's checked path; True when it resumed."""
-        header = None
-        entries = []
-        tenths = 0  # the last action's time: the session's clock goes on from there
-        for seq, rtype, payload in self.journal.session_records():
-            if rtype == REC_HEADER:
-                header = parse_json_payload(payload)
-            elif rtype == REC_ACTION or rtype == REC_TIMED_ACTION:
-                stamp, text = action_parts(rtype, payload)
-                tenths = tenths if stamp is None else stamp
-                entries.append((seq, bytes(text).decode()))
-            elif rtype == REC_UNDO:
-                amended = int(payload)
-                for i in range(len(entries) - 1, -1, -1):
-                    if entries[i][0] == amended:
-                        entries.pop(i)
-                        break
+        held = "tiletable.record_read" in sys.modules  # by the PC's tool around a simulated table
+        from tiletable.record_read import InEffect, visit  # only to resume: not in the boot's heap
+
+        session = InEffect()
+        visit(self.journal.session_records(), session)
+        if not held:
+            unload_module("tiletable.record_read")
+        header = session.start
+        entries = session.actions
+        tenths = session.tenths  # the last action's time: the session's clock goes on from there
         if header is None:
             return False
         self._heap_fresh = False
