@@ -26,8 +26,16 @@ REPLY_WALL_S = 20  # wall seconds a reply may take: the unix port on a loaded te
 
 
 def _boot(flash, options=(), heap=PICO_SIZED_HEAP):
-    argv = [MICROPYTHON, "-X", "heapsize=" + heap, os.path.join(REPO, "tests", "sim", "boot_main.py"), flash, build_mpy_tree()]
-    bridge = PtyBridge(argv + list(options), cwd=os.path.dirname(flash))
+    """Boot main.py on ``flash``. The script, the flash and the build are named by links beside
+    the flash, so that the arguments, which the port keeps in its heap (``sys.argv``), are the
+    same few bytes wherever pytest puts the test (a worker's longer path held a Buki start
+    some bytes short)."""
+    here = os.path.dirname(flash)
+    for name, target in (("boot_main.py", os.path.join(REPO, "tests", "sim", "boot_main.py")), ("build", build_mpy_tree())):
+        if not os.path.lexists(os.path.join(here, name)):
+            os.symlink(target, os.path.join(here, name))
+    argv = [MICROPYTHON, "-X", "heapsize=" + heap, "boot_main.py", os.path.basename(flash), "build"]
+    bridge = PtyBridge(argv + list(options), cwd=here)
     bridge.start()
     return bridge
 
