@@ -133,8 +133,7 @@ def compile_firmware(build_dir, families=tuple(FAMILIES), frozen=False):
 
 
 # Removes a copied /tiletable tree: on a frozen build it would come first on sys.path.
-_REMOVE_PACKAGE = """import ast
-import os
+_REMOVE_PACKAGE = """import os
 def rm(p):
  try:
   for n in os.listdir(p): rm(p + '/' + n)

@@ -1,6 +1,7 @@
 """`tiletable deploy`: the compiled tree and the mpremote command that installs it."""
 import argparse
 import os
+import re
 
 import pytest
 
@@ -73,3 +74,9 @@ def test_the_manifest_freezes_the_package_the_deploy_copies():
     exec(source, {"include": lambda path: calls.append(("include", path)), "package": lambda name, **kw: calls.append(("package", name, kw))})
     assert calls == [("include", "$(PORT_DIR)/boards/manifest.py"), ("package", "tiletable", {"opt": 3})]
     assert os.path.isfile(os.path.join(FIRMWARE_DIR, "tiletable", "__init__.py"))
+
+
+def test_the_scripts_run_on_the_pico_import_only_what_its_port_has():
+    """They run on the table's MicroPython (mpremote exec), which has ``os`` but no ``ast``."""
+    for script in (deploy._REMOVE_PACKAGE, deploy.mpremote_command("p", "b", ["tiletable/x.mpy"])[3]):
+        assert re.findall(r"^import (\w+)", script, re.M) == ["os"], script
