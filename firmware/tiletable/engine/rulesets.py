@@ -80,6 +80,39 @@ def release_modules(loaded):
         unload_module(name)
 
 
+# Whether the heap ran out since forget_failed_imports() last did its work
+_RAN_OUT = [False]
+
+
+def note_heap_ran_out():
+    """Where a MemoryError is caught: an import may have failed, and forget_failed_imports()
+    has work once the frames of what failed, which still refer to what it made, are gone."""
+    _RAN_OUT[0] = True
+
+
+def forget_failed_imports():
+    """Let the collector have the code of an import that ran out of heap (see
+    note_heap_ran_out). MicroPython (1.27) takes the failed module out of ``sys.modules`` but
+    leaves it in the dict's table, where the collector finds it until another module takes
+    its slot: a game start refused for room kept 18-23 KB of a 282 KB heap so (the unix port,
+    tests/sim/test_main_boot.py), and the table then could not answer a HELLO. ``sys.modules``
+    is filled anew from a copy made entry by entry (``dict()`` would copy the table, stale
+    slots and all): cleared, nothing refers to the failed module any more, so the collector
+    has its room for the new table. Where the copy (about 1 KB on a Pico) does not fit, the
+    work waits for the next call."""
+    import sys
+
+    if not _RAN_OUT[0] or sys.implementation.name != "micropython":
+        return
+    try:
+        modules = {name: sys.modules[name] for name in sys.modules}
+    except MemoryError:
+        return
+    _RAN_OUT[0] = False
+    sys.modules.clear()
+    sys.modules.update(modules)
+
+
 def unload_module(name):
     """Forget module ``name`` (and its name in its package), so the garbage collector can
     take its bytecode back once nothing else refers to it. A module frozen into the firmware

@@ -30,7 +30,7 @@ the reply is out.
 import gc
 
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import loaded_modules, release_modules
+from tiletable.engine.rulesets import forget_failed_imports, loaded_modules, note_heap_ran_out, release_modules
 from tiletable.proto.frame import MAX_FRAME, MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder
 from tiletable.proto.messages import (
     E_BAD_VALUE,
@@ -169,6 +169,7 @@ class LinkServer:
         return reply
 
     def _answer(self, version, msg_type, seq, payload):
+        forget_failed_imports()  # of a request that ran out of heap: its frames are gone now
         self._end_stream()  # any request ends a stream in progress
         last = self._last
         if msg_type != HELLO and last is not None and last[0] == msg_type and last[1] == seq and last[2] == payload:
@@ -213,6 +214,7 @@ class LinkServer:
         except OSError as exc:
             return self._error(E_STORAGE, msg_type, seq, "%s: %r" % (message_name(msg_type), exc))
         except MemoryError:  # not a bug: the heap is full; the table carries on
+            note_heap_ran_out()
             free = free_bytes()
             return self._error(E_NO_MEMORY, msg_type, seq, "%s: not enough memory (%d bytes free)" % (message_name(msg_type), free))
         except Exception as exc:  # a bug must not stop the table: report it and carry on

@@ -23,7 +23,7 @@ except ImportError:  # older MicroPython builds
 from tiletable.board import pins
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import unload_module
+from tiletable.engine.rulesets import forget_failed_imports, unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
@@ -486,6 +486,7 @@ class App:
 
     def housekeeping(self, now_ms):
         self.journal.poll(now_ms)
+        forget_failed_imports()  # of a start from the menu that ran out of heap
         if self.wdt is not None:
             self.wdt.feed()
         if self.server.kept_modules is not None:

@@ -20,7 +20,7 @@ from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, st
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
-from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, preset_names, release_modules, unload_module
+from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, note_heap_ran_out, preset_names, release_modules, unload_module
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.runtime.heap import COLLECT_EVERY, bytecode_on_heap, check_room, collect_for_code, free_bytes
@@ -724,6 +724,7 @@ class NoRoom(ValueError):
 def _no_memory(game, loaded=None):
     """NoRoom for ``game``, after unloading every module the attempt imported (not in
     ``loaded``, if given): a failed start leaves the heap as it found it."""
+    note_heap_ran_out()
     free_bytes()  # the failed attempt's garbage goes first: what follows allocates
     if loaded is not None:
         release_modules(loaded)
