@@ -16,7 +16,7 @@ import reprlib
 import jsonschema
 
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import load_ruleset, loaded_modules, release_modules, schema_module
+from tiletable.engine.rulesets import load_ruleset, schema_module
 from tiletable.families import FAMILIES
 from tiletable_host.errors import CommandError
 
@@ -51,25 +51,21 @@ def ruleset_schema():
     with open(RULESET_SCHEMA_PATH) as f:
         schema = json.load(f)
     branches = []
-    loaded = loaded_modules()
-    try:
-        for family in sorted(FAMILIES):
-            params = schema_module(family).PARAMS
-            branches.append(
-                {
-                    "if": {"properties": {"family": {"const": family}}, "required": ["family"]},
-                    "then": {
-                        "properties": {
-                            "params": {
-                                "properties": {name: param_schema(spec) for name, spec in params.items()},
-                                "additionalProperties": False,
-                            }
+    for family in sorted(FAMILIES):
+        params = schema_module(family).PARAMS
+        branches.append(
+            {
+                "if": {"properties": {"family": {"const": family}}, "required": ["family"]},
+                "then": {
+                    "properties": {
+                        "params": {
+                            "properties": {name: param_schema(spec) for name, spec in params.items()},
+                            "additionalProperties": False,
                         }
-                    },
-                }
-            )
-    finally:
-        release_modules(loaded)
+                    }
+                },
+            }
+        )
     schema["allOf"] = branches
     jsonschema.Draft202012Validator.check_schema(schema)
     return schema

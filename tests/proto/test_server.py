@@ -254,12 +254,13 @@ def test_every_fourth_upload_in_steps_collects_garbage_in_a_step_before_its_vali
 
 def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_request():
     from tiletable.engine.rulesets import find_ruleset
+    from tiletable.runtime.heap import releasing_modules
 
     server = _server("server-keep-schema")
     schema = "tiletable.engine.line_params"
     loaded_before = schema in sys.modules
     for name in ("muggins", "block"):
-        ruleset = find_ruleset(name)
+        ruleset = releasing_modules(find_ruleset, name)
         data = ruleset.to_json().encode()
         _ok(server, RULESET_PUT_BEGIN, {"name": name, "size": len(data), "hash": ruleset.hash})
         _ok(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data[:900]})

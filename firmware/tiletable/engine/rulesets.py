@@ -29,7 +29,7 @@ Parameter specs are tuples:
 
 import io
 
-from tiletable import families, frozen
+from tiletable import families
 from tiletable.engine.errors import RulesetError
 
 _DOC_KEYS = ("family", "name", "version", "params", "aliases", "description")
@@ -58,79 +58,9 @@ def family_module(name):
 
 def schema_module(family):
     """The module holding a family's ``PARAMS``, ``PRESETS`` and ``check_params``: imported
-    alone, so that validating a ruleset does not import its play code. Validation unloads what
-    it imported (``release_modules``). :raises KeyError: for an unknown family."""
+    alone, so that validating a ruleset does not import its play code (a stock build unloads
+    it after: ``runtime/heap.py``). :raises KeyError: for an unknown family."""
     return __import__(families.module(family, "_params"), None, None, ["PARAMS"])
-
-
-def loaded_modules():
-    """The names of the modules imported so far (for ``release_modules``)."""
-    import sys
-
-    return set(sys.modules)
-
-
-def release_modules(loaded):
-    """Unload every module imported since ``loaded`` (``loaded_modules()``): a sync or a
-    ruleset list validates every family's rulesets, and on a Pico running copied .mpy files
-    the modules that took would otherwise hold their bytecode in its heap until reset."""
-    import sys
-
-    for name in [m for m in sys.modules if m not in loaded]:
-        unload_module(name)
-
-
-# Whether the heap ran out since forget_failed_imports() last did its work
-_RAN_OUT = [False]
-
-
-def note_heap_ran_out():
-    """Where a MemoryError is caught: an import may have failed, and forget_failed_imports()
-    has work once the frames of what failed, which still refer to what it made, are gone."""
-    _RAN_OUT[0] = True
-
-
-def forget_failed_imports():
-    """Let the collector have the code of an import that ran out of heap (see
-    note_heap_ran_out). MicroPython (1.27) takes the failed module out of ``sys.modules`` but
-    leaves it in the dict's table, where the collector finds it until another module takes
-    its slot: a game start refused for room kept 18-23 KB of a 282 KB heap so (the unix port,
-    tests/sim/test_main_boot.py), and the table then could not answer a HELLO. ``sys.modules``
-    is filled anew from a copy made entry by entry (``dict()`` would copy the table, stale
-    slots and all): cleared, nothing refers to the failed module any more, so the collector
-    has its room for the new table. Where the copy (about 1 KB on a Pico) does not fit, the
-    work waits for the next call."""
-    import sys
-
-    if not _RAN_OUT[0] or sys.implementation.name != "micropython":
-        return
-    try:
-        modules = {name: sys.modules[name] for name in sys.modules}
-    except MemoryError:
-        return
-    _RAN_OUT[0] = False
-    sys.modules.clear()
-    sys.modules.update(modules)
-
-
-def unload_module(name):
-    """Forget module ``name`` (and its name in its package), so the garbage collector can
-    take its bytecode back once nothing else refers to it. A module frozen into the firmware
-    is kept: its bytecode is in flash, so forgetting it frees little and the next import of
-    it (a validation, a game start) costs again, about 100 ms on an RP2040."""
-    import sys
-
-    module = sys.modules.get(name)
-    if module is None or frozen(module):
-        return
-    del sys.modules[name]
-    package, _, attr = name.rpartition(".")
-    parent = sys.modules.get(package)
-    if parent is not None:
-        try:  # no dir(parent): a start that ran out of heap unloads through here
-            delattr(parent, attr)
-        except (AttributeError, TypeError):
-            pass
 
 
 class Ruleset:
@@ -178,13 +108,11 @@ class Ruleset:
         return canonical_json(self.to_doc())
 
 
-def load_ruleset(doc, known_hash=None, keep_schema=False):
+def load_ruleset(doc, known_hash=None):
     """Validate a ruleset document (a dict, or JSON text/bytes) and return a Ruleset.
     ``known_hash``: its content hash, when an earlier validation of these very bytes gave it
-    (the ruleset store's index), instead of computing it again. ``keep_schema``: leave a
-    family's schema module and what it imports imported, for the caller to release
-    (``release_modules``) once the uploads in a row are validated: importing them again
-    at each one took about 130 ms of a stock build's put.
+    (the ruleset store's index), instead of computing it again. It imports the family's schema
+    module, which stays imported (the table unloads it where its bytecode is heap).
 
     :raises RulesetError: naming the bad field and the reason, e.g. an unknown family,
         an unknown parameter, a value out of range, or a deal larger than the tile set.
@@ -238,14 +166,9 @@ def load_ruleset(doc, known_hash=None, keep_schema=False):
     params = doc.get("params", {})
     if not isinstance(params, dict):
         raise RulesetError(name, "params", "must be a JSON object (got %s)" % show_value(params))
-    loaded = loaded_modules()
-    try:
-        schema = schema_module(family)
-        resolved = validate_params(name, schema.PARAMS, params)
-        schema.check_params(name, resolved)
-    finally:
-        if not keep_schema:
-            release_modules(loaded)
+    schema = schema_module(family)
+    resolved = validate_params(name, schema.PARAMS, params)
+    schema.check_params(name, resolved)
     return Ruleset(family, name, version, resolved, aliases, description, known_hash)
 
 
@@ -258,33 +181,25 @@ def find_ruleset(name, **overrides):
     if preset is None:
         raise ValueError("unknown ruleset: %r" % name)
     key, family = preset.name, preset.family
-    loaded = loaded_modules()
-    try:
-        doc = schema_module(family).PRESETS[key]
-        full = {"family": family, "name": key}
-        for field in doc:
-            full[field] = doc[field]
-        if overrides:
-            params = dict(doc.get("params", {}))
-            params.update(overrides)
-            full["params"] = params
-        return load_ruleset(full)
-    finally:
-        release_modules(loaded)
+    doc = schema_module(family).PRESETS[key]
+    full = {"family": family, "name": key}
+    for field in doc:
+        full[field] = doc[field]
+    if overrides:
+        params = dict(doc.get("params", {}))
+        params.update(overrides)
+        full["params"] = params
+    return load_ruleset(full)
 
 
 def _aliased(alias):
     """The preset whose document lists ``alias`` among its "aliases", or None: each family's
-    schema module is looked at in turn and unloaded again (a table is rarely asked by alias)."""
+    schema module is looked at in turn (a table is rarely asked by alias)."""
     for family in families.FAMILIES:
-        loaded = loaded_modules()
-        try:
-            presets = schema_module(family).PRESETS
-            for name in presets:
-                if alias in presets[name].get("aliases", ()):
-                    return families.game(name)
-        finally:
-            release_modules(loaded)
+        presets = schema_module(family).PRESETS
+        for name in presets:
+            if alias in presets[name].get("aliases", ()):
+                return families.game(name)
     return None
 
 

@@ -30,7 +30,6 @@ the reply is out.
 import gc
 
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import forget_failed_imports, loaded_modules, note_heap_ran_out, release_modules
 from tiletable.proto.frame import MAX_FRAME, MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder
 from tiletable.proto.messages import (
     E_BAD_VALUE,
@@ -66,7 +65,8 @@ from tiletable.proto.messages import (
     is_request,
     message_name,
 )
-from tiletable.runtime.heap import bytecode_on_heap, collect_every, collects_when_full, free_bytes
+from tiletable.runtime.heap import bytecode_on_heap, collect_every, collects_when_full, forget_failed_imports, free_bytes, loaded_modules
+from tiletable.runtime.heap import note_heap_ran_out, release_modules
 from tiletable.record import MAX_RECORD
 from tiletable.runtime.journal import JournalError
 from tiletable.runtime.rulestore import DeflateIO

@@ -23,11 +23,10 @@ except ImportError:  # older MicroPython builds
 from tiletable.board import pins
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import forget_failed_imports, unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
-from tiletable.runtime.heap import EVERY, bytecode_on_heap
+from tiletable.runtime.heap import EVERY, bytecode_on_heap, forget_failed_imports, unload_module
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore

@@ -17,6 +17,10 @@ So the loops that run all the time keep their frames within 11 words (the tray's
 scheduler's wait: ``keep_io_wait_off_heap``; tests/allocation.py's ``takes_heap`` checks it).
 Each such frame also cost a search of the allocation table past the small holes the code's
 pieces leave: on the stock build the idle table spent 42 % of its time in ``gc_alloc``.
+
+Where the bytecode is in the heap, the modules a task imported are unloaded once it is over
+(``release_modules``): a family's schema module after its rulesets are validated, a family's
+engine and controller when a game of another family starts (runtime/table.py), the self test.
 """
 import gc
 import sys
@@ -110,3 +114,75 @@ def check_room(total, block):
         free = free_bytes()
         if free < total:
             raise MemoryError("%d bytes free, %d wanted" % (free, total))
+
+
+def loaded_modules():
+    """The names of the modules imported so far (for ``release_modules``)."""
+    return set(sys.modules)
+
+
+def releasing_modules(call, *args):
+    """``call(*args)``, then every module it imported unloaded again (``release_modules``):
+    validating a ruleset imports its family's schema module."""
+    loaded = loaded_modules()
+    try:
+        return call(*args)
+    finally:
+        release_modules(loaded)
+
+
+def release_modules(loaded):
+    """Unload every module imported since ``loaded`` (``loaded_modules()``): a sync or a
+    ruleset list validates every family's rulesets, and on a Pico running copied .mpy files
+    the modules that took would otherwise hold their bytecode in its heap until reset."""
+    for name in [m for m in sys.modules if m not in loaded]:
+        unload_module(name)
+
+
+# Whether the heap ran out since forget_failed_imports() last did its work
+_RAN_OUT = [False]
+
+
+def note_heap_ran_out():
+    """Where a MemoryError is caught: an import may have failed, and forget_failed_imports()
+    has work once the frames of what failed, which still refer to what it made, are gone."""
+    _RAN_OUT[0] = True
+
+
+def forget_failed_imports():
+    """Let the collector have the code of an import that ran out of heap (see
+    note_heap_ran_out). MicroPython (1.27) takes the failed module out of ``sys.modules`` but
+    leaves it in the dict's table, where the collector finds it until another module takes
+    its slot: a game start refused for room kept 18-23 KB of a 282 KB heap so (the unix port,
+    tests/sim/test_main_boot.py), and the table then could not answer a HELLO. ``sys.modules``
+    is filled anew from a copy made entry by entry (``dict()`` would copy the table, stale
+    slots and all): cleared, nothing refers to the failed module any more, so the collector
+    has its room for the new table. Where the copy (about 1 KB on a Pico) does not fit, the
+    work waits for the next call."""
+    if not _RAN_OUT[0] or sys.implementation.name != "micropython":
+        return
+    try:
+        modules = {name: sys.modules[name] for name in sys.modules}
+    except MemoryError:
+        return
+    _RAN_OUT[0] = False
+    sys.modules.clear()
+    sys.modules.update(modules)
+
+
+def unload_module(name):
+    """Forget module ``name`` (and its name in its package), so the garbage collector can
+    take its bytecode back once nothing else refers to it. A module frozen into the firmware
+    is kept: its bytecode is in flash, so forgetting it frees little and the next import of
+    it (a validation, a game start) costs again, about 100 ms on an RP2040."""
+    module = sys.modules.get(name)
+    if module is None or frozen(module):
+        return
+    del sys.modules[name]
+    package, _, attr = name.rpartition(".")
+    parent = sys.modules.get(package)
+    if parent is not None:
+        try:  # no dir(parent): a start that ran out of heap unloads through here
+            delattr(parent, attr)
+        except (AttributeError, TypeError):
+            pass

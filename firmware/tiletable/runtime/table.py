@@ -20,10 +20,11 @@ from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, st
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
-from tiletable.engine.rulesets import canonical_json, find_ruleset, loaded_modules, note_heap_ran_out, preset_names, release_modules, unload_module
+from tiletable.engine.rulesets import canonical_json, find_ruleset, preset_names
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
-from tiletable.runtime.heap import COLLECT_EVERY, bytecode_on_heap, check_room, collect_for_code, free_bytes
+from tiletable.runtime.heap import COLLECT_EVERY, bytecode_on_heap, check_room, collect_for_code, free_bytes, loaded_modules, note_heap_ran_out
+from tiletable.runtime.heap import release_modules, releasing_modules, unload_module
 from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.profiles import profile_for, seatings
 from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, SEEN, TAG_WRITTEN, UNKNOWN_TAG, UNSEEN
@@ -152,7 +153,7 @@ class Table:
                 return self.rulestore.get(name)
             except KeyError:
                 pass
-        return find_ruleset(name)
+        return releasing_modules(find_ruleset, name)
 
     def start(self, name, player_names, now_ms):
         """Start a match of ruleset ``name``; returns the journal session's first sequence number.

@@ -13,7 +13,8 @@ Only on a build with the code frozen in (``App`` imports this module nowhere els
 import costs little heap, where on a stock build the modules' bytecode is heap the game needs.
 """
 from tiletable.drivers.clock import ticks_diff
-from tiletable.engine.rulesets import family_module, loaded_modules, release_modules
+from tiletable.engine.rulesets import family_module
+from tiletable.runtime.heap import loaded_modules, release_modules
 from tiletable.runtime.table import _controller_for
 
 QUIET_MS = 1000  # the link's quiet time after a request before the game is readied (again)

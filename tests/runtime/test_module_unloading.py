@@ -1,13 +1,16 @@
 # portable
-"""unload_module forgets a module whose bytecode is in the heap and keeps a frozen one, whose
-bytecode is in the firmware's flash (importing it again would cost a start 100 ms on a Pico);
+"""runtime/heap.py's module unloading: unload_module forgets a module whose bytecode is in the
+heap and keeps a frozen one, whose bytecode is in the firmware's flash (importing it again would
+cost a start 100 ms on a Pico); releasing_modules unloads what a validation imported;
 forget_failed_imports lets the collector have a module whose import failed."""
 import gc
 import sys
 
 from runtime.scratch import fresh_dir
 
-from tiletable.engine.rulesets import forget_failed_imports, note_heap_ran_out, unload_module
+from tiletable import frozen
+from tiletable.engine.rulesets import find_ruleset
+from tiletable.runtime.heap import forget_failed_imports, loaded_modules, note_heap_ran_out, releasing_modules, unload_module
 
 HELD_KB = 24  # what the failing module below holds when its import fails
 
@@ -31,6 +34,14 @@ def test_a_frozen_module_whose_source_is_on_no_file_system_is_kept():
         assert sys.modules["tiletable_probe_frozen"] is frozen
     finally:
         del sys.modules["tiletable_probe_frozen"]
+
+
+def test_a_preset_found_by_alias_leaves_no_family_imported():
+    """Its lookup imports each family's schema module in turn (engine/rulesets.py). What stays
+    is frozen into the port (the WebAssembly port's ``binascii`` and ``os``)."""
+    before = loaded_modules()
+    assert releasing_modules(find_ruleset, "All-Fives").name == "muggins"
+    assert [name for name in sys.modules if name not in before and not frozen(sys.modules[name])] == []
 
 
 def test_what_a_module_held_when_its_import_failed_goes_back_to_the_heap():
