@@ -45,8 +45,24 @@ Readings this engine settles where the rule book is open (each is a parameter or
   tile; the implied facts are checked at the reveal (``knowledge``).
 """
 
-from tiletable.engine.errors import E_TILE, IllegalAction
+from tiletable.engine.errors import (
+    E_BET,
+    E_CHANCE,
+    E_CLAIM,
+    E_MUST_PLAY,
+    E_NO_DRAW,
+    E_NO_MATCH,
+    E_NOT_HELD,
+    E_ORDER,
+    E_OVER,
+    E_PHASE,
+    E_SET,
+    E_TILE,
+    E_TURN,
+    IllegalAction,
+)
 from tiletable.engine.line_actions import (
+    DRAW,
     K_ACCEPT,
     K_BET,
     K_CLAIM,
@@ -65,31 +81,42 @@ from tiletable.engine.line_actions import (
     LOC_LOT,
     LOC_NONE,
     LOC_PLAYED,
+    PASS,
+    P_BERGEN,
     P_DEAL,
+    P_DECLARE,
     P_DRAWN,
+    P_LOT,
     P_OVER,
     P_PLAY,
+    P_REVEAL,
     SET_POINT,
     UNKNOWN_TILE,
+    WAIVE,
     action_text,
+    amount_action,
     amount_of,
+    chance_action,
     kind_of,
     parse_action_text,
+    play_action,
     play_fields,
+    seat_action,
     seat_of,
+    spectator_bet_action,
     spectator_bet_of,
     tile_of,
 )
-from tiletable.engine.line_layout import COUNT_MODES, Layout, SLOT_NAMES
-from tiletable.engine.line_checks import LineChecks
-from tiletable.engine.line_hand import LineHand
-from tiletable.engine.line_moves import LineMoves
-from tiletable.engine.state import CHANCE, GameState, TERMINAL
+from tiletable.engine.line_layout import COUNT_MODES, Layout, SIDE, SLOT_NAMES, TIP
+from tiletable.engine.state import CHANCE, GameState, Outcome, TERMINAL
 from tiletable.engine.tiles import high, is_double, low, parse_tile, pips, tile_set, tile_str
 
 
 # The family contract (rulesets.py): PARAMS, PRESETS and check_params live in line_params,
 # which rulesets imports to validate a ruleset and unloads afterwards (heap on the Pico).
+
+_RULED = (0,)  # the rules decide how a tile lies (a choice is (1, 2): crosswise, inline)
+_LINE_ENDS = (0, 1)
 
 
 def default_players(params):
@@ -118,40 +145,48 @@ def lowest_setter_rank(t):
     return (30 - pips(t)) * 16 + 15 - high(t)
 
 
-_DERIVED = [None, None]  # the last ruleset's hash and what _derive gave it (shared by its states, never changed)
+class LineRules:
+    """What a state reads from its parameters on every move, worked out once per ruleset and
+    shared by its states (never changed): ``rules_of`` keeps the last ruleset's."""
+
+    def __init__(self, p):
+        tiles = tile_set(p["max_pip"], p["doubles"], tuple(parse_tile(t) for t in p["exclude"]))
+        unused_loc = bytearray(160)  # the location table of a fresh hand: LOC_NONE except the set
+        for i in range(160):
+            unused_loc[i] = LOC_NONE
+        for t in tiles:
+            unused_loc[t] = LOC_FREE
+        self.tiles = tiles
+        self.unused_loc = unused_loc
+        self.count_mode = COUNT_MODES.index(p["count_mode"])
+        self.matadors = [parse_tile(t) for t in p["matadors"]]
+        self.fixed = parse_tile(p["fixed_tile"]) if p["fixed_tile"] else -1
+        self.sum7 = p["match_rule"] == "sum_to_7"
+        self.may_pass = p["may_pass_when_able"] or not p["must_play_if_able"]
+        self.draw_policy = p["draw_policy"]
+        self.reserve = p["reserve"]
+        self.fill_first = p["spinner_fill_first"]
+        self.sides_first = p["spinner_arm_order"] == "sides_first"
+        self.zero_only_matadors = p["zero_end_only_matadors"]
+        # how a double may lie (see _orients): (0,) as the rules say, (1, 2) crosswise or inline by choice
+        self.first_orients = (1, 2) if p["first_double_orientation"] == "player_choice" else (0,)
+        self.other_orients = (1, 2) if p["other_doubles"] == "player_choice" else (0,)
+        self.stub = p["sniff_mode"] == "pagat_inline_stub"
+        self.scoring = p["per_move_scoring"] != "none"
+        self.set_rank = lowest_setter_rank if p["setter"] == "lowest_double" else setter_rank
 
 
-def _derive(p):
-    """What a state reads from its parameters on every move, worked out once per ruleset
-    (in the order ``State.__init__`` unpacks them)."""
-    tiles = tile_set(p["max_pip"], p["doubles"], tuple(parse_tile(t) for t in p["exclude"]))
-    unused_loc = bytearray(160)  # the location table of a fresh hand: LOC_NONE except the set
-    for i in range(160):
-        unused_loc[i] = LOC_NONE
-    for t in tiles:
-        unused_loc[t] = LOC_FREE
-    return (
-        tiles,
-        unused_loc,
-        COUNT_MODES.index(p["count_mode"]),
-        [parse_tile(t) for t in p["matadors"]],
-        parse_tile(p["fixed_tile"]) if p["fixed_tile"] else -1,
-        p["match_rule"] == "sum_to_7",
-        p["may_pass_when_able"] or not p["must_play_if_able"],
-        p["draw_policy"],
-        p["reserve"],
-        p["spinner_fill_first"],
-        p["spinner_arm_order"] == "sides_first",
-        p["zero_end_only_matadors"],
-        (1, 2) if p["first_double_orientation"] == "player_choice" else (0,),  # see _orients
-        (1, 2) if p["other_doubles"] == "player_choice" else (0,),
-        p["sniff_mode"] == "pagat_inline_stub",
-        p["per_move_scoring"] != "none",
-        lowest_setter_rank if p["setter"] == "lowest_double" else setter_rank,
-    )
+_LAST_RULES = [None, None]  # the last ruleset's hash and its LineRules
 
 
-class State(LineHand, LineMoves, LineChecks, GameState):
+def rules_of(ruleset):
+    """The ``LineRules`` of ``ruleset`` (built again only when the ruleset changes)."""
+    if _LAST_RULES[0] != ruleset.hash:
+        _LAST_RULES[0], _LAST_RULES[1] = ruleset.hash, LineRules(ruleset.params)
+    return _LAST_RULES[1]
+
+
+class State(GameState):
     """A match of one line game. See the module docstring for actions and the hand flow."""
 
     family = "line"
@@ -161,27 +196,22 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         p = ruleset.params
         self.p = p
         self.score_scale = 1  # Buki: 2, scores in half-chips
-        if _DERIVED[0] != ruleset.hash:
-            _DERIVED[0], _DERIVED[1] = ruleset.hash, _derive(p)
-        (
-            self.tiles,
-            self.unused_loc,
-            self.count_mode,
-            self.matadors,
-            self.fixed,
-            self.sum7,
-            self.may_pass,
-            self.draw_policy,
-            self.reserve,
-            self.fill_first,
-            self.sides_first,
-            self.zero_only_matadors,
-            self.first_orients,
-            self.other_orients,
-            self.stub,
-            self.scoring,
-            self.set_rank,
-        ) = _DERIVED[1]
+        rules = rules_of(ruleset)
+        self.rules = rules  # the rest is read from it
+        # copied by name: moves read them, and the state's own attribute is the quickest read
+        self.tiles = rules.tiles
+        self.matadors = rules.matadors
+        self.sum7 = rules.sum7
+        self.may_pass = rules.may_pass
+        self.draw_policy = rules.draw_policy
+        self.reserve = rules.reserve
+        self.fill_first = rules.fill_first
+        self.sides_first = rules.sides_first
+        self.zero_only_matadors = rules.zero_only_matadors
+        self.first_orients = rules.first_orients
+        self.other_orients = rules.other_orients
+        self.stub = rules.stub
+        self.scoring = rules.scoring
         self.per_hand = p["deal"][str(players)]
         self.step = 1 if p["direction"] == "clockwise" else players - 1
         self.betting = None
@@ -361,7 +391,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         if self.hand_number > 0 and p["later_setter"] == "previous_winner":
             return False
         if p["setter"] == "fixed_tile":
-            return t != self.fixed
+            return t != self.rules.fixed
         return p["setter"] in ("highest_double", "lowest_double", "double_draw_equalized")
 
     def _note_set_claim(self, seat, t, index):
@@ -370,7 +400,7 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         if self.p["set_constraint"] == "qualifying_tile":
             from tiletable.engine.knowledge import mask_of
 
-            rank = self.set_rank
+            rank = self.rules.set_rank
             better = [u for u in self.tiles if rank(u) > rank(t)]
             self.knowledge.add_fact(
                 index, seat, mask_of(better), "setter", "set %s as its best setting tile" % tile_str(t)
@@ -380,9 +410,9 @@ class State(LineHand, LineMoves, LineChecks, GameState):
         scoring = self.p["per_move_scoring"]
         if scoring == "fives":
             lay = self.layout
-            count = lay.count(self.count_mode)
+            count = lay.count(self.rules.count_mode)
             if count and count % self.p["score_multiple"] == 0:
-                terms = "ends %s = %d" % (lay.count_terms(self.count_mode), count)
+                terms = "ends %s = %d" % (lay.count_terms(self.rules.count_mode), count)
                 if self.p["muggins_claims"] == "auto":
                     self._award(seat, count, "fives", terms)
                 else:
@@ -493,6 +523,672 @@ class State(LineHand, LineMoves, LineChecks, GameState):
 
     def _declare(self, seat):
         self._start_play(seat)
+
+    # --- the hand: who sets, the end of the hand, the award (§2.2, §3.4, §2.5), the match end
+    def _new_hand(self):
+        n = self.players
+        self.loc[:] = self.rules.unused_loc
+        self.free = list(self.tiles)  # the unseen tiles, sorted: the stock and the unseen hands
+        self.outcomes_base = -1  # chance_outcomes' last deal/draw list and its action base (-1: stale)
+        self.outcomes = None
+        self.hands = [[] for _ in range(n)]
+        self.hidden = [0] * n
+        self.stock = len(self.tiles)
+        self.layout.reset()
+        self.knowledge = None
+        self.hand_scores = [0] * n
+        self.phase = P_DEAL
+        self.dealt = 0
+        self.turn = -1
+        self.passes = 0
+        self.claim_points = 0
+        self.claim_mover = -1
+        self.claim_waived = False
+        self.claim_terms = ""
+        self.lots = [-1] * n
+        self.lot_seats = []
+        self.bergen_next = 0
+        self.bergen_draws = 0
+        self.drawer = -1
+        self.turns_taken = [0] * n
+        self.must_set = -1
+        if self.betting:
+            self.betting.new_game()
+
+    def _next(self, seat):
+        return (seat + self.step) % self.players
+
+    def _all_known(self):
+        for h in self.hidden:
+            if h:
+                return False
+        return True
+
+    def _deal_done(self):
+        p = self.p
+        self.phase = P_PLAY
+        rule = p["setter"]
+        if self.hand_number > 0 and p["later_setter"] == "previous_winner":
+            self._start_play(self.setter if self.last_winner is None else self.last_winner)
+        elif rule == "rotate":
+            self._start_play(0 if self.hand_number == 0 else self._next(self.setter))
+        elif rule == "lightest_draw":
+            self.phase = P_LOT
+            self.lot_seats = list(range(self.players))
+            self.lots = [-1] * self.players
+        elif rule == "double_draw_equalized":
+            best = self._best_holder(True)
+            if best is not None:
+                self._start_play(best)
+            else:
+                self.phase = P_BERGEN
+                dealer = self.hand_number % self.players
+                self.bergen_next = dealer if self.p["first_drawer"] == "dealer" else self._next(dealer)
+        elif rule == "fixed_tile" and self.loc[self.rules.fixed] != LOC_FREE:
+            self.must_set = self.rules.fixed
+            self._start_play(self.loc[self.rules.fixed] - 1)
+        elif rule == "fixed_tile" and not self._all_known():
+            self.must_set = self.rules.fixed  # an unseen hand holds it: its owner declares
+            self.phase = P_DECLARE
+        else:  # highest_double, lowest_double, and fixed_tile when the tile was not dealt
+            best = self._best_holder(False)
+            if best is None:
+                self.phase = P_DECLARE
+            else:
+                self._start_play(best)
+
+    def _best_holder(self, doubles_only):
+        """The seat holding the best-ranked tile when every hand is seen, else None."""
+        if not self._all_known():
+            return None
+        best_seat, best_tile = None, -1
+        for seat in range(self.players):
+            for t in self.hands[seat]:
+                if doubles_only and not is_double(t):
+                    continue
+                if best_tile < 0 or self.rules.set_rank(t) > self.rules.set_rank(best_tile):
+                    best_seat, best_tile = seat, t
+        if best_seat is not None and self.p["set_constraint"] == "qualifying_tile":
+            self.must_set = best_tile
+        return best_seat
+
+    def _start_play(self, setter):
+        if self.betting:
+            self.banker_changed = self.hand_number > 0 and setter != self.setter
+            if self.hand_number == 0 or (self.banker_changed and self.p["stakes_reset_on_new_banker"]):
+                self.stakes_set = not self.p["banker_sets_stakes"]
+        self.setter = setter
+        self.turn = setter
+        self.phase = P_PLAY
+
+    def _hand_over(self):
+        """Domino or blocked: reveal what is unseen, then award."""
+        if self._all_known():
+            self._finish_hand()
+        else:
+            self.phase = P_REVEAL
+
+    def _finish_hand(self):
+        if self.knowledge:
+            self.violations.extend(self.knowledge.check(self.hand_number, self.hands, self.rules.set_rank))
+        winner = self._award_hand()
+        if self._outcome is not None:
+            return
+        if self.p["match_end"] == "num_games" and self.hand_number + 1 >= self.p["num_games"]:
+            self._end_match("games")
+            return
+        if self.p["match_end"] == "target" and not self.p["target_immediate"] and self._target_reached():
+            self._end_match("target")
+            return
+        self.last_winner = winner
+        self.hand_number += 1
+        self._new_hand()
+
+    def _award_hand(self):
+        """Score the hand; the winning seat, or None when nobody won it."""
+        if self.p["partnerships"]:
+            return self._award_sides()
+        n = self.players
+        totals = self._pip_totals()
+        domino = -1
+        for s in range(n):
+            if not self.hands[s]:
+                domino = s
+        if domino >= 0:
+            winners = [domino]
+            how = "domino"
+        else:
+            how = "blocked"
+            if self.p["blocked_winner"] == "hoyle_no_doubles_first":
+                keys = [(1 if any(is_double(t) for t in self.hands[s]) else 0, totals[s]) for s in range(n)]
+            else:
+                keys = [(0, totals[s]) for s in range(n)]
+            least = min(keys)
+            winners = [s for s in range(n) if keys[s] == least]
+            if len(winners) > 1 and self.p["blocked_tie"] == "lightest_tile":
+                winners = [min(winners, key=lambda s: min((pips(t), t) for t in self.hands[s]))]
+        if self.betting:
+            winner = winners[0] if len(winners) == 1 else None
+            for seat, points, rule, detail in self.betting.settle(winner, self.setter):
+                self._award(seat, points, rule, detail)
+            return winner
+        if len(winners) > 1 and self.p["blocked_tie"] != "split":
+            return None
+        others = [s for s in range(n) if s not in winners]
+        summed = sum(totals[s] for s in others)
+        terms = " + ".join(str(totals[s]) for s in others)
+        for w in winners:
+            points, detail = self._hand_points(how, summed, terms, totals[w], "own")
+            if len(winners) > 1:
+                points //= len(winners)
+                detail += ", split %d ways = %d" % (len(winners), points)
+            if points:
+                self._award(w, points, how, detail)
+            if self._outcome is not None:
+                break
+        return winners[0] if len(winners) == 1 else None
+
+    def _award_sides(self):
+        """The hand of a partnership game: the side that went out, or holds fewer pips when
+        blocked, scores the opponents' pips (per ``hand_award``); returns the seat that went
+        out or the lighter hand of the winning side, or None for a tie between the sides."""
+        totals = self._pip_totals()
+        side_pips = [totals[0] + totals[2], totals[1] + totals[3]]
+        out = [s for s in range(4) if not self.hands[s]]
+        if out:
+            side, how = out[0] % 2, "domino"
+        elif side_pips[0] != side_pips[1]:
+            side, how = (0 if side_pips[0] < side_pips[1] else 1), "blocked"
+        elif self.p["blocked_tie"] == "lightest_tile":
+            lightest = min((pips(t), t, s) for s in range(4) for t in self.hands[s])
+            side, how = lightest[2] % 2, "blocked"
+        else:
+            return None
+        seat = out[0] if out else min((side, side + 2), key=lambda s: totals[s])
+        a, b = 1 - side, 3 - side
+        summed = side_pips[1 - side]
+        terms = "P%d %d + P%d %d" % (a, totals[a], b, totals[b])
+        points, detail = self._hand_points(how, summed, terms, side_pips[side], "the side's own")
+        if points:
+            self._award(seat, points, how, detail)
+        return seat
+
+    def _pip_totals(self):
+        """Each seat's pips in hand (a double counts both halves)."""
+        totals = [0] * self.players
+        for s in range(self.players):
+            for t in self.hands[s]:
+                totals[s] += (t >> 4) + (t & 15)
+        return totals
+
+    def _hand_points(self, how, summed, terms, own, own_label):
+        """Points and explanation of a won hand by ``hand_award``: the opponents' pips ``summed``
+        (``terms``), less ``own`` (never below 0: a partner's tiles may outweigh the
+        opponents'), to the nearest 5, or the fixed award."""
+        award = self.p["hand_award"]
+        if award == "fixed":
+            return self.p["fixed_award"], "hand won (%s)" % how
+        if award == "others_sum_minus_own":
+            points = max(0, summed - own)
+            return points, "opponents' pips %s = %d minus %s %d = %d" % (terms, summed, own_label, own, points)
+        if award == "rounded5":
+            points = (summed + 2) // 5 * 5
+            return points, "opponents' pips %s = %d, to the nearest 5 = %d" % (terms, summed, points)
+        return summed, "opponents' pips %s = %d" % (terms, summed)
+
+    def _award(self, seat, points, rule, detail):
+        self.award(seat, points, rule, detail)
+        self.hand_scores[seat] += points
+        if self.p["partnerships"]:  # one score per side: the partner's display shows it too
+            partner = (seat + 2) % 4
+            self.award(partner, points, rule, "partner P%d: %s" % (seat, detail))
+            self.hand_scores[partner] += points
+        if self.p["match_end"] == "target" and self.p["target_immediate"] and self._outcome is None:
+            if self.scores[seat] >= self.p["target"]:
+                self._end_match("target")
+
+    def _target_reached(self):
+        for score in self.scores:
+            if score >= self.p["target"]:
+                return True
+        return False
+
+    def _end_match(self, how):
+        top = max(self.scores)
+        winners = [s for s in range(self.players) if self.scores[s] == top]
+        self._outcome = Outcome(how, winners, self.scores)
+        self.phase = P_OVER
+
+    # --- legal actions: these read the state and never change it, so generation and checks
+    # have no side effects; plays from a hand the table cannot see are checked against what is known
+    def _deal_seat(self):
+        return self.dealt // self.per_hand
+
+    def _reveal_seat(self):
+        for s in range(self.players):
+            if self.hidden[s]:
+                return s
+        return -1
+
+    def _free_tiles(self):
+        return self.free
+
+    def chance_outcomes(self):
+        phase = self.phase
+        if phase == P_DEAL or phase == P_DRAWN:  # the hot path of simulation: one list, no calls
+            base = seat_action(K_DEAL, self.dealt // self.per_hand if phase == P_DEAL else self.drawer)
+            if base != self.outcomes_base:
+                self.outcomes = [base | t for t in self.free]
+                self.outcomes_base = base
+            return self.outcomes[:]
+        if phase == P_LOT:
+            return [chance_action(K_LOT, self.lot_seats[0], t) for t in self._free_tiles()]
+        if phase == P_REVEAL:
+            return [chance_action(K_REVEAL, self._reveal_seat(), t) for t in self._free_tiles()]
+        if phase == P_BERGEN:
+            out = []
+            if self.stock:
+                out = [chance_action(K_DEAL, self.bergen_next, t) for t in self._free_tiles()]
+            if self._may_declare():
+                out.extend(seat_action(K_SETTER, s) for s in range(self.players) if self._may_set(s))
+            return out
+        if phase == P_DECLARE:
+            return [seat_action(K_SETTER, s) for s in range(self.players) if self._may_set(s)]
+        return []
+
+    def _may_set(self, seat):
+        """Whether seat may declare it sets: for a fixed tile, only a hand with unseen tiles could hold it."""
+        return seat < self.players and (self.p["setter"] != "fixed_tile" or self.hidden[seat] > 0)
+
+    def _may_declare(self):
+        """Bergen with unseen hands: after each equal round of draws a seat may declare it sets."""
+        return self.bergen_draws % self.players == 0 and (not self._all_known() or self.stock == 0)
+
+    def generate_legal_actions(self):
+        phase = self.phase
+        if phase == P_OVER:
+            return []
+        if phase != P_PLAY:
+            out = self.chance_outcomes()
+            if phase == P_DEAL:
+                out.append(chance_action(K_DEAL, self._deal_seat(), UNKNOWN_TILE))
+            elif phase == P_DRAWN or (phase == P_BERGEN and self.stock):
+                seat = self.drawer if phase == P_DRAWN else self.bergen_next
+                out.append(chance_action(K_DEAL, seat, UNKNOWN_TILE))
+            out.sort()
+            return out
+        out = []
+        seat = self.turn
+        b = self.betting
+        if b:
+            pending = b.pending_spectator()
+            if pending is not None:
+                return [seat_action(K_ACCEPT, pending[0]), seat_action(K_REFUSE, pending[0])]
+            if not self.stakes_set:
+                return [amount_action(K_STAKES, m) for m in self._stake_choices()]
+            if self._bet_due(seat):
+                return self._bet_choices()
+        if self.claim_points:
+            for s in range(self.players):
+                if s != self.claim_mover or not self.claim_waived:
+                    out.append(seat_action(K_CLAIM, s))
+            if not self.claim_waived:
+                out.append(WAIVE)
+        lay = self.layout
+        if not lay.tiles:
+            self._gen_sets(seat, out)
+            if b:
+                self._gen_spectator_bets(out)
+        else:
+            points = _LINE_ENDS if lay.spinner < 0 else self._points()
+            first_double = lay.doubles == 0
+            before = len(out)
+            if points is _LINE_ENDS and not (self.matadors or self.sum7 or self.zero_only_matadors):
+                # _tile_plays inlined for equal matching on a plain line: the hot loop of simulation
+                v0 = lay.val[0]
+                v1 = lay.val[1]
+                doubles = self.first_orients if first_double else self.other_orients
+                for t in self.hands[seat]:
+                    lo = t >> 4
+                    hi = t & 15
+                    if lo != hi:
+                        if lo == v0 or hi == v0:
+                            out.append(play_action(t, 0))
+                        if lo == v1 or hi == v1:
+                            out.append(play_action(t, 1))
+                    else:
+                        for o in doubles:
+                            if lo == v0:
+                                out.append(play_action(t, 0, o))
+                            if lo == v1:
+                                out.append(play_action(t, 1, o))
+            else:
+                for t in self.hands[seat]:
+                    self._tile_plays(t, points, first_double, out)
+            known_play = len(out) > before
+            if self.hidden[seat]:
+                for t in self._free_tiles():
+                    self._tile_plays(t, points, first_double, out)
+            can_draw = self._can_draw()
+            if can_draw and not (known_play and self.draw_policy == "when_unable"):
+                out.append(DRAW)
+            if not (can_draw and not known_play) and not (known_play and not self.may_pass):
+                out.append(PASS)  # the same rule as _pass_problem, without building its reasons
+        if b and seat != self.setter and not b.placed[seat]:
+            out.extend(self._bet_choices())
+        if len(out) > 1:
+            out.sort()
+        return out
+
+    # --- generation helpers ------------------------------------------------------------
+    def _candidates(self, seat):
+        """Tiles seat might lay: its known tiles, and every unseen tile while it holds unseen ones."""
+        if not self.hidden[seat]:
+            return self.hands[seat]
+        return self.hands[seat] + self._free_tiles()
+
+    def _orients(self, t, first_double):
+        """Orientation codes for laying t: (0,) when the rules decide, (1, 2) for the player's choice."""
+        if t >> 4 != t & 15:
+            return _RULED
+        return self.first_orients if first_double else self.other_orients
+
+    def _gen_sets(self, seat, out):
+        if seat != self.setter:
+            return
+        must = self.must_set
+        for t in self._candidates(seat):
+            if must < 0 or t == must:  # _set_problem, without building its reason
+                for o in _RULED if t >> 4 != t & 15 else self.first_orients:
+                    out.append(play_action(t, SET_POINT, o))
+
+    def _set_problem(self, t):
+        """None when the setter may set t, else (code, reason)."""
+        if self.must_set >= 0 and t != self.must_set:
+            return (E_SET, "the setter must set the tile that made it setter, %s" % tile_str(self.must_set))
+        return None
+
+    def _points(self):
+        """The attach slots open now, in order (Sebastopol: only the first free spinner point)."""
+        lay = self.layout
+        role = lay.role
+        if lay.spinner < 0:  # a plain line: L and R
+            return _LINE_ENDS
+        if self.fill_first and lay.has_empty_point():
+            for i in range(4):
+                if role[i] == SIDE or role[i] == TIP:
+                    return (i,)
+        slots = []
+        tips_closed = self.sides_first and not lay.sides_covered()
+        for i in range(4):
+            if lay.is_open(i) and not (tips_closed and role[i] == TIP):
+                slots.append(i)
+        return slots
+
+    def _tile_plays(self, t, points, first_double, out):
+        """Append every way to lay t at one of ``points`` (the hot loop of move generation)."""
+        val = self.layout.val
+        a = t >> 4
+        b = t & 15
+        if a != b:
+            orients = _RULED
+        else:
+            orients = self.first_orients if first_double else self.other_orients
+        if self.matadors and t in self.matadors:
+            for slot in points:
+                for o in orients:
+                    out.append(play_action(t, slot, o, a))
+                    if a != b:
+                        out.append(play_action(t, slot, o, b))
+            return
+        sum7 = self.sum7
+        for slot in points:
+            v = val[slot]
+            if sum7:
+                if a + v != 7 and b + v != 7:
+                    continue
+            elif a != v and b != v:
+                continue
+            if v == 0 and self.zero_only_matadors:
+                continue
+            for o in orients:
+                out.append(play_action(t, slot, o))
+
+    def _has_known_play(self, seat):
+        points = self._points()
+        first_double = self.layout.doubles == 0
+        found = []
+        for t in self.hands[seat]:
+            self._tile_plays(t, points, first_double, found)
+            if found:
+                return True
+        return False
+
+    def _can_draw(self):
+        return self.draw_policy != "none" and self.stock > self.reserve
+
+    def _pass_problem(self, seat, known_play):
+        if self._can_draw() and not known_play:
+            return (E_MUST_PLAY, "draw first: the boneyard has %d tiles" % self.stock)
+        if known_play and not self.may_pass:
+            return (E_MUST_PLAY, "P%d must play: it holds a tile that fits" % seat)
+        return None
+
+    def _stake_choices(self):
+        cap = self.p["max_stake"]
+        return [m for m in range(1, cap + 1) if m * self.p["stake_ratio"] <= cap]
+
+    def _bet_choices(self):
+        from tiletable.engine.betting import stake_problem  # only Buki bets: not in a Muggins heap
+        b = self.betting
+        out = []
+        for amount in range(b.low, b.high + 1):
+            if stake_problem(amount, b.low, b.high, self.p["payout_denominator"], self.p["payout_rounding"]) is None:
+                out.append(amount_action(K_BET, amount))
+        return out
+
+    def _bet_due(self, seat):
+        b = self.betting
+        if seat == self.setter or b.placed[seat]:
+            return False
+        deadline = self.p["new_banker_bet_deadline"] if self.banker_changed else self.p["bet_deadline"]
+        return self.turns_taken[seat] + 1 >= deadline
+
+    def _gen_spectator_bets(self, out):
+        b = self.betting
+        for spectator in range(self.p["spectators"]):
+            if b.has_spectator_bet(spectator):
+                continue
+            for seat in range(self.players):
+                if seat == self.setter:
+                    continue
+                for amount in range(b.low, b.high + 1):
+                    out.append(spectator_bet_action(spectator, seat, amount))
+
+    # --- why an action is illegal: a reason code and a sentence naming the specifics (a play
+    # from an unseen hand: the right seat, a tile not seen elsewhere, an end it fits)
+    def why_illegal(self, action):
+        if self._outcome is not None:
+            return (E_OVER, "the match is over")
+        kind = kind_of(action)
+        phase = self.phase
+        if kind in (K_DEAL, K_REVEAL, K_LOT, K_SETTER):
+            return self._why_chance(action, kind)
+        if phase != P_PLAY:
+            return (E_PHASE, "waiting for a chance event (%s), not a player action" % self._phase_name())
+        seat = self.turn
+        b = self.betting
+        if b:
+            pending = b.pending_spectator()
+            if pending is not None:
+                if kind in (K_ACCEPT, K_REFUSE) and seat_of(action) == pending[0]:
+                    return None
+                return (E_PHASE, "the banker P%d must accept or refuse spectator %d's bet first" % (self.setter, pending[0]))
+            if not self.stakes_set:
+                if kind == K_STAKES and amount_of(action) in self._stake_choices():
+                    return None
+                return (E_BET, "the banker P%d sets the stakes first" % self.setter)
+            if kind == K_BET:
+                return self._why_bet(seat, amount_of(action))
+            if self._bet_due(seat):
+                return (E_BET, "P%d must bet before turn %d" % (seat, self.turns_taken[seat] + 1))
+            if kind == K_SPEC:
+                return self._why_spectator(action)
+        if kind == K_CLAIM or kind == K_WAIVE:
+            return self._why_claim(kind, seat_of(action))
+        if kind == K_PLAY:
+            return self._why_play(seat, action)
+        if self.layout.is_empty() and kind in (K_DRAW, K_PASS):
+            return (E_PHASE, "P%d must set the first tile" % seat)
+        if kind == K_DRAW:
+            if self.p["draw_policy"] == "none":
+                return (E_NO_DRAW, "this game has no drawing")
+            if self.stock <= self.p["reserve"]:
+                return (E_NO_DRAW, "the last %d tiles stay in the boneyard (it has %d)" % (self.p["reserve"], self.stock))
+            if self.p["draw_policy"] == "when_unable" and self._has_known_play(seat):
+                return (E_MUST_PLAY, "P%d holds a tile that fits: play it" % seat)
+            return None
+        if kind == K_PASS:
+            return self._pass_problem(seat, self._has_known_play(seat))
+        return (E_PHASE, "%s is not an action now" % self.action_str(action))
+
+    def _phase_name(self):
+        return ("deal", "lot draw", "setter declaration", "setter draw", "play", "draw", "reveal", "over")[self.phase]
+
+    def _why_chance(self, action, kind):
+        phase = self.phase
+        seat = seat_of(action)
+        t = tile_of(action)
+        if kind == K_SETTER:
+            if phase == P_DECLARE or (phase == P_BERGEN and self._may_declare()):
+                if seat >= self.players or not self._may_set(seat):
+                    return (E_TURN, "P%d cannot hold %s: its hand is seen" % (seat, tile_str(self.rules.fixed)))
+                return None
+            return (E_PHASE, "no setter declaration is due")
+        want = {K_DEAL: (P_DEAL, P_DRAWN, P_BERGEN), K_LOT: (P_LOT,), K_REVEAL: (P_REVEAL,)}[kind]
+        if phase not in want:
+            return (E_PHASE, "no %s is due now (%s)" % (("deal or draw", "reveal", "lot draw")[kind - 1], self._phase_name()))
+        if kind == K_DEAL:
+            expect = self._deal_seat() if phase == P_DEAL else (self.drawer if phase == P_DRAWN else self.bergen_next)
+            if phase == P_BERGEN and not self.stock:
+                return (E_CHANCE, "the boneyard is empty")
+        elif kind == K_LOT:
+            expect = self.lot_seats[0]
+        else:
+            expect = self._reveal_seat()
+        if seat != expect:
+            return (E_TURN, "P%d is next, not P%d" % (expect, seat))
+        if t == UNKNOWN_TILE:
+            if kind != K_DEAL:
+                return (E_CHANCE, "a %s must show the tile" % ("reveal" if kind == K_REVEAL else "lot draw"))
+            return None
+        return self._where_problem(t, E_CHANCE)
+
+    def _where_problem(self, t, code):
+        """None when t is unseen (could be anywhere hidden), else why it cannot come from there."""
+        where = self.loc[t]
+        if where == LOC_FREE:
+            return None
+        if where == LOC_NONE:
+            return (E_TILE, "%s is not in this game's set" % tile_str(t))
+        if where == LOC_PLAYED:
+            return (code, "%s is already on the table" % tile_str(t))
+        if where == LOC_LOT:
+            return (code, "%s is out for the lot draw" % tile_str(t))
+        return (code, "%s is known to be in P%d's hand" % (tile_str(t), where - 1))
+
+    def _why_play(self, seat, action):
+        t, point, orient, out = play_fields(action)
+        if self.loc[t] == LOC_NONE or t == UNKNOWN_TILE:
+            return (E_TILE, "%s is not in this game's set" % tile_str(t))
+        if t not in self.hands[seat]:
+            problem = self._where_problem(t, E_NOT_HELD)
+            if problem is not None:
+                return problem
+            if not self.hidden[seat]:
+                return (E_NOT_HELD, "P%d does not hold %s" % (seat, tile_str(t)))
+        first_double = self.layout.doubles == 0
+        if self.layout.is_empty():
+            if point != SET_POINT:
+                return (E_PHASE, "the first tile is set, not played on an end: write %s" % tile_str(t))
+            if seat != self.setter:
+                return (E_TURN, "P%d sets, not P%d" % (self.setter, seat))
+            problem = self._set_problem(t)
+            if problem is not None:
+                return problem
+            if orient not in self._orients(t, True) or out >= 0:
+                return (E_TILE, self._orient_hint(t, True))
+            return None
+        if point == SET_POINT:
+            return (E_PHASE, "the set is on the table: name an end, e.g. %s>L" % tile_str(t))
+        lay = self.layout
+        if not lay.is_open(point):
+            return (E_NO_MATCH, "there is no open end %s (%s)" % (SLOT_NAMES[point], lay.text()))
+        points = self._points()
+        if point not in points:
+            if self.p["spinner_fill_first"] and lay.has_empty_point():
+                return (E_ORDER, "the spinner's points fill first, in order: play at %s" % SLOT_NAMES[points[0]])
+            return (E_ORDER, "the spinner's sides are covered before its tips")
+        matador = t in self.matadors
+        if matador and out < 0:
+            return (E_TILE, "a matador names its outward half, e.g. %s>%s^%d" % (tile_str(t), SLOT_NAMES[point], high(t)))
+        if not matador and out >= 0:
+            return (E_TILE, "only matadors name an outward half: write %s>%s" % (tile_str(t), SLOT_NAMES[point]))
+        found = []
+        self._tile_plays(t, (point,), first_double, found)
+        if not found:
+            v = lay.val[point]
+            if v == 0 and self.p["zero_end_only_matadors"]:
+                return (E_NO_MATCH, "a blank end takes only matadors")
+            if self.sum7:
+                return (E_NO_MATCH, "%s has no half making 7 with end %s (%d)" % (tile_str(t), SLOT_NAMES[point], v))
+            return (E_NO_MATCH, "%s does not match end %s (%d)" % (tile_str(t), SLOT_NAMES[point], v))
+        if action not in found:
+            if matador and out not in (low(t), high(t)):
+                return (E_TILE, "%s has no half %d" % (tile_str(t), out))
+            return (E_TILE, self._orient_hint(t, first_double))
+        return None
+
+    def _orient_hint(self, t, first_double):
+        if self._orients(t, first_double) == (0,):
+            return "%s takes no orientation here: leave off x/i" % tile_str(t)
+        return "say how %s lies: x (crosswise) or i (inline)" % tile_str(t)
+
+    def _why_claim(self, kind, seat):
+        if not self.claim_points:
+            return (E_CLAIM, "nothing to claim")
+        if kind == K_WAIVE:
+            return (E_CLAIM, "P%d already waived" % self.claim_mover) if self.claim_waived else None
+        if seat >= self.players:
+            return (E_CLAIM, "there is no seat %d" % seat)
+        if seat == self.claim_mover and self.claim_waived:
+            return (E_CLAIM, "P%d waived its %d" % (seat, self.claim_points))
+        return None
+
+    def _why_bet(self, seat, amount):
+        from tiletable.engine.betting import stake_problem  # only Buki bets: not in a Muggins heap
+        b = self.betting
+        if seat == self.setter:
+            return (E_BET, "the banker does not bet")
+        if b.placed[seat]:
+            return (E_BET, "P%d has already bet %d" % (seat, b.bets[seat]))
+        problem = stake_problem(amount, b.low, b.high, self.p["payout_denominator"], self.p["payout_rounding"])
+        return None if problem is None else (E_BET, problem)
+
+    def _why_spectator(self, action):
+        b = self.betting
+        spectator, seat, amount = spectator_bet_of(action)
+        if spectator >= self.p["spectators"]:
+            return (E_BET, "there is no spectator %d" % spectator)
+        if not self.layout.is_empty():
+            return (E_BET, "spectators bet before the lead")
+        if b.has_spectator_bet(spectator):
+            return (E_BET, "spectator %d has already bet" % spectator)
+        if seat >= self.players or seat == self.setter:
+            return (E_BET, "spectators bet against the banker, on another seat")
+        if amount < b.low or amount > b.high:
+            return (E_BET, "a stake must be between %d and %d (got %d)" % (b.low, b.high, amount))
+        return None
 
     # --- text --------------------------------------------------------------------------
     def action_str(self, action):
