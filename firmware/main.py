@@ -12,10 +12,10 @@ import asyncio
 import machine
 import time
 
-from tiletable.runtime.heap import bytecode_on_heap, keep_io_wait_off_heap, keep_packed
+from tiletable.heap import bytecode_on_heap, keep_io_wait_off_heap, keep_packed
 
 if bytecode_on_heap():
-    keep_packed()  # before the imports: runtime/heap.py
+    keep_packed()  # before the imports: tiletable/heap.py
 
 from tiletable.board.setup import build  # noqa: E402
 from tiletable.runtime.app import App  # noqa: E402

@@ -112,7 +112,7 @@ charged as the chip's collection of the table's heap at idle, ``GC_COLLECT_US`` 
 frozen build at the REPL a collection took 10.8-13.2 ms with an ``App`` built (55-71 KB in
 use), and about 0.13 ms more per KB of small live objects (5 us an object); the bench's table
 holds about 88 KB at idle (157.6 KB free) and more in play, where a collection took 21 ms.
-The collections of runtime/heap.py are a copied-.mpy build's (its bytecode is heap): the
+The collections of tiletable/heap.py are a copied-.mpy build's (its bytecode is heap): the
 simulation's firmware is not frozen, so it makes them, but the chip's frozen build does not, so
 they are not charged.
 
@@ -182,7 +182,7 @@ _CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_ob
 _PROTO = "/tiletable/proto/"
 _ENGINE = "/tiletable/engine/"
 _FRAME = "/tiletable/proto/frame.py"
-_HEAP = "/tiletable/runtime/heap.py"  # release_modules, at the rate measured when it was in rulesets.py
+_HEAP = "/tiletable/heap.py"  # release_modules, at the rate measured when it was in rulesets.py
 _MODULE_WALKS = (_HEAP, "/tiletable/runtime/table.py")  # their [m for m in sys.modules ...]
 _USBLINK = "/tiletable/runtime/usblink.py"
 _DEFLATE = "/sim/cpython/deflate.py"  # the shim standing in for MicroPython's C module

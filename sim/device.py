@@ -78,7 +78,7 @@ from tiletable.proto import frame as frame_module
 from tiletable.proto import server as server_module
 from tiletable.runtime import app as app_module
 from tiletable.runtime.app import App
-from tiletable.runtime.heap import keep_packed
+from tiletable.heap import keep_packed
 
 frame_module.crc32 = chip_costs.charged_crc32  # the link's CRC-32 is charged by its bytes
 if hasattr(sys, "settrace"):  # where the firmware's work is charged (CPython)
@@ -600,7 +600,7 @@ class Device:
         """``ballast N``: hold back all the heap but an N-byte region right above what is in use
         (MicroPython), so the firmware runs on in what a Pico would have left, while the
         simulation's models and virtual tiles stay outside that budget; and collect as main.py
-        has the Pico collect (runtime/heap.py: not before, where the models' own allocations
+        has the Pico collect (tiletable/heap.py: not before, where the models' own allocations
         would only make the simulation slower). Answers the free heap left (the region, and
         crumbs too small to hold anything)."""
         region = int(args[0])

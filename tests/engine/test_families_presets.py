@@ -42,7 +42,7 @@ def test_validating_a_ruleset_imports_its_familys_schema_not_its_play_code():
     """On a stock UF2 a family module's import took about 150 ms of each ruleset's put: every
     family's PARAMS, PRESETS and check_params are in a schema module of their own."""
     from tiletable.engine.rulesets import load_ruleset
-    from tiletable.runtime.heap import loaded_modules, release_modules
+    from tiletable.heap import loaded_modules, release_modules
 
     for preset in GAMES:
         document = find_ruleset(preset.name).to_json()

@@ -207,12 +207,12 @@ def test_an_upload_in_steps_is_validated_with_its_last_chunk_and_installed_at_th
 
 
 def _collecting(every, test):
-    """``test()`` with runtime/heap.py's ``collect_every`` setting ``every``: -1, a heap collected
+    """``test()`` with tiletable/heap.py's ``collect_every`` setting ``every``: -1, a heap collected
     only when full (a frozen build), or a stock build's bytes between collections; then the
     setting as it was (a row of uploads a test left open changes it on MicroPython)."""
     import gc
 
-    from tiletable.runtime import heap
+    from tiletable import heap
 
     was = heap.EVERY[0]
     heap.EVERY[0] = every
@@ -227,10 +227,10 @@ def _collecting(every, test):
 def _frozen_build_server(name):
     """A server as a frozen build makes it: its modules on no file system (heap.bytecode_on_heap),
     so a row of uploads changes no collection setting."""
-    from tiletable.runtime import heap
+    from tiletable import heap
 
     loaded = heap.__file__
-    heap.__file__ = "tiletable/runtime/heap.py"
+    heap.__file__ = "tiletable/heap.py"
     try:
         return _server(name)
     finally:
@@ -254,7 +254,7 @@ def test_every_fourth_upload_in_steps_collects_garbage_in_a_step_before_its_vali
 
 def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_request():
     from tiletable.engine.rulesets import find_ruleset
-    from tiletable.runtime.heap import releasing_modules
+    from tiletable.heap import releasing_modules
 
     server = _server("server-keep-schema")
     schema = "tiletable.engine.line_params"

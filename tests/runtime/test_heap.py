@@ -1,13 +1,13 @@
 # portable
-"""runtime/heap.py: the heap kept in large pieces, and the room a game must leave to be played."""
+"""tiletable/heap.py: the heap kept in large pieces, and the room a game must leave to be played."""
 import gc
 import time
 
 from allocation import takes_heap
 from portable import raises
 
-from tiletable.runtime import heap
-from tiletable.runtime.heap import COLLECT_EVERY, bytecode_on_heap, check_room, free_bytes, keep_packed
+from tiletable import heap
+from tiletable.heap import COLLECT_EVERY, bytecode_on_heap, check_room, free_bytes, keep_packed
 
 ON_MICROPYTHON = hasattr(gc, "mem_free")
 
@@ -22,7 +22,7 @@ def test_a_frozen_package_is_not_bytecode_on_the_heap_but_one_loaded_from_files_
     loaded = heap.__file__  # a .py source here, or a compiled .mpy (the test suite's MicroPython runs)
     assert bytecode_on_heap()
     try:
-        heap.__file__ = "tiletable/runtime/heap.py"  # a frozen module names a source on no file system
+        heap.__file__ = "tiletable/heap.py"  # a frozen module names a source on no file system
         assert not bytecode_on_heap()
     finally:
         heap.__file__ = loaded
@@ -34,7 +34,7 @@ def test_whether_the_bytecode_is_on_the_heap_is_worked_out_once_per_file_name():
     loaded = heap.__file__
     heap.frozen = lambda module: looks.append(module) or plain(module)
     try:
-        heap.__file__ = "frozen/tiletable/runtime/heap.py"  # a name no other test gave it
+        heap.__file__ = "frozen/tiletable/heap.py"  # a name no other test gave it
         assert not bytecode_on_heap() and not bytecode_on_heap()
         assert len(looks) == 1  # (an os.stat: 1.75 ms on the chip)
         heap.__file__ = loaded
@@ -56,7 +56,7 @@ def test_check_room_wants_the_block_and_the_total():
 
 def test_check_room_on_a_frozen_build_tries_only_the_block():
     loaded = heap.__file__
-    heap.__file__ = "tiletable/runtime/heap.py"  # as a frozen module names itself
+    heap.__file__ = "tiletable/heap.py"  # as a frozen module names itself
     try:
         check_room(1 << 30, 16)  # the total is not walked for (a gc.mem_free() took 8.6 ms on the chip)
         if ON_MICROPYTHON:

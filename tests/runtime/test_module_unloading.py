@@ -1,5 +1,5 @@
 # portable
-"""runtime/heap.py's module unloading: unload_module forgets a module whose bytecode is in the
+"""tiletable/heap.py's module unloading: unload_module forgets a module whose bytecode is in the
 heap and keeps a frozen one, whose bytecode is in the firmware's flash (importing it again would
 cost a start 100 ms on a Pico); releasing_modules unloads what a validation imported;
 forget_failed_imports lets the collector have a module whose import failed."""
@@ -10,7 +10,7 @@ from runtime.scratch import fresh_dir
 
 from tiletable import frozen
 from tiletable.engine.rulesets import find_ruleset
-from tiletable.runtime.heap import forget_failed_imports, loaded_modules, note_heap_ran_out, releasing_modules, unload_module
+from tiletable.heap import forget_failed_imports, loaded_modules, note_heap_ran_out, releasing_modules, unload_module
 
 HELD_KB = 24  # what the failing module below holds when its import fails
 

@@ -1,7 +1,7 @@
 # portable
 """runtime/usblink.py at idle: the link is polled every 5 ms, so a poll that finds nothing to read
 allocates nothing (on a stock build every allocation counts toward the next garbage collection,
-runtime/heap.py; a bound method made at each poll was 2.8 KB a second and a 22 ms collection
+tiletable/heap.py; a bound method made at each poll was 2.8 KB a second and a 22 ms collection
 every 6 s on the emulated chip)."""
 import io
 

@@ -32,7 +32,7 @@ def test_a_poll_takes_a_whole_chunk_and_says_more_may_wait():
 
 def test_an_idle_poll_leaves_the_output_queue_alone():
     """The link is polled every 5 ms, and ``drain``'s frame is over 11 words: on a stock build a
-    call at each idle poll put a frame on the heap toward the collection threshold (runtime/heap.py;
+    call at each idle poll put a frame on the heap toward the collection threshold (tiletable/heap.py;
     4.9 % of the CPU collecting at idle on the emulated chip)."""
     read_end, write_end = os.pipe()  # a PC that sends nothing: nothing to read, and no end
     link = UsbLink(Echo(), os.fdopen(read_end, "rb", buffering=0), io.BytesIO())

@@ -59,7 +59,7 @@ def test_a_walk_of_the_modules_is_charged_for_the_firmware_s_modules_only():
     import sys
 
     from chip_costs import VALIDATE_LINE_US
-    from tiletable.runtime.heap import loaded_modules, release_modules
+    from tiletable.heap import loaded_modules, release_modules
 
     firmware = len([m for m in sys.modules if m.startswith("tiletable")])
     assert len(sys.modules) > 3 * firmware  # the PC's process: the host's and the tests' modules too

@@ -125,7 +125,7 @@ def test_a_frozen_build_collects_just_after_a_play_at_most_every_two_seconds(tmp
 
 
 class _ThresholdGc:
-    """``gc`` as the app sees it on a stock build: a threshold set (runtime/heap.py's
+    """``gc`` as the app sees it on a stock build: a threshold set (tiletable/heap.py's
     ``keep_packed``), which ``gc.threshold(-1)`` holds off."""
 
     def __init__(self, threshold):
@@ -143,9 +143,9 @@ class _ThresholdGc:
 
 @pytest.fixture
 def stock_gc(monkeypatch):
-    """A _ThresholdGc for the App and runtime/heap.py, with keep_packed's 16 KB set."""
+    """A _ThresholdGc for the App and tiletable/heap.py, with keep_packed's 16 KB set."""
     from tiletable.runtime import app as app_module
-    from tiletable.runtime import heap
+    from tiletable import heap
 
     gc = _ThresholdGc(16 * 1024)
     monkeypatch.setattr(app_module, "gc", gc)

@@ -6,7 +6,7 @@ import pytest
 from player import SETTLED, at_budget, choose_game, journal_sessions, local_table, reads, replay
 from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.errors import RulesetError
-from tiletable.runtime.heap import unload_module
+from tiletable.heap import unload_module
 
 import device
 

@@ -59,7 +59,7 @@ def family_module(name):
 def schema_module(family):
     """The module holding a family's ``PARAMS``, ``PRESETS`` and ``check_params``: imported
     alone, so that validating a ruleset does not import its play code (a stock build unloads
-    it after: ``runtime/heap.py``). :raises KeyError: for an unknown family."""
+    it after: ``tiletable/heap.py``). :raises KeyError: for an unknown family."""
     return __import__(families.module(family, "_params"), None, None, ["PARAMS"])
 
 

@@ -65,11 +65,9 @@ from tiletable.proto.messages import (
     is_request,
     message_name,
 )
-from tiletable.runtime.heap import bytecode_on_heap, collect_every, collects_when_full, forget_failed_imports, free_bytes, loaded_modules
-from tiletable.runtime.heap import note_heap_ran_out, release_modules
+from tiletable.heap import bytecode_on_heap, collect_every, collects_when_full, forget_failed_imports, free_bytes, loaded_modules
+from tiletable.heap import note_heap_ran_out, release_modules
 from tiletable.record import MAX_RECORD
-from tiletable.runtime.journal import JournalError
-from tiletable.runtime.rulestore import DeflateIO
 
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
 _SESSION_ROW_MAX = 4 + 4 + 25 + 17 + 4 + 1 + 1  # a session row with a 24-character name
@@ -131,7 +129,7 @@ class LinkServer:
             JOURNAL_ACK: self._journal_ack,
             MAINTENANCE: self._maintenance,
         }
-        if DeflateIO is not None:  # MicroPython's deflate module (or the simulation's shim) is there
+        if rulestore.inflates:  # MicroPython's deflate module (or the simulation's shim) is there
             self._handlers[RULESET_PUT_DEFLATED] = self._ruleset_put_deflated
             self._capabilities.append("ruleset-deflate")
             self._capabilities.sort()
@@ -256,7 +254,7 @@ class LinkServer:
     def _ruleset_list(self, fields):
         """One page: the rulesets after ``after`` (by name) that fit in a frame. The first page
         begins a sync: the heap is collected first, in a step of its own (see ``_validate``;
-        not where collections come by bytes allocated: runtime/heap.py), then the ruleset
+        not where collections come by bytes allocated: tiletable/heap.py), then the ruleset
         store's index is brought up to date in another (saving it after a sync's uploads took
         46 ms on the chip)."""
         after = fields["after"]
@@ -412,7 +410,7 @@ class LinkServer:
     def _journal_ack(self, fields):
         try:
             return {"acked": self.journal.acknowledge(fields["seq"])}
-        except JournalError as exc:
+        except ValueError as exc:  # the journal's JournalError: a record not yet on flash
             raise ProtocolError(E_BAD_VALUE, str(exc))
 
     def _maintenance(self, fields):

@@ -26,7 +26,7 @@ from tiletable.engine.errors import RulesetError
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
-from tiletable.runtime.heap import EVERY, bytecode_on_heap, forget_failed_imports, unload_module
+from tiletable.heap import EVERY, bytecode_on_heap, forget_failed_imports, unload_module
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.rulestore import RuleStore
@@ -139,8 +139,8 @@ class App:
         self.link = UsbLink(self.server, instream, outstream, OUT_ROOM_FROZEN if frozen else OUT_ROOM)
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
-        self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (runtime/heap.py)
-        # the bytes between collections runtime/heap.py's keep_packed set (copied .mpy files; a
+        self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (tiletable/heap.py)
+        # the bytes between collections tiletable/heap.py's keep_packed set (copied .mpy files; a
         # frozen build and CPython set none): held off in scan steps, then its setting as it is
         # then (heap.EVERY: a row of uploads changes it) put back (App.scan)
         threshold = gc.threshold() if hasattr(gc, "threshold") else -1

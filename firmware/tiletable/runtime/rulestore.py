@@ -32,7 +32,7 @@ except ImportError:  # CPython without the simulation's shim (the PC tool's own 
 
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import content_hash, load_ruleset
-from tiletable.runtime.heap import releasing_modules
+from tiletable.heap import releasing_modules
 
 MAX_DOCUMENT = 4096  # bytes; the largest preset document is well under 1.5 KB
 
@@ -62,6 +62,8 @@ class RuleStore:
         upload.write(0, data)
         ruleset = upload.commit()
     """
+
+    inflates = DeflateIO is not None  # whether it takes deflated uploads (put_deflated)
 
     def __init__(self, root, validator=""):
         """``validator`` names the firmware (its version): an index another one wrote is not trusted."""

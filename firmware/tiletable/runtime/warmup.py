@@ -14,7 +14,7 @@ import costs little heap, where on a stock build the modules' bytecode is heap t
 """
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.rulesets import family_module
-from tiletable.runtime.heap import loaded_modules, release_modules
+from tiletable.heap import loaded_modules, release_modules
 from tiletable.runtime.table import _controller_for
 
 QUIET_MS = 1000  # the link's quiet time after a request before the game is readied (again)
