@@ -154,20 +154,30 @@ def forget_failed_imports():
     note_heap_ran_out). MicroPython (1.27) takes the failed module out of ``sys.modules`` but
     leaves it in the dict's table, where the collector finds it until another module takes
     its slot: a game start refused for room kept 18-23 KB of a 282 KB heap so (the unix port,
-    tests/sim/test_main_boot.py), and the table then could not answer a HELLO. ``sys.modules``
-    is filled anew from a copy made entry by entry (``dict()`` would copy the table, stale
-    slots and all): cleared, nothing refers to the failed module any more, so the collector
-    has its room for the new table. Where the copy (about 1 KB on a Pico) does not fit, the
-    work waits for the next call."""
+    tests/sim/test_main_boot.py), and the table then could not answer a HELLO. Every free slot
+    of the table is filled with a placeholder, with the heap locked: the table stops taking
+    them when it is full and would have to grow, which needs the heap; the placeholders then
+    go again. Nothing is allocated: refilling the table from a copy needed a new one, and
+    did not find one in a heap in pieces, with ``sys.modules`` cleared."""
     if not _RAN_OUT[0] or sys.implementation.name != "micropython":
         return
-    try:
-        modules = {name: sys.modules[name] for name in sys.modules}
-    except MemoryError:
-        return
+    import micropython
+
     _RAN_OUT[0] = False
-    sys.modules.clear()
-    sys.modules.update(modules)
+    modules = sys.modules
+    placed = 0
+    micropython.heap_lock()
+    try:
+        while True:
+            modules[placed] = None
+            placed += 1
+    except MemoryError:  # full: every slot that held a failed module holds a placeholder now
+        pass
+    finally:
+        micropython.heap_unlock()
+    while placed:
+        placed -= 1
+        del modules[placed]
 
 
 def unload_module(name):
