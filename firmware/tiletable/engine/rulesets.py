@@ -112,7 +112,8 @@ def load_ruleset(doc, known_hash=None):
     """Validate a ruleset document (a dict, or JSON text/bytes) and return a Ruleset.
     ``known_hash``: its content hash, when an earlier validation of these very bytes gave it
     (the ruleset store's index), instead of computing it again. It imports the family's schema
-    module, which stays imported (the table unloads it where its bytecode is heap).
+    module, which stays imported (the runtime's table and rule store unload it where its bytecode
+    is heap: ``tiletable/heap.py``).
 
     :raises RulesetError: naming the bad field and the reason, e.g. an unknown family,
         an unknown parameter, a value out of range, or a deal larger than the tile set.
