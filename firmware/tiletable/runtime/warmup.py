@@ -14,7 +14,7 @@ import costs little heap, where on a stock build the modules' bytecode is heap t
 """
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.rulesets import family_module
-from tiletable.heap import loaded_modules, release_modules
+from tiletable.heap import loaded_modules, note_heap_ran_out, release_modules
 from tiletable.runtime.table import _controller_for
 
 QUIET_MS = 1000  # the link's quiet time after a request before the game is readied (again)
@@ -31,7 +31,10 @@ def warm_steps(table):
         yield None
         _controller_for(ruleset.family)
         table._note_family(ruleset.family, loaded)
-    except (KeyError, ValueError, ImportError, MemoryError):
+    except MemoryError:  # an import that failed for room: see heap.forget_failed_imports
+        note_heap_ran_out()
+        release_modules(loaded)
+    except (KeyError, ValueError, ImportError):
         release_modules(loaded)
     yield None
     import tiletable.proto.stream  # noqa: F401
