@@ -499,11 +499,13 @@ class App:
         43 ms. In play, a collection comes instead at the end of the first button step after a
         play (its feedback is out, and the next tile is the next player's), before the heap
         fills; not while the table has more to do by itself (a deal going out)."""
-        table = self.table
-        acted = len(table.seqs)
-        if table.state is None or acted == self._collected_after or ticks_diff(now_ms, self._collected_ms) < _COLLECT_IN_PLAY_MS:
+        session = self.table.session
+        if session is None:
             return
-        if table.has_timers():
+        acted = len(session.seqs)
+        if acted == self._collected_after or ticks_diff(now_ms, self._collected_ms) < _COLLECT_IN_PLAY_MS:
+            return
+        if self.table.has_timers():
             return
         self._collected_after = acted
         self._collected_ms = now_ms

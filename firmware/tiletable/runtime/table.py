@@ -1,9 +1,9 @@
 """The table: zone and button events in, engine actions, journal records, display and link events out.
 
 ``Table`` owns what every game shares: the menu (game and player count, e.g. ``MUGG 4P``),
-starting and stopping a match, the checked ``act`` that journals each accepted action and
-reports each rejected one (red flash, buzz, ``Err<code>``, nothing changed), undo as a
-journal amendment (``REC_UNDO``), resuming the match in progress from the journal after a
+starting and stopping a match, the ``act`` that plays each accepted action on the match's
+``Session`` (runtime/session.py: engine state and journal) and reports each rejected one (red
+flash, buzz, ``Err<code>``, nothing changed), undo, resuming the match in progress after a
 restart, and the events for the PC link. What a zone or a seat button *means* depends on the
 game family and lives in one controller per family (``play_line``, ...; see docs/TABLE.md).
 
@@ -27,6 +27,7 @@ from tiletable.heap import COLLECT_EVERY, bytecode_on_heap, check_room, collect_
 from tiletable.heap import release_modules, releasing_modules, unload_module
 from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.profiles import profile_for, seatings
+from tiletable.runtime.session import Session
 from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, SEEN, TAG_WRITTEN, UNKNOWN_TAG, UNSEEN
 from tiletable.runtime.ui import error_text
 
@@ -100,15 +101,11 @@ class Table:
         self.clock = clock  # seconds since 1970 for journal headers, or None
         self.menu = Menu(preset_names())
         self.mode = MODE_MENU
-        self.state = None
-        self.ruleset = None
-        self.player_names = []  # the session's players, seat by seat (the menu's: P1, P2, ...)
+        self.session = None  # the match in play (or over, on the final screen)
         self.profile = None
         self.controller = None
         self.hot_zone = None  # the pad a tile is most likely laid on next (see _aim_tray)
         self.zones_in_use = None  # the zones of the game in progress, None for all
-        self.seqs = []  # journal sequence number of each action in state.history
-        self.started_ms = 0  # ticks when the session started, as its actions' times count
         self.outbox = []
         self.events_lost = 0
         self.last_error = None
@@ -123,6 +120,12 @@ class Table:
         self._aside = None  # the end record's result of the game a start set aside (_set_aside)
         self._heap_fresh = True  # no game prepared since boot: a restart would not give more room
         self.restart_may_help = False  # the last NoRoom came on a heap games had used before
+
+    @property
+    def state(self):
+        """The engine state of the match in play, None in the menu of a table with none."""
+        session = self.session
+        return session.state if session is not None else None
 
     # ----- lifecycle
 
@@ -173,9 +176,9 @@ class Table:
         :raises NoRoom: the heap cannot hold the game (a ValueError).
         :raises ValueError: no tray profile for it.
         """
-        for session in self.start_steps(name, player_names, now_ms):
-            if session is not None:
-                return session
+        for header_seq in self.start_steps(name, player_names, now_ms):
+            if header_seq is not None:
+                return header_seq
 
     def start_steps(self, name, player_names, now_ms):
         """``start()`` in steps (the link's game start: the table's loop runs in between, and no
@@ -193,13 +196,13 @@ class Table:
                 if prepared is None:
                     yield None
         except NoRoom:
-            if self.state is None:
+            if self.session is None:
                 if self._aside is not None:  # it was in the way of the new game: it ends
                     self._end_session("abandoned")
                     self.open_menu()
                 raise
             self._end_session("abandoned")
-            self.state = None
+            self.session = None
             self.controller = None
             for prepared in self._prepare(name, players):
                 pass
@@ -210,24 +213,24 @@ class Table:
         if self.journal.in_session:
             self._end_session("abandoned")
         try:
-            session = self.journal.start_session(ruleset.name, ruleset.hash, player_names, FIRMWARE, self._now_s())
+            session = Session.start(self.journal, ruleset, state, player_names, FIRMWARE, self._now_s(), now_ms)
         except MemoryError:  # no room for the session file: the journal opened nothing
             ruleset = state = controller = None
             self._back_to_menu(name)
-        self.started_ms = now_ms
+        ruleset = state = None  # the session holds them: a failure below lets them go with it
         try:
-            self._begin(ruleset, state, profile, [], controller, player_names)
+            self._begin(session, profile, controller)
             self.redraw()
         except MemoryError:  # the controller, the LEDs or the first view found no room
-            ruleset = state = controller = None
+            session = controller = None
             self.journal.end_session({"reason": "no room"})
             self._back_to_menu(name)
-        yield session
+        yield session.header_seq
 
     def _back_to_menu(self, name):
         """After a start found no room: no game, the menu, the families' modules let go."""
-        if self.state is not None:  # the game in progress was ended above
-            self.state = None
+        if self.session is not None:  # the game in progress was ended above
+            self.session = None
             self.controller = None
             self.open_menu()
         self._unload_families(None)
@@ -243,9 +246,9 @@ class Table:
             loaded = loaded_modules()
             ruleset = self.find_ruleset(name)
             yield None
-            if self.state is not None and self.ruleset.family != ruleset.family and bytecode_on_heap():
+            if self.session is not None and self.session.ruleset.family != ruleset.family and bytecode_on_heap():
                 self._set_aside()
-            if self.state is None:
+            if self.session is None:
                 self._unload_families(ruleset.family)
             controller = self._load(_controller_for, ruleset.family)
             yield None
@@ -286,8 +289,8 @@ class Table:
         import) where the next attempt needed room. Its session stays open in the journal
         (``_take_up`` rebuilds it if the start fails for its input); its end record's result
         is kept."""
-        self._aside = self._result("abandoned")
-        self.state = None
+        self._aside = self.session.result("abandoned")
+        self.session = None
         self.controller = None
         self.mode = MODE_MENU
 
@@ -321,13 +324,11 @@ class Table:
         if unloaded:
             collect_for_code()
 
-    def _begin(self, ruleset, state, profile, seqs, controller, player_names):
-        self.menu.select(ruleset.name, state.players)
-        self.ruleset = ruleset
-        self.player_names = list(player_names)
-        self.state = state
+    def _begin(self, session, profile, controller):
+        state = session.state
+        self.menu.select(session.ruleset.name, state.players)
+        self.session = session
         self.profile = profile
-        self.seqs = seqs
         self.ui.leds = status_leds(self.board, profile.seat_leds(state.players), profile.end_leds())
         self.ui.clear_messages()
         self.controller = controller(self)
@@ -337,25 +338,18 @@ class Table:
         """End the match in progress (journalled as stopped) and go back to the menu."""
         if self.journal.in_session:
             self._end_session("stopped")
-        self.state = None
+        self.session = None
         self.controller = None
         self.open_menu()
 
     def _end_session(self, reason):
-        result = self._result(reason) if self._aside is None else self._aside
+        """End the journal's session: with the result the game had when it was set aside, if
+        it was, else the match's."""
+        result = self._aside
+        if result is None:
+            result = self.session.result(reason) if self.session is not None else {"reason": reason}
         self._aside = None
         self.journal.end_session(result)
-
-    def _result(self, reason):
-        """The end record's result: why, and the game's scores and outcome."""
-        result = {"reason": reason}
-        if self.state is not None:
-            result["scores"] = list(self.state.scores)
-            outcome = self.state.outcome()
-            if outcome is not None:
-                result["termination"] = outcome.termination
-                result["winners"] = list(outcome.winners)
-        return result
 
     def resume(self, now_ms):
         """Rebuild the match in progress from the journal (header, actions, undo amendments),
@@ -363,13 +357,11 @@ class Table:
         held = "tiletable.record_read" in sys.modules  # by the PC's tool around a simulated table
         from tiletable.record_read import InEffect, visit  # only to resume: not in the boot's heap
 
-        session = InEffect()
-        visit(self.journal.session_records(), session)
+        records = InEffect()
+        visit(self.journal.session_records(), records)
         if not held:
             unload_module("tiletable.record_read")
-        header = session.start
-        entries = session.actions
-        tenths = session.tenths  # the last action's time: the session's clock goes on from there
+        header = records.start
         if header is None:
             return False
         self._heap_fresh = False
@@ -377,18 +369,12 @@ class Table:
         try:
             ruleset = self.find_ruleset(header["ruleset"])
             controller = _controller_for(ruleset.family)
-            if ruleset.hash != header["hash"]:
-                raise ValueError("ruleset %r changed since the session started" % header["ruleset"])
-            players = len(header["players"])
-            state = ruleset.new_state(players)
-            for _, text in entries:
-                state.play(text)
-            profile = profile_for(ruleset.name, players, ruleset.family)
+            session = Session.replay(self.journal, ruleset, records, now_ms)
+            profile = profile_for(ruleset.name, session.state.players, ruleset.family)
         except MemoryError:
             raise _no_memory(header["ruleset"], loaded)
         self._note_family(ruleset.family, loaded)
-        self.started_ms = ticks_add(now_ms, -100 * tenths)
-        self._begin(ruleset, state, profile, [seq for seq, _ in entries], controller, header["players"])
+        self._begin(session, profile, controller)
         self.journal.resume()
         self._quiet_until = ticks_add(now_ms, BOOT_SETTLE_MS)
         self.redraw()
@@ -467,7 +453,7 @@ class Table:
             if kind == Buttons.LONG:
                 self.intents.append((INTENT_MAINTENANCE,))
             elif kind == Buttons.PRESS:
-                if self.mode == MODE_MENU and self.state is not None:
+                if self.mode == MODE_MENU and self.session is not None:
                     self.mode = MODE_OVER if self.state.is_over() else MODE_GAME
                 elif self.mode != MODE_MENU:
                     self.mode = MODE_MENU
@@ -539,27 +525,20 @@ class Table:
         Returns True when accepted. A rejected action shows ``Err<code>`` on ``seat``, flashes
         red and buzzes (``report``); the state is unchanged.
         """
-        state = self.state
+        session = self.session
         try:
-            if isinstance(action, str):
-                action = state.parse_action(action)
-            problem = state.why_illegal(action)
-            if problem is not None:
-                raise IllegalAction(state.action_str(action), problem[0], problem[1])
+            action = session.check(action)
         except IllegalAction as exc:
             self.reject(seat, exc.code, exc.reason, now_ms)
             return False
         if not quiet and self._preview is not True:  # (a preview flashes green already)
             self.ui.legal(now_ms)  # first of all, the check passed: what the player waits for
+        state = session.state
         actor = state.current_player()
         before = len(state.score_events)
-        state.apply(action)
-        text = state.action_str(action)
-        seq = self.journal.log_action(text, max(0, ticks_diff(now_ms, self.started_ms)) // 100)
-        self.seqs.append(seq)
-        self.send(EV_PLAY, {"seat": actor if actor >= 0 else 255, "action": text, "journal_seq": seq})
+        text = session.apply(action, now_ms)
+        self.send(EV_PLAY, {"seat": actor if actor >= 0 else 255, "action": text, "journal_seq": session.seqs[-1]})
         for event in state.score_events[before:]:
-            self.journal.log_score(event.seat, event.points, event.rule)
             self.send(EV_SCORE, {"seat": event.seat, "points": event.points, "rule": event.rule})
         if state.is_over():
             self._end_session("over")
@@ -593,12 +572,8 @@ class Table:
             self.reject(0, E_PHASE, "the last hand is over: its plays are kept", now_ms)
             return False
         while state.history:
-            last = state.action_str(state.history[-1])
             before = state.action_str(state.history[-2]) if len(state.history) > 1 else None
-            state.undo()
-            seq = self.seqs.pop()
-            if seq:
-                self.journal.log_undo(seq)
+            last, seq = self.session.undo_last()
             self.send(EV_PLAY, {"seat": 255, "action": "undo " + last, "journal_seq": seq})
             if before is None or not self.controller.joins_previous(before, last):
                 break
@@ -617,7 +592,7 @@ class Table:
     def seat_name(self, seat):
         """What people call ``seat`` (from 0): its player's name, else ``P<seat + 1>``. Prompts
         use it; error reasons keep the engine's 0-based ``P<seat>`` (the PC names them)."""
-        names = self.player_names
+        names = self.session.player_names if self.session is not None else ()
         return names[seat] if 0 <= seat < len(names) and names[seat] else "P%d" % (seat + 1)
 
     def _seat_of_zone(self, zone):
@@ -676,7 +651,7 @@ class Table:
         state = self.state
         if state is not None:
             actor = state.current_player()
-            view["ruleset"] = self.ruleset.name
+            view["ruleset"] = self.session.ruleset.name
             view["players"] = state.players
             view["scores"] = list(state.scores)
             view["hand"] = state.hand_number
