@@ -11,7 +11,6 @@ import struct
 from tiletable.proto.frame import HEADER_SIZE, PROTOCOL_VERSION, STREAM_PAYLOAD, seal_frame_in_place
 from tiletable.proto.messages import E_BAD_VALUE, JOURNAL_STREAM, REPLY, ProtocolError
 from tiletable.record import HEAD_SIZE
-from tiletable.runtime.journal_read import position_of
 
 _HEAD = 16  # a stream reply's part, last (u8), durable, first, offset (u32), data length (u16)
 _LAYOUT = "<BBHBBIIIH"  # the frame header, then the stream reply's fields before its data
@@ -50,7 +49,7 @@ class JournalStream:
                 return seq, 0
             if offset < size and self._seq_at(first, offset) == seq:
                 return first, offset
-        index, offset = position_of(journal, seq)
+        index, offset = journal.position_of(seq)
         return journal._firsts[index], offset
 
     def _seq_at(self, first, offset):

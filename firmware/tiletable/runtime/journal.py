@@ -555,6 +555,13 @@ class Journal:
 
         return read_since(self, after_seq, out)
 
+    def position_of(self, seq):
+        """(file index, offset) on flash of record ``seq``, or of the first record after it
+        when it is gone (rotated away); the newest file's end for one still in the write buffer."""
+        from tiletable.runtime.journal_read import position_of  # on the first read, as above
+
+        return position_of(self, seq)
+
     def end_read(self):
         """Close the session file a journal stream keeps open between frames."""
         if self._reader is not None:
