@@ -34,6 +34,13 @@ FOREIGN = "foreign"
 NEWER = "newer format"
 DAMAGED = "damaged"
 BAD_ITEM = "bad item"
+# Why a tag on a pad names no piece, besides its record's reasons above (the tray reports them in
+# UNKNOWN_TAG events and tag scans; the PC's enrol and inventory read them):
+UNKNOWN_UID = "unknown uid"  # no record could be read and the UID is not enrolled
+DUPLICATE = "duplicate"  # another tag already claimed the same set and item
+UNREADABLE = "unreadable"  # selected every time, but its record never read cleanly (the tray gave up)
+NO_RECORD = (UNKNOWN_UID, UNREADABLE)  # tags that cannot carry a record: enrolled by UID instead
+WRITE_REFUSED = "the tag refused page"  # how a NAK'd record write is reported: enrol by UID then
 
 
 class TagRecordError(ValueError):

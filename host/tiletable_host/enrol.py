@@ -18,7 +18,7 @@ import time
 
 from tiletable import tagrecord
 from tiletable.proto.messages import EV_TAG_WRITE, message_name
-from tiletable.runtime.identity import BLANK, DAMAGED, DUPLICATE, NO_RECORD, WRITE_REFUSED
+from tiletable.tagrecord import BLANK, DAMAGED, DUPLICATE, NO_RECORD, WRITE_REFUSED
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.pieces import PIECE_SETS, identity_text, parse_item, row_identity, set_items

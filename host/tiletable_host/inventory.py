@@ -11,7 +11,7 @@ reason. The exit status is 1 unless the set is complete and clean.
 """
 import time
 
-from tiletable.runtime.identity import DUPLICATE
+from tiletable.tagrecord import DUPLICATE
 from tiletable.tagrecord import item_text
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError

@@ -229,11 +229,11 @@ def test_unusable_tags_are_reported_with_their_reason():
     table.models[2].place(Ntag213(b"\x04\x01\x02\x03\x04\x05\x08", user=damaged))
     table.models[3].place(tile(50, 1, 0x44), tile(51, 1, 0x44))
     events = sorted(table.run(tray, 200))
-    assert (UNKNOWN_TAG, 0, (), 1, identity.BLANK) in events
-    assert (UNKNOWN_TAG, 1, (), 1, identity.FOREIGN) in events
-    assert (UNKNOWN_TAG, 2, (), 1, identity.DAMAGED) in events
+    assert (UNKNOWN_TAG, 0, (), 1, tagrecord.BLANK) in events
+    assert (UNKNOWN_TAG, 1, (), 1, tagrecord.FOREIGN) in events
+    assert (UNKNOWN_TAG, 2, (), 1, tagrecord.DAMAGED) in events
     assert (PLACED, 3, ((TILE, 1, 0x44),), 2, None) in events
-    assert (UNKNOWN_TAG, 3, ((TILE, 1, 0x44),), 2, identity.DUPLICATE) in events
+    assert (UNKNOWN_TAG, 3, ((TILE, 1, 0x44),), 2, tagrecord.DUPLICATE) in events
     assert len(events) == 5
 
 
@@ -424,7 +424,7 @@ def test_a_damaged_tag_is_reported_once_it_read_the_same_twice():
     bad[6] ^= 0x01
     table.models[0].place(Ntag213(b"\x04\x01\x02\x03\x04\x05\x06", user=bytes(bad)))
     events = table.run(tray, 200)
-    assert [(e[0], e[4]) for e in events] == [(UNKNOWN_TAG, identity.DAMAGED)]
+    assert [(e[0], e[4]) for e in events] == [(UNKNOWN_TAG, tagrecord.DAMAGED)]
 
 
 def test_a_tile_heard_from_the_next_pad_is_placed_only_where_it_lies():

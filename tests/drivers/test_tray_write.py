@@ -42,7 +42,7 @@ class LiftedAfterWrites(Ntag213):
 def test_blank_tag_is_written_read_back_and_then_placed_as_its_piece():
     tag = blank(1)
     table, tray = laid(tag)
-    assert tray.tags_on(0) == [(tag.uid, None, identity.BLANK)]
+    assert tray.tags_on(0) == [(tag.uid, None, tagrecord.BLANK)]
     tray.job = TagWrite(0, tag.uid, RECORD_3_5)
     events = table.run(tray, 100)
     assert events[0] == (TAG_WRITTEN, 0, (), 1, None)
@@ -71,9 +71,9 @@ def test_locked_tag_refuses_and_stays_as_it_was():
     events = table.run(tray, 100)
     kind, zone, items, count, reason = events[0]
     assert kind == TAG_WRITTEN and "refused page 4" in reason
-    assert events[1:] == [(UNKNOWN_TAG, 0, (), 1, identity.BLANK)]  # read afresh: still blank
+    assert events[1:] == [(UNKNOWN_TAG, 0, (), 1, tagrecord.BLANK)]  # read afresh: still blank
     assert bytes(tag.memory[16:19]) == b"\x03\x00\xfe"
-    assert tray.tags_on(0) == [(tag.uid, None, identity.BLANK)]
+    assert tray.tags_on(0) == [(tag.uid, None, tagrecord.BLANK)]
 
 
 def test_tag_lifted_mid_write_is_reported_and_reads_as_damaged_when_laid_again():
@@ -87,7 +87,7 @@ def test_tag_lifted_mid_write_is_reported_and_reads_as_damaged_when_laid_again()
     tag.leave_after(-1)  # back on the pad, with pages 4-5 new and 6-7 old
     table.models[0].place(tag)
     events = table.run(tray, 100)
-    assert events == [(UNKNOWN_TAG, 0, (), 1, identity.DAMAGED)]
+    assert events == [(UNKNOWN_TAG, 0, (), 1, tagrecord.DAMAGED)]
 
 
 def test_write_for_a_tag_that_is_not_on_the_pad_fails_without_writing():

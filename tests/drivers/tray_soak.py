@@ -175,17 +175,17 @@ class Soak:
             ep.tags[0].leave_after(self.rnd.below(9))  # never more than one full scan's answers
         elif kind == "duplicate":
             ep.tags = [self._tile(CLAIMED)]
-            ep.expected = [(UNKNOWN_TAG, [CLAIMED], 1, identity.DUPLICATE), (REMOVED, [], 0)]
+            ep.expected = [(UNKNOWN_TAG, [CLAIMED], 1, tagrecord.DUPLICATE), (REMOVED, [], 0)]
         elif kind == "unknown":
             which = self.rnd.below(3)
             if which == 0:
-                user, reason = None, identity.BLANK
+                user, reason = None, tagrecord.BLANK
             elif which == 1:
-                user, reason = b"\xe1\x10\x12\x00\x03\x0b\xd1", identity.FOREIGN
+                user, reason = b"\xe1\x10\x12\x00\x03\x0b\xd1", tagrecord.FOREIGN
             else:
                 bad = bytearray(tagrecord.encode(*self._fresh_identity()))
                 bad[5] ^= 0x10
-                user, reason = bytes(bad), identity.DAMAGED
+                user, reason = bytes(bad), tagrecord.DAMAGED
             ep.tags = [Ntag213(self._uid(), user=user)]
             ep.expected = [(UNKNOWN_TAG, [], 1, reason), (REMOVED, [], 0)]
         else:  # reader

@@ -5,16 +5,8 @@ import binascii
 from portable import raises
 
 from tiletable import tagrecord
-from tiletable.runtime.identity import (
-    BLANK,
-    DAMAGED,
-    DUPLICATE,
-    FOREIGN,
-    NEWER,
-    UNKNOWN_UID,
-    Resolver,
-    UidTable,
-)
+from tiletable.runtime.identity import Resolver, UidTable
+from tiletable.tagrecord import BLANK, DAMAGED, DUPLICATE, FOREIGN, NEWER, UNKNOWN_UID
 
 TILE = tagrecord.KIND_TILE
 CARD = tagrecord.KIND_CARD

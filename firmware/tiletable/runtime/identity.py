@@ -17,17 +17,7 @@ Example::
 import json
 
 from tiletable import tagrecord
-
-BLANK = tagrecord.BLANK
-FOREIGN = tagrecord.FOREIGN
-NEWER = tagrecord.NEWER
-DAMAGED = tagrecord.DAMAGED
-BAD_ITEM = tagrecord.BAD_ITEM
-UNKNOWN_UID = "unknown uid"  # no record could be read and the UID is not enrolled
-DUPLICATE = "duplicate"  # another tag already claimed the same set and item
-UNREADABLE = "unreadable"  # selected every time, but its record never read cleanly (the tray gave up)
-NO_RECORD = (UNKNOWN_UID, UNREADABLE)  # tags that cannot carry a record: enrolled by UID instead
-WRITE_REFUSED = "the tag refused page"  # how a NAK'd record write is reported: enrol by UID then
+from tiletable.tagrecord import DUPLICATE, UNKNOWN_UID
 
 
 def uid_hex(uid):

@@ -75,7 +75,8 @@ from micropython import const
 from tiletable import tagrecord
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.drivers.mfrc522 import NAK
-from tiletable.runtime.identity import UNREADABLE, Resolver
+from tiletable.runtime.identity import Resolver
+from tiletable.tagrecord import UNREADABLE
 
 
 PLACED = "placed"
