@@ -31,7 +31,6 @@ from tiletable.proto.server import LinkServer
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore
 
-toy_family.register()
 TRIALS = size(10_000, 100_000)
 NONSENSE = size(5_000, 20_000)
 
@@ -81,6 +80,7 @@ def _damage(rng, frame):
     return bytes(rng.randrange(1, 256) for _ in range(MAX_ENCODED + rng.randrange(1, 300)))  # oversized
 
 
+@toy_family.with_toy_family
 def test_damaged_frames_change_nothing_and_the_next_frame_is_answered():
     rng = random.Random(2026)
     root, server = _server()
@@ -105,6 +105,7 @@ def test_damaged_frames_change_nothing_and_the_next_frame_is_answered():
     assert server.errors_sent == 0
 
 
+@toy_family.with_toy_family
 def test_well_framed_nonsense_always_gets_one_reply():
     rng = random.Random(7)
     root, server = _server()

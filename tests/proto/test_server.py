@@ -42,7 +42,6 @@ from tiletable.record import MAX_RECORD, iter_records
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore
 
-toy_family.register()
 HASH = "0123456789abcdef"
 LIST_ALL = {"after": ""}
 
@@ -90,6 +89,7 @@ def _error(server, msg_type, fields=None, code=None):
     return reply["message"]
 
 
+@toy_family.with_toy_family
 def test_hello_announces_version_and_capabilities():
     server = _server("server-hello")
     reply = _ok(server, HELLO, {"proto": 1, "host": "pytest"})
@@ -106,6 +106,7 @@ def _sync(server, data, content_hash, name="toy", chunk=20):
     return _ask(server, RULESET_PUT_COMMIT)
 
 
+@toy_family.with_toy_family
 def test_ruleset_sync_list_and_remove_over_the_link():
     server = _server("server-rules")
     data, content_hash = toy_family.document("toy", 3, 77)
@@ -117,6 +118,7 @@ def test_ruleset_sync_list_and_remove_over_the_link():
     assert "'toy'" in _error(server, RULESET_REMOVE, {"name": "toy"}, E_NOT_FOUND)
 
 
+@toy_family.with_toy_family
 def test_a_list_of_a_hundred_rulesets_comes_in_pages_that_fit_a_frame():
     server = _server("server-rules-many")
     # 40 under MicroPython (two pages still): a hundred file writes leave the unix port's 192 KB
@@ -137,6 +139,7 @@ def test_a_list_of_a_hundred_rulesets_comes_in_pages_that_fit_a_frame():
     assert listed == names and pages > 1
 
 
+@toy_family.with_toy_family
 def test_a_repeated_request_gets_the_first_reply_and_is_not_run_again():
     server = _server("server-repeat")
     data, content_hash = toy_family.document("toy", 1, 100)
@@ -153,6 +156,7 @@ def test_a_repeated_request_gets_the_first_reply_and_is_not_run_again():
     assert server.receive(commit) != first  # a new host session: its number 4000 is a new request
 
 
+@toy_family.with_toy_family
 def test_ruleset_sync_errors_keep_the_installed_ruleset():
     server = _server("server-rules-bad")
     data, content_hash = toy_family.document("toy", 1, 100)
@@ -187,6 +191,7 @@ def _stepped(server, msg_type, fields, seq):
     return got_type, decode_payload(got_type, payload), steps
 
 
+@toy_family.with_toy_family
 def test_an_upload_in_steps_is_validated_with_its_last_chunk_and_installed_at_the_commit():
     server = _server("server-steps")
     server.steps = True
@@ -237,6 +242,7 @@ def _frozen_build_server(name):
         heap.__file__ = loaded
 
 
+@toy_family.with_toy_family
 def test_every_fourth_upload_in_steps_collects_garbage_in_a_step_before_its_validation():
     def sync():
         server = _frozen_build_server("server-steps-collect")
@@ -252,6 +258,7 @@ def test_every_fourth_upload_in_steps_collects_garbage_in_a_step_before_its_vali
     _collecting(-1, sync)
 
 
+@toy_family.with_toy_family
 def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_request():
     from tiletable.engine.rulesets import find_ruleset
     from tiletable.heap import releasing_modules
@@ -271,6 +278,7 @@ def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_requ
     assert server.kept_modules is None and (schema in sys.modules) == loaded_before
 
 
+@toy_family.with_toy_family
 def test_uploads_on_a_frozen_build_leave_no_list_of_modules_to_release():
     data, content_hash = toy_family.document("toy", 1, 100)
     server = _frozen_build_server("server-frozen-keep")
@@ -279,6 +287,7 @@ def test_uploads_on_a_frozen_build_leave_no_list_of_modules_to_release():
     assert server.kept_modules is None  # its modules stay in flash: nothing to look up at the row's end
 
 
+@toy_family.with_toy_family
 def test_an_upload_in_steps_that_fails_leaves_the_installed_ruleset():
     server = _server("server-steps-bad")
     data, content_hash = toy_family.document("toy", 1, 100)
@@ -307,6 +316,7 @@ def _put_deflated(name, data, content_hash, deflated=None):
     return {"name": name, "size": len(data), "hash": content_hash, "data": _stored(data) if deflated is None else deflated}
 
 
+@toy_family.with_toy_family
 def test_deflated_put_is_a_begin_and_every_chunk_in_one_request_validated_in_its_own_step():
     server = _server("server-deflated")
     server.steps = True
@@ -342,6 +352,7 @@ def _sync_counting_collections(server_module, server):
     return collected
 
 
+@toy_family.with_toy_family
 def test_a_sync_collects_the_heap_at_its_first_list_page_and_before_every_fourth_validation():
     import tiletable.proto.server as server_module
 
@@ -353,6 +364,7 @@ def test_a_sync_collects_the_heap_at_its_first_list_page_and_before_every_fourth
         server_module.gc = real
 
 
+@toy_family.with_toy_family
 def test_where_collections_come_by_bytes_allocated_a_sync_makes_none_of_its_own():
     """A stock build collects every 16 KB allocated (48 KB while uploads last): the collections
     above, for a heap collected only when full, would add to those (20-40 ms each on the chip)."""
@@ -370,6 +382,7 @@ def _collected(counts, expected):
     assert counts == expected, counts
 
 
+@toy_family.with_toy_family
 def test_deflated_put_that_is_damaged_or_of_another_size_is_refused_and_loses_nothing():
     server = _server("server-deflated-bad")
     data, content_hash = toy_family.document("toy", 1, 100)
@@ -394,6 +407,7 @@ def test_deflated_put_that_is_damaged_or_of_another_size_is_refused_and_loses_no
     assert _ok(server, RULESET_LIST, LIST_ALL)["rulesets"] == installed
 
 
+@toy_family.with_toy_family
 def test_deflated_put_starts_the_upload_again():
     """A put begin's rule: an upload in progress (plain, or deflated and not committed) is dropped."""
     server = _server("server-deflated-again")
@@ -415,6 +429,7 @@ def _journal_with_sessions(server, sessions, events):
         journal.end_session({"reason": "over"})
 
 
+@toy_family.with_toy_family
 def test_journal_pull_in_chunks_then_acknowledge():
     server = _server("server-journal")
     _journal_with_sessions(server, 3, 150)
@@ -464,6 +479,7 @@ def _stream_fields(after, first=0, offset=0, frames=255, size=MAX_PAYLOAD - 16):
     return {"after": after, "first": first, "offset": offset, "frames": frames, "max": size}
 
 
+@toy_family.with_toy_family
 def test_journal_stream_sends_the_files_in_runs_of_frames_and_resumes_where_told():
     server = _server("server-stream")
     _journal_with_sessions(server, 3, 40)
@@ -487,6 +503,7 @@ def test_journal_stream_sends_the_files_in_runs_of_frames_and_resumes_where_told
     assert "0 frames" in _error(server, JOURNAL_STREAM, _stream_fields(0, frames=0), E_BAD_VALUE)
 
 
+@toy_family.with_toy_family
 def test_a_stream_frame_carries_up_to_stream_payload_whatever_the_host_asks():
     server = _server("server-stream-4k")
     _journal_with_sessions(server, 2, 700)  # about 10 KB a file
@@ -507,6 +524,7 @@ def test_a_stream_frame_carries_up_to_stream_payload_whatever_the_host_asks():
     assert last == 2 and sum(sizes) == server.journal.total_bytes()
 
 
+@toy_family.with_toy_family
 def test_a_stream_reads_on_into_records_the_game_flushes_between_its_frames():
     server = _server("server-stream-grows")
     journal = server.journal
@@ -539,6 +557,7 @@ def test_a_stream_reads_on_into_records_the_game_flushes_between_its_frames():
     assert [r[0] for r in records] == list(range(1, 52))
 
 
+@toy_family.with_toy_family
 def test_any_request_ends_a_journal_stream_and_a_repeat_starts_it_again():
     server = _server("server-stream-end")
     _journal_with_sessions(server, 2, 40)
@@ -551,6 +570,7 @@ def test_any_request_ends_a_journal_stream_and_a_repeat_starts_it_again():
     assert first == again and first[-1]["last"] == 2
 
 
+@toy_family.with_toy_family
 def test_session_list_is_paged_to_fit_a_frame():
     server = _server("server-sessions")
     _journal_with_sessions(server, 30, 1)
@@ -560,6 +580,7 @@ def test_session_list_is_paged_to_fit_a_frame():
     assert len(first_page) + len(rest) == 30
 
 
+@toy_family.with_toy_family
 def test_every_failure_is_an_error_reply():
     server = _server("server-errors")
     assert "not a request" in _error(server, EV_SCORE, {"seat": 1, "points": 2, "rule": "x"}, E_UNKNOWN_TYPE)
@@ -573,6 +594,7 @@ def test_every_failure_is_an_error_reply():
     assert server.errors_sent == 5
 
 
+@toy_family.with_toy_family
 def test_registered_handlers_answer_game_requests_and_their_failures_are_contained():
     server = _server("server-handlers")
     started = []
@@ -593,6 +615,7 @@ def test_registered_handlers_answer_game_requests_and_their_failures_are_contain
     assert "no tray" in _error(server, GAME_START, {"ruleset": "boom", "players": ["a"]}, E_INTERNAL)
 
 
+@toy_family.with_toy_family
 def test_maintenance_request_sets_the_flag_for_the_main_loop():
     server = _server("server-maintenance")
     assert not server.maintenance_requested
@@ -600,6 +623,7 @@ def test_maintenance_request_sets_the_flag_for_the_main_loop():
     assert server.maintenance_requested
 
 
+@toy_family.with_toy_family
 def test_events_are_numbered_by_the_server():
     server = _server("server-events")
     decoder = FrameDecoder()
@@ -608,6 +632,7 @@ def test_events_are_numbered_by_the_server():
     assert got == [(EV_SCORE, n, {"seat": 2, "points": -10, "rule": "fives"}) for n in (1, 2, 3)]
 
 
+@toy_family.with_toy_family
 def test_requests_split_across_chunks_and_batched_together():
     server = _server("server-chunks")
     wire = encode_message(JOURNAL_STATUS, 1) + b"\x03garbage" + encode_message(HELLO, 2, {"proto": 1, "host": "h"})
@@ -618,7 +643,7 @@ def test_requests_split_across_chunks_and_batched_together():
     assert server.decoder.bad == 1
 
 
-
+@toy_family.with_toy_family
 def test_a_full_heap_is_reported_as_out_of_memory_not_as_a_bug():
     from tiletable.proto.messages import E_NO_MEMORY, ERROR_NAMES
 

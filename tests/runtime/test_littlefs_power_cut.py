@@ -33,8 +33,6 @@ RECOVERY_CUTS = 5  # every 5th cut is followed by a second one during the recove
 RECOVERY_STEPS = 1500  # ... within its first steps (a recovery takes 1,700 and more: repair, ack, resume, log)
 HASH = "0123456789abcdef"
 
-toy_family.register()
-
 
 def test_littlefs_runs_on_the_unix_port():
     if sys.implementation.name == "micropython" and sys.platform == "linux":
@@ -292,6 +290,7 @@ def _check_durable(image, durable, host, label):
         os.umount(MOUNT)
 
 
+@toy_family.with_toy_family
 def test_interrupted_ruleset_install_on_littlefs_keeps_old_or_new_never_neither():
     if not HAVE_LFS:
         return

@@ -10,14 +10,13 @@ from tiletable.engine.errors import RulesetError
 from tiletable.runtime import rulestore
 from tiletable.runtime.rulestore import INDEX_FILE, RuleStore
 
-toy_family.register()
-
 
 def _installed(root):
     store = RuleStore(root)
     return store.list(), sorted(name for name in os.listdir(root) if name != INDEX_FILE)
 
 
+@toy_family.with_toy_family
 def test_put_list_get_remove():
     root = fresh_dir("rules-basic")
     store = RuleStore(root)
@@ -39,6 +38,7 @@ def _chunks(data, size):
     return [(offset, data[offset : offset + size]) for offset in range(0, len(data), size)]
 
 
+@toy_family.with_toy_family
 def test_interrupted_sync_at_every_chunk_keeps_the_previous_ruleset():
     root = fresh_dir("rules-interrupt")
     old, old_hash = toy_family.document("toy", 1, 100)
@@ -59,6 +59,7 @@ def test_interrupted_sync_at_every_chunk_keeps_the_previous_ruleset():
     assert _installed(root) == ([("toy", 2, new_hash)], ["toy.json"])
 
 
+@toy_family.with_toy_family
 def test_malformed_ruleset_is_rejected_naming_the_field_and_the_old_one_stays():
     root = fresh_dir("rules-malformed")
     store = RuleStore(root)
@@ -79,6 +80,7 @@ def test_malformed_ruleset_is_rejected_naming_the_field_and_the_old_one_stays():
         assert _installed(root) == ([("toy", 1, old_hash)], ["toy.json"])
 
 
+@toy_family.with_toy_family
 def test_hash_mismatch_or_another_name_is_rejected():
     root = fresh_dir("rules-hash")
     store = RuleStore(root)
@@ -93,6 +95,7 @@ def test_hash_mismatch_or_another_name_is_rejected():
     assert _installed(root) == ([], [])
 
 
+@toy_family.with_toy_family
 def test_chunks_must_arrive_in_order_and_complete():
     root = fresh_dir("rules-chunks")
     store = RuleStore(root)
@@ -112,6 +115,7 @@ def test_chunks_must_arrive_in_order_and_complete():
     raises(ValueError, store.begin_put, "toy", 100000, content_hash)
 
 
+@toy_family.with_toy_family
 def test_stray_temporary_files_are_removed_at_open():
     root = fresh_dir("rules-stray")
     write_bytes(root + "/toy.tmp", b'{"fam')
@@ -140,6 +144,7 @@ class _CountedValidation:
         rulestore.load_ruleset = self._real
 
 
+@toy_family.with_toy_family
 def test_a_list_answers_from_what_validation_proved_without_validating_again():
     root = fresh_dir("rules-index")
     store = RuleStore(root, "fw1")
@@ -153,6 +158,7 @@ def test_a_list_answers_from_what_validation_proved_without_validating_again():
         assert validation.calls == 0
 
 
+@toy_family.with_toy_family
 def test_a_document_the_index_does_not_vouch_for_is_validated_at_open():
     root = fresh_dir("rules-index-stale")
     store = RuleStore(root, "fw1")
@@ -171,6 +177,7 @@ def test_a_document_the_index_does_not_vouch_for_is_validated_at_open():
         assert validation.calls == 2
 
 
+@toy_family.with_toy_family
 def test_get_takes_the_content_hash_from_the_index_only_for_the_bytes_it_proved():
     root = fresh_dir("rules-index-get")
     store = RuleStore(root, "fw1")
@@ -188,6 +195,7 @@ def test_get_takes_the_content_hash_from_the_index_only_for_the_bytes_it_proved(
         assert validation.known == [None]
 
 
+@toy_family.with_toy_family
 def test_get_keeps_the_last_ruleset_it_validated_for_the_same_bytes_only():
     root = fresh_dir("rules-ready")
     store = RuleStore(root, "fw1")
@@ -204,6 +212,7 @@ def test_get_keeps_the_last_ruleset_it_validated_for_the_same_bytes_only():
         assert validation.calls == 1
 
 
+@toy_family.with_toy_family
 def test_version_65536_is_refused_and_one_bad_file_never_breaks_the_list():
     """Issue 18: a ruleset of version 65536 was installed, then no list reply could encode its
     version (a u16). Now the commit refuses it, and a file no commit would take (left by an

@@ -1,5 +1,5 @@
 """A minimal game family for ruleset-store tests, so they do not depend on a real family's
-parameters (which the engine team may change). Registered by ``register()`` as ``toy``."""
+parameters (which the engine team may change). Registered as ``toy`` around a test by ``with_toy_family``."""
 
 PARAMS = {"target": ("int", 100, 1, 1000), "draw": ("bool", False)}
 PRESETS = {}
@@ -9,14 +9,24 @@ def check_params(name, params):
     """No rule spans several fields in this family."""
 
 
-def register():
-    """Make ``toy`` a family of the registry, this module its schema (``engine/toy_params``)."""
+def with_toy_family(test):
+    """The test run with ``toy`` a family of the registry, this module its schema
+    (``engine/toy_params``), and neither after it: a later test in the same process that walks
+    the registry (the browser view imports every family's engine) must not meet it."""
     import sys
 
     from tiletable.families import FAMILIES
 
-    sys.modules["tiletable.engine.toy_params"] = sys.modules[__name__]
-    FAMILIES["toy"] = (None, None)  # no table controller, no tray
+    def run():
+        sys.modules["tiletable.engine.toy_params"] = sys.modules[__name__]
+        FAMILIES["toy"] = (None, None)  # no table controller, no tray
+        try:
+            test()
+        finally:
+            del FAMILIES["toy"]
+            del sys.modules["tiletable.engine.toy_params"]
+
+    return run
 
 
 def document(name="toy", version=1, target=100):
