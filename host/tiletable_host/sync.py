@@ -13,9 +13,8 @@ by listing the table's rulesets at the end. An upload cut by a device reset is s
 import glob
 import os
 
-from tiletable.engine.rulesets import find_ruleset, preset_names
+from tiletable.engine.rulesets import MAX_DOCUMENT, find_ruleset, preset_names
 from tiletable.proto.messages import E_SEQUENCE
-from tiletable.runtime.rulestore import MAX_DOCUMENT
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError

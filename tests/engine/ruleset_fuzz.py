@@ -23,13 +23,14 @@ from tiletable.engine.rulesets import (
     ALIASES_MAX,
     DESCRIPTION_MAX,
     MAX_DEPTH,
+    MAX_DOCUMENT,
     VERSION_RANGE,
     find_ruleset,
     load_ruleset,
     preset_names,
     schema_module,
 )
-from tiletable.runtime.rulestore import MAX_DOCUMENT, is_ruleset_name
+from tiletable.runtime.rulestore import is_ruleset_name
 from tiletable_host.errors import CommandError
 from tiletable_host.schema import ruleset_schema
 from tiletable_host.sync import document_from_bytes

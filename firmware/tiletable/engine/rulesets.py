@@ -49,6 +49,7 @@ DESCRIPTION_REFUSED = ((0x00, 0x1F), (0x7F, 0x7F), (0xD800, 0xDFFF))
 # nested deeper is refused before parsing, as MicroPython's parser runs out of heap on it and
 # CPython's out of recursion.
 MAX_DEPTH = 8
+MAX_DOCUMENT = 4096  # bytes of a whole document a table takes; the largest preset's is under 1.5 KB
 
 
 def family_module(name):

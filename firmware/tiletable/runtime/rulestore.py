@@ -31,10 +31,8 @@ except ImportError:  # CPython without the simulation's shim (the PC tool's own 
     DeflateIO = None
 
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import content_hash, load_ruleset
+from tiletable.engine.rulesets import MAX_DOCUMENT, content_hash, load_ruleset
 from tiletable.heap import releasing_modules
-
-MAX_DOCUMENT = 4096  # bytes; the largest preset document is well under 1.5 KB
 
 _SUFFIX = ".json"
 _TEMP_SUFFIX = ".tmp"
