@@ -186,7 +186,7 @@ class MoonScript:
     trick. A PC-side engine makes the choices and must agree with the table at every step."""
 
     def __init__(self, control, seed, on_play):
-        from tiletable.runtime.profiles import profile_for
+        from tiletable.profiles import profile_for
 
         self.control = control
         self.ruleset = find_ruleset("moon")

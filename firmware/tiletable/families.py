@@ -6,7 +6,7 @@ A family ``<f>`` is three modules, found by their names (``module``): ``engine/<
 controller: zones and buttons to engine actions). The Pico imports them only when a game of
 the family needs them. The PC shows a family's state with the view of the same name in
 host/tiletable_host/views.py (never on the Pico). The tray zones a game uses are in
-runtime/profiles.py; docs/CONTRIBUTING.md lists the files a new game touches.
+tiletable/profiles.py; docs/CONTRIBUTING.md lists the files a new game touches.
 
 Kept to plain data: on a stock build this module's objects are heap a game needs (a named
 tuple type for the families took 540 bytes of it on the 64-bit unix port).

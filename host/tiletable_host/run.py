@@ -24,7 +24,7 @@ from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, TERMINAL
 from tiletable.engine.tiles import tile_str
 from tiletable.proto.messages import E_NO_MEMORY, RESTARTS_INTO
-from tiletable.runtime.profiles import profile_for
+from tiletable.profiles import profile_for
 from tiletable_host import db as dbmod
 from tiletable_host import sync as syncmod
 from tiletable_host.connect import add_link_options, close_link, open_link

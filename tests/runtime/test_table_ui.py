@@ -6,7 +6,7 @@ from max7219_model import Max7219Chain
 from tiletable.drivers.buzzer import Buzzer
 from tiletable.drivers.max7219 import Max7219
 from tiletable.drivers.segments import ScoreDisplay
-from tiletable.runtime.profiles import profile_for
+from tiletable.profiles import profile_for
 from tiletable.runtime.ui import MESSAGE_MS, TableUi
 
 

@@ -21,7 +21,7 @@ from tiletable.families import GAMES, game
 from tiletable.record import iter_records
 from tiletable.record_read import InEffect, visit
 from tiletable.runtime.play_climb import ClimbController
-from tiletable.runtime.profiles import profile_for
+from tiletable.profiles import profile_for
 
 from tiletable.drivers.segments import glyph
 from tiletable_host.simtable import ControlCommands

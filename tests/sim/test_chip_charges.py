@@ -102,7 +102,7 @@ def test_a_request_s_cobs_decoding_is_charged_at_the_chip_s_pace_not_the_codec_s
 
 def test_a_constructor_s_lines_are_charged_as_the_chip_builds_objects():
     from chip_costs import INIT_LINE_US, LINE_US
-    from tiletable.runtime.profiles import Profile
+    from tiletable.profiles import Profile
 
     meter = LineMeter()
     meter.run(Profile, "line-2p")  # the chip: 1.24 ms

@@ -7,7 +7,7 @@ from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.errors import E_COMBO
 from tiletable.families import game
 from tiletable.runtime.play_climb import ClimbController
-from tiletable.runtime.profiles import profile_for
+from tiletable.profiles import profile_for
 from tiletable.runtime.ui import error_text
 
 COLUMNS = profile_for("columns", 2, "column")

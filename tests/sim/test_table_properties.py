@@ -11,7 +11,7 @@ import pytest
 
 from chaos import chaos_table, chaotic
 from player import ClimbPlayer, ColumnPlayer, LinePlayer, MoonPlayer, journal_sessions, replay
-from tiletable.runtime.profiles import profile_for
+from tiletable.profiles import profile_for
 
 # (player class, game, players, player options)
 MATCHES = [

@@ -26,7 +26,7 @@ from tiletable.engine.cards import card_str
 from tiletable.engine.climb import PASS
 from tiletable.engine.errors import E_COMBO, E_TILE, IllegalAction
 from tiletable.runtime.controller import TextController
-from tiletable.runtime.profiles import SEAT
+from tiletable.profiles import SEAT
 
 
 class ClimbController(TextController):

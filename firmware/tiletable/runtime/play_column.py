@@ -19,7 +19,7 @@ from tiletable.engine.errors import E_TILE, IllegalAction
 from tiletable.engine.state import SIMULTANEOUS
 from tiletable.engine.tiles import tile_str
 from tiletable.runtime.controller import TextController
-from tiletable.runtime.profiles import ASSIGN, FIELD
+from tiletable.profiles import ASSIGN, FIELD
 
 COLUMNS = 3
 _RESULT_LEDS = {1: StatusLeds.WIN, 0: StatusLeds.DRAW, -1: StatusLeds.LOSS}  # by seat 0's result

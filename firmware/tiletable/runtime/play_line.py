@@ -53,7 +53,7 @@ from tiletable.engine.line_actions import (
 )
 from tiletable.engine.tiles import tile_str
 from tiletable.runtime.controller import Choice, Controller
-from tiletable.runtime.profiles import ARM, END, SEAT
+from tiletable.profiles import ARM, END, SEAT
 
 # Which broken rule (knowledge.Violation.rule) is reported with which reason code.
 _VIOLATION_CODES = {"must play": E_MUST_PLAY, "setter": E_SET}
