@@ -37,8 +37,7 @@ RESTART_WAIT_MS = 6000  # device time for machine.reset(), the boot and the star
 
 
 def players_of(name):
-    ruleset = find_ruleset(name)
-    return ruleset.module.default_players(ruleset.params)
+    return find_ruleset(name).player_counts()[0]
 
 
 def heap_after_start(control):

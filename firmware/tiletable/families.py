@@ -1,9 +1,9 @@
 """The registry: every game family and every preset game, declared in one place.
 
 A family ``<f>`` is three modules, found by their names (``module``): ``engine/<f>.py`` (its
-``State``, ``default_players`` and ``check_players``), ``engine/<f>_params.py`` (its
-``PARAMS``, ``PRESETS`` and ``check_params``) and ``runtime/play_<f>.py`` (its table
-controller: zones and buttons to engine actions). The Pico imports them only when a game of
+``State`` and ``player_counts``), ``engine/<f>_params.py`` (its ``PARAMS``, ``PRESETS`` and
+``check_params``) and ``runtime/play_<f>.py`` (its table controller: zones and buttons to
+engine actions). The Pico imports them only when a game of
 the family needs them. The PC shows a family's state with the view of the same name in
 host/tiletable_host/views.py (never on the Pico). The tray zones a game uses are in
 tiletable/profiles.py; docs/CONTRIBUTING.md lists the files a new game touches.

@@ -203,8 +203,7 @@ def micropython_verdicts(documents):
 
 def playable(ruleset, seed):
     """Whether every player count the ruleset allows deals and plays PLAY_ACTIONS random actions."""
-    module = ruleset.module
-    counts = [n for n in range(1, 9) if module.check_players(ruleset.params, n) is None]
+    counts = [n for n in ruleset.player_counts() if n <= 8]
     if not counts:
         return "no player count is allowed"
     rng = Rng(seed)

@@ -286,4 +286,4 @@ def test_ruleset_checks():
     err = raises(RulesetError, find_ruleset, "dasan", chips=0, hands=0)
     assert err.field == "params.hands" and "needs an end" in err.reason
     err = raises(RulesetError, find_ruleset("dasan").new_state, 4)
-    assert err.field == "players" and "exactly 3" in err.reason
+    assert err.field == "players" and err.reason == "the rules are for 3 players, not 4"

@@ -56,3 +56,15 @@ def test_validating_a_ruleset_imports_its_familys_schema_not_its_play_code():
         finally:
             release_modules(loaded)
             sys.modules.update(saved)
+
+
+def test_a_player_count_the_rules_do_not_allow_is_refused_naming_those_they_do():
+    from tiletable.engine.errors import RulesetError
+
+    muggins = find_ruleset("muggins")
+    assert muggins.player_counts() == [2, 3, 4] and muggins.new_state().players == 2
+    with pytest.raises(RulesetError) as refused:
+        muggins.new_state(5)
+    assert (refused.value.field, refused.value.reason) == ("players", "the rules are for 2, 3 or 4 players, not 5")
+    with pytest.raises(RulesetError, match="the rules are for 4 players, not 3"):
+        find_ruleset("buki").new_state(3)

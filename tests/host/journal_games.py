@@ -46,6 +46,6 @@ def play_whole_match(journal, ruleset_name, seed=5):
     from engine.families_play import Rng, choose
 
     ruleset = find_ruleset(ruleset_name)
-    players = NAMES[: ruleset.module.default_players(ruleset.params)]
+    players = NAMES[: ruleset.player_counts()[0]]
     rng = Rng(seed)
     return play_into_journal(journal, ruleset_name, players, seed, choose=lambda state: choose(state, rng, bid_rarely=True))

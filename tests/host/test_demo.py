@@ -32,6 +32,6 @@ def test_demo_other_rulesets_and_bad_input(capsys):
     status, out, _ = tiletable(capsys, ["demo", "--ruleset", "buki", "--seed", "2"])
     assert status == 0 and "chips" in out and out.splitlines()[-1].startswith("match over (games) after 4 hands")
     status, _, err = tiletable(capsys, ["demo", "--ruleset", "sebastopol", "--players", "2"])
-    assert status == 1 and err.strip() == "tiletable: demo: players: 2 players: the deal is given for 4"
+    assert status == 1 and err.strip() == "tiletable: demo: players: the rules are for 4 players, not 2"
     status, _, err = tiletable(capsys, ["demo", "--ruleset", "chess"])
     assert status == 1 and "unknown ruleset: 'chess'" in err

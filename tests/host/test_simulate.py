@@ -51,7 +51,7 @@ def test_a_ruleset_file_can_be_simulated(capsys, tmp_path):
         (["simulate", "chess"], "unknown ruleset: 'chess'"),
         (["simulate", "muggins", "-n", "0"], "-n must be at least 1 (got 0)"),
         (["simulate", "muggins", "--strategies", "clever"], "unknown strategy 'clever' (known: random, greedy)"),
-        (["simulate", "columns", "--players", "3"], "columns: the column game is played by exactly 2 players (got 3)"),
+        (["simulate", "columns", "--players", "3"], "columns: the rules are for 2 players, not 3"),
     ],
 )
 def test_simulate_errors_are_one_line(capsys, argv, message):

@@ -45,10 +45,7 @@ def test_every_zone_of_a_profile_exists_on_the_tray():
 @pytest.mark.parametrize("name", preset_names())
 def test_every_preset_has_a_profile_for_each_player_count(name):
     ruleset = find_ruleset(name)
-    module = ruleset.module
-    for players in range(2, 5):
-        if module.check_players(ruleset.params, players):
-            continue
+    for players in ruleset.player_counts():
         profile = profile_for(name, players, ruleset.family)
         assert profile.players >= players
         assert len(profile.seat_leds(players)) == players
@@ -57,8 +54,7 @@ def test_every_preset_has_a_profile_for_each_player_count(name):
 @pytest.mark.parametrize("name", preset_names())
 def test_the_menu_offers_the_player_counts_the_rules_allow(name):
     ruleset = find_ruleset(name)
-    allowed = [n for n in range(2, SEATS + 1) if not ruleset.module.check_players(ruleset.params, n)]
-    assert seatings(name) == allowed
+    assert seatings(name) == [n for n in ruleset.player_counts() if n <= SEATS]
 
 
 def test_an_installed_ruleset_plays_on_its_familys_tray():

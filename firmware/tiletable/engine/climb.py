@@ -84,14 +84,8 @@ def _fields(action):
     return action >> 9, (action >> 7) & 3, action & 127
 
 
-def default_players(params):
-    return 3
-
-
-def check_players(params, players):
-    if players != 3:
-        return "da san is played by exactly 3 players (got %d)" % players
-    return None
+def player_counts(params):
+    return (3,)
 
 
 def game_rank(c):

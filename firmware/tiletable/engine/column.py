@@ -72,14 +72,8 @@ LOSS = -1
 _BLANK = 0  # the tile [0|0]
 
 
-def default_players(params):
-    return 2
-
-
-def check_players(params, players):
-    if players != 2:
-        return "the column game is played by exactly 2 players (got %d)" % players
-    return None
+def player_counts(params):
+    return (2,)
 
 
 def _sign(n):

@@ -119,15 +119,9 @@ _RULED = (0,)  # the rules decide how a tile lies (a choice is (1, 2): crosswise
 _LINE_ENDS = (0, 1)
 
 
-def default_players(params):
-    """The smallest player count the deal table allows."""
-    return min(int(k) for k in params["deal"])
-
-
-def check_players(params, players):
-    if str(players) not in params["deal"]:
-        return "%d players: the deal is given for %s" % (players, ", ".join(sorted(params["deal"])))
-    return None
+def player_counts(params):
+    """The player counts the deal table gives a deal for."""
+    return sorted(int(k) for k in params["deal"])
 
 
 def setter_rank(t):

@@ -13,8 +13,8 @@ same hash on the Pico and on the PC.
 
 The families, their presets and their modules are in the registry (``tiletable/families.py``).
 A family's schema module provides ``PARAMS`` (the schema), ``PRESETS`` (name -> document) and
-``check_params(name, params)`` (rules that span several fields); its engine module ``State``,
-``default_players`` and ``check_players``. Family modules are imported only when a game needs
+``check_params(name, params)`` (rules that span several fields); its engine module ``State``
+and ``player_counts(params)`` (the counts a ruleset allows, fewest first). Family modules are imported only when a game needs
 them, so the device carries only what it plays.
 
 Parameter specs are tuples:
@@ -52,6 +52,15 @@ MAX_DEPTH = 8
 MAX_DOCUMENT = 4096  # bytes of a whole document a table takes; the largest preset's is under 1.5 KB
 
 
+def _players_refused(counts, players):
+    """Why ``players`` cannot play: the counts the rules allow (``2, 3 or 4``)."""
+    if not counts:
+        return "the rules allow no player count"
+    allowed = ", ".join(str(n) for n in counts[:-1])
+    allowed = "%s or %d" % (allowed, counts[-1]) if allowed else str(counts[-1])
+    return "the rules are for %s players, not %s" % (allowed, players)
+
+
 def family_module(name):
     """The engine module of a game family. :raises KeyError: for an unknown family."""
     return __import__(families.module(name, ""), None, None, ["State"])
@@ -83,17 +92,21 @@ class Ruleset:
     def module(self):
         return family_module(self.family)
 
+    def player_counts(self):
+        """The player counts this ruleset allows, fewest first."""
+        return self.module.player_counts(self.params)
+
     def new_state(self, players=None, options=None):
-        """A fresh match. ``players`` defaults to the family's default for this ruleset.
+        """A fresh match. ``players`` defaults to the fewest the ruleset allows.
 
         :raises RulesetError: when the player count is not allowed by the ruleset.
         """
         module = self.module
-        if players is None:
-            players = module.default_players(self.params)
-        problem = module.check_players(self.params, players)
-        if problem:
-            raise RulesetError(self.name, "players", problem)
+        counts = module.player_counts(self.params)
+        if players is None and counts:
+            players = counts[0]
+        if players not in counts:
+            raise RulesetError(self.name, "players", _players_refused(counts, players))
         return module.State(self, players, options)
 
     def to_doc(self):

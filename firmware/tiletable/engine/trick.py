@@ -88,14 +88,8 @@ def _fields(action):
     return action >> 10, (action >> 7) & 7, action & 127
 
 
-def default_players(params):
-    return 3
-
-
-def check_players(params, players):
-    if players != 3:
-        return "moon is played by exactly 3 players (got %d)" % players
-    return None
+def player_counts(params):
+    return (3,)
 
 
 def match_result(scores, target, exact_tie, bidder, made):
