@@ -129,7 +129,7 @@ progress = [0]
 def play_next():
     """Start the next game (the one before is stopped: its family is unloaded if it differs)."""
     name, players = GAMES[progress[0]]
-    if app.table.state is not None:
+    if app.table.session is not None:
         app._game_stop({})
     for _ in app._game_start({"ruleset": name, "players": ["P%d" % seat for seat in range(players)]}):
         pass  # the link's steps, taken back to back

@@ -52,14 +52,14 @@ def test_a_game_start_over_the_link_is_answered_in_steps_and_begins_at_the_last(
     steps = 1
     reply = None
     while reply is None:
-        assert app.table.state is None and not app.journal.in_session  # the menu until the last step
+        assert app.table.session is None and not app.journal.in_session  # the menu until the last step
         app.scan(0)  # the table's loop runs between the steps
         reply = app.server.step()
         steps += 1
     assert steps >= 4
     (frame,) = FrameDecoder().feed(reply)
     assert frame[1] == GAME_START | REPLY and decode_payload(frame[1], frame[3])["session"] > 0
-    assert app.table.state is not None and app.journal.in_session
+    assert app.table.session is not None and app.journal.in_session
     app.journal.close()
 
 

@@ -374,7 +374,7 @@ def test_a_drawn_tile_to_show_is_watched_for_and_previewed_on_the_drawers_pad(ta
             control.press(seat)
             zone = table.profile.seat_zone[seat]
             assert table.hot_zone == zone  # the tray watches the pad the drawn tile is shown on
-            state = table.state
+            state = table.session.state
             unseen = next(t for t in state.tiles if state.loc[t] == LOC_FREE)  # in the boneyard
             played = next(t for t in state.tiles if state.loc[t] == LOC_PLAYED)
             verdict = table.controller.preview
@@ -523,11 +523,11 @@ def test_the_deal_goes_out_four_tiles_a_tick_and_after_a_power_cut_goes_on_at_ok
     app = control.device.app
     table = app.table
     table.controller.on_ok(control.device.clock())
-    assert table.state.dealt == 0 and table.has_timers()
+    assert table.session.state.dealt == 0 and table.has_timers()
     table.tick(control.device.clock())
-    assert table.state.dealt == 4
+    assert table.session.state.dealt == 4
     table.tick(control.device.clock())
-    assert table.state.dealt == 8
+    assert table.session.state.dealt == 8
     app.journal.flush()
     control.device = control._boot()  # the power goes out mid-deal
     assert control.state()["actions"] == 8

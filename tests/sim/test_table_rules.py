@@ -355,7 +355,7 @@ def _block_with_imports_noted(tmp_path, monkeypatch, full_while_held=False):
     held = []
 
     def noted(family):
-        held.append(control.device.app.table.state is not None)
+        held.append(control.device.app.table.session is not None)
         if full_while_held and held[-1]:
             raise MemoryError("memory allocation failed, allocating 4096 bytes")
         return real(family)
@@ -572,7 +572,7 @@ def test_a_tile_read_once_on_the_movers_pad_flashes_its_verdict_and_a_withdrawal
     control.remove(0)
     control.tones()
     table = control.device.app.table
-    state = table.state
+    state = table.session.state
     zone = table.profile.seat_zone[state.current_player()]
     fitting = {tile_of(a) for a in state.legal_actions() if kind_of(a) == K_PLAY}
     misfit = next(t for t in state.tiles if t not in fitting)

@@ -65,5 +65,5 @@ def test_an_undo_takes_back_the_same_on_the_table_and_on_the_pc(tmp_path, played
     assert on_pc == expected
     assert len(replay.divergences) == wrong, replay.divergences
     table = local_table(tmp_path).device.app.table
-    assert table.state is not None, "the table did not resume the session"
-    assert [table.state.action_str(a) for a in table.state.history] == expected
+    assert table.session is not None, "the table did not resume the session"
+    assert [table.session.state.action_str(a) for a in table.session.state.history] == expected

@@ -49,7 +49,7 @@ class Choice:
 class Controller:
     def __init__(self, table):
         self.table = table
-        self.state = table.state
+        self.state = table.session.state
         self.ui = table.ui
         self.choice = None
         self.summary = False  # a finished hand's scores are up until OK

@@ -121,12 +121,6 @@ class Table:
         self._heap_fresh = True  # no game prepared since boot: a restart would not give more room
         self.restart_may_help = False  # the last NoRoom came on a heap games had used before
 
-    @property
-    def state(self):
-        """The engine state of the match in play, None in the menu of a table with none."""
-        session = self.session
-        return session.state if session is not None else None
-
     # ----- lifecycle
 
     def boot(self, now_ms):
@@ -454,7 +448,7 @@ class Table:
                 self.intents.append((INTENT_MAINTENANCE,))
             elif kind == Buttons.PRESS:
                 if self.mode == MODE_MENU and self.session is not None:
-                    self.mode = MODE_OVER if self.state.is_over() else MODE_GAME
+                    self.mode = MODE_OVER if self.session.state.is_over() else MODE_GAME
                 elif self.mode != MODE_MENU:
                     self.mode = MODE_MENU
                 self.redraw()
@@ -470,7 +464,7 @@ class Table:
                     self.stop()
                 else:
                     self.controller.on_ok(now_ms)
-        elif button < SEATS and self.mode == MODE_GAME and button < self.state.players:
+        elif button < SEATS and self.mode == MODE_GAME and button < self.session.state.players:
             self.controller.on_button(button, kind, now_ms)
         self.redraw()
 
@@ -563,7 +557,8 @@ class Table:
     def undo(self, now_ms):
         """Take back the last action (and the automatic ones that came with it, e.g. the
         unseen tile of a draw); each is amended in the journal with REC_UNDO, never deleted."""
-        state = self.state
+        session = self.session
+        state = session.state if session is not None else None
         if state is None or not state.history or self.mode != MODE_GAME:
             # a finished match's session is closed: its journal stays as it ended
             self.reject(0, E_OVER, "nothing to undo", now_ms)
@@ -618,9 +613,10 @@ class Table:
             ui.candidate_ends(0)
             ui.clear_results()
         elif self.mode == MODE_OVER:
-            places = final_places(self.state) if self._final_places else None
+            state = self.session.state
+            places = final_places(state) if self._final_places else None
             for seat in range(ui.seats):
-                if seat >= self.state.players:
+                if seat >= state.players:
                     ui.blank(seat)
                 elif places is not None:
                     ui.text(seat, places[seat])
@@ -648,10 +644,11 @@ class Table:
         view = {"mode": self.mode, "menu": [self.menu.name, self.menu.players]}
         if extra:
             view.update(extra)
-        state = self.state
-        if state is not None:
+        session = self.session
+        if session is not None:
+            state = session.state
             actor = state.current_player()
-            view["ruleset"] = self.session.ruleset.name
+            view["ruleset"] = session.ruleset.name
             view["players"] = state.players
             view["scores"] = list(state.scores)
             view["hand"] = state.hand_number

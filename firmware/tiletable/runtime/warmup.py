@@ -54,7 +54,7 @@ class Warmer:
     def step(self, now_ms):
         app = self.app
         table = app.table
-        if table.state is not None or app.selftest is not None or app.server.stepping is not None:
+        if table.session is not None or app.selftest is not None or app.server.stepping is not None:
             self._steps = None
             return
         if self._steps is None:
