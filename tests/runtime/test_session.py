@@ -94,10 +94,9 @@ def test_a_restart_replays_the_actions_in_effect_and_the_clock_goes_on():
 
 
 def test_a_restart_refuses_a_ruleset_changed_since_the_session_started():
+    tuned = find_ruleset("muggins", target=121)
     session = _started("session-changed")
-    _play_until_a_score(session)
     records = InEffect()
     visit(Journal(session.journal.root).session_records(), records)
-    tuned = find_ruleset("muggins", target=121)
     err = raises(ValueError, Session.replay, session.journal, tuned, records, 0)
     assert "changed since the session started" in str(err)
