@@ -172,7 +172,7 @@ IMPORT_US = {  # tiletable.<name>: its first import on the frozen build (REPL, 2
     # line_hand 2030, line_moves 2760) before they became one
     "engine.line": 11500, "runtime.play_line": 3830,
     "runtime.play_trick": 2120, "runtime.play_column": 2170, "runtime.play_climb": 2720, "engine.betting": 1230,
-    "engine.knowledge": 1970, "engine.record": 1280, "runtime.tags": 5890, "runtime.selftest": 2520,
+    "engine.knowledge": 1970, "runtime.tags": 5890, "runtime.selftest": 2520,
     "runtime.warmup": 1410, "drivers.tm1637": 3470,
 }
 

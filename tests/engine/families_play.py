@@ -6,7 +6,7 @@
 import gc
 import sys
 
-from tiletable.engine.record import Record
+from engine.journal_replay import records_of, replayed
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, SIMULTANEOUS
 
@@ -61,9 +61,9 @@ def play_out(state, rng, check=None, limit=20000, bid_rarely=False):
 
 
 def round_trip(state, ruleset):
-    """Replay the state's record text through the checked path and return the copy."""
+    """Replay the state's journal records through the checked path and return the copy."""
     gc.collect()  # the replay builds a second match beside the first: start it on a clean 192 KB heap
-    copy = Record.from_text(state.record().to_text()).replay(ruleset)
+    copy = replayed(ruleset, records_of(state))
     assert len(copy.history) == len(state.history)
     for mine, theirs in zip(copy.history, state.history):  # no second list of texts: MicroPython's heap is small
         assert mine == theirs

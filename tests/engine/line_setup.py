@@ -1,4 +1,5 @@
 """Helpers for the line-game tests: positions are reached by applying actions, as on the table."""
+from engine.journal_replay import records_of
 from tiletable.engine.rulesets import find_ruleset
 
 
@@ -30,4 +31,4 @@ def legal(state):
 
 def snapshot(state):
     """What must not change when an action is rejected."""
-    return (state.record().to_text(), list(state.scores), len(state.score_events), state.current_player())
+    return (records_of(state), list(state.scores), len(state.score_events), state.current_player())

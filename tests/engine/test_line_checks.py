@@ -138,7 +138,7 @@ def test_renege_is_found_at_the_reveal_with_the_play_named():
     v = state.violations[0]
     assert (v.hand, v.index, v.seat, v.rule) == (0, 5, 1, "must play")
     assert v.text() == "hand 0, action 5, P1: must play: passed on L=3 R=4: held nothing that fits, but held 3-5"
-    assert state.record().actions[5] == "pass"
+    assert state.action_str(state.history[5]) == "pass"
     assert [(e.seat, e.points) for e in state.score_events] == [(0, 10)]  # pips still count
 
 

@@ -17,9 +17,9 @@ def _load():
     gc.collect()
     start("block", [["0-0"], ["1-1"]])
     from engine import line_random
-    from tiletable.engine.record import Record
+    from engine.journal_replay import records_of, replayed
 
-    return line_random, Record
+    return line_random, records_of, replayed
 
 
 def _key(state):
@@ -28,7 +28,7 @@ def _key(state):
 
 def _play_hand(name, params, players, seed, unseen_rate):
     """Play one hand (or to the match end), then check the record replays to the same state."""
-    line_random, Record = _load()
+    line_random, records_of, replayed = _load()
     check_tiles, pick = line_random.check_tiles, line_random.pick
     rng = line_random.new_rng(seed)
     ruleset = find_ruleset(name, **params)
@@ -47,12 +47,12 @@ def _play_hand(name, params, players, seed, unseen_rate):
             assert sum(state.scores) + sum(state.betting.spectator_chips) == 0
         steps += 1
         assert steps < 600, "the hand does not end"
-    text = state.record().to_text()
+    records = records_of(state)
     key = _key(state)
     state = None  # a Pico-sized heap holds one match at a time
     gc.collect()
-    again = Record.from_text(text).replay(ruleset)
-    assert _key(again) == key and again.record().to_text() == text
+    again = replayed(ruleset, records)
+    assert _key(again) == key and records_of(again) == records
     return again.hand_number == 1 or again.is_over()
 
 

@@ -68,7 +68,3 @@ class RulesetError(ValueError):
         self.name = name
         self.field = field
         self.reason = reason
-
-
-class RecordError(ValueError):
-    """A game record (action list, journal text) that cannot be parsed or replayed."""

@@ -211,9 +211,3 @@ class GameState:
         for key in rebuilt:  # not __dict__.update(): MicroPython's instance dict is read-only
             setattr(self, key, rebuilt[key])
         return last
-
-    def record(self):
-        """The match as a compact, serialisable record (see ``record.Record``)."""
-        from tiletable.engine.record import Record
-
-        return Record.of(self)
