@@ -115,7 +115,7 @@ def line_picture(state):
     the tile the spinner arms grow from, and which ends are open (with the value they show).
 
     The layout keeps only the open ends, so the line is rebuilt by replaying the hand."""
-    fresh = state.ruleset.new_state(state.players, state.options)
+    fresh = state.ruleset.new_state(state.players)
     picture = None
     for action in state.history:
         hand = fresh.hand_number

@@ -168,7 +168,7 @@ def snapshot(state):
 
 def hand_plays(state):
     """The plays (sets included) of the hand in progress, in order."""
-    fresh = state.ruleset.new_state(state.players, state.options)
+    fresh = state.ruleset.new_state(state.players)
     plays = []
     for action in state.history:
         hand = fresh.hand_number

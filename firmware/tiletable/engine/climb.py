@@ -233,8 +233,8 @@ def settlement(bidder, bid, winner, forced_house=False):
 class State(GameState):
     family = "climb"
 
-    def __init__(self, ruleset, players, options=None):
-        super().__init__(ruleset, players, options)
+    def __init__(self, ruleset, players):
+        super().__init__(ruleset, players)
         self.dealer = None
         self.phase = _CUTTING
         self._contenders = [0, 1, 2]

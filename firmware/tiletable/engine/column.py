@@ -133,8 +133,8 @@ def compare(me, opp, fig1_override=False):
 class State(GameState):
     family = "column"
 
-    def __init__(self, ruleset, players, options=None):
-        super().__init__(ruleset, players, options)
+    def __init__(self, ruleset, players):
+        super().__init__(ruleset, players)
         self._fig1 = ruleset.params["fig1_override"]
         self.hands = [Holding(), Holding()]
         self.decks = [PRIVATE_DECK, PRIVATE_DECK]  # cards left in each private deck

@@ -185,8 +185,8 @@ class State(GameState):
 
     family = "line"
 
-    def __init__(self, ruleset, players, options=None):
-        GameState.__init__(self, ruleset, players, options)
+    def __init__(self, ruleset, players):
+        GameState.__init__(self, ruleset, players)
         p = ruleset.params
         self.p = p
         self.score_scale = 1  # Buki: 2, scores in half-chips

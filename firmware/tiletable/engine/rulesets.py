@@ -96,7 +96,7 @@ class Ruleset:
         """The player counts this ruleset allows, fewest first."""
         return self.module.player_counts(self.params)
 
-    def new_state(self, players=None, options=None):
+    def new_state(self, players=None):
         """A fresh match. ``players`` defaults to the fewest the ruleset allows.
 
         :raises RulesetError: when the player count is not allowed by the ruleset.
@@ -107,7 +107,7 @@ class Ruleset:
             players = counts[0]
         if players not in counts:
             raise RulesetError(self.name, "players", _players_refused(counts, players))
-        return module.State(self, players, options)
+        return module.State(self, players)
 
     def to_doc(self):
         """The ruleset as a full document (every parameter spelled out)."""

@@ -86,18 +86,13 @@ class LegalActions:
 
 
 class GameState:
-    """Base class of a family's state. Subclasses implement the hooks marked below.
-
-    ``options`` are constructor flags that cut across rulesets (e.g. partnerships); they
-    are part of the record so a replay builds the same game.
-    """
+    """Base class of a family's state. Subclasses implement the hooks marked below."""
 
     family = ""
 
-    def __init__(self, ruleset, players, options=None):
+    def __init__(self, ruleset, players):
         self.ruleset = ruleset
         self.players = players
-        self.options = options or {}
         self.history = []
         self.score_events = []
         self.scores = [0] * players
@@ -185,8 +180,8 @@ class GameState:
         return event
 
     def fresh(self):
-        """A new state of the same ruleset, players and options, before any action."""
-        return self.__class__(self.ruleset, self.players, self.options)
+        """A new state of the same ruleset and players, before any action."""
+        return self.__class__(self.ruleset, self.players)
 
     def clone(self):
         """An independent copy, rebuilt by replaying the history."""

@@ -164,8 +164,8 @@ def _bid_text(call):
 class State(GameState):
     family = "trick"
 
-    def __init__(self, ruleset, players, options=None):
-        super().__init__(ruleset, players, options)
+    def __init__(self, ruleset, players):
+        super().__init__(ruleset, players)
         params = ruleset.params
         self._facedown = params["widow"] == "mandatory_facedown"
         self._with_trumps = params["trumps"] == "bidder_declares"
