@@ -23,8 +23,8 @@ from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, P_DEAL, PASS, k
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, TERMINAL
 from tiletable.engine.tiles import tile_str
-from tiletable.proto.messages import E_NO_MEMORY, RESTARTS_INTO
 from tiletable.profiles import profile_for
+from tiletable.proto.messages import E_NO_MEMORY, RESTARTS_INTO
 from tiletable_host import db as dbmod
 from tiletable_host import sync as syncmod
 from tiletable_host.connect import add_link_options, close_link, open_link

@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from tiletable.engine.rulesets import find_ruleset, preset_names
 from tiletable.board.setup import SEATS
+from tiletable.engine.rulesets import find_ruleset, preset_names
 from tiletable.profiles import PROFILES, Profile, profile_for, seatings, zones_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -18,10 +18,10 @@ from tiletable.engine.line_actions import amount_of, chance_action, kind_of, sea
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import tile_str
 from tiletable.families import GAMES, game
+from tiletable.profiles import profile_for
 from tiletable.record import iter_records
 from tiletable.record_read import InEffect, visit
 from tiletable.runtime.play_climb import ClimbController
-from tiletable.profiles import profile_for
 
 from tiletable.drivers.segments import glyph
 from tiletable_host.simtable import ControlCommands

@@ -23,12 +23,12 @@ except ImportError:  # older MicroPython builds
 from tiletable.board import pins
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.errors import RulesetError
+from tiletable.heap import EVERY, bytecode_on_heap, forget_failed_imports, unload_module
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
-from tiletable.heap import EVERY, bytecode_on_heap, forget_failed_imports, unload_module
-from tiletable.runtime.journal import Journal
 from tiletable.runtime.identity import Resolver, UidTable
+from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore
 from tiletable.runtime.table import FIRMWARE, INTENT_MAINTENANCE, INTENT_RESTART_INTO, INTENT_SELF_TEST, JournalFull, NoRoom, Table
 from tiletable.runtime.tray import Tray

@@ -25,8 +25,8 @@ from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.cards import card_str
 from tiletable.engine.climb import PASS
 from tiletable.engine.errors import E_COMBO, E_TILE, IllegalAction
-from tiletable.runtime.controller import TextController
 from tiletable.profiles import SEAT
+from tiletable.runtime.controller import TextController
 
 
 class ClimbController(TextController):

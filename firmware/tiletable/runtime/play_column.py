@@ -18,8 +18,8 @@ from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.errors import E_TILE, IllegalAction
 from tiletable.engine.state import SIMULTANEOUS
 from tiletable.engine.tiles import tile_str
-from tiletable.runtime.controller import TextController
 from tiletable.profiles import ASSIGN, FIELD
+from tiletable.runtime.controller import TextController
 
 COLUMNS = 3
 _RESULT_LEDS = {1: StatusLeds.WIN, 0: StatusLeds.DRAW, -1: StatusLeds.LOSS}  # by seat 0's result

@@ -52,8 +52,8 @@ from tiletable.engine.line_actions import (
     tile_of,
 )
 from tiletable.engine.tiles import tile_str
-from tiletable.runtime.controller import Choice, Controller
 from tiletable.profiles import ARM, END, SEAT
+from tiletable.runtime.controller import Choice, Controller
 
 # Which broken rule (knowledge.Violation.rule) is reported with which reason code.
 _VIOLATION_CODES = {"must play": E_MUST_PLAY, "setter": E_SET}

@@ -17,8 +17,8 @@ from tiletable import tagrecord
 from tiletable.drivers.buttons import Buttons
 from tiletable.engine.errors import E_FOLLOW, E_PHASE, E_TILE, IllegalAction
 from tiletable.engine.tiles import tile_str
-from tiletable.runtime.controller import Choice, TextController
 from tiletable.profiles import SEAT, TRICK, WIDOW
+from tiletable.runtime.controller import Choice, TextController
 
 
 class TrickController(TextController):

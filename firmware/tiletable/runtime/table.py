@@ -22,11 +22,11 @@ from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, find_ruleset, preset_names
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
-from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.heap import COLLECT_EVERY, bytecode_on_heap, check_room, collect_for_code, free_bytes, loaded_modules, note_heap_ran_out
 from tiletable.heap import release_modules, releasing_modules, unload_module
-from tiletable.runtime.identity import uid_hex
 from tiletable.profiles import profile_for, seatings
+from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
+from tiletable.runtime.identity import uid_hex
 from tiletable.runtime.session import Session
 from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, SEEN, TAG_WRITTEN, UNKNOWN_TAG, UNSEEN
 from tiletable.runtime.ui import error_text

@@ -23,8 +23,8 @@ from tiletable import tagrecord
 from tiletable.drivers.mfrc522 import NAK
 from tiletable.proto.messages import E_BAD_VALUE, E_STORAGE, ProtocolError
 from tiletable.runtime.identity import uid_hex
-from tiletable.tagrecord import WRITE_REFUSED
 from tiletable.runtime.tray import TAG_WRITTEN
+from tiletable.tagrecord import WRITE_REFUSED
 
 _RECORD_PAGE = tagrecord.FIRST_PAGE  # the record fills pages 4-7
 
