@@ -5,7 +5,7 @@ import sys
 import pytest
 from player import SETTLED, at_budget, choose_game, journal_sessions, local_table, reads, replay
 from tiletable.drivers.status_leds import StatusLeds
-from tiletable.engine.errors import RulesetError
+from tiletable.engine.errors import E_CLAIM, RulesetError
 from tiletable.heap import unload_module
 
 import device
@@ -58,6 +58,23 @@ def test_out_of_turn_play_is_refused_with_err1(tmp_path):
     control.place(0, "3-4")  # seat 0 again
     assert reads(control.display()[0], "Err1")
     assert control.state()["actions"] == 5 * 2 * 0 + 14 + 2  # the deal (7 + 7), setter0, 3-3
+
+
+def test_a_double_press_with_no_claim_open_changes_nothing(tmp_path):
+    """Its first press is held back until no double press can follow: it never draws."""
+    control = started(tmp_path, "muggins")
+    control.place(0, "3-3")  # the set: ends 3 + 3 = 6, nothing to claim
+    control.remove(0)
+    before = control.state()
+    journal = flushed_journal(control, tmp_path)
+    assert before["to_act"] == 1 and "last_error" not in before
+    control.press(1, "double")
+    after = control.state()
+    assert after.pop("last_error")[0] == E_CLAIM and reads(control.display()[1], "Err8")
+    assert after == before
+    assert flushed_journal(control, tmp_path) == journal
+    control.press(1)  # a single press still draws (and the table deals the unseen tile)
+    assert flushed_journal(control, tmp_path)[1][len(journal[1]) :] == ["draw", "D1:?"]
 
 
 def test_ambiguous_end_is_asked_with_the_end_leds_and_the_seat_button(tmp_path):

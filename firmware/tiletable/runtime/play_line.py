@@ -7,7 +7,8 @@ Muggins, Sniff, Matador and Buki.
   the setting tile lays it (``setter2`` then the set).
 * **Play**: a tile on the pad of the seat to act. One legal placement is played at once;
   several open a choice (candidate end LEDs, press = next, long press = confirm, or lay it on
-  an end zone). Seat press = draw, or go when drawing is not allowed; double press = claim.
+  an end zone). Seat press = draw, or go when drawing is not allowed, once no double press
+  can follow (a double press claims, or changes nothing when no claim is open).
 * **Reveal** (``rEVL``): each seat lays its remaining tiles; the engine counts and checks
   every fact the hand implied, and each broken rule is reported (``FOUL`` + EV_ERROR).
 * **Buki**: the banker picks the minimum stake, a seat whose bet is due picks its stake
@@ -253,11 +254,11 @@ class LineController(Controller):
             else:
                 self.reject(seat, E_CLAIM, "P%d has nothing to claim" % seat, now_ms)
         elif kind == Buttons.PRESS:
-            if st.phase == P_PLAY and st.claim_points:
-                # a claim is open: this press may be the first of a double press
-                self.deferred_press = (seat, ticks_add(now_ms, Buttons.double_press_ms + 50))
-            else:
-                self._press(seat, now_ms)
+            held = self.deferred_press
+            if held is not None and held[0] != seat:
+                self._press(held[0], now_ms)  # another seat's press: no double press of this one
+            # held back: it may be the first of a double press, which must not draw or go
+            self.deferred_press = (seat, ticks_add(now_ms, Buttons.double_press_ms + 50))
         elif kind == Buttons.LONG:
             self._open_bet(seat, now_ms)
 
