@@ -42,8 +42,11 @@ class TableView:
         self.event_error = None
 
     def on_event(self, name, fields):
+        """An error event is the last error until the table accepts a play (a play event)."""
         if name == "error event":
             self.event_error = fields["message"]
+        elif name == "play event":
+            self.event_error = None
 
     def refresh(self):
         """Ask the table for its state and read the journal records written since the last refresh."""
@@ -101,12 +104,17 @@ class TableView:
             lines.extend(_last_play(self.replay, names, scale))
         if snap.get("prompt"):
             lines.append("table says: %s" % snap["prompt"])
-        error = snap.get("last_error")
+        error = last_error(snap, self.event_error)
         if error:
-            lines.append("last error: Err%d %s" % (error[0], for_people(error[1], names)))
-        elif self.event_error:
-            lines.append("last error: %s" % for_people(self.event_error, names))
+            lines.append("last error: %s" % error)
         return lines
+
+
+def last_error(snap, event_error):
+    """The table's last error, as the table words it for people (seats from 1, by name), or
+    "": STATE's (which the table clears at the next accepted play), else the last error event."""
+    error = snap.get("last_error")
+    return "Err%d %s" % (error[0], error[1]) if error else event_error or ""
 
 
 def turn_text(to_act, names, mode):

@@ -222,6 +222,30 @@ def test_moon_column_and_dasan_pictures_show_what_is_on_the_table():
     assert pic["last"]["scores"] == [] or all(s["player"] in ("ann", "bob", "cy") for s in pic["last"]["scores"])
 
 
+def test_the_live_picture_counts_seats_from_1_and_keeps_the_tables_words():
+    """Turn, prompt, players and error agree on who is who, with names and without."""
+    snap = {"ruleset": "muggins", "hand": 0, "players": 3, "scores": [0, 0, 0], "to_act": 1, "mode": "game",
+            "prompt": "P2 to play", "last_error": [8, "P3 has nothing to claim"]}
+    for names in (None, ["P1", "P2", "P3"]):
+        pic = picture(snap, names, None)
+        assert pic["players"] == ["P1", "P2", "P3"] and pic["turn"] == "P2 to act"
+        assert pic["prompt"] == "P2 to play" and pic["error"] == "Err8 P3 has nothing to claim"
+    named = picture(dict(snap, prompt="bob to play", last_error=[8, "cy has nothing to claim"]), ["ann", "bob", "cy"], None)
+    assert named["turn"] == "bob to act" and named["prompt"] == "bob to play" and named["error"] == "Err8 cy has nothing to claim"
+    cleared = dict(snap)
+    del cleared["last_error"]  # the table clears it at the next accepted play
+    assert picture(cleared, None, None, event_error=None)["error"] == ""
+
+
+def test_the_live_picture_names_unnamed_seats_in_the_last_play_from_1():
+    state, replay = position("muggins", 2, lambda s: any(e.seat == 1 for e in s.score_events))
+    replay.session["players"] = []
+    pic = picture(snapshot(state), None, replay)
+    players = {"P1", "P2"}
+    assert pic["last"]["description"].split()[0] in players and "P0" not in pic["last"]["description"]
+    assert all(s["player"] in players and "P0" not in s["detail"] for s in pic["last"]["scores"])
+
+
 def first_event(url, timeout=5.0):
     """The data of the first server-sent event from ``url``."""
     with urllib.request.urlopen(url, timeout=timeout) as stream:

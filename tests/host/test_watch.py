@@ -67,6 +67,22 @@ def test_watch_shows_the_last_error_event(capsys, tmp_path):
     assert status == 0 and out.splitlines()[-1] == "last error: 5-6 does not match either end"
 
 
+def test_watch_shows_the_tables_error_as_the_table_words_it(capsys, tmp_path):
+    """The table names seats from 1 (``P3`` is the third seat): the PC does not count again."""
+    device, _ = _device(tmp_path, "muggins", ("P1", "P2", "P3"), 30)
+    device.send_event(EV_ERROR, {"code": 8, "message": "P3 has nothing to claim"})
+    status, out, _ = tiletable(capsys, ["watch", "--once"], device)
+    assert status == 0 and out.splitlines()[-1] == "last error: P3 has nothing to claim"
+
+
+def test_an_error_event_is_the_last_error_until_the_next_play_event():
+    view = TableView(None)
+    view.on_event("error event", {"code": 8, "message": "P3 has nothing to claim"})
+    assert view.event_error == "P3 has nothing to claim"
+    view.on_event("play event", {"seat": 1, "action": "draw", "journal_seq": 30})
+    assert view.event_error is None
+
+
 def test_watch_names_the_last_play_and_explains_its_score(capsys, tmp_path):
     device, state = _device(tmp_path, "muggins", ("ann", "bob"), 400)
     replay = state.fresh()

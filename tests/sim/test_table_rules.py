@@ -5,7 +5,7 @@ import sys
 import pytest
 from player import SETTLED, at_budget, choose_game, journal_sessions, local_table, reads, replay
 from tiletable.drivers.status_leds import StatusLeds
-from tiletable.engine.errors import E_CLAIM, RulesetError
+from tiletable.engine.errors import E_CLAIM, E_TURN, RulesetError
 from tiletable.heap import unload_module
 
 import device
@@ -75,6 +75,19 @@ def test_a_double_press_with_no_claim_open_changes_nothing(tmp_path):
     assert flushed_journal(control, tmp_path) == journal
     control.press(1)  # a single press still draws (and the table deals the unseen tile)
     assert flushed_journal(control, tmp_path)[1][len(journal[1]) :] == ["draw", "D1:?"]
+
+
+def test_error_texts_name_seats_from_1_and_clear_at_the_next_accepted_play(tmp_path):
+    control = started(tmp_path, "muggins", players=3)
+    control.place(0, "3-3")
+    control.remove(0)
+    control.press(2, "double")  # the third seat claims with nothing to claim
+    assert control.state()["last_error"] == [E_CLAIM, "P3 has nothing to claim"]
+    control.place(2, "1-2")  # on the third seat's pad, out of turn
+    control.remove(2)
+    assert control.state()["last_error"] == [E_TURN, "P3 acted out of turn"]
+    control.press(1)  # the second seat, to act, draws: accepted
+    assert "last_error" not in control.state()
 
 
 def test_ambiguous_end_is_asked_with_the_end_leds_and_the_seat_button(tmp_path):

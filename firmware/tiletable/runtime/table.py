@@ -516,8 +516,8 @@ class Table:
     def act(self, action, seat, now_ms, quiet=False):
         """Play ``action`` (engine value or canonical text) checked; journal it and announce it.
 
-        Returns True when accepted. A rejected action shows ``Err<code>`` on ``seat``, flashes
-        red and buzzes (``report``); the state is unchanged.
+        Returns True when accepted (STATE's last error is cleared). A rejected action shows
+        ``Err<code>`` on ``seat``, flashes red and buzzes (``reject``); the state is unchanged.
         """
         session = self.session
         try:
@@ -531,6 +531,7 @@ class Table:
         actor = state.current_player()
         before = len(state.score_events)
         text = session.apply(action, now_ms)
+        self.last_error = None  # what was wrong before is no longer what the table says
         self.send(EV_PLAY, {"seat": actor if actor >= 0 else 255, "action": text, "journal_seq": session.seqs[-1]})
         for event in state.score_events[before:]:
             self.send(EV_SCORE, {"seat": event.seat, "points": event.points, "rule": event.rule})
@@ -543,16 +544,34 @@ class Table:
         return True
 
     def reject(self, seat, code, reason, now_ms):
-        self.last_error = (code, reason)
+        """An illegal play: ``Err<code>`` on ``seat``'s display, the buzz, and ``reason`` (the
+        engine's words) for people in STATE's last error and an EV_ERROR event."""
         self.ui.illegal(seat, code, now_ms)
-        self.send(EV_ERROR, {"code": code, "message": _short(reason)})
+        self._error(code, reason)
 
     def report(self, seat, code, message, now_ms, text=None):
         """A problem that is not an illegal play (unusable tag, reader fault, a broken rule found
         at the reveal): a message on ``seat``'s display, the buzz, and an EV_ERROR event."""
-        self.last_error = (code, message)
         self.ui.problem(seat, text or error_text(code), now_ms)
-        self.send(EV_ERROR, {"code": code, "message": _short(message)})
+        self._error(code, message)
+
+    def _error(self, code, text):
+        text = self.for_people(text)
+        self.last_error = (code, text)
+        self.send(EV_ERROR, {"code": code, "message": _short(text)})
+
+    def for_people(self, text):
+        """An engine sentence as people read it: each seat ``P<n>`` (from 0) as ``seat_name``
+        names it, each ``hand <n>`` counted from 1 (errors only: never in the scan)."""
+        words = text.split(" ")
+        for i in range(len(words)):
+            word = words[i]
+            if word[:1] == "P" and word[1:2].isdigit() and not word[2:3].isdigit():
+                words[i] = self.seat_name(int(word[1])) + word[2:]
+            elif i and words[i - 1] == "hand" and word[:1].isdigit():
+                digits = word.rstrip(",:")
+                words[i] = str(int(digits) + 1) + word[len(digits) :]
+        return " ".join(words)
 
     def undo(self, now_ms):
         """Take back the last action (and the automatic ones that came with it, e.g. the
@@ -572,6 +591,7 @@ class Table:
             self.send(EV_PLAY, {"seat": 255, "action": "undo " + last, "journal_seq": seq})
             if before is None or not self.controller.joins_previous(before, last):
                 break
+        self.last_error = None
         self.controller.reset()
         self.ui.chime(now_ms)
         self.redraw()
@@ -586,7 +606,7 @@ class Table:
 
     def seat_name(self, seat):
         """What people call ``seat`` (from 0): its player's name, else ``P<seat + 1>``. Prompts
-        use it; error reasons keep the engine's 0-based ``P<seat>`` (the PC names them)."""
+        and error texts use it; the engine's sentences count seats from 0 (``for_people``)."""
         names = self.session.player_names if self.session is not None else ()
         return names[seat] if 0 <= seat < len(names) and names[seat] else "P%d" % (seat + 1)
 

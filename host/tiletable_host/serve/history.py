@@ -11,7 +11,8 @@ import time
 
 from openskill.models import PlackettLuce
 
-from tiletable_host.serve.live import explained_scores, with_names
+from tiletable_host.people import for_people
+from tiletable_host.serve.live import explained_scores
 from tiletable_host.sessionlog import elapsed_text, result_of
 
 
@@ -129,7 +130,7 @@ def hands_of(replay):
                 "seq": entry.seq,
                 "at": "" if entry.tenths is None else elapsed_text(entry.tenths),
                 "player": names[entry.actor] if entry.actor is not None and entry.actor < len(names) else "",
-                "text": with_names(entry.description or entry.text, names),
+                "text": for_people(entry.description or entry.text, names),
                 "undone": entry.undone,
                 "scores": explained_scores(entry.engine_scores, names),
             }

@@ -7,7 +7,6 @@ turn a ``watch.TableView`` into a *picture*: the family's view of the table (the
 dominoes with its open ends and spinner arms, the trick, the columns, the play to beat),
 scores by name, whose turn, the last play with its explained score, the last error.
 """
-import re
 import threading
 import time
 
@@ -16,9 +15,10 @@ from tiletable.engine.rulesets import family_module, schema_module
 from tiletable.families import FAMILIES
 from tiletable_host.connect import open_link
 from tiletable_host.errors import CommandError
+from tiletable_host.people import for_people, seat_name
 from tiletable_host.transport import TransportError
 from tiletable_host.views import table_picture
-from tiletable_host.watch import TableView, open_ruleset_db, turn_text
+from tiletable_host.watch import TableView, last_error, open_ruleset_db, turn_text
 
 
 def load_engine():
@@ -70,7 +70,7 @@ def picture(snap, names, replay, event_error=None):
     if "ruleset" not in snap:
         menu = snap.get("menu", ["?", 0])
         return {"status": "idle", "text": "%s mode: %s for %s players chosen, no game in progress" % (snap.get("mode", "?"), menu[0], menu[1])}
-    names = names or ["P%d" % i for i in range(snap["players"])]
+    names = [seat_name(names or [], seat) for seat in range(snap["players"])]
     result = {
         "status": "game",
         "ruleset": snap["ruleset"],
@@ -79,8 +79,8 @@ def picture(snap, names, replay, event_error=None):
         "scores": snap["scores"],
         "to_act": snap["to_act"] if isinstance(snap["to_act"], int) else None,
         "turn": turn_text(snap["to_act"], names, snap["mode"]),
-        "prompt": with_names(snap.get("prompt") or "", names),
-        "error": "Err%d %s" % tuple(snap["last_error"]) if snap.get("last_error") else event_error or "",
+        "prompt": snap.get("prompt") or "",  # the table's own words: seats from 1, by name
+        "error": last_error(snap, event_error),
         "last": None,
         "table": None,
     }
@@ -88,14 +88,6 @@ def picture(snap, names, replay, event_error=None):
         result["table"] = table_picture(replay.state, replay)
         result["last"] = last_play(replay, names)
     return result
-
-
-_SEAT = re.compile(r"\bP([0-9])\b")
-
-
-def with_names(text, names):
-    """The engine's sentence with its seats (``P1 plays 3-5``) told by the players' names."""
-    return _SEAT.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)
 
 
 def last_play(replay, names):
@@ -107,7 +99,7 @@ def last_play(replay, names):
     return {
         "seq": last.seq,
         "text": last.text,
-        "description": with_names(last.description, names),
+        "description": for_people(last.description, names),
         "scores": explained_scores(last.engine_scores, names),
     }
 
@@ -115,7 +107,7 @@ def last_play(replay, names):
 def explained_scores(events, names):
     """Score events for people: who, how many points, by which rule, and the arithmetic."""
     return [
-        {"player": names[e.seat] if e.seat < len(names) else "P%d" % e.seat, "points": e.points, "rule": e.rule, "detail": with_names(e.detail, names)}
+        {"player": seat_name(names, e.seat), "points": e.points, "rule": e.rule, "detail": for_people(e.detail, names)}
         for e in events
     ]
 
