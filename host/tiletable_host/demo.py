@@ -4,7 +4,7 @@ The default is what ``make run`` shows: a 4-player Muggins match to 200 between 
 players (seats alternate ``greedy``, which takes the action worth most to it right away,
 and ``random``), dealt from a seeded shuffle, so the same seed prints the same match.
 Each hand lists who sets, then every score change as ``who, rule, arithmetic`` with the
-play that caused it, and ends with the hand and match totals.
+play that caused it, and ends with the hand and match totals. Seats count from 1 (``P1``).
 
     tiletable demo
 """
@@ -13,9 +13,11 @@ import random
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.state import CHANCE
 from tiletable_host.errors import CommandError
+from tiletable_host.people import for_people, seat_name
 from tiletable_host.simulate import choose, load_any_ruleset
 
 MAX_ACTIONS = 20000  # far beyond any real match: stops a ruleset whose match never ends
+NO_NAMES = ()  # computer players: seats are P1, P2 ... as people count them
 
 
 def configure(parser):
@@ -34,7 +36,7 @@ def _points(state, points):
 
 
 def _totals(state, scores):
-    return ", ".join("P%d %s" % (seat, _points(state, score).lstrip("+")) for seat, score in enumerate(scores))
+    return ", ".join("%s %s" % (seat_name(NO_NAMES, seat), _points(state, score).lstrip("+")) for seat, score in enumerate(scores))
 
 
 def play_match(ruleset, players, seed, write):
@@ -46,7 +48,7 @@ def play_match(ruleset, players, seed, write):
     rng = random.Random(seed)
     strategies = ["greedy" if seat % 2 == 0 else "random" for seat in range(players)]
     write("%s (%s), %d players, seed %d" % (ruleset.name, ruleset.description or ruleset.family, players, seed))
-    write("players: " + ", ".join("P%d %s" % (seat, strategies[seat]) for seat in range(players)))
+    write("players: " + ", ".join("%s %s" % (seat_name(NO_NAMES, seat), strategies[seat]) for seat in range(players)))
     hand = -1
     for _ in range(MAX_ACTIONS):
         if state.is_over():
@@ -58,7 +60,7 @@ def play_match(ruleset, players, seed, write):
             shown_setter = False
         player = state.current_player()
         action = choose(state, player, None if player == CHANCE else strategies[player], rng)
-        text = state.describe(action)
+        text = for_people(state.describe(action), NO_NAMES)
         is_set = player != CHANCE and not shown_setter and state.action_str(action)[:1].isdigit()
         events = state.play(action)
         if is_set:
@@ -66,7 +68,8 @@ def play_match(ruleset, players, seed, write):
             write("  %s" % text)
         for event in events:
             cause = text if player != CHANCE else "end of the hand"
-            write("  P%d %s %s: %s  [%s]" % (event.seat, _points(state, event.points), event.rule, event.detail, cause))
+            who = seat_name(NO_NAMES, event.seat)
+            write("  %s %s %s: %s  [%s]" % (who, _points(state, event.points), event.rule, for_people(event.detail, NO_NAMES), cause))
         if state.hand_number != hand or state.is_over():
             finished = [e for e in state.score_events if e.hand == hand]
             gains = [0] * players
@@ -76,7 +79,7 @@ def play_match(ruleset, players, seed, write):
     else:
         raise CommandError("%s: the match did not end within %d actions" % (ruleset.name, MAX_ACTIONS))
     outcome = state.outcome()
-    winners = " and ".join("P%d" % seat for seat in outcome.winners)
+    winners = " and ".join(seat_name(NO_NAMES, seat) for seat in outcome.winners)
     write("")
     write("match over (%s) after %d hands: %s wins; %s" % (outcome.termination, state.hand_number + 1, winners, _totals(state, outcome.scores)))
     return state

@@ -25,6 +25,7 @@ from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable_host.errors import CommandError
+from tiletable_host.people import seat_name
 from tiletable_host.progress import Progress
 from tiletable_host.schema import read_ruleset_file
 
@@ -79,7 +80,7 @@ class Stats:
         hands = len(self.hand_lengths)
         lines = ["%d hands in %d matches (%d finished), %d players: %s" % (
             hands, self.matches, len(self.match_winners), self.players,
-            ", ".join("P%d %s" % (i, s) for i, s in enumerate(self.strategies)))]
+            ", ".join("%s %s" % (seat_name((), i), s) for i, s in enumerate(self.strategies)))]
         if not hands:
             return lines
         lines.append("hand length: %.1f player actions on average (min %d, max %d)" % (
@@ -95,7 +96,7 @@ class Stats:
             lines.append("first player advantage: no hand has a first player (every decision is simultaneous)")
         if self.match_winners:
             counts = [sum(1 for w in self.match_winners if seat in w) for seat in range(self.players)]
-            lines.append("match wins by seat: " + ", ".join("P%d %d" % (i, c) for i, c in enumerate(counts)))
+            lines.append("match wins by seat: " + ", ".join("%s %d" % (seat_name((), i), c) for i, c in enumerate(counts)))
         return lines
 
 
@@ -107,7 +108,7 @@ class Stats:
         for seat in range(self.players):
             values = [p[seat] for p in self.hand_points]
             table.add_row(
-                "P%d" % seat, self.strategies[seat], "%.2f" % statistics.mean(values), "%.2f" % statistics.pstdev(values),
+                seat_name((), seat), self.strategies[seat], "%.2f" % statistics.mean(values), "%.2f" % statistics.pstdev(values),
                 str(min(values)), "%.1f" % statistics.median(values), str(max(values)),
             )
         console = Console(file=io.StringIO(), width=100, color_system=None)

@@ -15,11 +15,17 @@ def test_demo_plays_a_muggins_match_to_the_end(capsys):
     # every score line adds up to the final scores
     totals = [0, 0, 0, 0]
     for seat, points in re.findall(r"^  P(\d) ([+-]\d+) ", out, re.M):
-        totals[int(seat)] += int(points)
-    assert final.endswith(", ".join("P%d %d" % (seat, totals[seat]) for seat in range(4)))
+        totals[int(seat) - 1] += int(points)  # seats count from 1
+    assert final.endswith(", ".join("P%d %d" % (seat + 1, totals[seat]) for seat in range(4)))
     assert max(totals) >= 200
     assert re.search(r"^  P\d \+\d+ fives: ends .* = \d+  \[P\d claims \d+\]$", out, re.M)
     assert re.search(r"^  P\d \+\d+ (domino|blocked): opponents' pips .* = \d+  \[", out, re.M)
+
+
+def test_demo_counts_players_from_1_everywhere(capsys):
+    out = tiletable(capsys, ["demo", "--seed", "2", "--players", "3"])[1]
+    assert out.splitlines()[1] == "players: P1 greedy, P2 random, P3 greedy"
+    assert sorted(set(re.findall(r"\bP(\d)\b", out))) == ["1", "2", "3"]  # in sentences and arithmetic too
 
 
 def test_demo_is_the_same_for_the_same_seed(capsys):

@@ -42,7 +42,8 @@ def test_a_ruleset_file_can_be_simulated(capsys, tmp_path):
     path.write_text('{"family": "line", "name": "quick", "params": {"target": 20}}')
     status, out, _ = tiletable(capsys, ["simulate", str(path), "-n", "4", "--seed", "2"])
     assert status == 0 and out.startswith("quick (hash ")
-    assert "match wins by seat" in out
+    assert "match wins by seat: P1 " in out and ", P2 " in out and "2 players: P1 greedy, P2 random" in out
+    assert "P0" not in out
 
 
 @pytest.mark.parametrize(
@@ -85,6 +86,6 @@ def test_the_seat_table_has_a_row_per_seat_with_its_strategy_and_mean():
     lines = stats.report()
     start = lines.index("points per hand by seat:")
     rows = [line.split() for line in lines[start + 3:start + 3 + stats.players]]
-    assert [row[:2] for row in rows] == [["P0", "greedy"], ["P1", "random"], ["P2", "greedy"]]
+    assert [row[:2] for row in rows] == [["P1", "greedy"], ["P2", "random"], ["P3", "greedy"]]  # seats from 1
     means = [float(row[2]) for row in rows]
     assert means == [round(sum(p[s] for p in stats.hand_points) / 5, 2) for s in range(3)]
