@@ -7,6 +7,8 @@ half-chips (``score_scale`` 2) and read as chips.
 
 >>> for_people("hand 0, action 5, P1: must play", ["ann", "bob"])
 'hand 1, action 5, bob: must play'
+>>> players_text(["P1", "bob"])
+'P1, P2 bob'
 >>> score_text(-75, 2), score_text(12, signed=True)
 ('-37.5', '+12')
 """
@@ -23,6 +25,32 @@ def seat_name(names, seat):
     if 0 <= seat < len(names) and names[seat]:
         return names[seat]
     return "P%d" % (seat + 1)
+
+
+def seat_label(names, seat):
+    """``P2 bob``: the seat from 1 and its player's name; ``P2`` alone when that is its name
+    (a game started at the table names its seats ``P1``, ``P2`` ...)."""
+    label = "P%d" % (seat + 1)
+    name = seat_name(names, seat)
+    return label if name == label else "%s %s" % (label, name)
+
+
+def players_text(names):
+    """``P1 ann, P2 bob``, or ``P1, P2`` for seats without names: each seat's default shown once."""
+    return ", ".join(seat_label(names, seat) for seat in range(len(names)))
+
+
+def chance_text(descriptions, names):
+    """Chance actions (deals, draws, a widow) in a few words: the engine's sentences for them,
+    those that differ only in the last word gathered (``ann receives 0-4 3-4; bob receives 5-5``)."""
+    groups = []
+    for text in descriptions:
+        head, _, item = for_people(text, names).rpartition(" ")
+        if groups and groups[-1][0] == head:
+            groups[-1][1].append(item)
+        else:
+            groups.append((head, [item]))
+    return "; ".join(" ".join(([head] if head else []) + items) for head, items in groups)
 
 
 def for_people(text, names):

@@ -21,6 +21,7 @@ from tiletable.engine.errors import IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, load_ruleset, schema_module, validate_params
 from tiletable.record import REC_ACTION, REC_END, REC_HEADER, REC_SCORE, REC_TIMED_ACTION, parse_json_payload
 from tiletable_host.errors import CommandError
+from tiletable_host.people import for_people
 from tiletable_host.sessionlog import elapsed_text, replay_session, timed_action_payload
 
 FORMAT = "tiletable-record 1"
@@ -374,7 +375,8 @@ def header_tags(ruleset, players, start_time=None, table="?", event="?", site="?
 def record_of_replay(replay, header):
     """A record of a stored session replayed by ``sessionlog.replay_session``: the actions in
     effect (an undone action becomes a comment on the next), with the table's scores explained
-    by the engine's arithmetic, and a human sentence beside every play."""
+    by the engine's arithmetic, and a human sentence beside every play. The ``;`` comments are
+    for people and name the players; the actions and the score comments count seats from 0."""
     session = replay.session
     tags = header_tags(
         replay.ruleset,
@@ -386,14 +388,15 @@ def record_of_replay(replay, header):
     )
     tags["Result"] = result_text(replay.state)
     record = GameRecord(tags)
+    names = session["players"]
     undone = []
     for entry in replay.actions():
         if entry.undone:
-            undone.append(entry.text)
+            undone.append(for_people(entry.description or entry.text, names))
             continue
         details = {(e.seat, e.points, e.rule): e.detail for e in entry.engine_scores}
         scores = [Score(seat, points, rule, details.get((seat, points, rule), "")) for seat, points, rule in entry.table_scores]
-        note = entry.description if entry.actor is not None else ""
+        note = for_people(entry.description, names) if entry.actor is not None else ""
         if undone:
             note = ("undone before it: %s. %s" % (", ".join(undone), note)).strip()
             undone = []

@@ -11,7 +11,7 @@ players' names.
     tiletable show 12 --db club.db
 """
 from tiletable_host import db as dbmod
-from tiletable_host.people import for_people, score_event_text, score_scale, scores_text
+from tiletable_host.people import chance_text, for_people, players_text, score_event_text, score_scale, scores_text
 from tiletable_host.sessionlog import elapsed_text, replay_session, result_of
 
 
@@ -28,7 +28,7 @@ def render_session(replay):
     lines = [
         "session %d: %s (hash %s) on %s, %s, firmware %s"
         % (session["id"], session["ruleset"], session["hash"], session["device"], session["started"], session["firmware"]),
-        "players: " + ", ".join("P%d %s" % (i + 1, name) for i, name in enumerate(names)),
+        "players: " + players_text(names),
         "result: " + result_of(session, scale),
     ]
     hand = None
@@ -43,7 +43,7 @@ def render_session(replay):
 
     def flush_chance():
         if chance:
-            lines.append("  %s chance: %s" % (head(chance[0]), " ".join(e.text for e in chance)))
+            lines.append("  %s chance: %s" % (head(chance[0]), chance_text([e.description or e.text for e in chance], names)))
             del chance[:]
 
     for entry in replay.entries:

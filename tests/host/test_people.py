@@ -1,5 +1,5 @@
 """Seats and scores as people read them on the PC: from 1, named, Buki in chips, signs right."""
-from tiletable_host.people import for_people, scores_text, seat_name, score_text
+from tiletable_host.people import chance_text, for_people, players_text, scores_text, seat_name, score_text
 from tiletable_host.sessionlog import result_of
 
 
@@ -23,3 +23,12 @@ def test_buki_half_chips_read_as_chips_bug():
     assert scores_text(["a", "b", "c", "d"], [-168, 162, 132, -126], 2) == "a -84, b 81, c 66, d -63"
     assert score_text(-75, 2) == "-37.5" and score_text(5, 2, signed=True) == "+2.5"
     assert score_text(0, signed=True) == "+0" and score_text(-3, signed=True) == "-3"
+
+
+def test_a_seat_named_by_its_number_is_shown_once():
+    assert players_text(["P1", "P2"]) == "P1, P2" and players_text(["ann", "P2", ""]) == "P1 ann, P2, P3"
+
+
+def test_chance_actions_read_as_the_engines_sentences_gathered():
+    said = ["P0 receives 0-4", "P0 receives 3-4", "P1 receives ?", "P1 says it holds the setting tile", "the widow is dealt (3-4)"]
+    assert chance_text(said, ["ann", "bob"]) == "ann receives 0-4 3-4; bob receives ?; bob says it holds the setting tile; the widow is dealt (3-4)"

@@ -65,6 +65,25 @@ def test_show_explains_every_score_and_ends_with_the_final_scores(capsys, pulled
     assert "disagree" not in out
 
 
+def test_a_seat_is_the_same_person_in_show_and_in_the_records_comments(capsys, tmp_path):
+    """A game started at the table names its seats P1, P2: shown once, never renumbered; the
+    record's actions and score comments count from 0 (docs/RECORD.md), its ``;`` comments as show."""
+    device = LocalTransport(str(tmp_path / "device"))
+    play_into_journal(device.journal, "muggins", ("P1", "P2"), seed=1, tenths_apart=7)
+    play_into_journal(device.journal, "sebastopol", ("ann", "bob", "cy", "di"), seed=2, max_actions=60, tenths_apart=7)
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    for session, players, first in (("1", "P1, P2", "P1 receives "), ("2", "P1 ann, P2 bob, P3 cy, P4 di", "ann receives ")):
+        out = tiletable(capsys, ["show", session, "--db", db_path])[1]
+        assert "\nplayers: %s\n" % players in out and "P0" not in out
+        chance = [line.split(" chance: ", 1)[1] for line in out.splitlines() if " chance: " in line]
+        assert chance[0].startswith(first) and not any(re.search(r"\b[A-Z]+[0-9]:", line) for line in chance)
+        shown = dict(re.findall(r"^  #\d+ +(\d+:\d\d\.\d) +(.*)$", out, re.M))
+        record = tiletable(capsys, ["export", session, "--format", "record", "--db", db_path])[1]
+        notes = re.findall(r"^\+(\d+:\d\d\.\d) .*?  ; (.*)$", record, re.M)
+        assert len(notes) > 20 and all(shown[at] == note for at, note in notes), notes[:3]
+
+
 def test_show_of_an_unknown_session_names_it(capsys, pulled):
     status, _, err = tiletable(capsys, ["show", "99", "--db", pulled[0]])
     assert status == 1 and err == "tiletable: show: no session 99 in %s (see `tiletable sessions`)\n" % pulled[0]

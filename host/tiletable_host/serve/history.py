@@ -11,7 +11,7 @@ import time
 
 from openskill.models import PlackettLuce
 
-from tiletable_host.people import for_people
+from tiletable_host.people import chance_text, for_people
 from tiletable_host.serve.live import explained_scores
 from tiletable_host.sessionlog import elapsed_text, result_of
 
@@ -117,14 +117,14 @@ def hands_of(replay):
         if entry.kind == "score":
             continue
         if entry.kind == "action" and (not hands or hands[-1]["number"] != entry.hand + 1):
-            _close_chance(hands, chance)
+            _close_chance(hands, chance, names)
             hands.append({"number": entry.hand + 1, "steps": [], "scores": None})
         if not hands:
             continue
         if entry.kind == "action" and entry.actor is None and not entry.engine_scores:
-            chance.append(entry.text)
+            chance.append(entry.description or entry.text)
             continue
-        _close_chance(hands, chance)
+        _close_chance(hands, chance, names)
         hands[-1]["steps"].append(
             {
                 "seq": entry.seq,
@@ -137,11 +137,12 @@ def hands_of(replay):
         )
         if entry.scores_after is not None and not entry.undone:
             hands[-1]["scores"] = list(entry.scores_after)
-    _close_chance(hands, chance)
+    _close_chance(hands, chance, names)
     return hands
 
 
-def _close_chance(hands, chance):
+def _close_chance(hands, chance, names):
     if chance and hands:
-        hands[-1]["steps"].append({"seq": None, "at": "", "player": "", "text": "chance: " + " ".join(chance), "undone": False, "scores": []})
+        text = "chance: " + chance_text(chance, names)
+        hands[-1]["steps"].append({"seq": None, "at": "", "player": "", "text": text, "undone": False, "scores": []})
     del chance[:]
