@@ -2,7 +2,7 @@
 
 The table tests every part of its pin map in turn (hardware/README.md, "First-run self test"):
 the nine readers, the display, the LEDs, the buzzer, then the buttons. For the buttons a person
-at the table presses each one the display asks for (``PUSH S0`` ... ``PUSH UNDO``), within 10 s
+at the table presses each one the display asks for (``PUSH S1`` ... ``PUSH UNDO``), within 10 s
 each; this command prints the same prompts as they come. At the end it prints every result;
 the exit status is 1 when a part failed (warnings, e.g. a clone reader, do not count). The
 display, the LEDs and the buzzer are judged by the person watching ("check" in the report).

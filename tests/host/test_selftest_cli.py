@@ -62,7 +62,7 @@ def test_selftest_prints_the_prompts_and_a_passing_report(capsys, table):
     lines = out.splitlines()
     assert lines[0].startswith("self test started on tiletable-")
     assert "table shows r0 92" in lines
-    assert "table shows PUSH S0    -> press S0 on the table (10 s)" in lines
+    assert "table shows PUSH S1    -> press S1 on the table (10 s)" in lines
     assert "table shows PUSH UNDO  -> press UNDO on the table (10 s)" in lines
     assert "self test: TEST OK" in lines
     assert "  reader   8     ok       0x92" in lines

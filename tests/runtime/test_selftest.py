@@ -146,7 +146,7 @@ class Rig:
         return self.finish()
 
 
-NAMES = ("S0", "S1", "S2", "S3", "MENU", "OK", "UNDO")
+NAMES = ("S1", "S2", "S3", "S4", "MENU", "OK", "UNDO")
 
 
 def reads(shown, text):
@@ -176,7 +176,7 @@ def test_the_display_shows_each_step_in_order():
     rig.answer_prompts()
     expected = ["r%d 92" % zone for zone in range(9)] + ["Ant %d" % zone for zone in range(9)]
     expected += ["all:abcdefg."] + ["all:" + s for s in "abcdefg."]
-    expected += ["S0  S1  S2  S3", "LEd r", "LEd G", "LEd b", "LEd W", "bEEP"]
+    expected += ["S1  S2  S3  S4", "LEd r", "LEd G", "LEd b", "LEd W", "bEEP"]
     expected += ["PUSH " + name for name in NAMES] + ["TEST OK"]
     got = [line for line in rig.lines if line not in ("", "all:")]  # "all:": every digit dark
     assert len(got) == len(expected), got
@@ -194,7 +194,7 @@ def test_each_antenna_is_switched_on_alone_once_and_left_off():
 
 def test_the_buzzer_plays_three_rising_beeps():
     rig = Rig()
-    rig.run_until("PUSH S0")
+    rig.run_until("PUSH S1")
     tones = rig.buzzer.tones()
     assert [hz for hz, _ in tones] == [BEEPS[0], BEEPS[4], BEEPS[8]]
     assert tones[0][0] < tones[1][0] < tones[2][0]
@@ -276,12 +276,12 @@ def test_a_button_held_at_the_start_is_stuck_and_not_asked_for():
 def test_the_wrong_button_is_reported_swapped():
     rig = Rig()
     order = list(ALL_BUTTONS)
-    order[1], order[2] = order[2], order[1]  # S1 and S2 wired the other way round
+    order[1], order[2] = order[2], order[1]  # seats 2 and 3 (S2, S3) wired the other way round
     test = rig.answer_prompts(order)
     buttons = rows(test, "button")
-    assert buttons[1] == ("button", "S1", FAIL, "swapped: got S2")
-    assert buttons[2] == ("button", "S2", FAIL, "swapped: got S1")
-    assert test.summary == "bUt S1"
+    assert buttons[1] == ("button", "S2", FAIL, "swapped: got S3")
+    assert buttons[2] == ("button", "S3", FAIL, "swapped: got S2")
+    assert test.summary == "bUt S2"
 
 
 def test_no_press_within_ten_seconds_is_missing():

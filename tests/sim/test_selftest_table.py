@@ -23,7 +23,7 @@ from tiletable.runtime.selftest import BUTTON_TIMEOUT_MS
 
 BEFORE_BUTTONS_MS = 16000  # readers, display, LEDs and buzzer take about 15.3 s
 BUTTONS = ("0", "1", "2", "3", "menu", "ok", "undo")
-PROMPTS = ("S0", "S1", "S2", "S3", "MENU", "OK", "UNDO")
+PROMPTS = ("S1", "S2", "S3", "S4", "MENU", "OK", "UNDO")
 
 
 def shows(control):

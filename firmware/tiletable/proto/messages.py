@@ -105,7 +105,7 @@ SELF_TEST with ``run`` 1 starts the hardware self test (hardware/README.md; E_BA
 game is in progress or a test runs); ``run`` 0 asks for the last report again (E_NOT_FOUND when
 none ran since boot). The device reports with SELF_TEST events (done, shows, results [part,
 item, status, detail]): ``done`` 0 while it runs, each time the display shows something new
-(``shows``, e.g. ``PUSH S0``; no results), then ``done`` 1 with the result (``TEST OK`` or the
+(``shows``, e.g. ``PUSH S1``; no results), then ``done`` 1 with the result (``TEST OK`` or the
 first failure) and every row; a row's status is ok, warn, fail or check (seen or heard by a
 person).
 """

@@ -10,7 +10,7 @@ Order: readers (VersionReg three times per zone, every other chip-select high; t
 antenna on alone for a moment), display (every segment, then each segment alone on all
 digits, then ``S0``..``S3`` on the seats' groups), LEDs (red, green, blue one LED at a time
 at the level cap, then all white), buzzer (three rising beeps), buttons (stuck at the start,
-then ``PUSH S0``..``PUSH UNDO`` one at a time), then the result: ``TEST OK`` or the first
+then ``PUSH S1``..``PUSH UNDO`` one at a time), then the result: ``TEST OK`` or the first
 failure. ``results`` lists ``(part, item, status, detail)`` rows; ``shows`` is what the
 display shows now and ``shown`` counts its changes (the runtime forwards each to the PC).
 
@@ -51,8 +51,9 @@ _DETAIL_MAX = const(24)  # a report row stays small: 20 rows fit one frame
 
 
 def button_names(seats):
-    """What the display and the report call each button: ``S0``..``S3``, ``MENU``, ``OK``, ``UNDO``."""
-    return ["S%d" % seat for seat in range(seats)] + ["MENU", "OK", "UNDO"]
+    """What the display and the report call each button: ``S1``..``S4`` (seats from 1, as their
+    labels), ``MENU``, ``OK``, ``UNDO``."""
+    return ["S%d" % (seat + 1) for seat in range(seats)] + ["MENU", "OK", "UNDO"]
 
 
 class SelfTest:
@@ -171,8 +172,8 @@ class SelfTest:
             yield SEGMENT_MS
         self.shows = ""
         for seat in range(display.seats):
-            display.draw_text(seat, "S%d" % seat)
-            self.shows += "S%d " % seat
+            display.draw_text(seat, "S%d" % (seat + 1))
+            self.shows += "S%d " % (seat + 1)
         self.shows = self.shows.strip()
         self.shown += 1
         display.show()
