@@ -95,7 +95,7 @@ def signals(pinmap):
     out.append(("LED_DATA", leds["data"], "bitstream", "74AHCT125 4A (WS2812 DIN via 330 Ohm)"))
     out.append(("BUZZER", pinmap["buzzer"]["pwm"], "pwm", "1 kOhm to the buzzer transistor's base"))
     buttons = pinmap["buttons"]
-    for seat, gpio in enumerate(buttons["seat"]):
+    for seat, gpio in enumerate(buttons["seat"], 1):  # seats as people count them (and label them)
         out.append(("BUTTON_SEAT%d" % seat, gpio, "in_pullup", "seat %d button to GND" % seat))
     for name in sorted(buttons["table"], key=buttons["table"].get):
         out.append(("BUTTON_%s" % name.upper(), buttons["table"][name], "in_pullup", "table %s button to GND" % name.upper()))
@@ -106,7 +106,7 @@ def alternative_signals(pinmap):
     """The TM1637 build's pins: ``(name, gpio, function, connects_to)``; they replace the MAX7219's."""
     alt = pinmap["display"]["tm1637_alternative"]
     out = [("TM1637_CLK", alt["clk"], "open_drain", "CLK of every TM1637 module")]
-    for seat, gpio in enumerate(alt["dio"]):
+    for seat, gpio in enumerate(alt["dio"], 1):
         out.append(("TM1637_DIO%d" % seat, gpio, "open_drain", "DIO of seat %d's TM1637 module" % seat))
     return out
 
@@ -428,7 +428,7 @@ def render_wiring_svg(pinmap):
             ("DIN / CLK / CS(LOAD)", "MOSI_5V / SCK_5V / LOAD_5V (module 0)"),
             ("DOUT", "DIN of the next module; CLK and CS in parallel"),
             ("VCC / GND", "5V (USB) / GND, 10 uF + 100 nF per module"),
-            ("digits", "module 0: seats 0-1, module 1: seats 2-3"),
+            ("digits", "module 0: seats 1-2, module 1: seats 3-4"),
         ]),
         ("WS2812B status LEDs (x%d)" % pinmap["leds"]["count"], [
             ("DIN of LED 0", "LED_DIN_5V; DOUT n -> DIN n+1"),
@@ -446,7 +446,7 @@ def render_wiring_svg(pinmap):
         ]),
         ("TM1637 alternative (instead of MAX7219)", [
             ("CLK (all modules)", "TM1637_CLK (GP%d)" % pinmap["display"]["tm1637_alternative"]["clk"]),
-            ("DIO seat 0..3", ", ".join("GP%d" % g for g in pinmap["display"]["tm1637_alternative"]["dio"])),
+            ("DIO seat 1..4", ", ".join("GP%d" % g for g in pinmap["display"]["tm1637_alternative"]["dio"])),
             ("VCC / GND", "3V3_PICO / GND (never 5V)"),
         ]),
     ]
@@ -467,10 +467,11 @@ def render_wiring_svg(pinmap):
 
 
 def zone_label(zone):
-    """Short human text for a profile zone entry (also used by the tests)."""
+    """Short human text for a profile zone entry (also used by the tests): seats from 1, as
+    people count them (the data counts from 0, as the firmware)."""
     role = zone["role"]
     if role == "seat":
-        return "seat %d" % zone["seat"]
+        return "seat %d" % (zone["seat"] + 1)
     if role == "end":
         return "end %s" % zone["end"]
     if role == "arm":
@@ -478,7 +479,7 @@ def zone_label(zone):
     if role == "field":
         return "field col %d" % zone["column"]
     if role == "assign":
-        return "col %d seat %d" % (zone["column"], zone["seat"])
+        return "col %d seat %d" % (zone["column"], zone["seat"] + 1)
     return role
 
 
@@ -512,7 +513,7 @@ def render_tray_svg(trays, profile_name):
             "N": (tray["width"] / 2, -8), "E": (tray["width"] + 30, tray["depth"] / 2)}
     for seat, place in enumerate(profile["seats"]):
         sx, sy = edge[place]
-        body.append(_text(margin + sx, margin + sy, "SEAT %d" % seat, 12, anchor="middle", weight="bold", fill="#8b0000"))
+        body.append(_text(margin + sx, margin + sy, "SEAT %d" % (seat + 1), 12, anchor="middle", weight="bold", fill="#8b0000"))
     # Dimensions: pad size and centre pitch along the south row, gap between antennas.
     south = sorted((z for z in tray["zones"] if z["y"] == max(t["y"] for t in tray["zones"])), key=lambda z: z["x"])
     first, second = south[0], south[1]

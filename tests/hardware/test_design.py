@@ -213,6 +213,21 @@ def test_tray_drawing_is_svg_naming_every_used_zone(name):
         assert ">zone %d<" % zone["id"] in text and ">%s<" % gen.zone_label(zone) in text
 
 
+@pytest.mark.parametrize("name", sorted(TRAYS["profiles"]))
+def test_tray_drawing_labels_seats_as_people_count_them(name):
+    text = OUTPUTS["hardware/trays/%s.svg" % name]
+    players = TRAYS["profiles"][name]["players"]
+    assert [">SEAT %d<" % seat in text for seat in range(players + 1)] == [False] + [True] * players
+    assert ">seat 0<" not in text and " seat 0<" not in text
+
+
+def test_pin_names_and_wiring_count_seats_from_1():
+    pins = OUTPUTS["hardware/PINS.md"]
+    assert "| BUTTON_SEAT1 | in_pullup | seat 1 button to GND |" in pins and "SEAT0" not in pins
+    assert "TM1637_DIO4 | DIO of seat 4's" in pins and "DIO0" not in pins
+    assert "seats 1-2, module 1: seats 3-4" in OUTPUTS["hardware/wiring.svg"]
+
+
 # --- wiring diagram ---
 
 
