@@ -392,7 +392,7 @@ def record_of_replay(replay, header):
     undone = []
     for entry in replay.actions():
         if entry.undone:
-            undone.append(for_people(entry.description or entry.text, names))
+            undone.append(entry.text)  # named as the body names actions
             continue
         details = {(e.seat, e.points, e.rule): e.detail for e in entry.engine_scores}
         scores = [Score(seat, points, rule, details.get((seat, points, rule), "")) for seat, points, rule in entry.table_scores]
