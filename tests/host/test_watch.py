@@ -75,6 +75,12 @@ def test_watch_shows_the_tables_error_as_the_table_words_it(capsys, tmp_path):
     assert status == 0 and out.splitlines()[-1] == "last error: P3 has nothing to claim"
 
 
+def test_watch_shows_a_seat_named_by_its_number_once(capsys, tmp_path):
+    device, state = _device(tmp_path, "muggins", ("P1", "P2"), 30)
+    out = tiletable(capsys, ["watch", "--once"], device)[1]
+    assert out.splitlines()[1].startswith("  P1 %s %5d" % (" " * 10, state.scores[0]))
+
+
 def test_an_error_event_is_the_last_error_until_the_next_play_event():
     view = TableView(None)
     view.on_event("error event", {"code": 8, "message": "P3 has nothing to claim"})
