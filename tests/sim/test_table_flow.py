@@ -1,6 +1,8 @@
 """Games that used to get stuck or lose their way at the table, played through the simulated
 table's zones and buttons only (issue 15): a refused piece changes nothing and the same seat
 can then play legally; an undone play can be played again."""
+import pytest
+
 from player import SETTLED, ColumnPlayer, LinePlayer, at_budget, choose_game, local_table, reads
 from test_table_rules import flushed_journal, started
 from tiletable.drivers.status_leds import StatusLeds
@@ -303,6 +305,48 @@ def test_column_leds_show_each_columns_result_and_follow_undo_and_power_cuts(tab
     assert _column_leds(control) == shown
     resumed = _power_cut(control, table_root)
     assert _column_leds(resumed) == shown
+
+
+def _battle_leds(last_battle):
+    """The slot LEDs the engine's last battle calls for (dark where no battle was fought)."""
+    colour = {1: GREEN, 0: AMBER, -1: RED}
+    shown = {key: "000000" for key in COLUMNS.assign_zone}
+    for column, _, _, result in last_battle:
+        shown[(column, 0)], shown[(column, 1)] = colour[result], colour[-result]
+    return shown
+
+
+class _LedCheckingColumnPlayer(ColumnPlayer):
+    """Looks at the slot LEDs after every battle it fights through the pads (issue 42)."""
+
+    def __init__(self, *args, **kwargs):
+        ColumnPlayer.__init__(self, *args, **kwargs)
+        self.battles = 0
+
+    def step(self):
+        fought = len(self.god.history)
+        ColumnPlayer.step(self)
+        if any(self.god.action_str(a).startswith("A1:") for a in self.god.history[fought:]):
+            self.battles += 1
+            assert _column_leds(self.control) == (_battle_leds(self.god.last_battle), True), "battle %d%s" % (self.battles, ", the last" if self.god.is_over() else "")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_column_leds_show_every_battles_result_the_last_one_included(table_root, seed):
+    control = local_table(table_root)
+    player = _LedCheckingColumnPlayer(control, "columns", 2, seed=seed)
+    god = player.play_match()
+    assert god.is_over() and control.state()["mode"] == "over" and player.battles >= 2
+    last = (_battle_leds(god.last_battle), True)
+    assert any(colour != "000000" for colour in last[0].values())
+    control.command("wait 3000")  # the final screen flips between places and scores: LEDs stay
+    assert _column_leds(control) == last
+    control.press("menu")  # the menu shows no results; back on the final screen they are there again
+    assert _column_leds(control) == ({key: "000000" for key in COLUMNS.assign_zone}, True)
+    control.press("menu")
+    assert _column_leds(control) == last
+    control.press("ok")  # the match is left for the menu: the results go with it
+    assert _column_leds(control) == ({key: "000000" for key in COLUMNS.assign_zone}, True)
 
 
 def test_prompts_count_seats_from_1_and_use_the_players_names(table_root):

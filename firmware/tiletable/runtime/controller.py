@@ -4,7 +4,7 @@ button (press = next option, long press = confirm), and the steady score view.
 A controller turns one family's zone and button events into engine actions (docs/TABLE.md).
 The interface the table calls: ``on_zone(role, a, b, event, now_ms)``, ``preview(role, a, b,
 identity)``, ``on_button(seat,
-kind, now_ms)``, ``on_ok(now_ms)``, ``tick(now_ms) -> redraw?``, ``draw()``, ``draw_score(seat,
+kind, now_ms)``, ``on_ok(now_ms)``, ``tick(now_ms) -> redraw?``, ``draw()``, ``draw_final()``, ``draw_score(seat,
 winner)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back),
 ``can_undo()`` and ``reset()`` (forget half-made choices after an undo).
 """
@@ -139,6 +139,10 @@ class Controller:
 
     def draw_score(self, seat, highlight=False):
         self.ui.number(seat, self.state.scores[seat], highlight)
+
+    def draw_final(self):
+        """What the final screen keeps of the game's view besides the scores (the table draws
+        places, scores and the dark turn LEDs); families with more override."""
 
     def draw_choice(self):
         """The open choice's option on its seat's display; True when one is open."""

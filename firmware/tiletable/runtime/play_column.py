@@ -11,7 +11,8 @@ the round goes on. Cards still lying on a slot from an earlier round do not coun
 
 The LED beside each assignment slot shows the last battle's result in its column for that
 slot's player: green won, red lost, amber drawn (dark: no battle there). It is drawn from
-the engine's ``last_battle``, so an undo or a power cut shows what the state says.
+the engine's ``last_battle``, so an undo or a power cut shows what the state says, and the
+final screen keeps the battle that ended the match (``draw_final``).
 """
 from tiletable import tagrecord
 from tiletable.drivers.status_leds import StatusLeds
@@ -142,3 +143,5 @@ class ColumnController(TextController):
             result = results[column]
             self.ui.zone_result(zone[(column, 0)], None if result is None else _RESULT_LEDS[result])
             self.ui.zone_result(zone[(column, 1)], None if result is None else _RESULT_LEDS[-result])
+
+    draw_final = draw_results  # the match's last battle stays lit on the final screen

@@ -644,6 +644,7 @@ class Table:
                     self.controller.draw_score(seat)
             ui.turn(None)
             ui.candidate_ends(0)
+            self.controller.draw_final()
         else:
             self.controller.draw()
         ui.show()
