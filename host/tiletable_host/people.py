@@ -75,6 +75,12 @@ def score_text(score, scale=1, signed=False):
     return "+" + text if signed and score >= 0 else text
 
 
+def score_value(score, scale=1):
+    """A score as a number in the unit people read, for programs (JSON): ``75`` half-chips
+    are ``37.5`` chips, ``-84`` of them ``-42``."""
+    return score // scale if score % scale == 0 else score / scale
+
+
 def score_event_text(event, names, scale=1):
     """``ann +10 fives: ends 4 + 6 = 10``: a ScoreEvent with its rule and arithmetic."""
     points = score_text(event.points, scale, signed=True)

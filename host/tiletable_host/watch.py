@@ -15,7 +15,7 @@ from tiletable.record import REC_HEADER, parse_json_payload
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
-from tiletable_host.people import for_people, score_event_text, score_scale, score_text, seat_label, seat_name
+from tiletable_host.people import for_people, score_event_text, score_scale, seat_label, seat_name
 from tiletable_host.sessionlog import elapsed_text, replay_records, resolve_ruleset
 from tiletable_host.views import table_lines
 
@@ -96,10 +96,10 @@ class TableView:
         scale = score_scale(self.replay.ruleset, snap["players"]) if self.replay is not None else 1
         to_act = snap["to_act"]
         lines = ["%s, hand %d, %s" % (snap["ruleset"], snap["hand"] + 1, turn_text(to_act, names, snap["mode"]))]
-        for seat, score in enumerate(snap["scores"]):
+        for seat, score in enumerate(snap["scores"]):  # in the unit people read (Buki: chips)
             marker = "  <- to act" if to_act == seat else ""
             label, _, name = seat_label(names, seat).partition(" ")  # P1 alone when that is its name
-            lines.append("  %s %-10s %5s%s" % (label, name, score_text(score, scale), marker))
+            lines.append("  %s %-10s %5s%s" % (label, name, score, marker))
         if self.replay is not None:
             lines.extend(table_lines(self.replay.state, names))
             lines.extend(_last_play(self.replay, names, scale))

@@ -44,9 +44,9 @@ def test_a_request_the_device_lacks_is_refused_as_unsupported(link):
 def test_events_that_arrive_before_a_reply_go_to_the_callback(link):
     seen = []
     link.on_event = lambda name, fields: seen.append((name, fields))
-    link.send_event(EV_SCORE, {"seat": 1, "points": 10, "rule": "fives"})
+    link.send_event(EV_SCORE, {"seat": 1, "points": "10", "rule": "fives"})
     link.journal_status()
-    assert seen == [("score event", {"seat": 1, "points": 10, "rule": "fives"})]
+    assert seen == [("score event", {"seat": 1, "points": "10", "rule": "fives"})]
 
 
 def test_an_idempotent_request_is_sent_again_after_a_lost_reply(link):

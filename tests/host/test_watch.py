@@ -11,6 +11,7 @@ from journal_games import play_into_journal
 from tiletable.engine.rulesets import preset_names
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.proto.messages import EV_ERROR, STATE
+from tiletable_host.people import score_value
 from tiletable_host.transport_local import LocalTransport
 from tiletable_host.watch import TableView, follow
 
@@ -26,7 +27,7 @@ def _device(tmp_path, name, players, actions):
         "menu": [name, len(players)],
         "ruleset": name,
         "players": len(players),
-        "scores": list(state.scores),
+        "scores": [score_value(score, getattr(state, "score_scale", 1)) for score in state.scores],  # Buki: chips
         "hand": state.hand_number,
         "actions": len(state.history),
         "to_act": {CHANCE: "chance", SIMULTANEOUS: "all", TERMINAL: "over"}.get(actor, actor),

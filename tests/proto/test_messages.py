@@ -9,6 +9,7 @@ from tiletable.proto.messages import (
     ERROR,
     EV_SCORE,
     GAME_START,
+    JOURNAL_ACK,
     JOURNAL_PULL,
     MESSAGES,
     REPLY,
@@ -92,7 +93,8 @@ def test_encoding_checks_the_fields_it_is_given():
         (RULESET_PUT_BEGIN, {"name": "x", "hash": "h"}, "missing field 'size'"),
         (RULESET_PUT_BEGIN, {"name": "x" * 256, "size": 1, "hash": "h"}, "'name' is 256 bytes"),
         (RULESET_PUT_BEGIN, {"name": 5, "size": 1, "hash": "h"}, "'name' must be text"),
-        (EV_SCORE, {"seat": 1, "points": True, "rule": "r"}, "'points' must be a whole number"),
+        (JOURNAL_ACK, {"seq": True}, "'seq' must be a whole number"),
+        (EV_SCORE, {"seat": 1, "points": 10, "rule": "r"}, "'points' must be text"),  # a decimal: Buki's "37.5" chips
         (RULESET_LIST | REPLY, {"rulesets": [{"name": "a", "version": 1}]}, "missing field 'hash'"),
         (GAME_START, {"ruleset": "r", "players": ["p"] * 256}, "game start: field 'players' has 256 items, over 255"),
         (RULESET_PUT_CHUNK, {"offset": 0, "data": "text"}, "ruleset put chunk: field 'data' must be bytes (got 'str')"),

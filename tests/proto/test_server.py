@@ -583,7 +583,7 @@ def test_session_list_is_paged_to_fit_a_frame():
 @toy_family.with_toy_family
 def test_every_failure_is_an_error_reply():
     server = _server("server-errors")
-    assert "not a request" in _error(server, EV_SCORE, {"seat": 1, "points": 2, "rule": "x"}, E_UNKNOWN_TYPE)
+    assert "not a request" in _error(server, EV_SCORE, {"seat": 1, "points": "2", "rule": "x"}, E_UNKNOWN_TYPE)
     assert "not available" in _error(server, GAME_START, {"ruleset": "toy", "players": []}, E_UNSUPPORTED)
     replies = _replies(server, encode_frame(JOURNAL_PULL, 9, b"\x01"))
     assert replies[0][0] == ERROR and replies[0][2]["code"] == E_MALFORMED and "'after'" in replies[0][2]["message"]
@@ -627,9 +627,9 @@ def test_maintenance_request_sets_the_flag_for_the_main_loop():
 def test_events_are_numbered_by_the_server():
     server = _server("server-events")
     decoder = FrameDecoder()
-    frames = [server.event(EV_SCORE, {"seat": 2, "points": -10, "rule": "fives"}) for _ in range(3)]
+    frames = [server.event(EV_SCORE, {"seat": 2, "points": "-10", "rule": "fives"}) for _ in range(3)]
     got = [(t, s, decode_payload(t, p)) for f in frames for _, t, s, p in decoder.feed(f)]
-    assert got == [(EV_SCORE, n, {"seat": 2, "points": -10, "rule": "fives"}) for n in (1, 2, 3)]
+    assert got == [(EV_SCORE, n, {"seat": 2, "points": "-10", "rule": "fives"}) for n in (1, 2, 3)]
 
 
 @toy_family.with_toy_family

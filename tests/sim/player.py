@@ -24,10 +24,17 @@ from tiletable.record_read import InEffect, visit
 from tiletable.runtime.play_climb import ClimbController
 
 from tiletable.drivers.segments import glyph
+from tiletable_host.people import score_value
 from tiletable_host.simtable import ControlCommands
 
 
 SETTLED = "wait %d" % (ClimbController.stable_ms + 100)  # Da San cards lay still: taken
+
+
+def table_scores(god):
+    """The god state's scores as the table's STATE gives them: in the unit people read (Buki's
+    half-chips as chips, ``37.5`` for a half)."""
+    return [score_value(score, getattr(god, "score_scale", 1)) for score in god.scores]
 
 
 def at_budget(colour):

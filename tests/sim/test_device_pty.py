@@ -7,7 +7,10 @@ import serial
 
 from tiletable.proto.frame import FrameDecoder
 from tiletable.proto.messages import EV_ERROR, EV_PLAY, EV_SCORE, EV_ZONE, GAME_START, HELLO, MAINTENANCE, REPLY, STATE, decode_payload, encode_message
+from player import LinePlayer, table_scores
+from tiletable.engine.betting import chips_text
 from tiletable_host.simtable import SimulatedTable
+from tiletable_host.transport_serial import SerialTransport
 
 
 @pytest.fixture
@@ -74,14 +77,14 @@ def test_game_started_by_the_host_is_played_on_the_table(table):
         seen = collect(port, 1.0)
     actions = [fields["action"] for msg_type, fields in seen if msg_type == EV_PLAY]
     assert actions[:2] == ["D0:?", "D0:?"] and actions[-2:] == ["setter0", "5-5"]
-    assert (EV_SCORE, {"seat": 0, "points": 10, "rule": "fives"}) not in seen  # manual claims: not yet scored
+    assert (EV_SCORE, {"seat": 0, "points": "10", "rule": "fives"}) not in seen  # manual claims: not yet scored
     assert (EV_ZONE, {"zone": 0, "tag": "5-5", "present": 1}) in seen
     assert table.control.state()["prompt"] == "bob to play"  # seat 1, by the name the host gave
     with serial.Serial(table.port, timeout=0.2) as port:
         table.control.press(0, "double")  # "muggins!": the count is claimed
         table.control.place(2, "1-2")  # seat 1 lays a tile that fits no end
         seen = collect(port, 1.0)
-    assert (EV_SCORE, {"seat": 0, "points": 10, "rule": "fives"}) in seen
+    assert (EV_SCORE, {"seat": 0, "points": "10", "rule": "fives"}) in seen
     errors = [fields for msg_type, fields in seen if msg_type == EV_ERROR]
     assert errors and errors[0]["code"] == 4
 
@@ -126,3 +129,38 @@ def test_set_clock_dates_the_session_and_is_journalled_mid_session(table):
     header = [json.loads(payload) for seq, rtype, payload in records if rtype == REC_HEADER][-1]
     assert 1_800_000_000 <= header["time"] <= 1_800_000_000 + 60
     assert [payload for seq, rtype, payload in records if rtype == REC_CLOCK] == [b"1800000100"]
+
+
+def test_buki_scores_reach_the_pc_in_chips_as_the_displays_show_them(table):
+    """STATE and the score events carry Buki's chips (a half chip as ``37.5``), not the
+    half-chips the engine and the journal count in (issue 42); the displays agree."""
+    events = []
+    link = SerialTransport(table.port, timeout=2.0, on_event=lambda name, fields: events.append((name, fields)))
+    try:
+        link.hello()
+        link.game_start("buki", ["ann", "bob", "cy", "di"])
+        player = LinePlayer(table.control, "buki", 4, seed=1)  # seed 1: a stake pays 67.5 chips
+        god = player.god
+        player._deal()
+        while god.hand_number == 0:
+            player._move()
+        link.poll_events(0.5)
+        snapshot = link.state()
+        shown = table.control.display()
+        for _ in range(20):  # the summary blinks: its lit half (device time, 100 ms a step)
+            if all(text.strip() for text in shown):
+                break
+            table.control.wait(100)
+            shown = table.control.display()
+        link.game_stop()
+    finally:
+        link.close()
+    chips = [score / 2 for score in god.scores]
+    assert any(score % 1 for score in chips), "the seed's hand has no half chip to carry"
+    assert snapshot["scores"] == chips and snapshot["scores"] == table_scores(god)
+    groups = [" " * (4 - len(chips_text(score).replace(".", ""))) + chips_text(score) for score in god.scores]
+    assert "".join(shown) == "".join(groups)  # four digits a seat, a decimal point lit after the 7 of 67.5
+    scored = [fields for name, fields in events if name == "score event"]
+    assert scored == [{"seat": e.seat, "points": chips_text(e.points), "rule": e.rule} for e in god.score_events]
+    for seat in range(4):
+        assert sum(float(fields["points"]) for fields in scored if fields["seat"] == seat) == chips[seat]

@@ -92,6 +92,12 @@ until the next reset): session headers carry it, and a session in progress journ
 Events: ZONE (zone, tag, present), PLAY (seat, action, journal_seq), SCORE (seat, points,
 rule), ERROR_EVENT (code, message). ERROR: code (E_*), request (the failed type), message.
 
+Scores are in the unit people read, the same on the table's displays, in STATE's ``scores``
+(JSON numbers) and in SCORE's ``points`` (a decimal as text: ``"10"``, ``"-5"``): points, and
+for Buki chips, where an exact 5/2 payout of an odd stake gives a half chip (``37.5``, ``"-37.5"``;
+rule book §3.12, TV-BUKI-7). Only the journal keeps Buki's amounts in half-chips (whole numbers:
+``REC_SCORE`` ``"0 75 payout"`` is 37.5 chips; ``tiletable.record``).
+
 Tags (enrolment, ``tiletable enrol`` and ``inventory``): TAG_SCAN lists what the tray last
 confirmed on a zone, a row per tag: its UID in hex, ``status`` "" for a usable piece or the
 reason it is not (blank, foreign, damaged, duplicate, unknown uid, ...), and the identity it
@@ -229,7 +235,7 @@ MESSAGES = {
     MAINTENANCE | REPLY: "maintenance reply:",
     EV_ZONE: "zone event: zone u8, tag str, present u8",
     EV_PLAY: "play event: seat u8, action str, journal_seq u32",
-    EV_SCORE: "score event: seat u8, points i32, rule str",
+    EV_SCORE: "score event: seat u8, points str, rule str",
     EV_ERROR: "error event: code u8, message str",
     SELF_TEST: "self test: run u8",
     SELF_TEST | REPLY: "self test reply:",

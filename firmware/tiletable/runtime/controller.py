@@ -5,7 +5,7 @@ A controller turns one family's zone and button events into engine actions (docs
 The interface the table calls: ``on_zone(role, a, b, event, now_ms)``, ``preview(role, a, b,
 identity)``, ``on_button(seat,
 kind, now_ms)``, ``on_ok(now_ms)``, ``tick(now_ms) -> redraw?``, ``draw()``, ``draw_final()``, ``draw_score(seat,
-winner)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back),
+winner)``, ``score_text(points)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back),
 ``can_undo()`` and ``reset()`` (forget half-made choices after an undo).
 """
 from tiletable import tagrecord
@@ -139,6 +139,11 @@ class Controller:
 
     def draw_score(self, seat, highlight=False):
         self.ui.number(seat, self.state.scores[seat], highlight)
+
+    def score_text(self, points):
+        """A score as the link carries it (STATE, the score event): a decimal in the unit people
+        read, which the line games turn from Buki's half-chips into chips (``"37.5"``)."""
+        return str(points)
 
     def draw_final(self):
         """What the final screen keeps of the game's view besides the scores (the table draws

@@ -425,6 +425,14 @@ class LineController(Controller):
 
     # ----- display
 
+    def score_text(self, points):
+        """Buki's half-chips as chips (``75`` -> ``"37.5"``), other games' points as they are."""
+        if self.state.betting is None:
+            return str(points)
+        from tiletable.engine.betting import chips_text  # loaded with the game's betting
+
+        return chips_text(points)
+
     def draw_score(self, seat, highlight=False):
         st = self.state
         if st.betting is None:

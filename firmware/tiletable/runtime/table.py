@@ -534,7 +534,7 @@ class Table:
         self.last_error = None  # what was wrong before is no longer what the table says
         self.send(EV_PLAY, {"seat": actor if actor >= 0 else 255, "action": text, "journal_seq": session.seqs[-1]})
         for event in state.score_events[before:]:
-            self.send(EV_SCORE, {"seat": event.seat, "points": event.points, "rule": event.rule})
+            self.send(EV_SCORE, {"seat": event.seat, "points": self.controller.score_text(event.points), "rule": event.rule})
         if state.is_over():
             self._end_session("over")
             self.mode = MODE_OVER
@@ -661,7 +661,8 @@ class Table:
             self.zones_in_use = None
 
     def snapshot(self, extra=None):
-        """The table as JSON text for the STATE request, with ``extra``'s entries (the app's)."""
+        """The table as JSON text for the STATE request, with ``extra``'s entries (the app's);
+        ``scores`` in the unit people read (Buki: chips, ``37.5`` for a half chip)."""
         view = {"mode": self.mode, "menu": [self.menu.name, self.menu.players]}
         if extra:
             view.update(extra)
@@ -671,7 +672,6 @@ class Table:
             actor = state.current_player()
             view["ruleset"] = session.ruleset.name
             view["players"] = state.players
-            view["scores"] = list(state.scores)
             view["hand"] = state.hand_number
             view["actions"] = len(state.history)
             view["to_act"] = {CHANCE: "chance", SIMULTANEOUS: "all", TERMINAL: "over"}.get(actor, actor)
@@ -682,7 +682,13 @@ class Table:
             view["events_lost"] = self.events_lost
         if self.selftest_status is not None:
             view["selftest"] = self.selftest_status
-        return canonical_json(view)
+        text = canonical_json(view)
+        if session is None:
+            return text
+        # the scores as JSON numbers in the unit people read: Buki's chips may be decimals
+        # (37.5), which canonical JSON has no form for, so they are written here, last
+        score_text = self.controller.score_text
+        return '%s,"scores":[%s]}' % (text[:-1], ",".join([score_text(points) for points in session.state.scores]))
 
 
 def final_places(state):

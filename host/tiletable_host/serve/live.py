@@ -15,7 +15,7 @@ from tiletable.engine.rulesets import family_module, schema_module
 from tiletable.families import FAMILIES
 from tiletable_host.connect import open_link
 from tiletable_host.errors import CommandError
-from tiletable_host.people import for_people, seat_name
+from tiletable_host.people import for_people, score_scale, score_value, seat_name
 from tiletable_host.transport import TransportError
 from tiletable_host.views import table_picture
 from tiletable_host.watch import TableView, last_error, open_ruleset_db, turn_text
@@ -100,14 +100,20 @@ def last_play(replay, names):
         "seq": last.seq,
         "text": last.text,
         "description": for_people(last.description, names),
-        "scores": explained_scores(last.engine_scores, names),
+        "scores": explained_scores(last.engine_scores, names, score_scale(replay.ruleset, len(names))),
     }
 
 
-def explained_scores(events, names):
-    """Score events for people: who, how many points, by which rule, and the arithmetic."""
+def explained_scores(events, names, scale=1):
+    """Score events for people: who, how many points (chips in Buki: ``scale`` engine units
+    each, as STATE's scores), by which rule, and the arithmetic."""
     return [
-        {"player": seat_name(names, e.seat), "points": e.points, "rule": e.rule, "detail": for_people(e.detail, names)}
+        {
+            "player": seat_name(names, e.seat),
+            "points": score_value(e.points, scale),
+            "rule": e.rule,
+            "detail": for_people(e.detail, names),
+        }
         for e in events
     ]
 
