@@ -18,9 +18,10 @@ from journal_games import play_into_journal, play_whole_match
 from tiletable.engine.line_actions import K_PLAY, kind_of
 from tiletable.engine.rulesets import find_ruleset, preset_names
 from tiletable_host.db import Database
+from tiletable_host.people import score_text, score_value
 from tiletable_host.serve.app import create_app
 from tiletable_host.serve.command import WebServer
-from tiletable_host.serve.history import find_sessions, standings
+from tiletable_host.serve.history import Scales, find_sessions, standings
 from tiletable_host.serve.live import Hub, PortWatcher, picture
 from tiletable_host.sessionlog import replay_session
 from tiletable_host.transport_local import LocalTransport
@@ -65,10 +66,11 @@ def test_the_session_page_of_every_game_tells_each_hand_and_score(client, club, 
     assert [int(h) for h in re.findall(r"<h2>Hand (\d+)</h2>", page)] == hands and hands[0] == 1
     assert "<svg" in page  # the score chart
     names = [n for n in ("ann", "bob", "cy", "di")][: state.players]
-    final = ", ".join("%s %d" % (n, s) for n, s in zip(names, state.scores))
+    scale = getattr(state, "score_scale", 1)  # Buki: chips, as everywhere people read them
+    final = ", ".join("%s %s" % (n, score_text(s, scale)) for n, s in zip(names, state.scores))
     assert "Final scores: " + final in page
     for event in state.score_events[-3:]:
-        assert "%+d %s: " % (event.points, event.rule) in page
+        assert "%s %s: " % (score_text(event.points, scale, signed=True), event.rule) in page
     assert "disagree" not in page
 
 
@@ -109,8 +111,11 @@ def test_sessions_are_found_by_player_game_and_date(client, club):
 
 def test_standings_rate_every_finished_session_with_openskill(client, club):
     db = Database.open(club[0])
-    table = standings(db.sessions())
+    table = standings(db.sessions(), Scales(db))
     assert sorted(table) == sorted(GAMES)  # the unfinished Block match is not rated
+    buki = club[1][GAMES.index("buki")]
+    chips = {row["player"]: row["points"] for row in table["buki"]}  # half-chips read as chips
+    assert chips == {name: score_value(buki.scores[seat], 2) for seat, name in enumerate(("ann", "bob", "cy", "di")[: buki.players])}
     muggins = {row["player"]: row for row in table["muggins"]}
     finals = [s for s in club[1] if s.ruleset.name == "muggins"]
     for seat, name in enumerate(("ann", "bob")):

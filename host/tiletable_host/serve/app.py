@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from tiletable_host import db as dbmod
 from tiletable_host.errors import CommandError
+from tiletable_host.people import score_scale, score_value
 from tiletable_host.plot import render_svg
 from tiletable_host.record import session_records_text
 from tiletable_host.serve import history
@@ -79,6 +80,7 @@ def create_app(hub, db_path):
     def sessions_page(request, db):
         query = {key: request.query_params.get(key, "").strip() for key in ("player", "game", "since", "until")}
         every = db.sessions()
+        scales = history.Scales(db)
         try:
             found = history.find_sessions(every, **query)
             problem = ""
@@ -87,7 +89,7 @@ def create_app(hub, db_path):
         return page(
             "sessions.html",
             title="Sessions",
-            sessions=[history.session_row(s) for s in reversed(found)],
+            sessions=[history.session_row(s, scales) for s in reversed(found)],
             query=query,
             problem=problem,
             games=sorted({s["ruleset"] for s in every}),
@@ -100,9 +102,9 @@ def create_app(hub, db_path):
         return page(
             "session.html",
             title="Session %d" % session_id,
-            session=history.session_row(replay.session),
+            session=history.session_row(replay.session, history.Scales(db)),
             hands=history.hands_of(replay),
-            final=list(replay.state.scores),
+            final=[score_value(score, score_scale(replay.ruleset, len(replay.session["players"]))) for score in replay.state.scores],
             chart=Markup(render_svg(replay)),
             divergences=replay.divergences,
             violations=[v.text() for v in replay.violations],
@@ -116,14 +118,15 @@ def create_app(hub, db_path):
 
     def player_page(request, db):
         name = request.path_params["name"]
-        sessions, games = history.player_record(db.sessions(), name)
+        scales = history.Scales(db)
+        sessions, games = history.player_record(db.sessions(), name, scales)
         if not sessions:
             raise CommandError("no session with a player named %r" % name)
-        ratings = {game: row for game, rows in history.standings(db.sessions()).items() for row in rows if row["player"] == name}
+        ratings = {game: row for game, rows in history.standings(db.sessions(), scales).items() for row in rows if row["player"] == name}
         return page("player.html", title=name, name=name, sessions=sessions, games=games, ratings=ratings)
 
     def standings_page(request, db):
-        return page("standings.html", title="Standings", standings=history.standings(db.sessions()))
+        return page("standings.html", title="Standings", standings=history.standings(db.sessions(), history.Scales(db)))
 
     def favicon(request):
         return Response(status_code=204)

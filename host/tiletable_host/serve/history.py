@@ -11,12 +11,33 @@ import time
 
 from openskill.models import PlackettLuce
 
-from tiletable_host.people import chance_text, for_people
+from tiletable_host.people import chance_text, for_people, score_scale, score_value
 from tiletable_host.serve.live import explained_scores
-from tiletable_host.sessionlog import elapsed_text, result_of
+from tiletable_host.sessionlog import elapsed_text, result_of, session_scale
 
 
-def session_row(session):
+class Scales:
+    """Each session's score units per point or chip (Buki: 2 half-chips), looked up once per
+    ruleset version and player count: the pages show every score in the unit people read."""
+
+    def __init__(self, db=None):
+        self.db = db
+        self._known = {}
+
+    def __call__(self, session):
+        if self.db is None:
+            return 1
+        key = (session["ruleset"], session["hash"], len(session["players"]))
+        if key not in self._known:
+            self._known[key] = session_scale(self.db, session)
+        return self._known[key]
+
+
+def _final_scores(session, scale_of):
+    return [score_value(score, scale_of(session)) for score in session["result"]["scores"]]
+
+
+def session_row(session, scale_of=Scales()):
     """What a list of sessions shows of one."""
     return {
         "id": session["id"],
@@ -24,7 +45,7 @@ def session_row(session):
         "ruleset": session["ruleset"],
         "device": session["device"],
         "players": session["players"],
-        "result": result_of(session),
+        "result": result_of(session, scale_of(session)),
         "records": session["records"],
     }
 
@@ -64,16 +85,16 @@ def finished(session):
     return result is not None and isinstance(result.get("scores"), list) and len(result["scores"]) == len(session["players"])
 
 
-def standings(sessions):
+def standings(sessions, scale_of=Scales()):
     """Per ruleset, one row per player: sessions finished, wins (a top score, shared or not),
-    points in total, and the openskill rating after all of them, best ordinal first."""
+    points (Buki: chips) in total, and the openskill rating after all of them, best ordinal first."""
     model = PlackettLuce()
     games = {}
     for session in sessions:
         if not finished(session):
             continue
         table = games.setdefault(session["ruleset"], {})
-        scores = session["result"]["scores"]
+        scores = _final_scores(session, scale_of)
         rows = [table.setdefault(name, {"player": name, "played": 0, "wins": 0, "points": 0, "rating": model.rating(name=name)}) for name in session["players"]]
         rated = model.rate([[row["rating"]] for row in rows], scores=list(scores))
         for row, [rating], score in zip(rows, rated, scores):
@@ -91,26 +112,27 @@ def standings(sessions):
     return result
 
 
-def player_record(sessions, name):
-    """A player's sessions (newest first) and, per ruleset, sessions, wins and points."""
+def player_record(sessions, name, scale_of=Scales()):
+    """A player's sessions (newest first) and, per ruleset, sessions, wins and points (Buki: chips)."""
     own = [s for s in sessions if name in s["players"]]
     games = {}
     for session in own:
         row = games.setdefault(session["ruleset"], {"game": session["ruleset"], "played": 0, "finished": 0, "wins": 0, "points": 0})
         row["played"] += 1
         if finished(session):
-            scores = session["result"]["scores"]
+            scores = _final_scores(session, scale_of)
             mine = scores[session["players"].index(name)]
             row["finished"] += 1
             row["points"] += mine
             row["wins"] += mine == max(scores)
-    return [session_row(s) for s in reversed(own)], [games[g] for g in sorted(games)]
+    return [session_row(s, scale_of) for s in reversed(own)], [games[g] for g in sorted(games)]
 
 
 def hands_of(replay):
     """The session hand by hand: each hand's plays (chance actions gathered on one line), with
     the scores they caused and the scores at the end of the hand."""
     names = replay.session["players"]
+    scale = score_scale(replay.ruleset, len(names))
     hands = []
     chance = []
     for entry in replay.entries:
@@ -132,11 +154,11 @@ def hands_of(replay):
                 "player": names[entry.actor] if entry.actor is not None and entry.actor < len(names) else "",
                 "text": for_people(entry.description or entry.text, names),
                 "undone": entry.undone,
-                "scores": explained_scores(entry.engine_scores, names),
+                "scores": explained_scores(entry.engine_scores, names, scale),
             }
         )
         if entry.scores_after is not None and not entry.undone:
-            hands[-1]["scores"] = list(entry.scores_after)
+            hands[-1]["scores"] = [score_value(score, scale) for score in entry.scores_after]
     _close_chance(hands, chance, names)
     return hands
 
