@@ -5,7 +5,8 @@ ruleset by name, family, version, parameters and content hash, the players by se
 result) and a body of ``Hand N`` markers and lines of actions in the engine's canonical text,
 each optionally preceded by its time (``19:04:05`` UTC, or ``+0:07.3`` since the session
 started, as ``export`` writes the table's journal times) and followed by the scores it caused
-(``{P0 +10 fives: ends 5x2 = 10}``); ``;`` starts a comment. Like PGN for chess it stores
+(``{P0 +10 fives: ends 5x2 = 10}``, Buki's in chips: ``{P1 +37.5 payout: ...}``); ``;`` starts a
+comment. Like PGN for chess it stores
 actions, not positions: replaying them through the engine (``check_record``) rebuilds the
 game and proves every score, so any program can keep, share and check a game.
 """
@@ -15,13 +16,14 @@ import json
 import re
 import time
 from collections import Counter
+from fractions import Fraction
 
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, load_ruleset, schema_module, validate_params
 from tiletable.record import REC_ACTION, REC_END, REC_HEADER, REC_SCORE, REC_TIMED_ACTION, parse_json_payload
 from tiletable_host.errors import CommandError
-from tiletable_host.people import for_people
+from tiletable_host.people import for_people, score_scale, score_text
 from tiletable_host.sessionlog import elapsed_text, replay_session, timed_action_payload
 
 FORMAT = "tiletable-record 1"
@@ -34,7 +36,7 @@ _SEAT_TAG = re.compile(r"^Seat([0-9]+)$")
 _TIME = re.compile(r"^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$")
 _ELAPSED = re.compile(r"^\+(?:([0-9]+):(?=[0-5][0-9]:))?([0-9]+):([0-5][0-9])(?:\.([0-9]))?$")
 DAY_TENTHS = 24 * 3600 * 10
-_SCORE = re.compile(r"^P([0-9]+) ([+-]?[0-9]+) (\S+)(?:: (.*))?$")
+_SCORE = re.compile(r"^P([0-9]+) ([+-]?[0-9]+(?:\.[0-9]+)?) (\S+)(?:: (.*))?$")
 _HAND = re.compile(r"^Hand ([0-9]+)$")
 
 
@@ -47,22 +49,39 @@ class RecordFileError(CommandError):
 
 
 class Score:
-    """A score comment: ``points`` to ``seat`` by ``rule``, with the arithmetic in ``detail``."""
+    """A score comment: ``points`` to ``seat`` by ``rule``, with the arithmetic in ``detail``.
+    ``points`` are the engine's units, ``scale`` of them a point or chip as the comment writes
+    it (Buki: 2 half-chips, ``+37.5``); a comment read from text holds ``written`` until
+    ``in_units`` learns the game's scale."""
 
-    def __init__(self, seat, points, rule, detail=""):
+    def __init__(self, seat, points, rule, detail="", scale=1, written=None):
         self.seat = seat
         self.points = points
         self.rule = rule
         self.detail = detail
+        self.scale = scale
+        self.written = written
 
     def key(self):
         return (self.seat, self.points, self.rule)
+
+    def in_units(self, scale, line):
+        """Set ``points`` from the comment's points as written, in a game of ``scale``.
+
+        :raises RecordFileError: points that are no whole number of the game's units.
+        """
+        if self.written is not None:
+            units = Fraction(self.written) * scale
+            if units.denominator != 1:
+                raise RecordFileError(line, "score comment P%d %s: %s is not a whole number of this game's points or half chips" % (self.seat, self.written, self.written))
+            self.points, self.scale = int(units), scale
 
     def text(self):
         """``{P0 +10 fives: ends 5x2 = 10}``; braces and ``;`` in the detail become ``()`` and ``,``
         so the comment reads back whole."""
         detail = self.detail.replace("{", "(").replace("}", ")").replace(";", ",")
-        return "{P%d %+d %s%s}" % (self.seat, self.points, self.rule, ": " + detail if detail else "")
+        points = score_text(self.points, self.scale, signed=True)
+        return "{P%d %s %s%s}" % (self.seat, points, self.rule, ": " + detail if detail else "")
 
 
 class Move:
@@ -267,7 +286,7 @@ def _parse_score(text, number):
     match = _SCORE.match(text)
     if not match:
         raise RecordFileError(number, "score comment {%s} is not of the form {P<seat> <points> <rule>: <detail>}" % text)
-    return Score(int(match.group(1)), int(match.group(2)), match.group(3), match.group(4) or "")
+    return Score(int(match.group(1)), None, match.group(3), match.group(4) or "", written=match.group(2))
 
 
 # ----- checking
@@ -309,6 +328,10 @@ def check_record(record):
         state = ruleset.new_state(len(record.players()))
     except RulesetError as exc:
         raise RecordFileError(record.line_of("Seat0"), str(exc))
+    scale = getattr(state, "score_scale", 1)
+    for move in record.moves:
+        for score in move.scores:
+            score.in_units(scale, move.line)
     for move in record.moves:
         if move.hand is not None and move.hand != state.hand_number + 1:
             raise RecordFileError(move.line, "hand marker says hand %d, but the engine is in hand %d" % (move.hand, state.hand_number + 1))
@@ -322,7 +345,7 @@ def check_record(record):
             raise RecordFileError(
                 move.line,
                 "after %s the record scores %s, the engine %s"
-                % (move.text, _score_list(written) or "nothing", " ".join(e.text() for e in events) or "nothing"),
+                % (move.text, _score_list(written, scale) or "nothing", " ".join(_engine_score_text(e, scale) for e in events) or "nothing"),
             )
     expected = result_text(state)
     if record.tags.get("Result", expected) != expected:
@@ -330,16 +353,23 @@ def check_record(record):
     return state
 
 
-def _score_list(counter):
-    return ", ".join("P%d %+d %s" % key for key in sorted(counter.elements()))
+def _score_list(counter, scale):
+    return ", ".join("P%d %s %s" % (seat, score_text(points, scale, signed=True), rule) for seat, points, rule in sorted(counter.elements()))
+
+
+def _engine_score_text(event, scale):
+    """An engine's ScoreEvent as a score comment writes it (Buki in chips)."""
+    return "P%d %s %s: %s" % (event.seat, score_text(event.points, scale, signed=True), event.rule, event.detail)
 
 
 def result_text(state):
-    """``target 78 202`` for a match that ended, ``*`` for one still in progress."""
+    """``target 78 202`` for a match that ended (Buki's chips: ``games -23 67.5 -25.5 -19``),
+    ``*`` for one still in progress."""
     outcome = state.outcome()
     if outcome is None:
         return "*"
-    return " ".join([str(outcome.termination)] + [str(s) for s in outcome.scores])
+    scale = getattr(state, "score_scale", 1)
+    return " ".join([str(outcome.termination)] + [score_text(s, scale) for s in outcome.scores])
 
 
 # ----- writing
@@ -389,13 +419,14 @@ def record_of_replay(replay, header):
     tags["Result"] = result_text(replay.state)
     record = GameRecord(tags)
     names = session["players"]
+    scale = score_scale(replay.ruleset, len(names))
     undone = []
     for entry in replay.actions():
         if entry.undone:
             undone.append(entry.text)  # named as the body names actions
             continue
         details = {(e.seat, e.points, e.rule): e.detail for e in entry.engine_scores}
-        scores = [Score(seat, points, rule, details.get((seat, points, rule), "")) for seat, points, rule in entry.table_scores]
+        scores = [Score(seat, points, rule, details.get((seat, points, rule), ""), scale) for seat, points, rule in entry.table_scores]
         note = for_people(entry.description, names) if entry.actor is not None else ""
         if undone:
             note = ("undone before it: %s. %s" % (", ".join(undone), note)).strip()
@@ -420,7 +451,9 @@ def session_records_text(db, sessions, event=None, site=None):
 
 
 def journal_records(record, ruleset):
-    """The record as the journal records a table writes: ``(seq, type, payload)`` from 1."""
+    """The record as the journal records a table writes: ``(seq, type, payload)`` from 1
+    (scores in the engine's units: Buki's chips back in half-chips)."""
+    scale = score_scale(ruleset, len(record.players()))
     header = {
         "ruleset": ruleset.name,
         "hash": ruleset.hash,
@@ -438,11 +471,13 @@ def journal_records(record, ruleset):
             rows.append((REC_ACTION, move.text.encode()))
         else:
             rows.append((REC_TIMED_ACTION, timed_action_payload(tenths, move.text)))
+        for score in move.scores:
+            score.in_units(scale, move.line)
         rows.extend((REC_SCORE, ("%d %d %s" % score.key()).encode()) for score in move.scores)
     result = record.tags.get("Result", "*")
     if result != "*":
         reason, *scores = result.split()
-        rows.append((REC_END, canonical_json({"reason": reason, "scores": [int(s) for s in scores]}).encode()))
+        rows.append((REC_END, canonical_json({"reason": reason, "scores": [int(Fraction(s) * scale) for s in scores]}).encode()))
     return [(seq, rtype, payload) for seq, (rtype, payload) in enumerate(rows, 1)]
 
 

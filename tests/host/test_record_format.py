@@ -246,3 +246,38 @@ def test_action_times_in_both_forms_cross_midnight_and_hours():
     assert recordmod.elapsed_tenths("+0:60.0") is None and recordmod.elapsed_tenths("0:05.0") is None
     unknown = recordmod.parse_records(doc_examples()[0].replace("[Time 18:00:00]", "[Time ??:??:??]"))[0]
     assert unknown.action_times()[14] is None  # a time of day needs the session's start
+
+
+def test_buki_records_write_chips_and_import_them_back_as_the_journals_half_chips(capsys, tmp_path):
+    """Issue 42: a record's score comments and Result are in chips, as people read Buki's
+    scores everywhere (``+37.5`` for a half chip); importing gives the journal's half-chips."""
+    db_path, played = played_session(tmp_path, capsys, "buki")
+    db = Database.open(db_path)
+    text = "".join(recordmod.session_records_text(db, db.sessions()))
+    db.close()
+    [record] = recordmod.parse_records(text)
+    chips = [score / 2 for score in played.scores]
+    assert [float(s) for s in record.tags["Result"].split()[1:]] == chips
+    written = [m.group(1) for m in re.finditer(r"\{P[0-9] ([+-][0-9.]+) ", text)]
+    halves = [e.points for e in played.score_events]
+    assert [float(points) for points in written] == [points / 2 for points in halves]
+    assert any(points % 2 for points in halves) == any("." in points for points in written)
+    assert recordmod.check_record(record).scores == played.scores
+    other_db = str(tmp_path / "other.db")
+    assert tiletable(capsys, ["import", write(tmp_path, text), "--db", other_db])[0] == 0
+    db = Database.open(other_db)
+    [session] = db.sessions()
+    scored = [bytes(p).decode() for _, t, p in db.session_records(session["id"]) if t == 3]  # REC_SCORE
+    assert session["result"]["scores"] == list(played.scores)
+    assert [int(row.split()[1]) for row in scored] == halves
+    db.close()
+
+
+def test_a_half_point_in_a_game_of_whole_points_is_reported_with_its_line(capsys, tmp_path):
+    db_path, played = played_session(tmp_path, capsys, "muggins")
+    db = Database.open(db_path)
+    text = "".join(recordmod.session_records_text(db, db.sessions()))
+    db.close()
+    broken = re.sub(r"\{P([0-9]) \+([0-9]+) ", r"{P\1 +\2.5 ", text, count=1)
+    status, _, err = tiletable(capsys, ["check", write(tmp_path, broken)])
+    assert status == 1 and "is not a whole number of this game's points" in err
