@@ -452,6 +452,27 @@ def test_buki_stake_choice_opens_on_the_seats_last_stake_after_a_power_cut_too(t
     raise AssertionError("seat %d was not asked for a stake again" % seat)
 
 
+def test_buki_chips_without_room_for_the_half_show_their_whole_chips_either_sign(table_root):
+    """Four digits hold ``137.5`` but not ``-137.5``: the display then shows the whole chips,
+    ``-137`` as ``137`` for ``137.5`` (it showed ``-138``, a chip below what STATE says)."""
+    control = local_table(table_root)
+    player = LinePlayer(control, "buki", 4, seed=1)
+    choose_game(control, "buki", 4)
+    player._deal()
+    while player.god.hand_number == 0:
+        player._move()
+    table = control.device.app.table  # the hand's summary: every seat's chips, blinking
+    table.session.state.scores[:] = [-275, 275, -251, 0]  # as if won and lost so: -137.5 137.5 -125.5 0
+    table.redraw()
+    for _ in range(20):  # the lit half of the blink
+        shown = "".join(control.display())
+        if shown.strip():
+            break
+        control.command("wait 100")
+    assert shown == "-137137.5-125   0"  # four digits a seat, the decimal point lit after a 7
+    assert control.state()["scores"] == [-137.5, 137.5, -125.5, 0]
+
+
 def test_buki_stake_double_press_jumps_to_the_next_round_figure(table_root):
     control = local_table(table_root)
     player = LinePlayer(control, "buki", 4, seed=3)

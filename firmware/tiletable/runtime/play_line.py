@@ -439,8 +439,8 @@ class LineController(Controller):
             self.ui.number(seat, st.scores[seat], highlight)
             return
         text = st.chips(seat)
-        if len(text.replace(".", "")) > 4:
-            self.ui.number(seat, st.scores[seat] // 2, highlight)
+        if len(text.replace(".", "")) > 4:  # no room for the half: the whole chips, either sign
+            self.ui.number(seat, int(text.split(".")[0]), highlight)
         else:
             self.ui.text(seat, text, highlight)
 
