@@ -20,13 +20,11 @@ class Scales:
     """Each session's score units per point or chip (Buki: 2 half-chips), looked up once per
     ruleset version and player count: the pages show every score in the unit people read."""
 
-    def __init__(self, db=None):
+    def __init__(self, db):
         self.db = db
         self._known = {}
 
     def __call__(self, session):
-        if self.db is None:
-            return 1
         key = (session["ruleset"], session["hash"], len(session["players"]))
         if key not in self._known:
             self._known[key] = session_scale(self.db, session)
@@ -37,8 +35,9 @@ def _final_scores(session, scale_of):
     return [score_value(score, scale_of(session)) for score in session["result"]["scores"]]
 
 
-def session_row(session, scale_of=Scales()):
-    """What a list of sessions shows of one."""
+def session_row(session, scale_of):
+    """What a list of sessions shows of one; ``scale_of``: a session's score units per point or
+    chip (``Scales``), here and in the functions below."""
     return {
         "id": session["id"],
         "started": session["started"],
@@ -85,7 +84,7 @@ def finished(session):
     return result is not None and isinstance(result.get("scores"), list) and len(result["scores"]) == len(session["players"])
 
 
-def standings(sessions, scale_of=Scales()):
+def standings(sessions, scale_of):
     """Per ruleset, one row per player: sessions finished, wins (a top score, shared or not),
     points (Buki: chips) in total, and the openskill rating after all of them, best ordinal first."""
     model = PlackettLuce()
@@ -112,7 +111,7 @@ def standings(sessions, scale_of=Scales()):
     return result
 
 
-def player_record(sessions, name, scale_of=Scales()):
+def player_record(sessions, name, scale_of):
     """A player's sessions (newest first) and, per ruleset, sessions, wins and points (Buki: chips)."""
     own = [s for s in sessions if name in s["players"]]
     games = {}
