@@ -14,8 +14,9 @@ Payloads: ``REC_HEADER`` and ``REC_END`` are canonical JSON objects (``rulesets.
 the header holds ``ruleset``, ``hash``, ``players``, ``boot``, ``firmware`` and ``time`` (Unix
 seconds or null). ``REC_ACTION`` is an action's canonical text (``5-6>L``); ``REC_SCORE`` is
 ``"<seat> <points> <rule>"``, whole numbers in the engine's unit (Buki: half-chips, as in
-``REC_END``'s ``scores``: ``75`` is 37.5 chips; the link and the PC show chips); ``REC_UNDO`` is the decimal sequence number of the record it takes
-back (an amendment: nothing is ever deleted); ``REC_RESUME`` the boot counter of a restart that
+``REC_END``'s ``scores``: ``75`` is 37.5 chips; the link and the PC show chips); ``REC_UNDO``
+is the decimal sequence number of the record it takes back (an amendment: nothing is ever
+deleted); ``REC_RESUME`` the boot counter of a restart that
 continued the session; ``REC_GAP`` how many records were lost while the journal was full;
 ``REC_CLOCK`` Unix seconds set during the session. ``REC_TIMED_ACTION`` is an action with its
 time: tenths of a second since the session started as an unsigned LEB128 varint (two bytes for

@@ -73,7 +73,7 @@ class Score:
         if self.written is not None:
             units = Fraction(self.written) * scale
             if units.denominator != 1:
-                raise RecordFileError(line, "score comment P%d %s: %s is not a whole number of this game's points or half chips" % (self.seat, self.written, self.written))
+                raise RecordFileError(line, "score comment P%d %s: not a whole number of this game's points (or Buki's half chips)" % (self.seat, self.written))
             self.points, self.scale = int(units), scale
 
     def text(self):

@@ -280,4 +280,4 @@ def test_a_half_point_in_a_game_of_whole_points_is_reported_with_its_line(capsys
     db.close()
     broken = re.sub(r"\{P([0-9]) \+([0-9]+) ", r"{P\1 +\2.5 ", text, count=1)
     status, _, err = tiletable(capsys, ["check", write(tmp_path, broken)])
-    assert status == 1 and "is not a whole number of this game's points" in err
+    assert status == 1 and "not a whole number of this game's points" in err

@@ -3,9 +3,9 @@ button (press = next option, long press = confirm), and the steady score view.
 
 A controller turns one family's zone and button events into engine actions (docs/TABLE.md).
 The interface the table calls: ``on_zone(role, a, b, event, now_ms)``, ``preview(role, a, b,
-identity)``, ``on_button(seat,
-kind, now_ms)``, ``on_ok(now_ms)``, ``tick(now_ms) -> redraw?``, ``draw()``, ``draw_final()``, ``draw_score(seat,
-winner)``, ``score_text(points)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back),
+identity)``, ``on_button(seat, kind, now_ms)``, ``on_ok(now_ms)``, ``tick(now_ms) -> redraw?``,
+``draw()``, ``draw_final()`` (the final screen's), ``draw_score(seat, winner)``,
+``score_text(points)``, ``prompt()``, ``joins_previous(before, last)`` (undo takes both back),
 ``can_undo()`` and ``reset()`` (forget half-made choices after an undo).
 """
 from tiletable import tagrecord
