@@ -144,8 +144,8 @@ def test_buki_scores_reach_the_pc_in_chips_as_the_displays_show_them(table):
         player._deal()
         while god.hand_number == 0:
             player._move()
-        link.poll_events(0.5)
-        snapshot = link.state()
+        table.control.wait(100)  # the table's loop sends its queued events before STATE is asked
+        snapshot = link.state()  # the events ahead of its reply reach on_event first
         shown = table.control.display()
         for _ in range(20):  # the summary blinks: its lit half (device time, 100 ms a step)
             if all(text.strip() for text in shown):
