@@ -135,14 +135,17 @@ class Database:
         """Open (and with ``create``, initialise or migrate) the database at ``path``.
 
         :raises CommandError: for a file that is not SQLite, belongs to another program, is in
-            use by another program, was made by a newer tiletable, or is missing when
-            ``create`` is False.
+            use by another program, was made by a newer tiletable, is missing when ``create``
+            is False, or is in a folder that does not exist (only the default path's are made).
         """
         if not create and not os.path.exists(path):
             raise CommandError("no database at %s (run `tiletable pull` first, or pass --db)" % path)
         if os.path.isdir(path):
             raise CommandError("%s is a folder; pass a database file with --db" % path)
         folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder) and os.path.abspath(path) != os.path.abspath(default_path()):
+            # only the default's folders are made: a missing folder in --db is a typing mistake
+            raise CommandError("no folder %s for the database %s; create it first, or pass another --db" % (folder, path))
         try:
             os.makedirs(folder, exist_ok=True)
             conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT)

@@ -94,3 +94,21 @@ def test_reading_the_database_loads_no_library_it_does_not_use(tmp_path, argv):
     heavy = {"rich", "jsonschema", "pygal", "starlette", "uvicorn", "jinja2", "openskill", "serial", "importlib.metadata", "logging"}
     assert loaded and not loaded & heavy, sorted(loaded & heavy)
     assert argv[0] != "sessions" or not any(name.startswith("tiletable.") for name in loaded)
+
+
+@pytest.mark.parametrize("argv", [["pull"], ["import", "RECORD"], ["sync"]])
+def test_a_database_in_a_folder_that_does_not_exist_is_a_one_line_error(capsys, tmp_path, argv):
+    """A typing mistake in --db makes no folders: the commands that write a database say so and
+    create nothing (those that read one say there is no database)."""
+    import os
+
+    from tiletable_host.transport_local import LocalTransport
+
+    record = tmp_path / "game.tgr"
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "RECORD.md"), encoding="utf-8") as handle:
+        record.write_text(handle.read().split("```tgr\n")[1].split("```")[0], encoding="utf-8")
+    missing = tmp_path / "no" / "such" / "folder" / "club.db"
+    argv = [str(record) if arg == "RECORD" else arg for arg in argv] + ["--db", str(missing)]
+    status, out, err = tiletable(capsys, argv, LocalTransport(str(tmp_path / "device")))
+    assert status == 1 and err.count("\n") == 1 and err.startswith("tiletable: %s: " % argv[0])
+    assert str(missing) in err and not (tmp_path / "no").exists()
