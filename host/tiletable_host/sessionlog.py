@@ -151,6 +151,8 @@ class _Replayer(RecordVisitor):
             self.replay.state.undo()
             undone = self.applied.pop()
             undone.undone = True
+            for seat, points, _ in undone.table_scores:  # the table takes back its scores with the action
+                self.replay.table_totals[seat] -= points
             entry.description = "undo of #%d (%s)" % (target, undone.description)
         else:
             entry.description = "undo of #%d" % target

@@ -49,3 +49,26 @@ def play_whole_match(journal, ruleset_name, seed=5):
     players = NAMES[: ruleset.player_counts()[0]]
     rng = Rng(seed)
     return play_into_journal(journal, ruleset_name, players, seed, choose=lambda state: choose(state, rng, bid_rarely=True))
+
+
+def play_as_the_table(journal, ruleset, rng, choice, hands=None, actions=None):
+    """A session of ``ruleset`` journalled by the table's own ``Session`` (actions with their
+    times and scores, undos as amendments), played by ``choice`` (an ``Rng``) until the match is
+    over, or is in hand ``hands`` (from 1), or has had ``actions`` actions; ``rng`` (a
+    ``random.Random``) times the plays and takes a few back. Returns the session: end it with
+    ``journal.end_session(session.result(reason))`` as the table does."""
+    from engine.families_play import choose
+    from tiletable.runtime.session import Session
+
+    players = list(NAMES[: ruleset.player_counts()[0]])
+    state = ruleset.new_state(len(players))
+    session = Session.start(journal, ruleset, state, players, "test", 1700000000 + rng.randrange(10**6), 0)
+    now_ms = 0
+    count = 0
+    while not state.is_over() and (hands is None or state.hand_number + 1 < hands) and (actions is None or count < actions):
+        now_ms += rng.randrange(50, 9000)
+        session.apply(choose(state, choice, bid_rarely=True), now_ms)
+        count += 1
+        if rng.random() < 0.04:  # a play taken back at the table, then another chosen
+            session.undo_last()
+    return session

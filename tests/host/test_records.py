@@ -238,3 +238,27 @@ def test_show_reports_a_violation_found_at_the_reveal_with_a_synced_ruleset(caps
         "violations found at the reveal:",
         "  hand 1, action 5, bob: must play: passed on L=3 R=4: held nothing that fits, but held 3-5",
     ]
+
+
+def test_replay_agrees_with_the_table_when_a_scoring_play_was_taken_back(capsys, tmp_path):
+    """The table takes back an action's scores with it (it journals no scores of its own for
+    an undo): the table's totals the replay compares leave them out too."""
+    import random
+
+    from engine.families_play import Rng
+    from journal_games import play_as_the_table
+    from tiletable.engine.rulesets import find_ruleset
+    from tiletable.record import REC_SCORE, REC_UNDO
+
+    device = LocalTransport(str(tmp_path / "device"))
+    won = play_as_the_table(device.journal, find_ruleset("muggins"), random.Random(3), Rng(3))
+    device.journal.end_session(won.result("over"))
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    db = Database.open(db_path)
+    records = db.session_records(1)
+    db.close()
+    scored = {seq - 1 for seq, rtype, _ in records if rtype == REC_SCORE}  # the action before a first score
+    assert any(rtype == REC_UNDO and int(payload) in scored for _, rtype, payload in records)
+    status, out, _ = tiletable(capsys, ["replay", "1", "--db", db_path])
+    assert status == 0 and out.splitlines()[-1] == "no divergence: final scores ann %d, bob %d" % tuple(won.state.scores)
