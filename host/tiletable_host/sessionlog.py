@@ -7,6 +7,7 @@ violations the engine detects at the reveal, and shows where the PC disagrees wi
 table recorded (a different score, an action the engine refuses, an undo of something that
 was not the last action).
 """
+import json
 from collections import Counter
 
 from tiletable.engine.errors import IllegalAction
@@ -23,13 +24,14 @@ from tiletable.record import (
 )
 from tiletable.record_read import RecordVisitor, visit
 from tiletable_host.errors import CommandError
-from tiletable_host.people import score_scale, scores_text
+from tiletable_host.people import score_scale, score_text, scores_text, seat_name
 
 
 class Entry:
     """One journal record as read back: ``kind`` (header, action, score, ...), the record's
     ``text``, and for an action its time (``tenths`` of a second since the session started, None
-    in journals from before actions had times), the hand, the actor, a sentence for people, the
+    in journals from before actions had times), the hand, the actor, a sentence for people (the
+    engine's, seats and hands from 0; an end's is ready to print: ``end_words``), the
     scores the engine awards for it (``engine_scores``) and those the table recorded
     (``table_scores``)."""
 
@@ -161,7 +163,21 @@ class _Replayer(RecordVisitor):
         self.replay.entries.append(entry)
 
     def other(self, seq, rtype, text):
-        self.replay.entries.append(Entry(seq, RECORD_NAMES.get(rtype, "?"), text, description=_other_text(rtype, text)))
+        description = self._end_words(text) if rtype == REC_END else _other_text(rtype, text)
+        self.replay.entries.append(Entry(seq, RECORD_NAMES.get(rtype, "?"), text, description=description))
+
+    def _end_words(self, text):
+        """The end record ``text`` told for people, with the hand of the last action in effect."""
+        replay = self.replay
+        try:
+            result = json.loads(text)
+        except ValueError:
+            return "end: %s" % text  # a damaged record: as it is
+        last = self.applied[-1] if self.applied else None
+        hand = 0 if last is None else last.hand + 1
+        finished = last is not None and not self.lost and replay.state.hand_number > last.hand
+        names = replay.session["players"]
+        return end_words(result, names, score_scale(replay.ruleset, len(names)), hand, finished)
 
 
 def timed_action_payload(tenths, text):
@@ -211,9 +227,38 @@ def _parse_score(text):
     return int(seat), int(points), rule
 
 
+# The table's reasons for ending a session that do not read as words by themselves.
+_END_REASONS = {
+    "unresumable": "ended (the table could not resume it)",
+    "no room": "ended (the table had no room for it)",
+}
+
+
+def end_words(result, names, scale=1, hand=0, finished=False):
+    """An end record's ``result`` (a dict) for people: ``ann won 61-40``, ``cy won: ann 1, bob
+    17, cy 21``, ``stopped during hand 2: ann 35, bob 40``; ``hand``: the hand (from 1) of the
+    session's last action in effect (0: none), ``finished``: the engine had finished it."""
+    scores = result.get("scores")
+    winners = result.get("winners")
+    if winners and scores:
+        who = " and ".join(seat_name(names, seat) for seat in winners)
+        if len(scores) == 2 and len(winners) == 1:
+            mine, theirs = scores[winners[0]], scores[1 - winners[0]]
+            between = "-" if min(mine, theirs) >= 0 else " to "
+            return "%s won %s%s%s" % (who, score_text(mine, scale), between, score_text(theirs, scale))
+        return "%s won: %s" % (who, scores_text(names, scores, scale))
+    reason = str(result.get("reason", "ended"))
+    text = _END_REASONS.get(reason, reason)
+    if hand:
+        text += " %s hand %d" % ("after" if finished else "during", hand)
+    else:
+        text += " before the first action"
+    if scores:
+        text += ": " + scores_text(names, scores, scale)
+    return text
+
+
 def _other_text(rtype, text):
-    if rtype == REC_END:
-        return "end: %s" % text
     if rtype == REC_RESUME:
         return "the table restarted (boot %s) and resumed the session" % text
     if rtype == REC_GAP:

@@ -60,7 +60,8 @@ def render_session(replay):
             continue
         flush_chance()
         undone = "  (undone)" if entry.undone else ""
-        lines.append("  %s %s%s" % (head(entry), for_people(entry.description or entry.text, names), undone))
+        told = entry.description if entry.kind == "end" else for_people(entry.description or entry.text, names)
+        lines.append("  %s %s%s" % (head(entry), told, undone))
         for event in entry.engine_scores:
             lines.append("         " + ("          " if timed else "") + score_event_text(event, names, scale))
     flush_chance()

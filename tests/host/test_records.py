@@ -144,7 +144,7 @@ def test_a_journal_with_action_times_and_one_from_before_them_show_and_export_si
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     _, old, _ = tiletable(capsys, ["show", "1", "--db", db_path])
     status, new, _ = tiletable(capsys, ["show", "2", "--db", db_path])
-    old_steps = [line for line in old.splitlines() if re.match(r"  #\d+ ", line) and "end: " not in line]
+    old_steps = [line for line in old.splitlines() if re.match(r"  #\d+ ", line) and " abandoned " not in line]
     new_steps = [line for line in new.splitlines() if re.match(r"  #\d+ ", line)]
     assert status == 0 and len(old_steps) == len(new_steps) > 5
     assert all(re.match(r"  #\d+ +(chance:|ann |bob )", line) for line in old_steps), old
@@ -238,6 +238,33 @@ def test_show_reports_a_violation_found_at_the_reveal_with_a_synced_ruleset(caps
         "violations found at the reveal:",
         "  hand 1, action 5, bob: must play: passed on L=3 R=4: held nothing that fits, but held 3-5",
     ]
+
+
+def test_show_tells_the_end_in_words(capsys, tmp_path):
+    """The session's end is told as a person says it, not as the journal's JSON: who won by
+    how much, or where it was stopped and the scores then."""
+    import random
+
+    from engine.families_play import Rng
+    from journal_games import play_as_the_table
+    from tiletable.engine.rulesets import find_ruleset
+
+    device = LocalTransport(str(tmp_path / "device"))
+    ruleset = find_ruleset("muggins")
+    won = play_as_the_table(device.journal, ruleset, random.Random(3), Rng(3))
+    device.journal.end_session(won.result("over"))
+    stopped = play_as_the_table(device.journal, ruleset, random.Random(4), Rng(4), hands=3)
+    device.journal.end_session(stopped.result("stopped"))
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    scores = won.state.scores
+    winner = won.state.outcome().winners[0]
+    expected = "%s won %d-%d" % (("ann", "bob")[winner], scores[winner], scores[1 - winner])
+    status, out, _ = tiletable(capsys, ["show", "1", "--db", db_path])
+    assert status == 0 and out.splitlines()[-3].split(None, 1)[1] == expected and "{" not in out
+    status, out, _ = tiletable(capsys, ["show", "2", "--db", db_path])
+    expected = "stopped after hand 2: ann %d, bob %d" % tuple(stopped.state.scores)
+    assert status == 0 and out.splitlines()[-3].split(None, 1)[1] == expected and "{" not in out
 
 
 def test_replay_agrees_with_the_table_when_a_scoring_play_was_taken_back(capsys, tmp_path):

@@ -151,7 +151,7 @@ def hands_of(replay):
                 "seq": entry.seq,
                 "at": "" if entry.tenths is None else elapsed_text(entry.tenths),
                 "player": names[entry.actor] if entry.actor is not None and entry.actor < len(names) else "",
-                "text": for_people(entry.description or entry.text, names),
+                "text": entry.description if entry.kind == "end" else for_people(entry.description or entry.text, names),
                 "undone": entry.undone,
                 "scores": explained_scores(entry.engine_scores, names, scale),
             }
