@@ -105,6 +105,7 @@ class GameRecord:
         self.tags = dict(tags or {})
         self.tag_lines = {}
         self.moves = []
+        self.last_hand = 0  # the hand of the last action in effect, once checked (check_record)
         self._hand = None
 
     def add(self, text, hand, scores=(), note="", clock=None):
@@ -318,7 +319,8 @@ def ruleset_of(record):
 
 
 def check_record(record):
-    """Replay ``record`` through the engine's checked path and return the final state.
+    """Replay ``record`` through the engine's checked path and return the final state; the
+    hand of its last action (from 1, 0 when none) is then ``record.last_hand``.
 
     :raises RecordFileError: at the first wrong hash, illegal action, hand marker that is not
         the engine's hand, score comment that disagrees with the engine, or wrong result.
@@ -332,9 +334,11 @@ def check_record(record):
     for move in record.moves:
         for score in move.scores:
             score.in_units(scale, move.line)
+    hands = []  # the hand of each action, from 1
     for move in record.moves:
         if move.hand is not None and move.hand != state.hand_number + 1:
             raise RecordFileError(move.line, "hand marker says hand %d, but the engine is in hand %d" % (move.hand, state.hand_number + 1))
+        hands.append(state.hand_number + 1)
         try:
             events = state.play(move.text)
         except IllegalAction as exc:
@@ -350,6 +354,7 @@ def check_record(record):
     expected = result_text(state)
     if record.tags.get("Result", expected) != expected:
         raise RecordFileError(record.line_of("Result"), "result %r, but the engine ends with %r" % (record.tags["Result"], expected))
+    record.last_hand = hands[-1] if hands else 0
     return state
 
 
@@ -507,11 +512,8 @@ def read_records(path):
 
 
 def summary(record, state):
-    """``muggins, ann v bob: 212 actions up to hand 3, target 78 202``"""
-    return "%s, %s: %d actions up to hand %d, %s" % (
-        record.tags["Ruleset"],
-        " v ".join(record.players()),
-        len(record.moves),
-        state.hand_number + (0 if state.is_over() else 1),
-        "in progress" if state.outcome() is None else result_text(state),
-    )
+    """``muggins, ann v bob: 212 actions up to hand 3, target 78 202`` (or ``in progress``), of a
+    record ``check_record`` has read: the hand is its last action's."""
+    status = "in progress" if state.outcome() is None else result_text(state)
+    played = "%d actions up to hand %d" % (len(state.history), record.last_hand) if state.history else "no actions"
+    return "%s, %s: %s, %s" % (record.tags["Ruleset"], " v ".join(record.players()), played, status)

@@ -62,6 +62,22 @@ def test_every_game_round_trips_journal_record_engine(capsys, tmp_path, name):
     assert status == 0 and out.endswith(": clean\n")
 
 
+@pytest.mark.parametrize("name", ["muggins", "moon", "dasan"])
+def test_check_and_import_count_the_hands_to_the_last_one(capsys, tmp_path, name):
+    """A match whose last hand is Hand 8 goes "up to hand 8": the engine stays in the last
+    hand when the match ends there."""
+    db_path, played = played_session(tmp_path, capsys, name)
+    path = str(tmp_path / "match.tgr")
+    assert tiletable(capsys, ["export", "--format", "record", "-o", path, "--db", db_path])[0] == 0
+    last = [line for line in open(path, encoding="utf-8").read().splitlines() if line.startswith("Hand ")][-1]
+    assert last == "Hand %d" % (played.hand_number + 1) and played.hand_number > 0
+    told = ": %d actions up to hand %d, %s" % (len(played.history), played.hand_number + 1, recordmod.result_text(played))
+    status, out, _ = tiletable(capsys, ["check", path])
+    assert status == 0 and told in out
+    status, out, _ = tiletable(capsys, ["import", path, "--db", str(tmp_path / "other.db")])
+    assert status == 0 and told in out
+
+
 def test_an_imported_record_is_a_session_like_a_pulled_one_and_is_stored_once(capsys, tmp_path):
     db_path, played = played_session(tmp_path, capsys, "muggins")
     text = "".join(recordmod.session_records_text(Database.open(db_path), Database.open(db_path).sessions()))
