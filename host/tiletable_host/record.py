@@ -2,13 +2,13 @@
 
 A record is a header of ``[Tag value]`` lines (event, site, date and time, table, the
 ruleset by name, family, version, parameters and content hash, the players by seat, the
-result) and a body of ``Hand N`` markers and lines of actions in the engine's canonical text,
-each optionally preceded by its time (``19:04:05`` UTC, or ``+0:07.3`` since the session
-started, as ``export`` writes the table's journal times) and followed by the scores it caused
-(``{P0 +10 fives: ends 5x2 = 10}``, Buki's in chips: ``{P1 +37.5 payout: ...}``); ``;`` starts a
-comment. Like PGN for chess it stores
-actions, not positions: replaying them through the engine (``check_record``) rebuilds the
-game and proves every score, so any program can keep, share and check a game.
+result, and how the table ended the session) and a body of ``Hand N`` markers and lines of
+actions in the engine's canonical text, each optionally preceded by its time (``19:04:05``
+UTC, or ``+0:07.3`` since the session started, as ``export`` writes the table's journal times)
+and followed by the scores it caused (``{P0 +10 fives: ends 5x2 = 10}``, Buki's in chips:
+``{P1 +37.5 payout: ...}``); ``;`` starts a comment. Like PGN for chess it stores actions, not
+positions: replaying them through the engine (``check_record``) rebuilds the game and proves
+every score, so any program can keep, share and check a game.
 """
 import calendar
 import hashlib
@@ -38,6 +38,8 @@ _ELAPSED = re.compile(r"^\+(?:([0-9]+):(?=[0-5][0-9]:))?([0-9]+):([0-5][0-9])(?:
 DAY_TENTHS = 24 * 3600 * 10
 _SCORE = re.compile(r"^P([0-9]+) ([+-]?[0-9]+(?:\.[0-9]+)?) (\S+)(?:: (.*))?$")
 _HAND = re.compile(r"^Hand ([0-9]+)$")
+_END = re.compile(r"^(.*?[^ 0-9+.-].*?)((?: [+-]?[0-9]+(?:\.[0-9]+)?)*)$")  # a reason, then scores by seat
+NO_END = "*"  # the End tag of a session the table has not ended
 
 
 class RecordFileError(CommandError):
@@ -183,8 +185,9 @@ def _flush(lines, chance_line):
 
 def _ordered_tags(tags):
     seats = sorted((k for k in tags if _SEAT_TAG.match(k)), key=lambda k: int(k[4:]))
-    rest = sorted(k for k in tags if k not in REQUIRED_TAGS and k not in seats and k != "Result")
-    return [k for k in REQUIRED_TAGS if k in tags] + seats + (["Result"] if "Result" in tags else []) + rest
+    rest = sorted(k for k in tags if k not in REQUIRED_TAGS and k not in seats and k not in ("Result", "End"))
+    ending = [k for k in ("Result", "End") if k in tags]
+    return [k for k in REQUIRED_TAGS if k in tags] + seats + ending + rest
 
 
 # ----- reading
@@ -323,7 +326,7 @@ def check_record(record):
     hand of its last action (from 1, 0 when none) is then ``record.last_hand``.
 
     :raises RecordFileError: at the first wrong hash, illegal action, hand marker that is not
-        the engine's hand, score comment that disagrees with the engine, or wrong result.
+        the engine's hand, score comment that disagrees with the engine, or wrong result or end.
     """
     ruleset = ruleset_of(record)
     try:
@@ -354,8 +357,23 @@ def check_record(record):
     expected = result_text(state)
     if record.tags.get("Result", expected) != expected:
         raise RecordFileError(record.line_of("Result"), "result %r, but the engine ends with %r" % (record.tags["Result"], expected))
+    if record.tags.get("End", NO_END) != NO_END:
+        _check_end(record, state)
     record.last_hand = hands[-1] if hands else 0
     return state
+
+
+def _check_end(record, state):
+    """The ``End`` tag reads, and its scores (when it has them) are the engine's final scores."""
+    line = record.line_of("End")
+    end = end_of(record, getattr(state, "score_scale", 1))
+    if end is None:
+        raise RecordFileError(line, "end %r is not a reason followed by the scores by seat" % record.tags["End"])
+    scores = end.get("scores")
+    if scores is not None and scores != list(state.scores):
+        raise RecordFileError(
+            line, "end %r, but the engine ends with the scores %s" % (record.tags["End"], " ".join(str(s) for s in state.scores))
+        )
 
 
 def _score_list(counter, scale):
@@ -375,6 +393,56 @@ def result_text(state):
         return "*"
     scale = getattr(state, "score_scale", 1)
     return " ".join([str(outcome.termination)] + [score_text(s, scale) for s in outcome.scores])
+
+
+def end_text(result, scale=1):
+    """The ``End`` tag of a session the table ended with the end record ``result`` (a dict):
+    its reason, then the scores by seat when it kept them (``stopped 35 40``, ``abandoned``;
+    Buki's in chips, as ``Result``); ``*`` for None, a session the table has not ended."""
+    if result is None:
+        return NO_END
+    scores = result.get("scores")
+    return " ".join([str(result.get("reason", "ended"))] + [score_text(s, scale) for s in scores or ()])
+
+
+def end_of(record, scale=1):
+    """The record's ``End`` tag as the end record's reason and scores in the engine's units
+    (``{"reason": "stopped", "scores": [35, 40]}``; no scores when it gives none); None when the
+    tag is absent or ``*``, or does not read (no reason, scores not one per seat, or not whole
+    units of the game: ``scale`` units make a point or chip)."""
+    match = _END.match(record.tags.get("End", NO_END))
+    if match is None or match.group(0) == NO_END:
+        return None
+    end = {"reason": match.group(1).strip()}
+    units = [Fraction(s) * scale for s in match.group(2).split()]
+    if any(u.denominator != 1 for u in units):
+        return None
+    scores = [int(u) for u in units]
+    if scores:
+        if len(scores) != len(record.players()):
+            return None
+        end["scores"] = scores
+    return end
+
+
+def end_record(record, state):
+    """The end record (``REC_END``'s dict) of the session ``record`` holds, ``state`` its final
+    state, as the table writes it: the ``End`` tag's reason and scores, with the match's
+    termination and winners when it is over; None for ``[End *]``. A record from before the
+    ``End`` tag whose match is over ended as the table ends a match played out (``over``)."""
+    if "End" not in record.tags:
+        if state.outcome() is None:
+            return None
+        end = {"reason": "over", "scores": list(state.scores)}
+    else:
+        end = end_of(record, getattr(state, "score_scale", 1))
+        if end is None:
+            return None
+    outcome = state.outcome()
+    if "scores" in end and outcome is not None:  # what Session.result adds for a match that is over
+        end["termination"] = outcome.termination
+        end["winners"] = list(outcome.winners)
+    return end
 
 
 # ----- writing
@@ -422,9 +490,10 @@ def record_of_replay(replay, header):
         header.get("site"),
     )
     tags["Result"] = result_text(replay.state)
-    record = GameRecord(tags)
     names = session["players"]
     scale = score_scale(replay.ruleset, len(names))
+    tags["End"] = end_text(session["result"], scale)
+    record = GameRecord(tags)
     undone = []
     for entry in replay.actions():
         if entry.undone:
@@ -455,9 +524,11 @@ def session_records_text(db, sessions, event=None, site=None):
 # ----- importing
 
 
-def journal_records(record, ruleset):
+def journal_records(record, state):
     """The record as the journal records a table writes: ``(seq, type, payload)`` from 1
-    (scores in the engine's units: Buki's chips back in half-chips)."""
+    (scores in the engine's units: Buki's chips back in half-chips); ``state``: the match the
+    record leaves (``check_record``)."""
+    ruleset = state.ruleset
     scale = score_scale(ruleset, len(record.players()))
     header = {
         "ruleset": ruleset.name,
@@ -479,10 +550,9 @@ def journal_records(record, ruleset):
         for score in move.scores:
             score.in_units(scale, move.line)
         rows.extend((REC_SCORE, ("%d %d %s" % score.key()).encode()) for score in move.scores)
-    result = record.tags.get("Result", "*")
-    if result != "*":
-        reason, *scores = result.split()
-        rows.append((REC_END, canonical_json({"reason": reason, "scores": [int(Fraction(s) * scale) for s in scores]}).encode()))
+    end = end_record(record, state)
+    if end is not None:
+        rows.append((REC_END, canonical_json(end).encode()))
     return [(seq, rtype, payload) for seq, (rtype, payload) in enumerate(rows, 1)]
 
 
@@ -512,8 +582,10 @@ def read_records(path):
 
 
 def summary(record, state):
-    """``muggins, ann v bob: 212 actions up to hand 3, target 78 202`` (or ``in progress``), of a
-    record ``check_record`` has read: the hand is its last action's."""
-    status = "in progress" if state.outcome() is None else result_text(state)
+    """``muggins, ann v bob: 212 actions up to hand 3, target 78 202`` (or ``stopped 35 40``, or
+    ``in progress``), of a record ``check_record`` has read: the hand is its last action's."""
+    status = result_text(state) if state.outcome() is not None else record.tags.get("End", NO_END)
+    if status == NO_END:
+        status = "in progress"
     played = "%d actions up to hand %d" % (len(state.history), record.last_hand) if state.history else "no actions"
     return "%s, %s: %s, %s" % (record.tags["Ruleset"], " v ".join(record.players()), played, status)

@@ -3,7 +3,8 @@
 Each record is checked through the engine first; when any record of the files fails, nothing
 is stored. An imported session is kept under the device import-<digest of the record>, so
 importing the same record again adds nothing, and its ruleset is remembered so show, replay
-and export work on it like on a pulled session.
+and export work on it like on a pulled session. The session ends as the record's ``End`` tag
+says (stopped, abandoned, over).
 
     tiletable import club-night.tgr --db club.db
 """
@@ -23,7 +24,7 @@ def do_import(args):
         for path, (record, state) in checked:
             device = import_device(record)
             db.remember_ruleset(state.ruleset.hash, state.ruleset.name, state.ruleset.to_json())
-            added = db.import_records(device, journal_records(record, state.ruleset))
+            added = db.import_records(device, journal_records(record, state))
             session = [s["id"] for s in db.sessions() if s["device"] == device][0]
             verb = "imported as" if added else "already stored as"
             print("%s: %s: %s session %d" % (path, summary(record, state), verb, session))

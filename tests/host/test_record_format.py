@@ -204,6 +204,55 @@ def test_an_undone_action_is_left_out_and_named(capsys, tmp_path):
     assert "; undone before it: %s. " % state.action_str(action) in out
 
 
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (("[Result *]", "[Result *]\n[End stopped 30 11]"), "end 'stopped 30 11', but the engine ends with the scores 30 10"),
+        (("[Result *]", "[Result *]\n[End stopped 30]"), "end 'stopped 30' is not a reason followed by the scores by seat"),
+        (("[Result *]", "[Result *]\n[End 30 10]"), "end '30 10' is not a reason followed by the scores by seat"),
+    ],
+)
+def test_check_finds_an_end_that_does_not_hold(capsys, tmp_path, change, message):
+    text = doc_examples()[0].replace(*change)
+    assert text != doc_examples()[0]
+    err = check_error(capsys, tmp_path, text)
+    line = line_of(text, change[1].strip().split("\n")[-1])
+    assert err.startswith("tiletable: check: %s: line %d: " % (tmp_path / "game.tgr", line)) and message in err, err
+
+
+def test_the_end_of_a_record_is_the_end_of_the_imported_session(capsys, tmp_path):
+    """``End`` says how the table ended the session; without it a record reads as before."""
+    stopped = doc_examples()[0].replace("[Result *]", "[Result *]\n[End stopped 30 10]")
+    db_path = str(tmp_path / "t.db")
+    status, out, _ = tiletable(capsys, ["import", write(tmp_path, stopped), "--db", db_path])
+    assert status == 0 and out.endswith(": muggins, ann v bob: 23 actions up to hand 1, stopped 30 10: imported as session 1\n")
+    assert tiletable(capsys, ["sessions", "--db", db_path])[1].splitlines()[-1].endswith("ann, bob / stopped: ann 30, bob 10")
+    status, out, _ = tiletable(capsys, ["export", "1", "--format", "record", "--db", db_path])
+    assert status == 0 and "\n[Result *]\n[End stopped 30 10]\n\n" in out
+    status, out, _ = tiletable(capsys, ["import", write(tmp_path, doc_examples()[0], "old.tgr"), "--db", db_path])
+    assert status == 0 and out.endswith(": 23 actions up to hand 1, in progress: imported as session 2\n")
+    assert tiletable(capsys, ["sessions", "--db", db_path])[1].splitlines()[-1].endswith("ann, bob / in progress")
+
+
+def test_a_stopped_session_stays_stopped_through_export_and_import(capsys, tmp_path):
+    import random
+
+    from engine.families_play import Rng
+    from journal_games import play_as_the_table
+    from tiletable.engine.rulesets import find_ruleset
+
+    device = LocalTransport(str(tmp_path / "device"))
+    stopped = play_as_the_table(device.journal, find_ruleset("muggins"), random.Random(4), Rng(4), hands=3)
+    device.journal.end_session(stopped.result("stopped"))
+    db_path, other_db, path = str(tmp_path / "t.db"), str(tmp_path / "other.db"), str(tmp_path / "s.tgr")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    assert tiletable(capsys, ["export", "--format", "record", "-o", path, "--db", db_path])[0] == 0
+    status, out, _ = tiletable(capsys, ["import", path, "--db", other_db])
+    assert status == 0 and ", stopped %d %d: imported as session 1" % tuple(stopped.state.scores) in out
+    listed = [tiletable(capsys, ["sessions", "--db", db])[1].splitlines()[-1].split(" / ")[-1] for db in (db_path, other_db)]
+    assert listed == ["stopped: ann %d, bob %d" % tuple(stopped.state.scores)] * 2
+
+
 def test_a_file_of_several_records_checks_and_imports_each(capsys, tmp_path):
     device = LocalTransport(str(tmp_path / "device"))
     played = [play_whole_match(device.journal, name, seed) for seed, name in enumerate(("moon", "columns"), 1)]
