@@ -6,9 +6,11 @@ result, and how the table ended the session) and a body of ``Hand N`` markers an
 actions in the engine's canonical text, each optionally preceded by its time (``19:04:05``
 UTC, or ``+0:07.3`` since the session started, as ``export`` writes the table's journal times)
 and followed by the scores it caused (``{P0 +10 fives: ends 5x2 = 10}``, Buki's in chips:
-``{P1 +37.5 payout: ...}``); ``;`` starts a comment. Like PGN for chess it stores actions, not
-positions: replaying them through the engine (``check_record``) rebuilds the game and proves
-every score, so any program can keep, share and check a game.
+``{P1 +37.5 payout: ...}``); ``undo`` takes back the last action in effect; ``;`` starts a
+comment. Like PGN for chess it stores actions, not positions: replaying them through the engine
+(``check_record``) rebuilds the game and proves every score, so any program can keep, share and
+check a game; and it keeps all the journal says of a session, so export, import and export again
+give the same bytes.
 """
 import calendar
 import hashlib
@@ -21,7 +23,7 @@ from fractions import Fraction
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import IllegalAction, RulesetError
 from tiletable.engine.rulesets import canonical_json, load_ruleset, schema_module, validate_params
-from tiletable.record import REC_ACTION, REC_END, REC_HEADER, REC_SCORE, REC_TIMED_ACTION, parse_json_payload
+from tiletable.record import REC_ACTION, REC_END, REC_HEADER, REC_SCORE, REC_TIMED_ACTION, REC_UNDO, parse_json_payload
 from tiletable_host.errors import CommandError
 from tiletable_host.people import for_people, score_scale, score_text
 from tiletable_host.sessionlog import elapsed_text, replay_session, timed_action_payload
@@ -39,6 +41,7 @@ DAY_TENTHS = 24 * 3600 * 10
 _SCORE = re.compile(r"^P([0-9]+) ([+-]?[0-9]+(?:\.[0-9]+)?) (\S+)(?:: (.*))?$")
 _HAND = re.compile(r"^Hand ([0-9]+)$")
 _END = re.compile(r"^(.*?[^ 0-9+.-].*?)((?: [+-]?[0-9]+(?:\.[0-9]+)?)*)$")  # a reason, then scores by seat
+UNDO = "undo"  # the body's token that takes back the last action in effect
 NO_END = "*"  # the End tag of a session the table has not ended
 
 
@@ -111,9 +114,10 @@ class GameRecord:
         self._hand = None
 
     def add(self, text, hand, scores=(), note="", clock=None):
-        """Append an action of hand ``hand`` (a marker is written where the hand changes)."""
-        move = Move(text, 0, clock, None if hand == self._hand else hand)
-        self._hand = hand
+        """Append an action of hand ``hand`` (a marker is written where the hand changes;
+        None: no marker, as for an ``undo``)."""
+        move = Move(text, 0, clock, None if hand is None or hand == self._hand else hand)
+        self._hand = self._hand if hand is None else hand
         move.scores = list(scores)
         move.note = note
         self.moves.append(move)
@@ -271,6 +275,8 @@ def _parse_body_line(record, line, number, hand):
         if _TIME.match(token) or _ELAPSED.match(token):
             clock = token
             continue
+        if token == UNDO and clock is not None:
+            raise RecordFileError(number, "time %s before undo (an undo has no time of its own)" % clock)
         record.moves.append(Move(token, number, clock, hand))
         clock = hand = None
     if clock is not None:
@@ -323,10 +329,11 @@ def ruleset_of(record):
 
 def check_record(record):
     """Replay ``record`` through the engine's checked path and return the final state; the
-    hand of its last action (from 1, 0 when none) is then ``record.last_hand``.
+    hand of its last action in effect (from 1, 0 when none) is then ``record.last_hand``.
 
-    :raises RecordFileError: at the first wrong hash, illegal action, hand marker that is not
-        the engine's hand, score comment that disagrees with the engine, or wrong result or end.
+    :raises RecordFileError: at the first wrong hash, illegal action, undo with nothing to take
+        back, hand marker that is not the engine's hand, score comment that disagrees with the
+        engine, or wrong result or end.
     """
     ruleset = ruleset_of(record)
     try:
@@ -337,10 +344,19 @@ def check_record(record):
     for move in record.moves:
         for score in move.scores:
             score.in_units(scale, move.line)
-    hands = []  # the hand of each action, from 1
+    hands = []  # the hand of each action in effect, from 1
     for move in record.moves:
         if move.hand is not None and move.hand != state.hand_number + 1:
             raise RecordFileError(move.line, "hand marker says hand %d, but the engine is in hand %d" % (move.hand, state.hand_number + 1))
+        if move.text == UNDO:
+            if not hands:
+                raise RecordFileError(move.line, "undo, but no action is in effect to take back")
+            if move.scores:
+                written = _score_list(Counter(s.key() for s in move.scores))
+                raise RecordFileError(move.line, "an undo scores nothing, but the record scores %s" % written)
+            state.undo()
+            hands.pop()
+            continue
         hands.append(state.hand_number + 1)
         try:
             events = state.play(move.text)
@@ -494,20 +510,20 @@ def record_of_replay(replay, header):
     scale = score_scale(replay.ruleset, len(names))
     tags["End"] = end_text(session["result"], scale)
     record = GameRecord(tags)
-    undone = []
-    for entry in replay.actions():
-        if entry.undone:
-            undone.append(entry.text)  # named as the body names actions
+    in_effect = []  # the actions written and not taken back
+    for entry in replay.entries:
+        if entry.kind == "undo" and in_effect and entry.text == str(in_effect[-1].seq):
+            record.add(UNDO, None, note="taken back: %s" % in_effect.pop().text)
+            continue
+        if entry.kind != "action":
             continue
         details = {(e.seat, e.points, e.rule): e.detail for e in entry.engine_scores}
         scores = [Score(seat, points, rule, details.get((seat, points, rule), ""), scale) for seat, points, rule in entry.table_scores]
         note = for_people(entry.description, names) if entry.actor is not None else ""
-        if undone:
-            note = ("undone before it: %s. %s" % (", ".join(undone), note)).strip()
-            undone = []
         # a player's action with its time; deals and draws stay many to a line
         clock = "+" + elapsed_text(entry.tenths) if entry.tenths is not None and entry.actor is not None else None
         record.add(entry.text, entry.hand + 1, scores, note, clock)
+        in_effect.append(entry)
     return record
 
 
@@ -542,7 +558,12 @@ def journal_records(record, state):
         "site": record.tags["Site"],
     }
     rows = [(REC_HEADER, canonical_json(header).encode())]
+    in_effect = []  # the sequence numbers of the actions in effect, for an undo to name
     for move, tenths in zip(record.moves, record.action_times()):
+        if move.text == UNDO:
+            rows.append((REC_UNDO, str(in_effect.pop()).encode()))
+            continue
+        in_effect.append(len(rows) + 1)
         if tenths is None:
             rows.append((REC_ACTION, move.text.encode()))
         else:
@@ -583,7 +604,8 @@ def read_records(path):
 
 def summary(record, state):
     """``muggins, ann v bob: 212 actions up to hand 3, target 78 202`` (or ``stopped 35 40``, or
-    ``in progress``), of a record ``check_record`` has read: the hand is its last action's."""
+    ``in progress``), of a record ``check_record`` has read: the hand is its last action's (in
+    effect)."""
     status = result_text(state) if state.outcome() is not None else record.tags.get("End", NO_END)
     if status == NO_END:
         status = "in progress"

@@ -4,7 +4,7 @@ Each record is checked through the engine first; when any record of the files fa
 is stored. An imported session is kept under the device import-<digest of the record>, so
 importing the same record again adds nothing, and its ruleset is remembered so show, replay
 and export work on it like on a pulled session. The session ends as the record's ``End`` tag
-says (stopped, abandoned, over).
+says (stopped, abandoned, over), and plays taken back are journalled as the table's undos.
 
     tiletable import club-night.tgr --db club.db
 """

@@ -183,7 +183,9 @@ def test_check_of_a_file_that_is_not_there_or_not_text(capsys, tmp_path):
     assert status == 1 and err.startswith("tiletable: check: cannot read %s: " % path)
 
 
-def test_an_undone_action_is_left_out_and_named(capsys, tmp_path):
+def test_an_undone_action_is_kept_and_taken_back(capsys, tmp_path):
+    """A play taken back at the table is in the record, and ``undo`` after it; imported, it is
+    the journal's amendment again, and `show` lists the play as undone."""
     device = LocalTransport(str(tmp_path / "device"))
     journal = device.journal
     state = play_into_journal(journal, "block", ("ann", "bob"), seed=2, max_actions=16)
@@ -197,22 +199,33 @@ def test_an_undone_action_is_left_out_and_named(capsys, tmp_path):
     db_path = str(tmp_path / "t.db")
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     status, out, _ = tiletable(capsys, ["export", "--format", "record", "--db", db_path])
-    assert status == 0 and "[Result *]" in out
+    assert status == 0 and "[Result *]" in out and "[End *]" in out
     [record] = recordmod.parse_records(out)
-    assert len(record.moves) == 17 and recordmod.check_record(record).scores == state.scores
-    assert record.moves[-1].text == state.action_str(action)
-    assert "; undone before it: %s. " % state.action_str(action) in out
+    assert [move.text for move in record.moves[-3:]] == [state.action_str(action), "undo", state.action_str(action)]
+    assert "\nundo  ; taken back: %s\n" % state.action_str(action) in out
+    checked = recordmod.check_record(record)
+    assert checked.scores == state.scores and checked.history == state.history
+    other_db = str(tmp_path / "other.db")
+    status, imported, _ = tiletable(capsys, ["import", write(tmp_path, out), "--db", other_db])
+    assert status == 0 and ": 17 actions up to hand 1, in progress: imported as session 1" in imported
+    shown = tiletable(capsys, ["show", "1", "--db", other_db])[1]
+    undone = [line.split()[0] for line in shown.splitlines() if line.endswith("(undone)")]
+    assert len(undone) == 1 and "undo of %s (" % undone[0] in shown
+    assert tiletable(capsys, ["export", "--format", "record", "--db", other_db])[1] == out
 
 
 @pytest.mark.parametrize(
     "change, message",
     [
+        (("\nD0:5-5 ", "\nundo D0:5-5 "), "undo, but no action is in effect to take back"),
+        (("18:00:41 0-4>R", "18:00:41 undo"), "time 18:00:41 before undo (an undo has no time of its own)"),
+        (("18:00:41 0-4>R", "undo {P0 +10 fives: x}"), "an undo scores nothing, but the record scores P0 +10 fives"),
         (("[Result *]", "[Result *]\n[End stopped 30 11]"), "end 'stopped 30 11', but the engine ends with the scores 30 10"),
         (("[Result *]", "[Result *]\n[End stopped 30]"), "end 'stopped 30' is not a reason followed by the scores by seat"),
         (("[Result *]", "[Result *]\n[End 30 10]"), "end '30 10' is not a reason followed by the scores by seat"),
     ],
 )
-def test_check_finds_an_end_that_does_not_hold(capsys, tmp_path, change, message):
+def test_check_finds_an_undo_or_an_end_that_does_not_hold(capsys, tmp_path, change, message):
     text = doc_examples()[0].replace(*change)
     assert text != doc_examples()[0]
     err = check_error(capsys, tmp_path, text)
