@@ -352,7 +352,7 @@ def check_record(record):
             if not hands:
                 raise RecordFileError(move.line, "undo, but no action is in effect to take back")
             if move.scores:
-                written = _score_list(Counter(s.key() for s in move.scores))
+                written = _score_list(Counter(s.key() for s in move.scores), scale)
                 raise RecordFileError(move.line, "an undo scores nothing, but the record scores %s" % written)
             state.undo()
             hands.pop()
