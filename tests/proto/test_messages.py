@@ -40,6 +40,8 @@ SAMPLES = {
 def _sample(schema):
     fields = {}
     for name, kind in schema:
+        if kind is None:  # the optional fields follow: sent too
+            continue
         if isinstance(kind, tuple):
             fields[name] = [_sample(kind), _sample(kind)]
         else:

@@ -20,7 +20,8 @@ Requests and their replies (``MESSAGES[T]`` and ``MESSAGES[T | REPLY]``):
 type   name                  request fields                      reply fields
 =====  ====================  ==================================  ================================
 0x01   HELLO                 proto, host                         proto, firmware, device, boot,
-                                                                 max_payload, capabilities
+                                                                 max_payload, capabilities;
+                                                                 journal, name
 0x02   RULESET_LIST          after                               rulesets [name, version, hash],
                                                                  more
 0x03   RULESET_PUT_BEGIN     name, size, hash                    -
@@ -28,7 +29,7 @@ type   name                  request fields                      reply fields
 0x05   RULESET_PUT_COMMIT    -                                   name, version, hash
 0x06   RULESET_REMOVE        name                                -
 0x07   JOURNAL_STATUS        -                                   first, last, acked, boot, bytes,
-                                                                 max_bytes, full, dropped
+                                                                 max_bytes, full, dropped; journal
 0x08   JOURNAL_SESSIONS      after                               sessions [first, last, ruleset,
                                                                  hash, boot, ended, acked]
 0x09   JOURNAL_PULL          after, max                          durable, records (journal records)
@@ -46,7 +47,18 @@ type   name                  request fields                      reply fields
 0x16   JOURNAL_STREAM        after, first, offset, frames, max   a run of frames: part, last,
                                                                  durable, first, offset, data
 0x17   RULESET_PUT_DEFLATED  name, size, hash, data              received
+0x18   SET_NAME              name                                -
 =====  ====================  ==================================  ================================
+
+Fields after a ``;`` came with revision 2 of this catalogue, and a payload may end before
+them: a device sends them only to a host whose HELLO gave ``proto`` 2 or more (``REVISION``),
+so a host from before them still decodes every reply, and a host reads a reply without them
+(a device from before them) as a dict without those keys. HELLO's and JOURNAL_STATUS's
+``journal`` is the identity of the table's journal (16 hex digits, random, made with the
+journal: runtime/journal.py): a wiped, replaced or re-deployed journal has a new one, so the PC
+files records under the table, this identity and the sequence number. HELLO's ``name`` is the
+table's name as a person set it with SET_NAME (``tiletable name "Table 3"``; "" for none), kept
+on the table's flash; STATE's snapshot carries ``journal`` too.
 
 RULESET_LIST answers a page: the rulesets named after ``after`` ("" for the first page), as
 many as fit in a frame, and ``more`` 1 when others follow (ask again after the last name).
@@ -84,6 +96,9 @@ inflates and validates it as it does a last chunk; RULESET_PUT_COMMIT follows as
 that does not inflate to exactly ``size`` bytes is refused (E_BAD_VALUE) and the upload dropped.
 A document whose stream does not fit in one frame goes in plain chunks, as it does to a device
 without the capability (which answers the request with E_UNKNOWN_TYPE).
+
+SET_NAME (capability ``name``) keeps ``name`` (at most 32 bytes of UTF-8; "" removes it) as the
+table's name; a device without it answers E_UNKNOWN_TYPE.
 
 SET_CLOCK sets the device's wall clock (Unix seconds; the Pico keeps it with ``ticks_ms``
 until the next reset): session headers carry it, and a session in progress journals it as a
@@ -143,6 +158,9 @@ TAG_WRITE = 0x14
 UID_PUT = 0x15
 JOURNAL_STREAM = 0x16
 RULESET_PUT_DEFLATED = 0x17
+SET_NAME = 0x18
+
+REVISION = 2  # HELLO's ``proto`` from a host that reads the fields after ";" (module doc)
 
 RULESET_WBITS = 10  # RULESET_PUT_DEFLATED's window: 2**10 bytes, what the device allocates to inflate
 
@@ -200,7 +218,7 @@ ROWS = {
 # of a stock build (the unix port's, 64-bit).
 MESSAGES = {
     HELLO: "hello: proto u8, host str",
-    HELLO | REPLY: "hello reply: proto u8, firmware str, device str, boot u32, max_payload u16, capabilities strs",
+    HELLO | REPLY: "hello reply: proto u8, firmware str, device str, boot u32, max_payload u16, capabilities strs; journal str, name str",
     RULESET_LIST: "ruleset list: after str",
     RULESET_LIST | REPLY: "ruleset list reply: rulesets *ruleset, more u8",
     RULESET_PUT_BEGIN: "ruleset put begin: name str, size u16, hash str",
@@ -214,7 +232,7 @@ MESSAGES = {
     RULESET_REMOVE: "ruleset remove: name str",
     RULESET_REMOVE | REPLY: "ruleset remove reply:",
     JOURNAL_STATUS: "journal status:",
-    JOURNAL_STATUS | REPLY: "journal status reply: first u32, last u32, acked u32, boot u32, bytes u32, max_bytes u32, full u8, dropped u32",
+    JOURNAL_STATUS | REPLY: "journal status reply: first u32, last u32, acked u32, boot u32, bytes u32, max_bytes u32, full u8, dropped u32; journal str",
     JOURNAL_SESSIONS: "journal sessions: after u32",
     JOURNAL_SESSIONS | REPLY: "journal sessions reply: sessions *session",
     JOURNAL_PULL: "journal pull: after u32, max u16",
@@ -223,6 +241,8 @@ MESSAGES = {
     JOURNAL_STREAM | REPLY: "journal stream reply: part u8, last u8, durable u32, first u32, offset u32, data bytes",
     JOURNAL_ACK: "journal ack: seq u32",
     JOURNAL_ACK | REPLY: "journal ack reply: acked u32",
+    SET_NAME: "set name: name str",
+    SET_NAME | REPLY: "set name reply:",
     SET_CLOCK: "set clock: unix u32",
     SET_CLOCK | REPLY: "set clock reply:",
     GAME_START: "game start: ruleset str, players strs",
@@ -282,7 +302,8 @@ def message_name(msg_type):
 
 def message_schema(msg_type):
     """``(name, ((field, kind), ...))`` of a message type, or None for none; a list field's
-    kind is its row's own ``((field, kind), ...)``."""
+    kind is its row's own ``((field, kind), ...)``, and ``(";", None)`` marks where the
+    fields a payload may end before begin (module doc)."""
     found = _SCHEMAS.get(msg_type)
     if found is None:
         text = MESSAGES.get(msg_type)
@@ -295,9 +316,11 @@ def message_schema(msg_type):
 
 def _layout(text):
     fields = []
-    for item in text.split(","):
+    for item in text.replace(";", ",;,").split(","):
         words = item.split()
-        if words:
+        if words == [";"]:
+            fields.append((";", None))
+        elif words:
             kind = words[1]
             fields.append((words[0], _layout(ROWS[kind[1:]]) if kind[0] == "*" else kind))
     return tuple(fields)
@@ -317,7 +340,11 @@ def encode_payload(msg_type, fields):
 
 
 def _encode_fields(out, label, schema, fields):
-    for name, kind in schema:
+    for index, (name, kind) in enumerate(schema):
+        if kind is None:  # the later fields go only when given (module doc)
+            if schema[index + 1][0] not in fields:
+                return
+            continue
         if name not in fields:
             raise ValueError("%s: missing field %r" % (label, name))
         value = fields[name]
@@ -386,6 +413,10 @@ def decode_payload(msg_type, payload):
 def _decode_fields(label, schema, data, pos):
     fields = {}
     for name, kind in schema:
+        if kind is None:  # a payload may end here (module doc)
+            if pos == len(data):
+                break
+            continue
         where = (label, name)  # as in _encode_fields
         if isinstance(kind, tuple):
             count, pos = _take_int(where, data, pos, "u8")
