@@ -118,7 +118,7 @@ def test_watch_refuses_a_device_without_a_game_runtime(capsys, tmp_path):
     device = LocalTransport(str(tmp_path / "device"))
     status, _, err = tiletable(capsys, ["watch", "--once"], device)
     assert status == 1
-    assert err == "tiletable: watch: tiletable-local has no game runtime to watch (capabilities: journal, journal-stream, maintenance, ruleset-deflate, rulesets)\n"
+    assert err == "tiletable: watch: tiletable-local has no game runtime to watch (capabilities: journal, journal-stream, maintenance, name, ruleset-deflate, rulesets)\n"
 
 
 class _Stopping:

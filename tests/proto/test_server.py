@@ -95,7 +95,7 @@ def test_hello_announces_version_and_capabilities():
     reply = _ok(server, HELLO, {"proto": 1, "host": "pytest"})
     assert reply["proto"] == 1 and reply["firmware"] == "0.3.0" and reply["device"] == "tiletable-test"
     assert reply["boot"] == 1 and reply["max_payload"] == MAX_PAYLOAD
-    assert reply["capabilities"] == ["journal", "journal-stream", "maintenance", "ruleset-deflate", "rulesets"]
+    assert reply["capabilities"] == ["journal", "journal-stream", "maintenance", "name", "ruleset-deflate", "rulesets"]
 
 
 def _sync(server, data, content_hash, name="toy", chunk=20):
@@ -608,7 +608,7 @@ def test_registered_handlers_answer_game_requests_and_their_failures_are_contain
         return {"session": 42}
 
     server.register(GAME_START, start_game, "game")
-    assert _ok(server, HELLO, {"proto": 1, "host": "t"})["capabilities"] == ["game", "journal", "journal-stream", "maintenance", "ruleset-deflate", "rulesets"]
+    assert _ok(server, HELLO, {"proto": 1, "host": "t"})["capabilities"] == ["game", "journal", "journal-stream", "maintenance", "name", "ruleset-deflate", "rulesets"]
     assert _ok(server, GAME_START, {"ruleset": "toy", "players": ["ann", "bob"]}) == {"session": 42}
     assert started == [{"ruleset": "toy", "players": ["ann", "bob"]}]
     assert _error(server, GAME_START, {"ruleset": "toy", "players": []}, E_BAD_VALUE) == "no players"

@@ -144,13 +144,13 @@ def test_rotation_deletes_acknowledged_sessions_oldest_first():
 
 def test_full_journal_keeps_the_game_going_and_notes_the_gap():
     root = fresh_dir("journal-full")
-    journal = _fill_sessions(root, 1, 60, max_bytes=1300, reserve_bytes=300, flush_records=4)
+    journal = _fill_sessions(root, 1, 60, max_bytes=1330, reserve_bytes=300, flush_records=4)
     journal.start_session("muggins", HASH, ["a", "b"], "0.1")  # header fits: the budget was passed only now
     seqs = [journal.log_action("1-2>L") for _ in range(60)]
     assert journal.is_full and 0 in seqs and journal.dropped > 0
     kept = [s for s in seqs if s]
     assert kept == list(range(kept[0], kept[0] + len(kept)))  # written records stay contiguous
-    assert journal.total_bytes() <= 1300 + 300
+    assert journal.total_bytes() <= 1330 + 300
     # the host stores everything; the old session goes, the records flow again after a gap record
     journal.acknowledge(journal.durable_seq)
     seq = journal.log_action("3-4>R")
@@ -347,3 +347,70 @@ def test_a_record_damaged_after_open_ends_that_file_and_reading_goes_on():
     write_bytes(path, image)
     seqs = [r[0] for r in _all_records(journal)]
     assert seqs == list(range(1, 11)) + list(range(second, journal.next_seq))
+
+
+def _is_identity(text):
+    return len(text) == 16 and all(c in "0123456789abcdef" for c in text)
+
+
+def test_a_journal_is_created_with_a_random_identity_kept_across_restarts():
+    root = fresh_dir("journal-identity")
+    journal = Journal(root)
+    identity = journal.identity
+    assert _is_identity(identity)
+    journal.start_session("muggins", HASH, ["a", "b"], "0.1")
+    journal.close()
+    again = Journal(root)  # a restart: the same journal
+    assert again.identity == identity and again.in_session
+    assert again.sessions()[0]["header"]["journal"] == identity  # every session header names it
+    assert Journal(fresh_dir("journal-identity-other")).identity not in (identity, "")
+
+
+def test_a_wiped_journal_is_a_new_journal_with_a_new_identity():
+    root = fresh_dir("journal-wiped")
+    journal = Journal(root)
+    journal.start_session("muggins", HASH, ["a", "b"], "0.1")
+    _play(journal, 20)
+    journal.end_session({"reason": "over"})
+    journal.close()
+    old = journal.identity
+    for name in os.listdir(root):  # the flash erased (or the journal replaced)
+        os.remove(root + "/" + name)
+    wiped = Journal(root)
+    assert _is_identity(wiped.identity) and wiped.identity != old
+    assert wiped.next_seq == 1  # it numbers its records from 1 again: only the identity tells it apart
+
+
+def test_a_lost_state_file_takes_the_identity_back_from_the_session_headers():
+    root = fresh_dir("journal-identity-state")
+    journal = Journal(root)
+    journal.start_session("muggins", HASH, ["a", "b"], "0.1")
+    journal.end_session({"reason": "over"})
+    journal.close()
+    write_bytes(root + "/state", b"garbage")
+    assert Journal(root).identity == journal.identity
+
+
+def test_a_journal_from_before_identities_keeps_its_counters_and_gets_one():
+    import struct
+    from binascii import crc32
+
+    root = fresh_dir("journal-tjs1")
+    state = struct.pack("<4sII", b"TJS1", 7, 0)
+    write_bytes(root + "/state", state + struct.pack("<I", crc32(state) & 0xFFFFFFFF))
+    journal = Journal(root)
+    assert journal.boot == 8 and _is_identity(journal.identity)
+    assert Journal(root).identity == journal.identity  # written with it at once
+
+
+def test_the_table_name_is_kept_with_the_state():
+    root = fresh_dir("journal-name")
+    journal = Journal(root)
+    assert journal.name == ""
+    journal.set_name("Table 3 \u00e0 c\u00f4t\u00e9")
+    journal.close()
+    again = Journal(root)
+    assert again.name == "Table 3 \u00e0 c\u00f4t\u00e9" and again.identity == journal.identity
+    assert "at most 32 bytes" in str(raises(ValueError, again.set_name, "x" * 33))
+    again.set_name("")
+    assert Journal(root).name == ""

@@ -59,6 +59,7 @@ from tiletable.proto.messages import (
     RULESET_PUT_DEFLATED,
     RULESET_REMOVE,
     RULESET_WBITS,
+    SET_NAME,
     ProtocolError,
     decode_payload,
     encode_message,
@@ -114,7 +115,8 @@ class LinkServer:
         self._pull_buf = None  # a pull reply's records: one request is answered at a time
         self.stream = None  # the journal stream in progress (proto/stream.py), or None
         self._request_seq = 0
-        self._capabilities = ["journal", "journal-stream", "maintenance", "rulesets"]
+        self._host_revision = 1  # HELLO's proto: 2 reads the fields after ";" (messages.py)
+        self._capabilities = ["journal", "journal-stream", "maintenance", "name", "rulesets"]
         self._handlers = {
             HELLO: self._hello,
             RULESET_LIST: self._ruleset_list,
@@ -128,6 +130,7 @@ class LinkServer:
             JOURNAL_STREAM: self._journal_stream,
             JOURNAL_ACK: self._journal_ack,
             MAINTENANCE: self._maintenance,
+            SET_NAME: self._set_name,
         }
         if rulestore.inflates:  # MicroPython's deflate module (or the simulation's shim) is there
             self._handlers[RULESET_PUT_DEFLATED] = self._ruleset_put_deflated
@@ -242,7 +245,8 @@ class LinkServer:
     # ----- requests
 
     def _hello(self, fields):
-        return {
+        self._host_revision = fields["proto"]
+        reply = {
             "proto": PROTOCOL_VERSION,
             "firmware": self.firmware,
             "device": self.device,
@@ -250,6 +254,17 @@ class LinkServer:
             "max_payload": MAX_PAYLOAD,
             "capabilities": self._capabilities,
         }
+        if self._host_revision > 1:  # a host from before them would not decode the reply
+            reply["journal"] = self.journal.identity
+            reply["name"] = self.journal.name
+        return reply
+
+    def _set_name(self, fields):
+        try:
+            self.journal.set_name(fields["name"])
+        except ValueError as exc:
+            raise ProtocolError(E_BAD_VALUE, str(exc))
+        return {}
 
     def _ruleset_list(self, fields):
         """One page: the rulesets after ``after`` (by name) that fit in a frame. The first page
@@ -355,7 +370,7 @@ class LinkServer:
 
     def _journal_status(self, fields):
         journal = self.journal
-        return {
+        reply = {
             "first": journal.first_seq(),
             "last": journal.next_seq - 1,
             "acked": journal.acked,
@@ -365,6 +380,9 @@ class LinkServer:
             "full": 1 if journal.is_full else 0,
             "dropped": journal.dropped,
         }
+        if self._host_revision > 1:  # a host from before it would not decode the reply (messages.py)
+            reply["journal"] = journal.identity
+        return reply
 
     def _journal_sessions(self, fields):
         rows = []

@@ -247,7 +247,7 @@ class App:
     def _state(self, fields):
         """The table's snapshot, with each service's longest step since the last STATE (µs)."""
         longest = self.longest_us
-        snapshot = self.table.snapshot({"longest_us": dict(zip(SERVICES, longest))})
+        snapshot = self.table.snapshot({"longest_us": dict(zip(SERVICES, longest)), "journal": self.journal.identity})
         for index in range(len(longest)):
             longest[index] = 0
         return {"snapshot": snapshot}

@@ -3,10 +3,19 @@
 Layout (one directory, default ``/journal``)::
 
     0000002a.tjs    one file per session, named by the hex sequence number of its first record
-    state           boot counter and the host's acknowledgement (rewritten in place, CRC-checked)
+    state           the journal's identity, boot counter, the host's acknowledgement and the
+                    table's name (rewritten in place, CRC-checked)
     *.tmp           a rewrite in progress; removed at open
 
 Records: ``tiletable.record`` (the format the journal, the link and the PC share).
+
+Identity: a journal is created with a random name of 16 hex digits (``identity``), kept in
+``state`` and in every session header, and reported to the PC (HELLO, JOURNAL_STATUS, STATE),
+which files records under table, journal identity and sequence number: a wiped, replaced or
+re-deployed journal starts again from record 1 under a new identity, and is never taken for
+the continuation of an older one. A lost or damaged ``state`` takes the identity back from a
+session header that carries one. The table's name (``name``, set from the PC with
+``tiletable name``) rides in the same file: one small file read at boot.
 
 Durability: appends go into a preallocated buffer and reach the flash at ``flush()``, which
 happens every ``flush_records`` records, when ``poll(now_ms)`` finds the oldest pending record
@@ -36,7 +45,7 @@ until a later flush succeeds or a session is deleted.
 
 import os
 import struct
-from binascii import crc32
+from binascii import crc32, hexlify
 
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.rulesets import canonical_json
@@ -64,9 +73,11 @@ from tiletable.record import (
 )
 
 _SESSION_SUFFIX = ".tjs"
-_STATE_MAGIC = b"TJS1"
-_STATE_FORMAT = "<4sII"  # magic, boot counter, acknowledged sequence number (+ CRC-32)
-_STATE_SIZE = 12
+_STATE_MAGIC = b"TJS2"
+_STATE_FORMAT = "<4sII16s"  # magic, boot counter, acknowledged sequence number, identity; then the name (+ CRC-32)
+_STATE_SIZE = 28
+_OLD_MAGIC = b"TJS1"  # before identities: magic, boot, acked (+ CRC-32); read, then written anew
+MAX_NAME = 32  # bytes of UTF-8 in the table's name
 
 
 class JournalError(ValueError):
@@ -119,8 +130,12 @@ class Journal:
         except OSError:
             pass
         self._remove_temporaries()
+        self.identity = None  # from the state file, else from a session header (_verify), else new
+        self.name = ""
         self.boot, self.acked = self._read_state()
         self.next_seq = max(self._scan(), self.acked) + 1
+        if self.identity is None:
+            self.identity = _new_identity()
         self.durable_seq = self.next_seq - 1  # the last record known to be on flash
         self.boot += 1
         self._write_state()
@@ -138,20 +153,23 @@ class Journal:
                 os.remove(self.root + "/" + name)
 
     def _read_state(self):
-        """Boot counter and acknowledgement; a missing or damaged state file gives (0, 0),
-        which is safe: nothing counts as acknowledged, and the boot counter is recovered
-        from the session headers by ``_scan``."""
+        """Boot counter and acknowledgement (and ``identity``, ``name``); a missing or damaged
+        state file gives (0, 0), which is safe: nothing counts as acknowledged, and the boot
+        counter and the identity are recovered from the session headers by ``_scan``. A state
+        file from before identities (TJS1) keeps its counters; the journal gets an identity."""
         try:
             with open(self.root + "/state", "rb") as f:
                 data = f.read()
         except OSError:
             return 0, 0
-        if len(data) != _STATE_SIZE + CRC_SIZE or crc32(data[:_STATE_SIZE]) & 0xFFFFFFFF != struct.unpack_from(
-            "<I", data, _STATE_SIZE
-        )[0]:
+        end = len(data) - CRC_SIZE
+        if end < 12 or crc32(data[:end]) & 0xFFFFFFFF != struct.unpack_from("<I", data, end)[0]:
             return 0, 0
-        magic, boot, acked = struct.unpack_from(_STATE_FORMAT, data, 0)
-        if magic != _STATE_MAGIC:
+        magic, boot, acked = struct.unpack_from("<4sII", data, 0)
+        if magic == _STATE_MAGIC and _STATE_SIZE <= end <= _STATE_SIZE + MAX_NAME:
+            self.identity = data[12:_STATE_SIZE].decode()
+            self.name = data[_STATE_SIZE:end].decode()
+        elif magic != _OLD_MAGIC or end != 12:
             return 0, 0
         return boot, acked
 
@@ -163,9 +181,12 @@ class Journal:
         directory's metadata log twice as fast, written over 1.0-1.1 ms. Elsewhere a torn
         write fails the CRC. A full flash keeps the old state. Either is safe: the boot counter
         is recovered from the session headers, and a lost acknowledgement only delays rotation."""
-        data = bytearray(_STATE_SIZE + CRC_SIZE)
-        struct.pack_into(_STATE_FORMAT, data, 0, _STATE_MAGIC, self.boot, self.acked)
-        struct.pack_into("<I", data, _STATE_SIZE, crc32(memoryview(data)[:_STATE_SIZE]) & 0xFFFFFFFF)
+        name = self.name.encode()
+        end = _STATE_SIZE + len(name)
+        data = bytearray(end + CRC_SIZE)
+        struct.pack_into(_STATE_FORMAT, data, 0, _STATE_MAGIC, self.boot, self.acked, self.identity.encode())
+        data[_STATE_SIZE:end] = name
+        struct.pack_into("<I", data, end, crc32(memoryview(data)[:end]) & 0xFFFFFFFF)
         try:
             with open(self.root + "/state", "wb") as f:
                 f.write(data)
@@ -233,7 +254,10 @@ class Journal:
                 if not crc_matches(record, 0, HEAD_SIZE + n):
                     break
                 if rtype == REC_HEADER:
-                    boot = parse_json_payload(mv[HEAD_SIZE : HEAD_SIZE + n]).get("boot", 0)
+                    header = parse_json_payload(mv[HEAD_SIZE : HEAD_SIZE + n])
+                    boot = header.get("boot", 0)
+                    if self.identity is None:  # the state file is lost: the headers carry it
+                        self.identity = header.get("journal")
                 elif rtype == REC_RESUME:
                     boot = max(boot, int(bytes(mv[HEAD_SIZE : HEAD_SIZE + n])))
                 valid += OVERHEAD + n
@@ -282,6 +306,7 @@ class Journal:
             "hash": ruleset_hash,
             "players": list(players),
             "boot": self.boot,
+            "journal": self.identity,
             "firmware": firmware,
             "time": start_time,
         }
@@ -518,6 +543,16 @@ class Journal:
             self._cursor = None
             self._flash_full = False
 
+    def set_name(self, name):
+        """Keep the table's name (``tiletable name``; "" for none) on flash at once.
+
+        :raises ValueError: for a name over MAX_NAME bytes.
+        """
+        if len(name.encode()) > MAX_NAME:
+            raise ValueError("a table's name is at most %d bytes" % MAX_NAME)
+        self.name = name
+        self._write_state()
+
     def acknowledge(self, seq):
         """Record that the host has stored every record up to ``seq`` (persists at once).
 
@@ -626,6 +661,18 @@ class Journal:
                 last = self.next_seq - 1
             out.append({"first": first, "last": last, "header": header, "ended": self._ended[index], "acked": last <= self.acked})
         return out
+
+
+def _new_identity():
+    """A new journal's identity: 8 random bytes as 16 hex digits (os.urandom on the Pico and
+    the unix port; the WebAssembly port has only ``random``, seeded at random)."""
+    try:
+        raw = os.urandom(8)
+    except AttributeError:
+        import random
+
+        raw = struct.pack("<II", random.getrandbits(32), random.getrandbits(32))
+    return hexlify(raw).decode()
 
 
 def _sync(f):
