@@ -36,7 +36,9 @@ from tiletable.proto.messages import (
     RULESET_PUT_DEFLATED,
     RULESET_REMOVE,
     RULESET_WBITS,
+    REVISION,
     SET_CLOCK,
+    SET_NAME,
     STATE,
     TAG_SCAN,
     TAG_WRITE,
@@ -72,6 +74,7 @@ IDEMPOTENT = frozenset(
         JOURNAL_STREAM,
         JOURNAL_ACK,
         SET_CLOCK,
+        SET_NAME,
         STATE,
         TAG_SCAN,
         UID_PUT,
@@ -255,14 +258,21 @@ class Transport:
 
     def hello(self, host="tiletable-host"):
         """Introduce the host; returns (and keeps in ``device_info``) the device's answer:
-        firmware, device, boot counter, max_payload, capabilities."""
-        info = self.request(HELLO, {"proto": 1, "host": host})
+        firmware, device, boot counter, max_payload, capabilities, and its journal's identity
+        and the table's name ("" from a table whose firmware reports neither)."""
+        info = self.request(HELLO, {"proto": REVISION, "host": host})
+        info.setdefault("journal", "")
+        info.setdefault("name", "")
         self.device_info = info
         self.max_payload = min(info["max_payload"], MAX_PAYLOAD)
         return info
 
     def has_capability(self, name):
         return self.device_info is not None and name in self.device_info["capabilities"]
+
+    def set_name(self, name):
+        """Have the table keep ``name`` as its name ("" for none)."""
+        self.request(SET_NAME, {"name": name})
 
     def set_clock(self, unix_seconds):
         self.request(SET_CLOCK, {"unix": int(unix_seconds)})
@@ -316,7 +326,11 @@ class Transport:
     # ----- journal
 
     def journal_status(self):
-        return self.request(JOURNAL_STATUS)
+        """The journal's numbers and its identity (``journal``: "" when the table reports
+        none, from a firmware before identities)."""
+        status = self.request(JOURNAL_STATUS)
+        status.setdefault("journal", "")
+        return status
 
     def journal_sessions(self, after=0):
         """Every session the device holds with a first sequence number above ``after``
