@@ -2,16 +2,22 @@
 
 Tables::
 
-    records   (device, seq) -> record type, payload, session id: every journal record as
+    journals  one row per journal a table has had: device (the table's id, ``tiletable-<hex>``),
+              identity (the journal's, random, made with it; '' for a table whose firmware
+              reports none, and for what was stored before identities), the boot counter at
+              the last pull (it only grows within one journal)
+    tables    device -> the name the table reported at the last pull ('' for none) and the
+              journal pulled then: a different one means a wiped, replaced or re-deployed
+              journal, or another table with the same id
+    records   (journal, seq) -> record type, payload, session id: every journal record as
               the table wrote it (the journal's sequence number is the key, so importing the
-              same record twice stores it once)
-    sessions  one row per session header: device, first_seq, ruleset, hash, players (JSON),
-              boot, firmware, time, result (the REC_END payload, JSON, or NULL), and how
-              many records it holds
+              same record twice stores it once, and two journals that both count from 1
+              never meet)
+    sessions  one row per session header: journal, device, first_seq, ruleset, hash, players
+              (JSON), boot, firmware, time, result (the REC_END payload, JSON, or NULL), and
+              how many records it holds
     rulesets  hash -> name, document: every ruleset this PC pushed, so a session can be
               replayed with the exact ruleset it was played with
-    devices   device -> the journal's boot counter at the last pull (it only grows, so a
-              smaller one means a wiped journal or another table of the same name)
 
 The file is marked with ``PRAGMA application_id`` so a foreign SQLite file is refused rather
 than written into; ``PRAGMA user_version`` is the schema version, and an older file is
@@ -25,12 +31,13 @@ import sqlite3
 from tiletable_host.errors import CommandError
 
 APPLICATION_ID = 0x54544442  # "TTDB"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT = 2.0  # seconds to wait for another program's write before calling the file in use
 
-_SCHEMA = """
-CREATE TABLE sessions (
+_SESSIONS = """
+CREATE TABLE %s (
     id INTEGER PRIMARY KEY,
+    journal INTEGER NOT NULL REFERENCES journals (id),
     device TEXT NOT NULL,
     first_seq INTEGER NOT NULL,
     ruleset TEXT NOT NULL,
@@ -43,27 +50,39 @@ CREATE TABLE sessions (
     records INTEGER NOT NULL DEFAULT 0,
     who TEXT NOT NULL DEFAULT '',
     outcome TEXT NOT NULL DEFAULT 'in progress',
-    UNIQUE (device, first_seq)
-);
-CREATE TABLE records (
-    device TEXT NOT NULL,
+    UNIQUE (journal, first_seq)
+)"""
+_RECORDS = """
+CREATE TABLE %s (
+    journal INTEGER NOT NULL REFERENCES journals (id),
     seq INTEGER NOT NULL,
     type INTEGER NOT NULL,
     payload BLOB NOT NULL,
     session INTEGER REFERENCES sessions (id),
-    PRIMARY KEY (device, seq)
-);
-CREATE INDEX records_by_session ON records (session, seq);
+    PRIMARY KEY (journal, seq)
+)"""
+_JOURNALS = """
+CREATE TABLE journals (
+    id INTEGER PRIMARY KEY,
+    device TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    boot INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (device, identity)
+)"""
+_TABLES = """
+CREATE TABLE tables (
+    device TEXT PRIMARY KEY,
+    name TEXT NOT NULL DEFAULT '',
+    journal INTEGER REFERENCES journals (id)
+)"""
+_RECORDS_BY_SESSION = "CREATE INDEX records_by_session ON records (session, seq)"
+_RULESETS = """
 CREATE TABLE rulesets (
     hash TEXT PRIMARY KEY,
     name TEXT NOT NULL,
     document TEXT NOT NULL
-);
-CREATE TABLE devices (
-    device TEXT PRIMARY KEY,
-    boot INTEGER NOT NULL
-);
-"""
+)"""
+_SCHEMA = ";\n".join((_JOURNALS, _TABLES, _SESSIONS % "sessions", _RECORDS % "records", _RECORDS_BY_SESSION, _RULESETS)) + ";\n"
 
 
 def _migrate_to_2(conn):
@@ -84,8 +103,40 @@ UPDATE sessions SET records = (SELECT count(*) FROM records r WHERE r.session = 
     )
 
 
+def _migrate_to_3(conn):
+    """Records and sessions are filed under their journal (``journals``): what was stored
+    before goes under each table's journal from before identities (identity ''), which the
+    next pull of a table that reports an identity takes as its own when the table's journal
+    goes on from it (pull.py), and the boot counters of ``devices`` move there. One
+    transaction: a migration cut short leaves schema 2."""
+    if not conn.in_transaction:
+        conn.execute("BEGIN")
+    for statement in (
+        _JOURNALS,
+        "INSERT INTO journals (device, identity, boot) SELECT device, '', max(boot) FROM"
+        " (SELECT device, boot FROM devices UNION ALL SELECT DISTINCT device, 0 FROM sessions"
+        " UNION ALL SELECT DISTINCT device, 0 FROM records) GROUP BY device ORDER BY device",
+        _TABLES,
+        "INSERT INTO tables (device, journal) SELECT device, id FROM journals",
+        _SESSIONS % "sessions_3",
+        "INSERT INTO sessions_3 (id, journal, device, first_seq, ruleset, hash, players, boot, firmware, time, result,"
+        " records, who, outcome) SELECT s.id, j.id, s.device, first_seq, ruleset, hash, players, s.boot, firmware, time,"
+        " result, records, who, outcome FROM sessions s JOIN journals j ON j.device = s.device",
+        _RECORDS % "records_3",
+        "INSERT INTO records_3 (journal, seq, type, payload, session)"
+        " SELECT j.id, seq, type, payload, session FROM records r JOIN journals j ON j.device = r.device",
+        "DROP TABLE records",
+        "DROP TABLE sessions",
+        "DROP TABLE devices",
+        "ALTER TABLE sessions_3 RENAME TO sessions",
+        "ALTER TABLE records_3 RENAME TO records",
+        _RECORDS_BY_SESSION,
+    ):
+        conn.execute(statement)
+
+
 # MIGRATIONS[v] takes a database from schema version v to v + 1.
-MIGRATIONS = {1: _migrate_to_2}
+MIGRATIONS = {1: _migrate_to_2, 2: _migrate_to_3}
 
 
 def who_text(players):
@@ -204,34 +255,45 @@ class Database:
 
     # ----- journal records
 
-    def last_seq(self, device):
-        """The highest sequence number stored for ``device`` (0 when none)."""
-        row = self.conn.execute("SELECT max(seq) FROM records WHERE device = ?", (device,)).fetchone()
+    def journal_id(self, device, identity=""):
+        """The row of ``device``'s journal ``identity`` in ``journals``, made when new."""
+        row = self.conn.execute("SELECT id FROM journals WHERE device = ? AND identity = ?", (device, identity)).fetchone()
+        if row is not None:
+            return row[0]
+        with self.conn:
+            return self.conn.execute("INSERT INTO journals (device, identity) VALUES (?, ?)", (device, identity)).lastrowid
+
+    def last_seq(self, device, identity=""):
+        """The highest sequence number stored for ``device``'s journal ``identity`` (0 when none)."""
+        row = self.conn.execute(
+            "SELECT max(seq) FROM records r JOIN journals j ON j.id = r.journal WHERE device = ? AND identity = ?", (device, identity)
+        ).fetchone()
         return row[0] or 0
 
-    def import_records(self, device, records):
-        """Store ``(seq, rtype, payload)`` records of ``device`` in one transaction; returns how
-        many were new. A record already stored with the same bytes is skipped.
+    def import_records(self, device, records, identity=""):
+        """Store ``(seq, rtype, payload)`` records of ``device``'s journal ``identity`` in one
+        transaction; returns how many were new. A record already stored with the same bytes
+        is skipped.
 
         :raises ConflictError: when a stored record has the same sequence number but other
-            bytes (two tables with one device name, or a journal that was wiped).
+            bytes (two tables with one device name, or a journal that was wiped, both from a
+            firmware that reports no journal identity).
         """
         try:
-            return self._import(device, records)
+            return self._import(device, identity, records)
         except sqlite3.Error as exc:  # disk full, read-only file, locked by another program
             raise database_error(self.path, exc)
 
-    def _import(self, device, records):
+    def _import(self, device, identity, records):
         from tiletable.record import REC_END, REC_HEADER  # the engine's: listing and showing need none of it
 
         added = 0
         counts = {}  # session id -> records added to it
+        journal = self.journal_id(device, identity)
         with self.conn:
             session = None
             for seq, rtype, payload in records:
-                stored = self.conn.execute(
-                    "SELECT type, payload FROM records WHERE device = ? AND seq = ?", (device, seq)
-                ).fetchone()
+                stored = self.conn.execute("SELECT type, payload FROM records WHERE journal = ? AND seq = ?", (journal, seq)).fetchone()
                 if stored is not None:
                     if stored[0] != rtype or bytes(stored[1]) != bytes(payload):
                         raise ConflictError(
@@ -240,12 +302,12 @@ class Database:
                         )
                     continue
                 if rtype == REC_HEADER:
-                    session = self._add_session(device, seq, payload)
+                    session = self._add_session(journal, device, seq, payload)
                 elif session is None:
-                    session = self._session_of(device, seq)
+                    session = self._session_of(journal, seq)
                 self.conn.execute(
-                    "INSERT INTO records (device, seq, type, payload, session) VALUES (?, ?, ?, ?, ?)",
-                    (device, seq, rtype, bytes(payload), session),
+                    "INSERT INTO records (journal, seq, type, payload, session) VALUES (?, ?, ?, ?, ?)",
+                    (journal, seq, rtype, bytes(payload), session),
                 )
                 if rtype == REC_END and session is not None:
                     result = bytes(payload).decode()
@@ -265,13 +327,14 @@ class Database:
         session = self.session(session_id)
         return outcome_text(result, session["players"], session_scale(self, session))
 
-    def _add_session(self, device, seq, payload):
+    def _add_session(self, journal, device, seq, payload):
         header = json.loads(bytes(payload).decode())
         players = header.get("players", [])
         cursor = self.conn.execute(
-            "INSERT INTO sessions (device, first_seq, ruleset, hash, players, boot, firmware, time, who)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO sessions (journal, device, first_seq, ruleset, hash, players, boot, firmware, time, who)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
+                journal,
                 device,
                 seq,
                 str(header.get("ruleset", "?")),
@@ -285,39 +348,64 @@ class Database:
         )
         return cursor.lastrowid
 
-    def _session_of(self, device, seq):
-        """The session that record ``seq`` belongs to: the latest header at or before it."""
+    def _session_of(self, journal, seq):
+        """The session that record ``seq`` of ``journal`` belongs to: the latest header at or before it."""
         row = self.conn.execute(
-            "SELECT id FROM sessions WHERE device = ? AND first_seq <= ? ORDER BY first_seq DESC LIMIT 1", (device, seq)
+            "SELECT id FROM sessions WHERE journal = ? AND first_seq <= ? ORDER BY first_seq DESC LIMIT 1", (journal, seq)
         ).fetchone()
         return row[0] if row else None
 
-    def last_boot(self, device):
-        """The device's boot counter at the last pull (0 when never pulled)."""
-        row = self.conn.execute("SELECT boot FROM devices WHERE device = ?", (device,)).fetchone()
+    def last_boot(self, device, identity=""):
+        """The boot counter of ``device``'s journal ``identity`` at the last pull (0 when never pulled)."""
+        row = self.conn.execute("SELECT boot FROM journals WHERE device = ? AND identity = ?", (device, identity)).fetchone()
         return row[0] if row else 0
 
-    def remember_boot(self, device, boot):
+    def newest_session(self, device, identity=""):
+        """``(first_seq, hash, boot)`` of the newest session stored from that journal, or None."""
+        return self.conn.execute(
+            "SELECT first_seq, hash, s.boot FROM sessions s JOIN journals j ON j.id = s.journal"
+            " WHERE j.device = ? AND identity = ? ORDER BY first_seq DESC LIMIT 1",
+            (device, identity),
+        ).fetchone()
+
+    def table_journal(self, device):
+        """The identity of the journal last pulled from ``device``, or None when never pulled."""
+        row = self.conn.execute(
+            "SELECT identity FROM tables t JOIN journals j ON j.id = t.journal WHERE t.device = ?", (device,)
+        ).fetchone()
+        return row[0] if row else None
+
+    def name_journal(self, device, identity):
+        """The journal ``device`` reported before identities ('') is the one it now names
+        ``identity`` (pull.py checks that it goes on from what is stored)."""
         with self.conn:
-            self.conn.execute("INSERT OR REPLACE INTO devices (device, boot) VALUES (?, ?)", (device, boot))
+            self.conn.execute("UPDATE OR IGNORE journals SET identity = ? WHERE device = ? AND identity = ''", (identity, device))
+
+    def remember_pull(self, device, identity, boot, name):
+        """After a pull: the journal's boot counter, and the table's name and journal."""
+        journal = self.journal_id(device, identity)
+        with self.conn:
+            self.conn.execute("UPDATE journals SET boot = ? WHERE id = ?", (boot, journal))
+            self.conn.execute("INSERT OR REPLACE INTO tables (device, name, journal) VALUES (?, ?, ?)", (device, name, journal))
 
     # ----- sessions
 
     def sessions(self):
         """Every session as a dict (id, device, first_seq, ruleset, hash, players, boot,
-        firmware, time, result, records, started, who, outcome), oldest first."""
-        return [_session_dict(row) for row in self.conn.execute(_SESSIONS_QUERY + " ORDER BY id")]
+        firmware, time, result, records, started, who, outcome, journal: its identity, table:
+        the table's name as people set it, else its device name), oldest first."""
+        return [_session_dict(row) for row in self.conn.execute(_SESSIONS_QUERY + " ORDER BY s.id")]
 
     def listing(self, row_format):
         """Every session as one line of text, oldest first: ``row_format`` (SQLite's printf,
         where ``%!-20s`` pads by characters, as Python does) applied to id, started, ruleset,
-        device, records, who and outcome. What `tiletable sessions` prints, decoding no JSON
+        table (its name, else its device name), records, who and outcome. What `tiletable sessions` prints, decoding no JSON
         and making no tuple in Python: on years of sessions that takes a third of the time."""
         return [row[0] for row in self.conn.execute(_LISTING_QUERY, (row_format,))]
 
     def session(self, session_id):
         """One session (see ``sessions``). :raises CommandError: when there is no such session."""
-        row = self.conn.execute(_SESSIONS_QUERY + " WHERE id = ?", (session_id,)).fetchone()
+        row = self.conn.execute(_SESSIONS_QUERY + " WHERE s.id = ?", (session_id,)).fetchone()
         if row is None:
             raise CommandError("no session %d in %s (see `tiletable sessions`)" % (session_id, self.path))
         return _session_dict(row)
@@ -348,13 +436,15 @@ class Database:
 
 # Every session field, and the texts a person reads: started ("2024-03-01 19:30 UTC" or "time
 # unknown"), who ("ann, bob") and outcome ("target 141-204"), the last two kept when stored so
-# that listing years of sessions decodes no JSON.
+# that listing years of sessions decodes no JSON; and the table as people named it.
 _STARTED = "coalesce(strftime('%Y-%m-%d %H:%M UTC', time, 'unixepoch'), 'time unknown')"
+_TABLE = "coalesce(nullif(t.name, ''), s.device)"
+_FROM = " FROM sessions s JOIN journals j ON j.id = s.journal LEFT JOIN tables t ON t.device = s.device"
 _SESSIONS_QUERY = (
-    "SELECT id, device, first_seq, ruleset, hash, players, boot, firmware, time, result, records, %s, who, outcome"
-    " FROM sessions" % _STARTED
+    "SELECT s.id, s.device, first_seq, ruleset, hash, players, s.boot, firmware, time, result, records, %s, who, outcome,"
+    " identity, %s" % (_STARTED, _TABLE) + _FROM
 )
-_LISTING_QUERY = "SELECT printf(?, id, %s, ruleset, device, records, who, outcome) FROM sessions ORDER BY id" % _STARTED
+_LISTING_QUERY = "SELECT printf(?, s.id, %s, ruleset, %s, records, who, outcome)" % (_STARTED, _TABLE) + _FROM + " ORDER BY s.id"
 
 
 def database_error(path, exc):
@@ -371,7 +461,7 @@ def database_error(path, exc):
 
 def _session_dict(row):
     keys = ("id", "device", "first_seq", "ruleset", "hash", "players", "boot", "firmware", "time", "result", "records",
-            "started", "who", "outcome")
+            "started", "who", "outcome", "journal", "table")
     session = dict(zip(keys, row))
     session["players"] = json.loads(session["players"])
     session["result"] = json.loads(session["result"]) if session["result"] else None

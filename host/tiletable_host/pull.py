@@ -1,17 +1,25 @@
 """``tiletable pull``: copy the table's journal into the PC's SQLite database, then acknowledge it.
 
 Only what is new is copied: the pull starts after the last record the database holds for this
-table, and a record received twice is stored once. The table is told the PC has a record only
-once it is safely written, so the table never deletes a record the PC does not have; what
-arrived before a broken link is kept, and a table that resets in the middle is simply asked
-again. Only records on the table's flash are copied: the last few of a game in progress, still
-in the table's memory, come with the next pull. (For developers: records are committed every
-COMMIT_RECORDS, then JOURNAL_ACK. A table that streams its journal, JOURNAL_STREAM, sends up
-to 64 frames per request as fast as USB takes them; an older one answers JOURNAL_PULL, one
-frame per request.)
+table's journal, and a record received twice is stored once. The table is told the PC has a
+record only once it is safely written, so the table never deletes a record the PC does not
+have; what arrived before a broken link is kept, and a table that resets in the middle is
+simply asked again. Only records on the table's flash are copied: the last few of a game in
+progress, still in the table's memory, come with the next pull. (For developers: records are
+committed every COMMIT_RECORDS, then JOURNAL_ACK. A table that streams its journal,
+JOURNAL_STREAM, sends up to 64 frames per request as fast as USB takes them; an older one
+answers JOURNAL_PULL, one frame per request.)
+
+Records are filed under the table's id, its journal's identity and their sequence number: a
+journal that was wiped or re-deployed, or another table with the same id, numbers its records
+from 1 again under another identity. A pull that finds a journal other than the one it last
+pulled from that table says so in one line and stores its sessions apart. What was stored
+before journals had identities (or from a table whose firmware reports none) is that table's
+journal '', which becomes the identity the table reports when its journal goes on from it.
 
     tiletable pull --db club.db
 """
+from tiletable.proto.messages import JOURNAL_SESSIONS
 from tiletable_host import db as dbmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError, TransportError
@@ -26,19 +34,32 @@ def configure(parser):
     add_link_options(parser)
 
 
-def pull_journal(link, db, acknowledge=True, progress_stream=None):
+def pull_journal(link, db, acknowledge=True, progress_stream=None, say=print):
     """Import every record the table has beyond what ``db`` holds; returns
-    ``(records added, sessions started, last sequence number stored)``.
+    ``(records added, sessions started, last sequence number stored)``. ``say(line)`` tells a
+    person that the journal is not the one last pulled from this table.
 
-    :raises CommandError: when the table's journal ends before the database's copy (another
-        table under the same name, or a wiped journal).
+    :raises CommandError: when the table's journal ends before the database's copy of it (a
+        journal with no identity, or one restored from an older copy of the flash).
     """
     device = link.device_info["device"]
-    after = db.last_seq(device)
     status = link.journal_status()
-    if status["boot"] < db.last_boot(device):
+    identity = status["journal"] or link.device_info.get("journal", "")
+    held = db.table_journal(device)
+    if held is not None and held != identity:
+        if held == "" and _goes_on_from(link, db, device, status):
+            db.name_journal(device, identity)  # the journal from before identities, now named
+        else:
+            say(
+                "%s: its journal is %s, not %s as at the last pull into %s: a wiped or re-deployed journal, "
+                "or another table with this name; its sessions are stored apart"
+                % (table_label(link.device_info), identity or "one without an identity", held or "one without an identity", db.path)
+            )
+    after = db.last_seq(device, identity)
+    if not identity and status["boot"] < db.last_boot(device):
         raise CommandError(
             "%s reports journal boot %d but was at boot %d when last pulled into %s: a wiped journal, or another table with this name"
+            " (its firmware gives its journal no identity: update it with `tiletable deploy`)"
             % (device, status["boot"], db.last_boot(device), db.path)
         )
     if status["last"] < after:
@@ -52,7 +73,7 @@ def pull_journal(link, db, acknowledge=True, progress_stream=None):
     position = (0, 0)  # where the last record stored ends on the device: a stream's hint
     stalls = 0
     with Progress("pull", status["last"] - start, "records", stream=progress_stream) as bar:
-        store = _Store(db, device, after, lambda last: bar.update(last - start, max(status["last"] - start, last - start)))
+        store = _Store(db, device, identity, after, lambda last: bar.update(last - start, max(status["last"] - start, last - start)))
         try:
             while True:
                 before = store.after
@@ -73,18 +94,42 @@ def pull_journal(link, db, acknowledge=True, progress_stream=None):
             # what arrived is kept even when the link fails: the next pull starts after it
             store.commit()
     after = store.after
-    db.remember_boot(device, status["boot"])
+    db.remember_pull(device, identity, status["boot"], link.device_info.get("name", ""))
     if acknowledge and after > status["acked"]:
         link.journal_ack(after)
     return store.added, db.session_count() - sessions_before, after
 
 
+def table_label(info):
+    """A table as people know it: its name when one was set (``tiletable name``), else its id."""
+    return info.get("name") or info["device"]
+
+
+def _goes_on_from(link, db, device, status):
+    """Whether the table's journal, now with an identity, is the one stored before journals
+    had identities: it goes on from there (at least as long, no fewer boots), and still holds
+    the newest session stored, its header alike, or has rotated it away after an
+    acknowledgement of everything stored."""
+    held_last = db.last_seq(device)
+    if status["last"] < held_last or status["boot"] < db.last_boot(device):
+        return False
+    newest = db.newest_session(device)
+    if newest is None:
+        return True
+    first, content_hash, boot = newest
+    for row in link.request(JOURNAL_SESSIONS, {"after": first - 1})["sessions"][:1]:
+        if row["first"] == first:
+            return row["hash"] == content_hash[:16] and row["boot"] == (boot or 0)
+    return status["first"] > first and status["acked"] >= held_last
+
+
 class _Store:
     """Records on their way into the database: committed every COMMIT_RECORDS."""
 
-    def __init__(self, db, device, after, on_progress):
+    def __init__(self, db, device, identity, after, on_progress):
         self.db = db
         self.device = device
+        self.identity = identity
         self.after = after  # the last record received
         self.added = 0
         self.pending = []  # received, not yet committed
@@ -102,7 +147,7 @@ class _Store:
         self.on_progress(self.after)
 
     def commit(self):
-        self.added += self.db.import_records(self.device, self.pending)
+        self.added += self.db.import_records(self.device, self.pending, self.identity)
         self.pending = []
 
 
@@ -112,7 +157,7 @@ def do_pull(args):
         link = open_link(args)
         try:
             added, sessions, last = pull_journal(link, db, acknowledge=not args.no_ack)
-            device = link.device_info["device"]
+            device = table_label(link.device_info)
         finally:
             close_link(args, link)
     finally:

@@ -8,7 +8,8 @@ import pytest
 
 from cli import tiletable
 from journal_games import play_into_journal
-from tiletable.proto.messages import JOURNAL_PULL, JOURNAL_STREAM
+from tiletable.proto.messages import HELLO, JOURNAL_PULL, JOURNAL_STREAM
+from tiletable.record import REC_END
 from tiletable.record import iter_records
 from tiletable.runtime.journal import Journal
 from tiletable_host.db import ConflictError, Database
@@ -186,11 +187,11 @@ def test_only_committed_records_are_acknowledged(capsys, tmp_path, device, monke
     original = Database.import_records
     calls = []
 
-    def fail_on_second_batch(self, name, records):
+    def fail_on_second_batch(self, name, records, identity=""):
         calls.append(len(records))
         if len(calls) == 2:
             raise CommandError("cannot write to %s: disk I/O error" % self.path)
-        return original(self, name, records)
+        return original(self, name, records, identity)
 
     monkeypatch.setattr(Database, "import_records", fail_on_second_batch)
     db_path = str(tmp_path / "t.db")
@@ -211,11 +212,22 @@ def test_a_record_stored_twice_is_kept_once_and_a_different_one_is_refused(tmp_p
     assert db.session_records(1) == records
 
 
-def test_a_journal_behind_the_database_is_reported(capsys, tmp_path, device):
+class NoIdentity(LocalTransport):
+    """A table whose firmware is from before journal identities: HELLO and the journal status
+    carry none, as to a host of the first revision."""
+
+    def _boot(self):
+        super()._boot()
+        hello = self.server._handlers[HELLO]
+        self.server._handlers[HELLO] = lambda fields: hello(dict(fields, proto=1))
+
+
+def test_a_journal_without_identity_behind_the_database_is_reported(capsys, tmp_path):
+    device = NoIdentity(str(tmp_path / "device"))
     play_into_journal(device.journal, seed=1)
     db_path = str(tmp_path / "t.db")
     tiletable(capsys, ["pull", "--db", db_path], device)
-    wiped = LocalTransport(str(tmp_path / "wiped"))
+    wiped = NoIdentity(str(tmp_path / "wiped"))
     status, _, err = tiletable(capsys, ["pull", "--db", db_path], wiped)
     last = _stored(db_path)[-1][0]
     assert status == 1
@@ -223,6 +235,77 @@ def test_a_journal_behind_the_database_is_reported(capsys, tmp_path, device):
         "tiletable: pull: the journal of tiletable-local ends at record 0 but %s already holds up to %d: "
         "another table with this name, or a wiped journal\n" % (db_path, last)
     )
+
+
+def _sessions_of(root):
+    """Each session of the journal in ``root`` as its list of records."""
+    sessions = []
+    for record in _journal_records(root):
+        if record[1] == 1:  # REC_HEADER
+            sessions.append([])
+        sessions[-1].append(record)
+    return sessions
+
+
+def _stored_sessions(db_path):
+    db = Database.open(db_path)
+    try:
+        return [db.session_records(session["id"]) for session in db.sessions()]
+    finally:
+        db.close()
+
+
+def test_a_wiped_journal_is_a_new_journal_stored_apart_with_one_line(capsys, tmp_path, device):
+    for seed in (1, 2):
+        play_into_journal(device.journal, seed=seed)
+    db_path = str(tmp_path / "t.db")
+    assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
+    old = device.journal.identity
+    wiped = LocalTransport(str(tmp_path / "wiped"))  # the same table, its flash erased: numbering from 1 again
+    play_into_journal(wiped.journal, seed=3)
+    status, out, err = tiletable(capsys, ["pull", "--db", db_path], wiped)
+    assert status == 0 and err == ""
+    notice = [line for line in out.splitlines() if "stored apart" in line]
+    assert notice == [
+        "tiletable-local: its journal is %s, not %s as at the last pull into %s: a wiped or re-deployed journal, "
+        "or another table with this name; its sessions are stored apart" % (wiped.journal.identity, old, db_path)
+    ]
+    play_into_journal(wiped.journal, seed=4)  # on past what the database held of the old journal
+    play_into_journal(wiped.journal, seed=5)
+    status, out, _ = tiletable(capsys, ["pull", "--db", db_path], wiped)
+    assert status == 0 and "stored apart" not in out  # the journal last pulled: nothing to say
+    expected = _sessions_of(str(tmp_path / "device" / "journal")) + _sessions_of(str(tmp_path / "wiped" / "journal"))
+    assert _stored_sessions(db_path) == expected  # every session whole, none mixed with another
+
+
+def test_two_tables_with_one_name_never_mix(capsys, tmp_path):
+    """Tables A, then B, then A, then B pulled into one database under one device name: each
+    session is stored whole, none has two ends."""
+    a = LocalTransport(str(tmp_path / "a"))
+    b = LocalTransport(str(tmp_path / "b"))
+    db_path = str(tmp_path / "t.db")
+    for table, seeds in ((a, (1,)), (b, (2, 3, 4)), (a, (5, 6)), (b, (7,))):
+        for seed in seeds:
+            play_into_journal(table.journal, seed=seed)
+        status, out, _ = tiletable(capsys, ["pull", "--db", db_path], table)
+        assert status == 0, out
+    stored = _stored_sessions(db_path)
+    assert all([r[1] for r in session].count(REC_END) == 1 for session in stored)
+    a_sessions, b_sessions = _sessions_of(str(tmp_path / "a" / "journal")), _sessions_of(str(tmp_path / "b" / "journal"))
+    assert len(stored) == len(a_sessions) + len(b_sessions) == 7
+    assert sorted(stored) == sorted(a_sessions + b_sessions)
+
+
+def test_the_journal_of_a_restarted_table_is_the_same_journal(capsys, tmp_path, device):
+    play_into_journal(device.journal, seed=1)
+    db_path = str(tmp_path / "t.db")
+    tiletable(capsys, ["pull", "--db", db_path], device)
+    identity = device.journal.identity
+    device.reset()  # a power cut: the journal opened again from its flash
+    play_into_journal(device.journal, seed=2)
+    status, out, _ = tiletable(capsys, ["pull", "--db", db_path], device)
+    assert device.journal.identity == identity and status == 0 and "stored apart" not in out
+    assert _stored_sessions(db_path) == _sessions_of(str(tmp_path / "device" / "journal"))
 
 
 def test_a_file_that_is_not_sqlite_gives_a_clear_error(capsys, tmp_path, device):
@@ -260,25 +343,105 @@ def test_a_damaged_database_is_reported(capsys, tmp_path, device):
     assert err.startswith("tiletable: sessions: database %s is damaged (" % path) and err.count("\n") == 1
 
 
-def test_an_older_database_is_migrated_in_place(capsys, tmp_path, device):
-    state = play_into_journal(device.journal, seed=1)
-    path = str(tmp_path / "t.db")
-    tiletable(capsys, ["pull", "--db", path], device)
-    db = Database.open(path)
-    (listed,) = db.listing("%s|%s|%s|%s|%s|%s|%s")
-    db.close()
-    conn = sqlite3.connect(path)  # back to schema 1: no record count nor listing texts in sessions
+# Schema 2, as tiletable wrote it before journals had identities (host/tiletable_host/db.py at 45fb863).
+SCHEMA_2 = """
+CREATE TABLE sessions (
+    id INTEGER PRIMARY KEY, device TEXT NOT NULL, first_seq INTEGER NOT NULL, ruleset TEXT NOT NULL,
+    hash TEXT NOT NULL, players TEXT NOT NULL, boot INTEGER, firmware TEXT, time INTEGER, result TEXT,
+    records INTEGER NOT NULL DEFAULT 0, who TEXT NOT NULL DEFAULT '', outcome TEXT NOT NULL DEFAULT 'in progress',
+    UNIQUE (device, first_seq)
+);
+CREATE TABLE records (
+    device TEXT NOT NULL, seq INTEGER NOT NULL, type INTEGER NOT NULL, payload BLOB NOT NULL,
+    session INTEGER REFERENCES sessions (id), PRIMARY KEY (device, seq)
+);
+CREATE INDEX records_by_session ON records (session, seq);
+CREATE TABLE rulesets (hash TEXT PRIMARY KEY, name TEXT NOT NULL, document TEXT NOT NULL);
+CREATE TABLE devices (device TEXT PRIMARY KEY, boot INTEGER NOT NULL);
+PRAGMA application_id = 1414808642;
+PRAGMA user_version = 2;
+"""
+
+
+def _schema_2_file(path, device_root, listed):
+    """A schema-2 database holding the journal in ``device_root`` as tiletable-local's, as a
+    pull wrote it then; ``listed``: the listing line of each session (from a schema-3 pull)."""
+    import json
+
+    conn = sqlite3.connect(path)
+    conn.executescript(SCHEMA_2)
     with conn:
-        for column in ("records", "who", "outcome"):
-            conn.execute("ALTER TABLE sessions DROP COLUMN %s" % column)
-        conn.execute("PRAGMA user_version = 1")
+        session = None
+        for seq, rtype, payload in _journal_records(device_root):
+            if rtype == 1:
+                header = json.loads(payload)
+                _, started, ruleset, _, count, who, outcome = listed.pop(0).split("|")
+                session = conn.execute(
+                    "INSERT INTO sessions (device, first_seq, ruleset, hash, players, boot, firmware, time, records, who, outcome)"
+                    " VALUES ('tiletable-local', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (seq, ruleset, header["hash"], json.dumps(header["players"]), header["boot"], header["firmware"],
+                     header["time"], int(count), who, outcome),
+                ).lastrowid
+            elif rtype == REC_END:
+                conn.execute("UPDATE sessions SET result = ? WHERE id = ?", (payload.decode(), session))
+            conn.execute("INSERT INTO records VALUES ('tiletable-local', ?, ?, ?, ?)", (seq, rtype, payload, session))
+        conn.execute("INSERT INTO devices VALUES ('tiletable-local', 2)")
     conn.close()
-    db = Database.open(path)
-    assert db.conn.execute("PRAGMA user_version").fetchone()[0] == 2
-    assert db.sessions()[0]["records"] == db.record_count() > 0
-    assert db.listing("%s|%s|%s|%s|%s|%s|%s") == [listed]
-    assert listed.split("|")[-2:] == ["ann, bob", "target: ann %d, bob %d" % tuple(state.scores)]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_database_of_schema_1_or_2_is_migrated_in_place(capsys, tmp_path, device, version):
+    """Its records go under the table's journal from before identities, which the next pull
+    of that table takes for its journal: nothing is stored twice, nothing said."""
+    for seed in (1, 2):
+        play_into_journal(device.journal, seed=seed)
+    device.reset()  # boot 2, as at the pull the schema-2 file stands for
+    fresh = str(tmp_path / "fresh.db")
+    tiletable(capsys, ["pull", "--db", fresh, "--no-ack"], device)
+    db = Database.open(fresh)
+    listed = db.listing("%s|%s|%s|%s|%s|%s|%s")
     db.close()
+    path = str(tmp_path / "t.db")
+    _schema_2_file(path, str(tmp_path / "device" / "journal"), list(listed))
+    if version == 1:  # no record count nor listing texts in sessions
+        conn = sqlite3.connect(path)
+        with conn:
+            for column in ("records", "who", "outcome"):
+                conn.execute("ALTER TABLE sessions DROP COLUMN %s" % column)
+            conn.execute("PRAGMA user_version = 1")
+        conn.close()
+    db = Database.open(path)
+    assert db.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert db.listing("%s|%s|%s|%s|%s|%s|%s") == listed
+    assert [s["journal"] for s in db.sessions()] == ["", ""] and db.last_boot("tiletable-local") == 2
+    db.close()
+    play_into_journal(device.journal, seed=3)
+    status, out, _ = tiletable(capsys, ["pull", "--db", path], device)
+    assert status == 0 and "stored apart" not in out, out
+    assert _stored_sessions(path) == _sessions_of(str(tmp_path / "device" / "journal"))
+    db = Database.open(path)
+    assert {s["journal"] for s in db.sessions()} == {device.journal.identity}
+    db.close()
+
+
+def test_a_database_of_schema_2_meets_a_wiped_journal(capsys, tmp_path, device):
+    """The records stored before identities are not taken for a journal that does not go on
+    from them: the new one is stored apart, with the one line."""
+    play_into_journal(device.journal, seed=1)
+    fresh = str(tmp_path / "fresh.db")
+    tiletable(capsys, ["pull", "--db", fresh], device)
+    db = Database.open(fresh)
+    listed = db.listing("%s|%s|%s|%s|%s|%s|%s")
+    db.close()
+    path = str(tmp_path / "t.db")
+    _schema_2_file(path, str(tmp_path / "device" / "journal"), list(listed))
+    wiped = LocalTransport(str(tmp_path / "wiped"))
+    for seed in (2, 3):  # longer than the old one
+        play_into_journal(wiped.journal, seed=seed)
+    status, out, _ = tiletable(capsys, ["pull", "--db", path], wiped)
+    assert status == 0
+    assert "its journal is %s, not one without an identity as at the last pull" % wiped.journal.identity in out
+    assert _stored_sessions(path) == _sessions_of(str(tmp_path / "device" / "journal")) + _sessions_of(str(tmp_path / "wiped" / "journal"))
 
 
 def test_a_database_from_a_newer_tiletable_is_refused_and_left_alone(capsys, tmp_path, device):
@@ -289,7 +452,7 @@ def test_a_database_from_a_newer_tiletable_is_refused_and_left_alone(capsys, tmp
     conn.close()
     status, _, err = tiletable(capsys, ["sessions", "--db", path])
     assert status == 1
-    assert err == "tiletable: sessions: database %s was written by a newer tiletable (schema 9; this one knows up to 2): upgrade tiletable\n" % path
+    assert err == "tiletable: sessions: database %s was written by a newer tiletable (schema 9; this one knows up to 3): upgrade tiletable\n" % path
 
 
 def test_a_database_another_program_holds_is_called_in_use(capsys, tmp_path, device):
@@ -298,7 +461,7 @@ def test_a_database_another_program_holds_is_called_in_use(capsys, tmp_path, dev
     holder = sqlite3.connect(path)
     holder.execute("PRAGMA locking_mode = EXCLUSIVE")
     holder.execute("BEGIN EXCLUSIVE")
-    holder.execute("INSERT INTO devices VALUES ('x', 1)")
+    holder.execute("INSERT INTO tables (device) VALUES ('x')")
     try:
         for argv in (["sessions", "--db", path], ["pull", "--db", path]):
             status, _, err = tiletable(capsys, argv, device)
@@ -339,7 +502,8 @@ def test_nothing_to_pull_draws_no_bar(tmp_path, device):
     assert screen.getvalue() == ""
 
 
-def test_a_table_whose_journal_restarted_is_reported_before_anything_is_stored(capsys, tmp_path, device):
+def test_a_table_without_identity_whose_journal_restarted_is_reported_before_anything_is_stored(capsys, tmp_path):
+    device = NoIdentity(str(tmp_path / "device"))
     for seed in (1, 2):
         play_into_journal(device.journal, seed=seed)
     device.reset()
@@ -347,13 +511,14 @@ def test_a_table_whose_journal_restarted_is_reported_before_anything_is_stored(c
     db_path = str(tmp_path / "t.db")
     tiletable(capsys, ["pull", "--db", db_path], device)
     stored = _stored(db_path)
-    wiped = LocalTransport(str(tmp_path / "wiped"))  # boot 1, and a longer journal than the first
+    wiped = NoIdentity(str(tmp_path / "wiped"))  # boot 1, and a longer journal than the first
     for seed in (3, 4, 5):
         play_into_journal(wiped.journal, seed=seed)
     status, _, err = tiletable(capsys, ["pull", "--db", db_path], wiped)
     assert status == 1
     assert err == (
         "tiletable: pull: tiletable-local reports journal boot 1 but was at boot 3 when last pulled into %s: "
-        "a wiped journal, or another table with this name\n" % db_path
+        "a wiped journal, or another table with this name (its firmware gives its journal no identity: "
+        "update it with `tiletable deploy`)\n" % db_path
     )
     assert _stored(db_path) == stored
