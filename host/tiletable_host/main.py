@@ -52,6 +52,7 @@ COMMANDS = [
     _command("deploy", "deploy", "compile the firmware with mpy-cross and copy it to a Pico with mpremote"),
     _command("sync", "sync", "validate ruleset files and install the changed ones on the table"),
     _command("pull", "pull", "copy the table's journal into the PC's database, then acknowledge it"),
+    _command("name", "name", "give the table the name people know it by, or print it"),
     _command("sessions", "sessions", "list the sessions in the PC's database"),
     _command("show", "show", "print a readable record of every hand of a session"),
     _command("export", "export", "write stored records as JSON Lines, CSV or tile game records"),

@@ -501,7 +501,7 @@ def record_of_replay(replay, header):
         replay.ruleset,
         session["players"],
         session["time"],
-        header.get("table", session["device"]),
+        header.get("table", session["table"]),
         header.get("event"),
         header.get("site"),
     )

@@ -27,7 +27,7 @@ def render_session(replay):
     scale = score_scale(replay.ruleset, len(names))
     lines = [
         "session %d: %s (hash %s) on %s, %s, firmware %s"
-        % (session["id"], session["ruleset"], session["hash"], session["device"], session["started"], session["firmware"]),
+        % (session["id"], session["ruleset"], session["hash"], session["table"], session["started"], session["firmware"]),
         "players: " + players_text(names),
         "result: " + result_of(session, scale),
     ]

@@ -42,7 +42,7 @@ def session_row(session, scale_of):
         "id": session["id"],
         "started": session["started"],
         "ruleset": session["ruleset"],
-        "device": session["device"],
+        "table": session["table"],  # its name as people set it (`tiletable name`), else its id
         "players": session["players"],
         "result": result_of(session, scale_of(session)),
         "records": session["records"],

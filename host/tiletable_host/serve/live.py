@@ -61,7 +61,11 @@ class Hub:
 def picture_of(view):
     """The browser's picture of a ``TableView`` just refreshed."""
     names = view.session["players"] if view.session else None
-    return picture(view.snapshot, names, view.replay, view.event_error)
+    shown = picture(view.snapshot, names, view.replay, view.event_error)
+    info = view.link.device_info if view.link is not None else None
+    if info:
+        shown["title"] = info.get("name") or info["device"]  # the table as people named it
+    return shown
 
 
 def picture(snap, names, replay, event_error=None):

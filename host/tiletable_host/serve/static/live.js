@@ -103,13 +103,14 @@ function render(t) {
   const box = sectionFor(t.name);
   box.replaceChildren();
   box.dataset.status = t.status;
+  const where = t.title ? `${t.title} · ${t.name}` : t.name;
   if (t.status !== "game") {
-    box.appendChild(el("h2", "", t.name));
+    box.appendChild(el("h2", "", t.title || t.name));
     box.appendChild(el("p", "message", t.text));
     return;
   }
   box.appendChild(el("h2", "", `${t.ruleset} · hand ${t.hand} · ${t.turn}`));
-  box.appendChild(el("p", "where", t.name));
+  box.appendChild(el("p", "where", where));
   box.appendChild(scoresEl(t));
   if (t.table) box.appendChild(BOARDS[t.table.family](t, t.table));
   if (t.last) box.appendChild(lastPlayEl(t.last));
