@@ -767,6 +767,26 @@ def _mount_littlefs(image, root):
     os.mount(vfs, root)
 
 
+def _flash_id(root):
+    """The simulated chip's unique id (``machine.unique_id()``): 8 random bytes made with the
+    table's storage and kept in it (read before littlefs is mounted over it), so every
+    simulated table has its own, and keeps it across its restarts, as a Pico's flash does."""
+    import os
+
+    path = root + "/unique-id"
+    try:
+        with open(path, "rb") as f:
+            uid = f.read()
+        if len(uid) == 8:
+            return uid
+    except OSError:
+        pass
+    uid = os.urandom(8)
+    with open(path, "wb") as f:
+        f.write(uid)
+    return uid
+
+
 def _options(argv):
     options = {"--control": "7650", "--root": "simtable", "--lfs": None, "--stepped": "0"}
     for i in range(0, len(argv) - 1, 2):
@@ -785,6 +805,7 @@ def main(argv):
         os.mkdir(root)
     except OSError:
         pass
+    machine.UNIQUE_ID = _flash_id(root)
     if options["--lfs"]:
         _mount_littlefs(options["--lfs"], root)
     stdin = getattr(sys.stdin.buffer, "raw", sys.stdin.buffer)  # CPython: unbuffered, like the Pico's

@@ -256,8 +256,13 @@ class WDT:
         self.fed += 1
 
 
+# The chip's unique id (on a Pico, its flash chip's): sim/device.py gives each simulated table
+# its own, kept with its storage; a table built in a test's own process keeps this one.
+UNIQUE_ID = b"TTSIM\x00\x00\x01"
+
+
 def unique_id():
-    return b"\x54\x54\x53\x49\x4d\x00\x00\x01"
+    return UNIQUE_ID
 
 
 def freq():

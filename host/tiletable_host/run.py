@@ -12,7 +12,12 @@ journal is pulled into SQLite and the session's record printed.
 With ``--port`` (a Pico): the same, except that the people at the table play; the view is
 redrawn until the game is over (or Ctrl-C), then the session is pulled and printed.
 
+Each run on the simulated table starts a new one, with its own id and journal: runs into one
+``--db`` are separate sessions of separate tables. ``--name`` names the table first, as
+``tiletable name`` does.
+
     tiletable run --players ann,bob --hands 2 --db club.db
+    tiletable run --players cy,dee --db club.db --name "Table 2"
 """
 import os
 import random
@@ -29,6 +34,7 @@ from tiletable_host import db as dbmod
 from tiletable_host import sync as syncmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
+from tiletable_host.name import checked_name, set_name
 from tiletable_host.pull import pull_journal
 from tiletable_host.sessionlog import replay_session
 from tiletable_host.show import render_session
@@ -44,6 +50,7 @@ def configure(parser):
     parser.add_argument("--hands", type=int, default=2, help="hands to play on the simulated table (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=5, help="seed of the deals and the players' choices (default: %(default)s)")
     parser.add_argument("--db", default=None, help="database to pull into and keep (default: a temporary one, removed at the end)")
+    parser.add_argument("--name", default=None, help='name the table first, as `tiletable name` does (e.g. "Table 3")')
     parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython", help="interpreter of the simulated device")
     parser.add_argument("--live", action="store_true", help="print the table's view after every play (default: once, at the end)")
     parser.add_argument("--pace", type=float, default=0.0, help="seconds to wait after each play on the simulated table, to follow it in the browser (default: %(default)s)")
@@ -193,6 +200,8 @@ class LiveView:
 
 def do_run(args):
     names = [n.strip() for n in args.players.split(",") if n.strip()]
+    if args.name is not None:
+        args.name = checked_name(args.name)
     with tempfile.TemporaryDirectory(prefix="tiletable-run-") as scratch:
         db_path = args.db or os.path.join(scratch, "tiletable.db")
         table = None
@@ -221,6 +230,8 @@ def do_run(args):
 
 def _session(args, link, table, names, db_path):
     """Sync, play (or watch people play), pull; returns the session's id in the database."""
+    if args.name is not None:
+        set_name(link, args.name)
     print("== sync: every preset", flush=True)
     syncmod.sync_documents(link, syncmod.collect_documents([], True), db_path)
     _start_game(link, names)

@@ -15,6 +15,7 @@ import pytest
 from cli import tiletable
 from tiletable.engine.rulesets import find_ruleset, preset_names
 from tiletable.proto.messages import JOURNAL_STREAM, RULESET_PUT_CHUNK, RULESET_PUT_DEFLATED
+from tiletable.record import REC_END, REC_HEADER
 from tiletable_host.db import Database
 from tiletable_host.run import ScriptedGame
 from tiletable_host.simtable import SimulatedTable
@@ -197,6 +198,49 @@ def test_run_plays_pulls_and_prints_a_session(capsys, tmp_path, runtime, monkeyp
     assert status == 0 and out.splitlines()[-1].startswith("no divergence: final scores ")
 
 
+def test_two_runs_into_one_database_are_two_tables_each_session_whole(capsys, tmp_path):
+    """`run --db X` twice (its --help's example): each run is a new simulated table, so the
+    second session is not appended to the first (one merged session with cy and dee's
+    scores, and plays `show` called illegal)."""
+    db = str(tmp_path / "run.db")
+    for players in ("ann,bob", "cy,dee"):
+        status, out, err = tiletable(capsys, ["run", "--players", players, "--hands", "1", "--db", db, "--http-port", "-1"])
+        assert status == 0, err
+        assert "violations found at the reveal: none" in out and "disagree" not in out and "illegal" not in out
+    database = Database.open(db)
+    try:
+        sessions = database.sessions()
+        assert [s["players"] for s in sessions] == [["ann", "bob"], ["cy", "dee"]]
+        assert sessions[0]["device"] != sessions[1]["device"]
+        for session in sessions:
+            types = [rtype for _, rtype, _ in database.session_records(session["id"])]
+            assert types.count(REC_HEADER) == 1 and types.count(REC_END) <= 1
+    finally:
+        database.close()
+
+
+def test_each_simulated_table_has_its_own_id_and_journal_kept_across_its_restarts(tmp_path):
+    first = SimulatedTable.start(root=str(tmp_path / "a"))
+    other = SimulatedTable.start(root=str(tmp_path / "b"))
+    try:
+        link = SerialTransport(first.port, timeout=TIMEOUT)
+        before = link.hello()
+        link.close()
+        assert re.fullmatch(r"tiletable-[0-9a-f]{16}", before["device"]) and re.fullmatch(r"[0-9a-f]{16}", before["journal"])
+        first.restart()  # the same storage: the same chip, the same journal
+        link = SerialTransport(first.port, timeout=TIMEOUT)
+        after = link.hello()
+        link.close()
+        assert (after["device"], after["journal"]) == (before["device"], before["journal"])
+        link = SerialTransport(other.port, timeout=TIMEOUT)
+        another = link.hello()
+        link.close()
+        assert another["device"] != before["device"] and another["journal"] != before["journal"]
+    finally:
+        first.stop()
+        other.stop()
+
+
 def test_a_second_program_on_the_port_is_told_it_is_in_use(capsys, table, link):
     status, _, err = tiletable(capsys, ["sync", "--dry-run", "--port", table.port])
     assert status == 1
@@ -205,7 +249,7 @@ def test_a_second_program_on_the_port_is_told_it_is_in_use(capsys, table, link):
 
 def test_sim_prints_its_port_and_serves_until_interrupted(tmp_path):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tiletable_host.main", "sim", "--root", str(tmp_path / "table")],
+        [sys.executable, "-m", "tiletable_host.main", "sim", "--root", str(tmp_path / "table"), "--name", "Table 3"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -214,7 +258,8 @@ def test_sim_prints_its_port_and_serves_until_interrupted(tmp_path):
         found = re.match(r"simulated table on (\S+) \(control: 127\.0\.0\.1:(\d+), storage: (.+)\)$", proc.stdout.readline())
         assert found and found.group(3) == str(tmp_path / "table")
         link = SerialTransport(found.group(1), timeout=TIMEOUT)
-        assert {"game", "journal", "rulesets"} <= set(link.hello()["capabilities"])
+        info = link.hello()
+        assert {"game", "journal", "rulesets"} <= set(info["capabilities"]) and info["name"] == "Table 3"
         link.close()
     finally:
         proc.send_signal(signal.SIGINT)

@@ -1,5 +1,6 @@
 """The whole simulated device on the MicroPython unix port (the compiled tree, as the Pico runs
 it), behind a pty: a game started from the menu, an illegal play refused, a power cut resumed."""
+import os
 import time
 
 import pytest
@@ -18,12 +19,18 @@ def table(tmp_path_factory):
     table.stop()
 
 
+def _device_name(table):
+    """``tiletable-`` and the unique id the simulated table made with its storage."""
+    with open(os.path.join(table.root, "unique-id"), "rb") as f:
+        return "tiletable-" + f.read().hex()
+
+
 def test_link_answers_on_micropython(table):
     with serial.Serial(table.port, timeout=0.2) as port:
         port.write(b"\x03\x03garbage\r\n")
         time.sleep(0.2)
         reply = request(port, HELLO, {"proto": 1, "host": "pytest"})
-    assert reply["device"] == "tiletable-545453494d000001"
+    assert reply["device"] == _device_name(table)
 
 
 def test_menu_game_illegal_play_and_resume_on_micropython(table):

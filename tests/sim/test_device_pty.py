@@ -1,12 +1,13 @@
 """The simulated device behind a pty, spoken to with pyserial exactly like a Pico: requests are
 answered, line noise (0x03, REPL text, a half frame) neither crashes it nor changes the table."""
+import os
 import time
 
 import pytest
 import serial
 
 from tiletable.proto.frame import FrameDecoder
-from tiletable.proto.messages import EV_ERROR, EV_PLAY, EV_SCORE, EV_ZONE, GAME_START, HELLO, MAINTENANCE, REPLY, STATE, decode_payload, encode_message
+from tiletable.proto.messages import EV_ERROR, EV_PLAY, EV_SCORE, EV_ZONE, GAME_START, HELLO, MAINTENANCE, REPLY, REVISION, STATE, decode_payload, encode_message
 from player import LinePlayer, table_scores
 from tiletable.engine.betting import chips_text
 from tiletable_host.simtable import SimulatedTable
@@ -49,10 +50,20 @@ def request(port, msg_type, fields=None, seq=1):
     return frames(port, msg_type | REPLY)[-1][1]
 
 
+def _device_name(table):
+    """``tiletable-`` and the unique id the simulated table made with its storage."""
+    with open(os.path.join(table.root, "unique-id"), "rb") as f:
+        return "tiletable-" + f.read().hex()
+
+
 def test_hello_over_the_pty(table):
     with serial.Serial(table.port, timeout=0.2) as port:
         reply = request(port, HELLO, {"proto": 1, "host": "pytest"})
-    assert reply["device"] == "tiletable-545453494d000001" and "game" in reply["capabilities"]
+    assert reply["device"] == _device_name(table) and "game" in reply["capabilities"]
+    assert "journal" not in reply  # a host of the first revision decodes the reply it knows
+    with serial.Serial(table.port, timeout=0.2) as port:
+        reply = request(port, HELLO, {"proto": REVISION, "host": "pytest"})
+    assert len(reply["journal"]) == 16 and reply["name"] == ""
 
 
 def test_line_noise_neither_crashes_the_device_nor_changes_the_table(table):
@@ -63,7 +74,7 @@ def test_line_noise_neither_crashes_the_device_nor_changes_the_table(table):
         time.sleep(0.3)
         assert table.bridge.alive()
         reply = request(port, HELLO, {"proto": 1, "host": "pytest"}, seq=2)
-    assert reply["device"] == "tiletable-545453494d000001"
+    assert reply["device"] == _device_name(table)
     assert table.control.state() == before
 
 
