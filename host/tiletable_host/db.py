@@ -256,12 +256,15 @@ class Database:
     # ----- journal records
 
     def journal_id(self, device, identity=""):
-        """The row of ``device``'s journal ``identity`` in ``journals``, made when new."""
-        row = self.conn.execute("SELECT id FROM journals WHERE device = ? AND identity = ?", (device, identity)).fetchone()
-        if row is not None:
-            return row[0]
-        with self.conn:
-            return self.conn.execute("INSERT INTO journals (device, identity) VALUES (?, ?)", (device, identity)).lastrowid
+        """The row of ``device``'s journal ``identity`` in ``journals``, made when new (by
+        this program or another one at the same moment)."""
+        find = "SELECT id FROM journals WHERE device = ? AND identity = ?"
+        row = self.conn.execute(find, (device, identity)).fetchone()
+        if row is None:
+            with self.conn:
+                self.conn.execute("INSERT OR IGNORE INTO journals (device, identity) VALUES (?, ?)", (device, identity))
+            row = self.conn.execute(find, (device, identity)).fetchone()
+        return row[0]
 
     def last_seq(self, device, identity=""):
         """The highest sequence number stored for ``device``'s journal ``identity`` (0 when none)."""
