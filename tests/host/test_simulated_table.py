@@ -203,15 +203,17 @@ def test_two_runs_into_one_database_are_two_tables_each_session_whole(capsys, tm
     second session is not appended to the first (one merged session with cy and dee's
     scores, and plays `show` called illegal)."""
     db = str(tmp_path / "run.db")
-    for players in ("ann,bob", "cy,dee"):
-        status, out, err = tiletable(capsys, ["run", "--players", players, "--hands", "1", "--db", db, "--http-port", "-1"])
+    for players, name in (("ann,bob", []), ("cy,dee", ["--name", "Table 2"])):
+        status, out, err = tiletable(capsys, ["run", "--players", players, "--hands", "1", "--db", db, "--http-port", "-1"] + name)
         assert status == 0, err
         assert "violations found at the reveal: none" in out and "disagree" not in out and "illegal" not in out
+        assert "stored apart" not in out  # another table, not another journal of the same one
     database = Database.open(db)
     try:
         sessions = database.sessions()
         assert [s["players"] for s in sessions] == [["ann", "bob"], ["cy", "dee"]]
         assert sessions[0]["device"] != sessions[1]["device"]
+        assert [s["table"] for s in sessions] == [sessions[0]["device"], "Table 2"]
         for session in sessions:
             types = [rtype for _, rtype, _ in database.session_records(session["id"])]
             assert types.count(REC_HEADER) == 1 and types.count(REC_END) <= 1
