@@ -9,6 +9,7 @@ from tiletable.proto.messages import (
     ERROR,
     EV_SCORE,
     GAME_START,
+    HELLO,
     JOURNAL_ACK,
     JOURNAL_PULL,
     MESSAGES,
@@ -105,3 +106,16 @@ def test_encoding_checks_the_fields_it_is_given():
         err = raises(ValueError, encode_payload, msg_type, fields)
         assert words in str(err), (words, str(err))
     raises(ValueError, encode_payload, 0x3E, {})
+
+
+def test_a_payload_may_end_before_the_fields_after_the_semicolon():
+    old = {"proto": 1, "firmware": "0.3.0", "device": "tiletable-x", "boot": 2, "max_payload": 1024, "capabilities": ["journal"]}
+    payload = encode_payload(HELLO | REPLY, old)  # to a host from before them, or from a device from before them
+    assert decode_payload(HELLO | REPLY, payload) == old
+    new = dict(old, journal="0123456789abcdef", name="Table 3")
+    full = encode_payload(HELLO | REPLY, new)
+    assert full.startswith(payload) and decode_payload(HELLO | REPLY, full) == new
+    err = raises(ProtocolError, decode_payload, HELLO | REPLY, full[:-3])
+    assert err.code == E_MALFORMED and "'name' is cut short" in err.message
+    err = raises(ProtocolError, decode_payload, HELLO | REPLY, full + b"\x00")
+    assert "1 unexpected bytes" in err.message

@@ -33,6 +33,7 @@ from tiletable.proto.messages import (
     RULESET_PUT_COMMIT,
     RULESET_PUT_DEFLATED,
     RULESET_REMOVE,
+    SET_NAME,
     ProtocolError,
     decode_payload,
     encode_message,
@@ -87,6 +88,17 @@ def _error(server, msg_type, fields=None, code=None):
     assert got_type == ERROR and reply["request"] == msg_type, reply
     assert code is None or reply["code"] == code, reply
     return reply["message"]
+
+
+def test_the_journal_identity_and_the_name_go_to_a_host_that_reads_them():
+    server = _server("server-identity")
+    identity = server.journal.identity
+    first = _ok(server, HELLO, {"proto": 1, "host": "old"})  # a host from before them: the reply it knows
+    assert "journal" not in first and "name" not in first and "journal" not in _ok(server, JOURNAL_STATUS)
+    assert _ok(server, SET_NAME, {"name": "Table 3"}) == {}
+    reply = _ok(server, HELLO, {"proto": 2, "host": "new"})
+    assert (reply["journal"], reply["name"]) == (identity, "Table 3") and _ok(server, JOURNAL_STATUS)["journal"] == identity
+    assert "at most 32 bytes" in _error(server, SET_NAME, {"name": "x" * 33}, E_BAD_VALUE)
 
 
 @toy_family.with_toy_family
