@@ -769,8 +769,8 @@ def _mount_littlefs(image, root):
 
 def _flash_id(root):
     """The simulated chip's unique id (``machine.unique_id()``): 8 random bytes made with the
-    table's storage and kept in it (read before littlefs is mounted over it), so every
-    simulated table has its own, and keeps it across its restarts, as a Pico's flash does."""
+    table's storage and kept in it (in the littlefs image with ``--lfs``), so every simulated
+    table has its own, and keeps it across its restarts, as a Pico's flash chip does."""
     import os
 
     path = root + "/unique-id"
@@ -805,9 +805,9 @@ def main(argv):
         os.mkdir(root)
     except OSError:
         pass
-    machine.UNIQUE_ID = _flash_id(root)
     if options["--lfs"]:
         _mount_littlefs(options["--lfs"], root)
+    machine.UNIQUE_ID = _flash_id(root)
     stdin = getattr(sys.stdin.buffer, "raw", sys.stdin.buffer)  # CPython: unbuffered, like the Pico's
     stdout = sys.stdout.buffer
     control = Control(int(options["--control"]))
