@@ -57,6 +57,7 @@ LIKELY = {
     "set": (1, 2),
     "item": (0, 5, 27),
     "run": (0, 1),
+    "name": ("Table 3",),
     "record": (tagrecord.encode(tagrecord.KIND_TILE, 1, parse_tile("3-4")),),
 }
 READS = (HELLO, RULESET_LIST, JOURNAL_STATUS, JOURNAL_SESSIONS, JOURNAL_PULL, JOURNAL_STREAM, STATE, TAG_SCAN)

@@ -17,6 +17,7 @@ from tiletable.proto.messages import (
     RULESET_REMOVE,
     SELF_TEST,
     SET_CLOCK,
+    SET_NAME,
     TAG_WRITE,
     UID_PUT,
     decode_payload,
@@ -26,7 +27,7 @@ from tiletable.proto.messages import (
 from tiletable.runtime.warmup import Warmer
 
 FRAMES = size(2500, 100000)
-CHANGES = (GAME_START, GAME_STOP, JOURNAL_ACK, MAINTENANCE, RULESET_PUT_BEGIN, RULESET_REMOVE, SELF_TEST, SET_CLOCK, TAG_WRITE, UID_PUT)
+CHANGES = (GAME_START, GAME_STOP, JOURNAL_ACK, MAINTENANCE, RULESET_PUT_BEGIN, RULESET_REMOVE, SELF_TEST, SET_CLOCK, SET_NAME, TAG_WRITE, UID_PUT)
 
 
 def test_hostile_frames_for_every_handler_change_nothing_unless_valid(table_root):
