@@ -42,7 +42,7 @@ class _Flash:
         return 0  # init, deinit, sync: nothing to do
 
 
-def _mixed_bits(seed):
+def mixed_bits(seed):
     """A byte of bits half set, the same for the same seed (a torn program or erase)."""
     x = (seed * 2654435761 + 0x9E3779B9) & 0xFFFFFFFF or 1
     x ^= (x << 13) & 0xFFFFFFFF
@@ -120,7 +120,7 @@ class RamBlockDevice(_Flash):
         if self._budget > 0:
             self._budget -= size
             if cut:  # some of its bits were cleared, some not yet
-                image[last] = was & (buf[size - 1] | _mixed_bits(self.programmed))
+                image[last] = was & (buf[size - 1] | mixed_bits(self.programmed))
                 raise PowerCut("power cut during a write of %d bytes" % len(buf))
 
     def erase(self, block):
@@ -132,7 +132,7 @@ class RamBlockDevice(_Flash):
         if self._budget == 1:  # cut during this erase: a part of the block is erased
             self._budget = 0
             for i in range(0, self.block_size, 64):
-                if _mixed_bits(self.erases + i) & 1:
+                if mixed_bits(self.erases + i) & 1:
                     self.image[start + i : start + i + 64] = self._erased[:64]
             raise PowerCut("power cut during the erase of block %d" % block)
         self.image[start : start + self.block_size] = self._erased

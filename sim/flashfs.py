@@ -15,12 +15,19 @@ keep files (journal, rulestore, enrolment, identity, journal reads and streams) 
 any other path to the PC's own file system as before (so other simulations and tests are not
 changed). ``App``'s own flag files (self test done, a restart's note) are not routed: it
 imports ``os`` inside its functions.
+
+``CountedChip`` can also lose power (``cut_after``) as the Pico's NOR flash does (the rules of
+sim/blockdev.py's ``RamBlockDevice``), for tests that cut the simulated table's power at any
+instant, and counts each block's erases over its life for the wear figures
+(bench/journal_flash.py).
 """
 import builtins
 import os as _os
 import sys
 
 from littlefs import LittleFS, LittleFSError, UserContext
+
+from blockdev import mixed_bits
 
 BLOCK_SIZE = 4096
 BLOCK_COUNT = 352  # the RPI_PICO build's file system: 1.375 MB
@@ -29,6 +36,7 @@ PROG_SIZE = 256  # rp2's _boot.py: VfsLfs2(bdev, progsize=256)
 CACHE_SIZE = 1024  # MicroPython's vfs_lfs.c: min(block size, 4 * max(read size, prog size))
 LOOKAHEAD_SIZE = 32
 BLOCK_CYCLES = 100
+_LFS_ERR_IO = -5  # what a dead chip answers littlefs: the firmware gets an OSError, as on the Pico
 
 _FILE_MODULES = (
     "tiletable.runtime.journal",
@@ -43,14 +51,45 @@ _mounts = []  # (path prefix, FlashFs), as MicroPython's mount table
 
 
 class CountedChip(UserContext):
-    """The flash chip under littlefs, in RAM, counting what is asked of it until ``take()``."""
+    """The flash chip under littlefs, in RAM (holding ``image``, the flash as a power-on finds
+    it, or erased), counting what is asked of it until ``take()``, and over its life: bytes
+    programmed and each block's erases (``block_erases``).
 
-    def __init__(self):
-        super().__init__(buffsize=BLOCK_SIZE * BLOCK_COUNT)
+    ``cut_after(steps)`` loses power after that many more steps (a programmed byte or a block
+    erase): a program only clears bits, one cut short lands up to the cut (the byte being
+    programmed then holds part of its new bits), an erase cut short leaves its block part
+    erased; from then on the chip is dead (``is_cut``) and answers littlefs's programs and
+    erases with an I/O error. ``image`` is then the flash as the next power-on finds it."""
+
+    def __init__(self, image=None):
+        if image is None:
+            super().__init__(buffsize=BLOCK_SIZE * BLOCK_COUNT)
+        else:
+            super().__init__(buffer=bytearray(image))
         self.reads = 0
         self.read_bytes = 0
         self.programs = 0
         self.erases = 0
+        self.programmed = 0  # bytes programmed over the chip's life, as the three below
+        self.programs_made = 0
+        self.erased = 0
+        self.block_erases = [0] * BLOCK_COUNT
+        self._budget = -1  # steps left before the cut; -1: no cut coming
+
+    @property
+    def image(self):
+        return self.buffer
+
+    @property
+    def steps(self):
+        """Steps taken so far (bytes programmed plus blocks erased): where a cut may fall."""
+        return self.programmed + self.erased
+
+    def cut_after(self, steps):
+        self._budget = steps
+
+    def is_cut(self):
+        return self._budget == 0
 
     def read(self, cfg, block, off, size):
         self.reads += 1
@@ -58,12 +97,42 @@ class CountedChip(UserContext):
         return super().read(cfg, block, off, size)
 
     def prog(self, cfg, block, off, data):
+        if self._budget == 0:
+            return _LFS_ERR_IO
         self.programs += 1
-        return super().prog(cfg, block, off, data)
+        self.programs_made += 1
+        size = len(data)
+        if 0 < self._budget <= size:
+            size = self._budget
+        start = block * BLOCK_SIZE + off
+        old = bytes(self.buffer[start : start + size])
+        cleared = int.from_bytes(old, "little") & int.from_bytes(data[:size], "little")
+        self.buffer[start : start + size] = cleared.to_bytes(size, "little")  # NOR: bits only cleared
+        self.programmed += size
+        if self._budget > 0:
+            self._budget -= size
+            if self._budget == 0:  # cut while its last byte was programmed: part of its bits
+                self.buffer[start + size - 1] = old[-1] & (data[size - 1] | mixed_bits(self.programmed))
+                return _LFS_ERR_IO
+        return 0
 
     def erase(self, cfg, block):
+        if self._budget == 0:
+            return _LFS_ERR_IO
         self.erases += 1
-        return super().erase(cfg, block)
+        self.erased += 1
+        self.block_erases[block] += 1
+        start = block * BLOCK_SIZE
+        if self._budget == 1:  # cut during this erase: part of the block is erased
+            self._budget = 0
+            for i in range(0, BLOCK_SIZE, 64):
+                if mixed_bits(self.erased + i) & 1:
+                    self.buffer[start + i : start + i + 64] = _ERASED[:64]
+            return _LFS_ERR_IO
+        self.buffer[start : start + BLOCK_SIZE] = _ERASED
+        if self._budget > 0:
+            self._budget -= 1
+        return 0
 
     def take(self):
         """(reads, bytes read, programs, erases) since the last ``take``."""
@@ -72,12 +141,17 @@ class CountedChip(UserContext):
         return counts
 
 
-class FlashFs:
-    """A littlefs on a ``CountedChip``, mounted over ``root`` (a PC directory path) until ``unmount``."""
+_ERASED = b"\xff" * BLOCK_SIZE
 
-    def __init__(self, root):
+
+class FlashFs:
+    """A littlefs on a ``CountedChip``, mounted over ``root`` (a PC directory path) until
+    ``unmount``: formatted, or the one on ``image`` (a power-on after a cut) as littlefs finds
+    it at mount."""
+
+    def __init__(self, root, image=None):
         self.root = root.rstrip("/")
-        self.chip = CountedChip()
+        self.chip = CountedChip(image)
         self.fs = LittleFS(
             self.chip,
             block_size=BLOCK_SIZE,
@@ -89,7 +163,8 @@ class FlashFs:
             block_cycles=BLOCK_CYCLES,
             mount=False,
         )
-        self.fs.format()
+        if image is None:
+            self.fs.format()
         self.fs.mount()
 
     def copy_in(self):
@@ -160,7 +235,13 @@ class _File:
         return self._call("flush")
 
     def close(self):
-        return self._call("close")
+        try:
+            return self._raw.close()
+        except LittleFSError as exc:
+            # littlefs let the file go all the same (lfs_file_close): a second close, from the
+            # file object's finaliser, would fail its assertion and abort the process
+            setattr(self._raw, "__IOBase_closed", True)
+            raise _os_error(exc)
 
     def fileno(self):
         return -1  # no descriptor: ``fsync`` below does nothing with it (flush() synced)

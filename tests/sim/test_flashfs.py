@@ -65,3 +65,37 @@ def test_a_journal_ack_on_the_simulated_link_waits_for_the_flash_it_writes(tmp_p
     with link.flash.fs.open("/journal/state", "rb") as f:
         assert f.read() != pc_state
     assert (tmp_path / "journal" / "state").read_bytes() == pc_state
+
+
+def test_a_chip_cut_mid_write_keeps_what_littlefs_last_synced(tmp_path):
+    """A cut at any step of an append's sync (its programs, and the erase littlefs#374 makes):
+    the flash as the next power-on finds it mounts, with the file as last synced or as now
+    synced; the dead chip refuses the rest of the write with an OSError."""
+    path = str(tmp_path / "log")
+    flash = flashfs.FlashFs(str(tmp_path)).mount()
+    try:
+        with flashfs.open(path, "wb") as f:
+            f.write(b"a" * 700)
+        before = flash.chip.steps
+        with flashfs.open(path, "ab") as f:
+            f.write(b"b" * 300)
+        sync_steps = flash.chip.steps - before
+        assert sum(flash.chip.block_erases) >= 1 and sync_steps > 300
+        image = bytes(flash.chip.image)
+        synced, appended = b"a" * 700 + b"b" * 300, b"a" * 700 + b"b" * 600
+        kept = []
+        for cut in range(1, sync_steps + 1, 37):
+            flash.unmount()
+            flash = flashfs.FlashFs(str(tmp_path), image=image).mount()
+            flash.chip.cut_after(cut)
+            with pytest.raises(OSError):
+                with flashfs.open(path, "ab") as f:
+                    f.write(b"b" * 300)
+            assert flash.chip.is_cut()
+            flash.unmount()
+            flash = flashfs.FlashFs(str(tmp_path), image=flash.chip.image).mount()
+            with flashfs.open(path, "rb") as f:
+                kept.append(f.read())
+        assert set(kept) <= {synced, appended} and kept[0] == synced
+    finally:
+        flash.unmount()
