@@ -249,23 +249,55 @@ def test_a_session_file_the_heap_has_no_room_for_opens_no_session():
 
 
 def test_records_reach_the_file_only_at_flush_points():
+    """The app polls after each button step: what is pending goes at once, but for a batch
+    still being made (``hold``: a deal), which waits up to ``flush_ms`` from the first poll."""
     root = fresh_dir("journal-flush")
-    journal = Journal(root, flush_records=4, flush_ms=100)
+    journal = Journal(root, flush_records=4, flush_ms=30)
     journal.start_session("muggins", HASH, ["a"], "0.1")
     path = root + "/" + _session_files(root)[0]
     header_size = len(file_bytes(path))
     journal.log_action("1-1")
-    journal.log_action("1-2")
     assert len(file_bytes(path)) == header_size  # buffered
-    journal.poll(1000)  # starts the clock
-    journal.poll(1050)
-    assert len(file_bytes(path)) == header_size
-    journal.poll(1100)
-    assert len(file_bytes(path)) == header_size + 2 * (OVERHEAD + 3)
+    assert journal.poll(1000) and journal.durable_seq == 2
+    assert len(file_bytes(path)) == header_size + OVERHEAD + 3
+    assert not journal.poll(1010)  # nothing pending
+    journal.log_action("1-2")
+    assert not journal.poll(1020, hold=True)  # starts the clock
+    journal.log_action("1-3")
+    assert not journal.poll(1049, hold=True)
+    assert len(file_bytes(path)) == header_size + OVERHEAD + 3
+    assert journal.poll(1050, hold=True)
+    assert len(file_bytes(path)) == header_size + 3 * (OVERHEAD + 3)
     for _ in range(4):
         journal.log_action("2-2")
-    assert len(file_bytes(path)) == header_size + 6 * (OVERHEAD + 3)  # the fourth record flushed
-    assert journal.durable_seq == 7
+    assert len(file_bytes(path)) == header_size + 7 * (OVERHEAD + 3)  # the fourth record flushed
+    assert journal.durable_seq == 8
+
+
+def test_an_end_left_to_the_next_flush_goes_with_the_play_before_it():
+    """A match a play ended: its end waits in the buffer with that play for the app's flush,
+    which closes the file; a power cut before loses both, and the session is in progress."""
+    root = fresh_dir("journal-end-later")
+    journal = Journal(root)
+    journal.start_session("muggins", HASH, ["a", "b"], "0.1")
+    journal.log_action("6-6")
+    journal.end_session({"reason": "over"}, flush=False)
+    assert not journal.in_session and journal.durable_seq == 1
+    cut = Journal(root)  # the power went before the flush
+    assert cut.in_session and cut.next_seq == 2
+    cut.resume()
+    cut.log_action("6-6")
+    cut.end_session({"reason": "over"}, flush=False)
+    assert cut.poll(0) and cut.durable_seq == 4 and cut._file is None
+    records = _all_records(Journal(root))
+    assert [r[1] for r in records] == [REC_HEADER, REC_RESUME, REC_ACTION, REC_END]
+    again = Journal(root)
+    again.start_session("muggins", HASH, ["a", "b"], "0.1")
+    again.end_session({"reason": "stopped"}, flush=False)
+    again.start_session("block", HASH, ["a", "b"], "0.1")  # the end goes to its own file first
+    reopened = Journal(root)
+    assert [s["ended"] for s in reopened.sessions()] == [True, True, False]
+    assert reopened.in_session and reopened.next_seq == 8
 
 
 def _single_session_image(root, events):

@@ -79,7 +79,9 @@ def _flash(image=None):
 
 
 def _open():
-    return Journal(MOUNT + "/j", max_bytes=MAX_BYTES)
+    """Flushed every 16 records: the journal's littlefs work in batches, as a tool logging
+    without the table's poll may (the table flushes every play: tests/sim/test_power_cut_table.py)."""
+    return Journal(MOUNT + "/j", max_bytes=MAX_BYTES, flush_records=16)
 
 
 class Host:

@@ -6,11 +6,11 @@ Pico (``run()``, gathered by main.py) and step by step in a simulation that want
 time. Nothing here imports ``machine``.
 
 Services (``run()``): the tray scan (as fast as the readers' field settling allows), the
-buttons and the table's timers (every 10 ms), the USB link (every 5 ms; every 1 ms during a
-transfer, at once while a full chunk came in or a ruleset commit or a game start goes on in
-steps), and the journal flush plus the watchdog (every 100 ms: a task that hangs stops the
-feeding and the watchdog resets the board; the table then resumes from the journal; on a
-frozen build it also readies the menu's game, runtime/warmup.py).
+buttons, the table's timers and the journal's flush of what the table accepted (every 10 ms),
+the USB link (every 5 ms; every 1 ms during a transfer, at once while a full chunk came in or
+a ruleset commit or a game start goes on in steps), and the watchdog (every 100 ms: a task
+that hangs stops the feeding and the watchdog resets the board; the table then resumes from
+the journal; on a frozen build it also readies the menu's game, runtime/warmup.py).
 """
 import gc
 import sys
@@ -399,7 +399,10 @@ class App:
         table.tick(now_ms)
 
     def buttons(self, now_ms):
-        """Buttons, the table's timers and the display; queued link events go out."""
+        """Buttons, the table's timers and the display; queued link events go out; then what
+        the table accepted since the last step goes to flash: a play shown is a play kept
+        within 10 ms, and no flush sits between a tile and its LEDs (the scan's steps never
+        flush). A step that flushed leaves a collection in play to the next."""
         self.board.buttons.poll(now_ms)
         if self.selftest is not None:
             self._selftest_step(now_ms)
@@ -409,6 +412,8 @@ class App:
         except MemoryError:
             self._out_of_heap()
         self.send_events()
+        if self.journal.poll(now_ms, self.table.dealing()):
+            return
         if self.collects_in_play:
             self._collect_in_play(now_ms)
 
@@ -484,7 +489,6 @@ class App:
         return _LINK_MS
 
     def housekeeping(self, now_ms):
-        self.journal.poll(now_ms)
         forget_failed_imports()  # of a start from the menu that ran out of heap
         if self.wdt is not None:
             self.wdt.feed()

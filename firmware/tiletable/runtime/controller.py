@@ -47,6 +47,8 @@ class Choice:
 
 
 class Controller:
+    deal_going = False  # dealing a few pieces a tick (the line games': play_line.py)
+
     def __init__(self, table):
         self.table = table
         self.state = table.session.state
@@ -234,6 +236,10 @@ class TextController(Controller):
             self.summary = True
             self.dealing = self.scans_hands
             self.scanned = {}
+        if not self.dealing and not st.is_over() and st.current_player() == CHANCE:
+            # the play that set the deal off is kept first (its LEDs are lit): the deal of a
+            # hand's unseen pieces holds this step for long (Da San: 54 cards, about 1 s)
+            self.table.journal.flush()
         while not self.dealing and not st.is_over() and self.deal_unseen(now_ms):
             pass
         if self.choice is None and not self.summary:

@@ -17,15 +17,21 @@ the continuation of an older one. A lost or damaged ``state`` takes the identity
 session header that carries one. The table's name (``name``, set from the PC with
 ``tiletable name``) rides in the same file: one small file read at boot.
 
-Durability: appends go into a preallocated buffer and reach the flash at ``flush()``, which
-happens every ``flush_records`` records, when ``poll(now_ms)`` finds the oldest pending record
-older than ``flush_ms``, when the buffer is full, at session start/end, and before the
-session in progress is replayed; reads by the host (pull, sessions) flush nothing. Flash
-writes pause interrupts on the RP2040 and littlefs erases a block per sync of a growing file
-(littlefs#374), so batching keeps the scan loop smooth. The trade-off: a power cut loses the
-records still in the buffer, the batch being flushed included: at most ``flush_records``,
-logged within ``flush_ms`` plus one ``poll`` period (README, "What a power cut can lose");
-every record flushed before is intact. At open every file is read and
+Durability: appends go into a preallocated buffer and reach the flash at ``flush()``. The
+table's app flushes them at ``poll(now_ms, hold)`` in its button step, 10 ms apart: every
+record an accepted play made is on flash within one step of it, after the play's LEDs and
+display and never in the scan step that read its tile (flash writes pause interrupts on the
+RP2040, and littlefs erases a block per sync of a growing file, littlefs#374). ``hold`` (the
+table is still making a batch, a deal going out four tiles a step) keeps them at most
+``flush_ms`` longer, so a deal is one flush rather than seven. The buffer is also flushed
+when it is full (a step's records fit: a play and the 54 cards of the Da San deal it makes
+are 1015 bytes), every ``flush_records`` records if that is set (for a tool that logs without
+the app's poll), at a session's start and end (the
+end of a match that a play ended waits for the app's flush with that play:
+``end_session(result, flush=False)``), and before the session in progress is replayed;
+reads by the host (pull, sessions) flush nothing. A power cut loses the records still in the
+buffer, the batch being flushed included: the play in hand (README, "What a power cut can
+lose"); every record flushed before is intact. At open every file is read and
 each record verified (length, CRC, sequence); a torn or garbage tail is dropped by rewriting
 the good prefix to a temporary file and renaming it over the original (atomic on littlefs and
 POSIX), so later appends never follow garbage. If the flash has no room for that copy, the
@@ -97,7 +103,7 @@ class Journal:
     """
 
     def __init__(
-        self, root, max_bytes=256 * 1024, reserve_bytes=16 * 1024, buffer_size=1024, flush_records=16, flush_ms=2000
+        self, root, max_bytes=256 * 1024, reserve_bytes=16 * 1024, buffer_size=1024, flush_records=None, flush_ms=30
     ):
         if buffer_size < MAX_RECORD:
             raise ValueError("buffer_size %d is smaller than one record (%d)" % (buffer_size, MAX_RECORD))
@@ -301,6 +307,7 @@ class Journal:
         """
         if self.in_session:
             self.end_session({"reason": "abandoned"})
+        self.flush()  # an end still in the buffer goes to its own file first
         header = {
             "ruleset": ruleset_name,
             "hash": ruleset_hash,
@@ -364,14 +371,17 @@ class Journal:
     def log_clock(self, unix_seconds):
         return self.log(REC_CLOCK, str(unix_seconds))
 
-    def end_session(self, result):
-        """Close the session with a REC_END record (``result`` is a JSON-able dict) and flush."""
+    def end_session(self, result, flush=True):
+        """Close the session with a REC_END record (``result`` is a JSON-able dict) and flush;
+        without ``flush`` the end waits in the buffer for the next flush (the app's, once the
+        play that ended the match is shown), which closes the file."""
         seq = self.log(REC_END, canonical_json(result))
-        self.flush()
-        self._close_file()
         if self._session_logged:
             self._ended[-1] = True
         self.in_session = False
+        if flush:
+            self.flush()
+            self._close_file()
         return seq
 
     def log(self, rtype, payload, tenths=-1):
@@ -402,7 +412,7 @@ class Journal:
             if self._room_for(OVERHEAD + len(lost)):
                 self._add(REC_GAP, lost)
         seq = self._add(rtype, payload, tenths)
-        if self._pending_records >= self.flush_records:
+        if self.flush_records is not None and self._pending_records >= self.flush_records:
             self.flush()
         return seq
 
@@ -415,15 +425,18 @@ class Journal:
         self.next_seq = seq + 1
         return seq
 
-    def poll(self, now_ms):
-        """Flush once pending records have waited ``flush_ms``, timed from the first poll
-        that saw them (call it from the idle part of the loop)."""
+    def poll(self, now_ms, hold=False):
+        """Flush the pending records, unless ``hold`` (more of a batch is coming: a deal) and
+        they have waited less than ``flush_ms``, timed from the first poll that saw them.
+        Call it once the table has shown what it accepted; returns whether it flushed."""
         if not self._pending_records:
-            return
+            return False
         if self._pending_since is None:
             self._pending_since = now_ms
-        elif ticks_diff(now_ms, self._pending_since) >= self.flush_ms:
-            self.flush()
+        if hold and ticks_diff(now_ms, self._pending_since) < self.flush_ms:
+            return False
+        self.flush()
+        return True
 
     def flush(self):
         """Write the pending records to flash and sync the file. A failed write (no space,
@@ -446,6 +459,8 @@ class Journal:
         self._pending_since = None
         self._flash_full = False
         self.flush_count += 1
+        if not self.in_session:  # the session's end was the last of it (end_session)
+            self._close_file()
 
     def _write_failed(self):
         """After a failed write the file may hold part of the batch: cut it back to its last

@@ -336,14 +336,14 @@ class Table:
         self.controller = None
         self.open_menu()
 
-    def _end_session(self, reason):
+    def _end_session(self, reason, flush=True):
         """End the journal's session: with the result the game had when it was set aside, if
-        it was, else the match's."""
+        it was, else the match's (``flush``: see ``Journal.end_session``)."""
         result = self._aside
         if result is None:
             result = self.session.result(reason) if self.session is not None else {"reason": reason}
         self._aside = None
-        self.journal.end_session(result)
+        self.journal.end_session(result, flush)
 
     def resume(self, now_ms):
         """Rebuild the match in progress from the journal (header, actions, undo amendments),
@@ -511,6 +511,11 @@ class Table:
         double press); a simulation fast-forwards until it has."""
         return self.mode == MODE_GAME and self.controller is not None and self.controller.has_timers()
 
+    def dealing(self):
+        """Whether the table is dealing by itself, a few pieces a step (a line game's deal):
+        what it journals meanwhile may wait for the rest of the deal (App.buttons)."""
+        return self.mode == MODE_GAME and self.controller is not None and self.controller.deal_going
+
     # ----- acting on the engine
 
     def act(self, action, seat, now_ms, quiet=False):
@@ -535,8 +540,8 @@ class Table:
         self.send(EV_PLAY, {"seat": actor if actor >= 0 else 255, "action": text, "journal_seq": session.seqs[-1]})
         for event in state.score_events[before:]:
             self.send(EV_SCORE, {"seat": event.seat, "points": self.controller.score_text(event.points), "rule": event.rule})
-        if state.is_over():
-            self._end_session("over")
+        if state.is_over():  # its end goes to flash with this play, after the display (App.buttons)
+            self._end_session("over", flush=False)
             self.mode = MODE_OVER
             self._final_places = True  # the final screen opens on the places
             self._final_due = None
