@@ -1,6 +1,6 @@
 """Latency of the simulated table, in its device time: a tile laid -> first LED change, -> display.
 
-    .venv/bin/python bench/table_latency.py [placements]
+    .venv/bin/python bench/table_latency.py [placements] [--flash]
 
 The simulated table (sim/device.py) runs the firmware's services on the schedule ``App.run()``
 gives them, and its clock moves on by what each piece of work costs on the chip
@@ -9,6 +9,8 @@ figures below are measured in the simulation's device time, the way bench/chip.p
 the emulated RP2040. A scripted Muggins match (2 players) is played; before each tile is laid
 the table runs on for a random time (seeded), so tiles land at random points of the scan cycle.
 The chip's figures (frozen build) are printed beside for comparison; they are not measured here.
+``--flash`` keeps the table's files on littlefs at the chip's costs (sim/flashfs.py), so the
+journal's flushes after each play take their time in the schedule.
 """
 import sys
 import time
@@ -37,10 +39,13 @@ def _line(label, values, chip=None):
 
 
 def main(argv):
+    flash = "--flash" in argv
+    argv = [arg for arg in argv if arg != "--flash"]
     count = int(argv[0]) if argv else 40
     started = time.time()
-    run = latency.measure_match(placements=count, seed=14)
-    print("simulated table, device time (sim/chip_costs.py), %d placements in a 2-player Muggins match" % len(run.samples))
+    run = latency.measure_match(placements=count, seed=14, flash=flash)
+    where = "on littlefs at the chip's costs" if flash else "in a directory"
+    print("simulated table, device time (sim/chip_costs.py), %d placements in a 2-player Muggins match, files %s" % (len(run.samples), where))
     _line("tile on the mover's pad -> first LED, ms", run.led("mover"), CHIP["mover_led"])
     unlit = sum(1 for sample in run.samples if sample[0] == "mover" and sample[1] is None)
     if unlit:

@@ -115,11 +115,13 @@ def idle_scan(device, run):
     run.idle_busy_pct = 100.0 * (device.services.busy_us - busy) / (_IDLE_MS * 1000)
 
 
-def measure_match(placements=40, seed=14, root=None):
-    """A ``LatencyRun``: the idle scan, then up to ``placements`` timed tiles of a Muggins match."""
+def measure_match(placements=40, seed=14, root=None, flash=False):
+    """A ``LatencyRun``: the idle scan, then up to ``placements`` timed tiles of a Muggins match;
+    with ``flash``, the table's files on littlefs at the chip's costs (sim/flashfs.py), so the
+    journal's flushes take their time, else in a directory that costs nothing."""
     run = LatencyRun()
     root = root or tempfile.mkdtemp(prefix="latency-")
-    control = local_table(root, lambda power_on: TimedControl(power_on, run, placements, seed), fast=False)
+    control = local_table(root, lambda power_on: TimedControl(power_on, run, placements, seed), fast=False, flash=flash)
     idle_scan(control.device, run)
     try:
         control.player = LinePlayer(control, "muggins", 2, seed=seed)

@@ -48,19 +48,26 @@ def reads(shown, text):
     return len(shown) == len(text) and all(glyph(a) == glyph(b) for a, b in zip(shown, text))
 
 
-def local_table(root, control=None, fast=True):
+def local_table(root, control=None, fast=True, flash=False):
     """A simulated device in this process (its USB port an idle pipe), driven through
     ``LocalControl``: the same commands as the control port, without a socket or a pty.
     ``control(power_on)`` makes another kind of control (``chaos.ChaosControl``); ``fast``
     scans only zones with a change to confirm (sim/device.py: device time is not the chip's).
     Its clock moves only with the commands (no wall clock), so a loaded machine plays the same
-    match."""
+    match. ``flash``: its files on littlefs at the chip's costs (sim/flashfs.py), kept over
+    its power-ons."""
     import device
 
     usb_in, _ = os.pipe()
     pieces = device.Pieces()
     usb = os.fdopen(usb_in, "rb", buffering=0)
-    return (control or LocalControl)(lambda: device.Device(str(root), _NoControlPort(), pieces, usb, io.BytesIO(), fast=fast))
+    chip = None
+    if flash:
+        import flashfs
+
+        flashfs.install()
+        chip = flashfs.FlashFs(str(root)).mount()
+    return (control or LocalControl)(lambda: device.Device(str(root), _NoControlPort(), pieces, usb, io.BytesIO(), fast=fast, flash=chip))
 
 
 class _NoControlPort:
