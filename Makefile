@@ -48,7 +48,8 @@ test: setup browser
 # the sweep). SWEEP_STEP=1 cuts at every byte and erase (about an hour at the same pace).
 SWEEP_STEP ?= 10
 SOAK_TESTS := tests/proto/test_fuzz.py tests/drivers/test_tray_soak.py tests/drivers/test_mfrc522_capacity.py \
-	tests/runtime/test_journal_every_offset.py tests/host/test_ruleset_fuzz.py tests/sim/test_app_link_fuzz.py
+	tests/runtime/test_journal_every_offset.py tests/host/test_ruleset_fuzz.py tests/sim/test_app_link_fuzz.py \
+	tests/sim/test_power_cut_table.py
 
 soak: setup
 	TILETABLE_SOAK=1 $(PY) -m pytest -q -n $(JOBS) --dist loadfile $(SOAK_TESTS)

@@ -5,9 +5,8 @@ flash) loses at most the play in hand; the table then resumes at the last kept r
 what it showed right after it (tests/sim/powercut.py).
 
 The cuts run the table in its fast mode (device time moves with the bus and the scan's fixed
-costs, not the firmware's lines), the flush times in the chip's costs (sim/chip_costs.py).
-``POWER_CUTS`` sets the cuts per game (``make soak``: more)."""
-import os
+costs, not the firmware's lines), the flush times in the chip's costs (sim/chip_costs.py):
+four cuts a game in ``make test``, forty in ``make soak`` (tests/soak.py)."""
 import random
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from blockdev import PowerCut
 from player import ClimbPlayer, ColumnPlayer, LinePlayer, MoonPlayer
 from powercut import KEPT_WITHIN_MS, FlashTable, check_cut
+from soak import size
 
 # (player class, game, players, player options, moves played): the 11 presets
 GAMES = [
@@ -31,7 +31,7 @@ GAMES = [
     (ClimbPlayer, "dasan", 3, {}, 90),  # through the deal of its second hand
 ]
 IDS = [g[1] for g in GAMES]
-CUTS = int(os.environ.get("POWER_CUTS", "6"))
+CUTS = size(4, 40)
 CHIP_STEPS = 4096  # a cut inside the flash work falls within this many steps (bytes, erases)
 
 
