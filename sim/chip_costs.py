@@ -214,6 +214,8 @@ class LineMeter:
         self.flash = None  # the littlefs chip the firmware's files are on (sim/flashfs.py), if any
         self._whole = (self._cobs, self._codes, self._inflation, self._inflate, self._walk, self._walk_validate, self._take)  # charged at the call, their lines not traced
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
+        self._thread = None  # the thread ``run`` counts the lines of
+        self._traced = None  # the trace function a collection suspended (``_collecting``)
 
     def cost_us(self):
         """What the lines counted so far cost on the chip; the counts start again from 0."""
@@ -336,17 +338,39 @@ class LineMeter:
         """``function(*args)``'s result, the lines it ran added to ``lines``."""
         if not self.counting:
             return function(*args)
+        import gc
+        from _thread import get_ident
+
         LineMeter.running = self
         imported = builtins.__import__
         if self.first_imports is not None:
             builtins.__import__ = self._import
+        self._thread = get_ident()
+        gc.callbacks.append(self._collecting)
         sys.settrace(self._global)
         try:
             return function(*args)
         finally:
             sys.settrace(None)
+            gc.callbacks.remove(self._collecting)
             builtins.__import__ = imported
             LineMeter.running = None
+
+    def _collecting(self, phase, info):
+        """``gc.callbacks``: no line runs traced while CPython collects. A collection finalizes
+        whatever garbage earlier work left (a simulated table's suspended generators: closing
+        one runs its lines), which is neither this work nor the chip's, and which depends on
+        what ran before in the process; a collection of the firmware's own is charged whole
+        (``ChargedGc``)."""
+        from _thread import get_ident
+
+        if get_ident() != self._thread:
+            return  # another thread's collection: its tracing is not the meter's
+        if phase == "start":
+            self._traced = sys.gettrace()
+            sys.settrace(None)
+        else:
+            sys.settrace(self._traced)
 
     def _import(self, name, globals=None, locals=None, fromlist=(), level=0):
         """``__import__`` while the firmware's lines are counted: an import is charged whole (its

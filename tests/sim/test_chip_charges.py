@@ -28,6 +28,38 @@ def test_a_collection_is_charged_only_while_the_firmware_s_work_is_metered():
     assert meter.cost_us() == 0
 
 
+def test_a_collection_charges_nothing_of_the_garbage_earlier_work_left():
+    """CPython's collector finalizes whatever garbage is waiting when it runs, at the firmware's
+    ``gc.collect()`` or wherever allocation sets it off: a suspended firmware generator (here
+    the Warmer's steps, as a simulated table an earlier test dropped leaves them) runs lines as
+    it is closed. They are not the metered work's: its cost is the same whatever ran before."""
+    import gc
+
+    import device  # noqa: F401 (the firmware's charged gc)
+    import tiletable.proto.server as server
+    from tiletable.runtime.warmup import warm_steps
+
+    def leave_a_suspended_generator():
+        class Table:
+            class menu:
+                name = "muggins"
+
+            def find_ruleset(self, name):
+                return None
+
+        table = Table()
+        table.steps = warm_steps(table)  # a cycle: only the collector frees it
+        next(table.steps)
+
+    meter = LineMeter()
+    leave_a_suspended_generator()
+    meter.run(server.gc.collect)
+    assert meter.cost_us() == GC_COLLECT_US
+    leave_a_suspended_generator()
+    meter.run(gc.collect)  # the PC's own collection, in the middle of the firmware's work
+    assert meter.cost_us() == 0
+
+
 def test_the_first_journal_stream_of_a_boot_is_charged_its_imports_and_only_the_first(tmp_path):
     stream_imports = IMPORT_US["proto.stream"] + IMPORT_US["runtime.journal_read"]
     fill_journal(str(tmp_path / "journal"), 1)
