@@ -10,6 +10,7 @@ slave path with pyserial, exactly as it opens a real Pico.
 path stays the same, so a connected host sees the device go silent and come back.
 """
 import os
+import select
 import subprocess
 import threading
 import tty
@@ -25,19 +26,21 @@ class PtyBridge:
         self.process = None
         self._master = None
         self._slave = None
+        self._wake = None  # (read end, write end): a byte written there ends the copy threads
         self._lock = threading.Lock()
-        self._threads = []
-        self._closed = False
+        self._reader = None  # the pty -> device thread
+        self._writers = []  # the device -> pty threads (a killed process's may still copy its last bytes)
 
     def start(self):
         """Open the pty, start the child and the copy threads; returns the port path."""
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)  # no echo, no CR/LF translation: a byte pipe like USB CDC
+        os.set_blocking(self._master, False)  # a copy thread waits in select(), where stop() wakes it
+        self._wake = os.pipe()
         self.port = os.ttyname(self._slave)
         self._spawn()
-        reader = threading.Thread(target=self._pty_to_child, name="pty->device", daemon=True)
-        reader.start()
-        self._threads.append(reader)
+        self._reader = threading.Thread(target=self._pty_to_child, name="pty->device", daemon=True)
+        self._reader.start()
         return self.port
 
     def _spawn(self):
@@ -46,57 +49,80 @@ class PtyBridge:
         )
         writer = threading.Thread(target=self._child_to_pty, args=(self.process,), name="device->pty", daemon=True)
         writer.start()
-        self._threads.append(writer)
+        self._writers.append(writer)
 
     def _pty_to_child(self):
-        while not self._closed:
+        master, wake = self._master, self._wake[0]
+        while True:
+            ready, _, _ = select.select([master, wake], [], [])
+            if wake in ready:
+                return
             try:
-                data = os.read(self._master, 4096)
+                data = os.read(master, 4096)
+            except BlockingIOError:
+                continue
             except OSError:
                 return
             if not data:
                 return
-            with self._lock:
-                process = self.process
-            try:
-                process.stdin.write(data)
-                process.stdin.flush()
-            except (BrokenPipeError, ValueError, OSError):
-                pass  # the device is down (reset in progress): bytes are lost, as on a real reset
+            with self._lock:  # restart() closes the killed process's stdin only between writes
+                try:
+                    self.process.stdin.write(data)
+                except (ValueError, OSError):
+                    pass  # the device is down (reset in progress): bytes are lost, as on a real reset
 
     def _child_to_pty(self, process):
+        """Copy until the process's output ends (it died) or ``stop()`` wakes the thread; while
+        the host reads nothing the copy waits, as a full USB buffer holds a Pico's writes."""
+        with process.stdout:
+            self._copy(process.stdout.fileno())
+
+    def _copy(self, out):
+        master, wake = self._master, self._wake[0]
         while True:
-            try:
-                data = os.read(process.stdout.fileno(), 4096)
-            except (OSError, ValueError):
+            ready, _, _ = select.select([out, wake], [], [])
+            if wake in ready:
                 return
+            data = os.read(out, 4096)
             if not data:
                 return
-            try:
-                os.write(self._master, data)
-            except OSError:
-                return
+            while data:
+                ready, _, _ = select.select([wake], [master], [])
+                if ready:
+                    return
+                try:
+                    data = data[os.write(master, data) :]
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    return
 
     def restart(self):
         """Kill the device process and start it again (a reset); the port path is unchanged."""
+        old = self.process
+        old.kill()  # first: a copy to its stdin that waits for room fails, and lets go of the lock
+        old.wait()
         with self._lock:
-            old = self.process
-            old.kill()
-            old.wait()
+            old.stdin.close()  # its stdout goes with the copy thread that reads what it wrote last
+            self._writers = [writer for writer in self._writers if writer.is_alive()]
             self._spawn()
 
     def alive(self):
         return self.process is not None and self.process.poll() is None
 
     def stop(self):
-        self._closed = True
+        """Kill the device process, end the copy threads, then close the pty: no thread is
+        left to read or write a descriptor that is closed, or reused by the next file opened."""
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-        for fd in (self._master, self._slave):
+        if self._wake is not None:
+            os.write(self._wake[1], b"x")
+            for thread in [self._reader] + self._writers:
+                thread.join()
+        if self.process is not None:
+            self.process.stdin.close()
+        for fd in (self._master, self._slave) + (self._wake or ()):
             if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        self._master = self._slave = None
+                os.close(fd)
+        self._master = self._slave = self._wake = None

@@ -72,3 +72,31 @@ def test_restart_keeps_the_port_path_and_the_device_answers_again():
     finally:
         bridge.stop()
     assert not bridge.alive()
+
+
+def test_stop_ends_the_copy_threads_before_it_closes_the_pty(monkeypatch):
+    """A device that writes on while nobody reads the port: ``stop()`` ends both copy threads,
+    neither failing, before it closes the pty, so none is left to read or write a descriptor
+    number the next file opened in the process (a database, another table's pty) is given."""
+    import threading
+
+    failures = []
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    chatter = "import sys\nwhile True:\n    sys.stdout.buffer.write(bytes(4096))\n"
+    bridge = PtyBridge([sys.executable, "-u", "-c", chatter], cwd=ROOT)
+    before = set(threading.enumerate())
+    bridge.start()
+    threads = [thread for thread in threading.enumerate() if thread not in before]
+    with serial.Serial(bridge.port, timeout=1) as port:
+        assert _read_exactly(port, 100) == bytes(100)  # the device runs; the pty fills up behind it
+    master, close = bridge._master, os.close
+    alive_at_close = []
+
+    def closing(fd):
+        if fd == master:
+            alive_at_close.extend(thread.name for thread in threads if thread.is_alive())
+        close(fd)
+
+    monkeypatch.setattr(os, "close", closing)
+    bridge.stop()
+    assert len(threads) == 2 and alive_at_close == [] and failures == []
