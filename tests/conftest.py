@@ -4,6 +4,7 @@ The host imports the firmware's engine as is; the simulated hardware (sim/) stan
 for the Pico's buses; sim/cpython/ supplies the few MicroPython-only modules
 (``micropython.const``) that drivers use, for CPython only.
 """
+import gc
 import os
 import sys
 import tempfile
@@ -36,3 +37,17 @@ def _firmware_modules_kept():
             package, _, attr = name.rpartition(".")
             if package in sys.modules:
                 setattr(sys.modules[package], attr, module)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _earlier_files_heap_set_aside():
+    """Each test file starts on a collected heap and its collections see only its own objects:
+    what earlier files in this worker left is collected first, and what outlives the collection
+    (modules, caches) is frozen (``gc.freeze``). The firmware run in-process collects often (a
+    sync's first list page, a charged table after each play); each of those collections walked
+    the whole worker's heap, so a file's time, and which garbage was finalized in the middle of
+    its work, depended on what ran before it."""
+    gc.collect()
+    gc.freeze()
+    yield
+    gc.unfreeze()
