@@ -108,6 +108,19 @@ def free_port():
         return s.getsockname()[1]
 
 
+def held_port():
+    """A loopback port held for a device's control port: bound with SO_REUSEADDR and never
+    listening, so the device (sim/device.py binds the same way) can bind and listen on it,
+    while no other program's choice of a free port or outgoing connection is given it until
+    the socket is closed. A port that was only free when chosen could be taken by another
+    simulated table (of another test, or another program) before this one's device had
+    bound it, and this table's commands then went to that one."""
+    held = socket.socket()
+    held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    held.bind(("127.0.0.1", 0))
+    return held
+
+
 def device_argv(runtime, control_port, root, heap=MICROPYTHON_HEAP, lfs=None, stepped=False):
     """The command line that runs sim/device.py on ``runtime`` ("cpython" or "micropython");
     ``stepped``: device time moves only within control commands (sim/device.py's ``--stepped``)."""
@@ -135,11 +148,12 @@ def build_mpy_tree():
 
 
 class SimulatedTable:
-    def __init__(self, bridge, control, root, control_port):
+    def __init__(self, bridge, control, root, control_port, port_hold=None):
         self.bridge = bridge
         self.control = control
         self.root = root
         self.control_port = control_port
+        self.port_hold = port_hold  # holds control_port from the start to stop() (``held_port``)
         self.port = bridge.port
         self.temporary_root = False  # True: ``root`` was made for this table and goes with it
 
@@ -150,13 +164,18 @@ class SimulatedTable:
         temporary = root is None
         root = root or tempfile.mkdtemp(prefix="simtable-")
         os.makedirs(root, exist_ok=True)  # the device runs in it
-        control_port = free_port()
+        hold = held_port()
+        control_port = hold.getsockname()[1]
         cwd = build_mpy_tree() if runtime == "micropython" else root
         bridge = PtyBridge(device_argv(runtime, control_port, root, heap, lfs, stepped), cwd=cwd, stderr=stderr)
         bridge.start()
-        table = cls(bridge, None, root, control_port)
+        table = cls(bridge, None, root, control_port, hold)
         table.temporary_root = temporary
-        table.control = table._connect(timeout)
+        try:
+            table.control = table._connect(timeout)
+        except ControlError:
+            table.stop()
+            raise
         return table
 
     def _connect(self, timeout):
@@ -183,5 +202,7 @@ class SimulatedTable:
                 pass
             self.control.close()
         self.bridge.stop()
+        if self.port_hold is not None:
+            self.port_hold.close()
         if self.temporary_root:
             shutil.rmtree(self.root, ignore_errors=True)

@@ -175,3 +175,33 @@ def test_buki_scores_reach_the_pc_in_chips_as_the_displays_show_them(table):
     assert scored == [{"seat": e.seat, "points": chips_text(e.points), "rule": e.rule} for e in god.score_events]
     for seat in range(4):
         assert sum(float(fields["points"]) for fields in scored if fields["seat"] == seat) == chips[seat]
+
+
+def test_no_other_program_can_be_given_the_control_port_before_the_device_binds_it(monkeypatch, tmp_path):
+    """The control port was chosen free and let go until the device process bound it: another
+    program meanwhile (another test's simulated table, whose device then listened there) could
+    be given it, and this table's commands went to that table. It is held from the start."""
+    import socket
+
+    from tiletable_host.ptybridge import PtyBridge
+
+    spawn = PtyBridge._spawn
+    given = []
+
+    def spawning(bridge):
+        port = int(bridge.argv[bridge.argv.index("--control") + 1])
+        with socket.socket() as other:
+            try:
+                other.bind(("127.0.0.1", port))  # as another program's bind or connect may be given it
+                given.append(port)
+            except OSError:
+                pass
+        spawn(bridge)
+
+    monkeypatch.setattr(PtyBridge, "_spawn", spawning)
+    table = SimulatedTable.start(runtime="cpython", root=str(tmp_path))
+    try:
+        assert table.control.display()[:2] == ["MUGG", "  4P"]
+    finally:
+        table.stop()
+    assert given == []
