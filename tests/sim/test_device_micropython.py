@@ -5,6 +5,7 @@ import os
 import pytest
 import serial
 
+from soak import size
 from tiletable.proto.messages import HELLO
 from tiletable_host.simtable import SimulatedTable
 
@@ -91,6 +92,7 @@ def test_whole_muggins_match_on_micropython(table_root):
 # nothing else (the simulation's models and virtual tiles stay outside it, and every hole
 # between objects is held back too). 112 KB still plays; at 96 KB Muggins is refused.
 PICO_IDLE_REGION = 124 * 1024
+MOON_MOVES = size(50, 150)  # Moon's moves after the Muggins: a sample in make test (tests/soak.py)
 
 
 def _two_hands_of_muggins_then_the_menu(control):
@@ -113,7 +115,7 @@ def test_games_of_two_families_play_in_what_a_pico_has_left(table_root):
     try:
         control = table.control
         _two_hands_of_muggins_then_the_menu(control)
-        moon = MoonPlayer(control, "moon", 3, seed=1).play_match(max_moves=150)
+        moon = MoonPlayer(control, "moon", 3, seed=1).play_match(max_moves=MOON_MOVES)
         assert control.state()["scores"] == list(moon.scores)
     finally:
         table.stop()
