@@ -34,12 +34,14 @@ browser:
 
 # Two workers (the machines have two cores; much of the suite waits on simulated tables), each
 # test file on one worker, in order. The compiled tree is built first so that no worker
-# rebuilds it while another runs MicroPython on it.
+# rebuilds it while another runs MicroPython on it. It must take at most five minutes on two
+# cores (tests/soak.py): it prints its time and its 20 slowest tests.
 JOBS ?= 2
 
 test: setup browser
 	$(PY) tools/build_mpy.py build/mpy
-	$(PY) -m pytest -q -n $(JOBS) --dist loadfile tests
+	@start=$$(date +%s); $(PY) -m pytest -q -n $(JOBS) --dist loadfile --durations=20 tests; status=$$?; \
+		echo "make test: $$(($$(date +%s) - start)) s"; exit $$status
 
 # The long soaks and sweeps (make test runs each with a sample), as CI runs them after make test:
 # the same tests at full size (tests/soak.py) on two workers, then the power-cut sweep over the
