@@ -15,6 +15,7 @@ from tiletable_host.transport_serial import SerialTransport
 
 DOCUMENTS = size(1000, 10000)
 ON_THE_SIMULATED_TABLE = size(40, 500)
+REPLY_WALL_S = 30  # bounds a lost reply only: an upload is not retried, and a loaded PC may starve the device process
 
 
 def _check(findings, count):
@@ -34,7 +35,7 @@ def test_a_thousand_mutated_presets_find_no_bug(tmp_path):
 def test_mutated_presets_uploaded_to_the_simulated_table(tmp_path):
     table = SimulatedTable.start(root=str(tmp_path / "table"))
     try:
-        link = with_presets(SerialTransport(table.port, timeout=2.0))
+        link = with_presets(SerialTransport(table.port, timeout=REPLY_WALL_S))
         _check(fuzz(ON_THE_SIMULATED_TABLE, seed=1818, upload=TableUploader(link)), ON_THE_SIMULATED_TABLE)
         assert sorted(link.ruleset_list()) == sorted(preset_names())
         link.close()

@@ -41,7 +41,7 @@ def _pull_all(link):
 def full_table(table_root):
     _fill(table_root)
     table = SimulatedTable.start(root=table_root)
-    link = SerialTransport(table.port, timeout=2.0)
+    link = SerialTransport(table.port, timeout=30.0)  # bounds a lost reply only (a loaded PC may starve the device)
     link.hello()
     yield table, link
     link.close()
