@@ -53,9 +53,13 @@ def _earlier_files_heap_set_aside():
     gc.unfreeze()
 
 
+# The files that take longest, longest first (the MicroPython ports, the MicroPython device in a
+# Pico's heap, the browser): ``--dist loadfile`` hands whole files to the workers in collection
+# order, and one collected last ran on one worker for minutes after the other had finished.
+LONGEST_FIRST = ("test_micropython.py", "test_device_micropython.py", "test_serve_browser.py")
+
+
 def pytest_collection_modifyitems(items):
-    """tests/test_micropython.py first. It is the longest file by far (every portable module
-    under two MicroPython ports, 2-3 minutes on a loaded PC), and ``--dist loadfile`` hands the
-    files to the workers in collection order: collected last, it ran on one worker for minutes
-    after the other had finished. (The order within each file is kept.)"""
-    items.sort(key=lambda item: item.path.name != "test_micropython.py")
+    """Collect ``LONGEST_FIRST`` first, each file's tests in their order."""
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
