@@ -16,17 +16,26 @@ Tables::
     sessions  one row per session header: journal, device, first_seq, ruleset, hash, players
               (JSON), boot, firmware, time, result (the REC_END payload, JSON, or NULL), and
               how many records it holds
-    rulesets  hash -> name, document: every ruleset this PC pushed, so a session can be
-              replayed with the exact ruleset it was played with
+    rulesets  hash -> name, document: every ruleset this PC synced (noted before it is sent)
+              or imported, so a session can be replayed with the exact ruleset it was played with
 
 The file is marked with ``PRAGMA application_id`` so a foreign SQLite file is refused rather
 than written into; ``PRAGMA user_version`` is the schema version, and an older file is
 migrated in place (``MIGRATIONS``). A damaged file is found on demand (``check``, `tiletable
 sessions --check`): reading every page of years of sessions takes seconds.
+
+A new file gets its marks and its whole schema in one transaction, and an older one all its
+migrations in one, so a program killed at any instant leaves either the file as it found it
+(empty, which the next program creates) or the finished one. Many programs may use one file:
+readers never wait (WAL), and every write is one transaction that takes the write lock before
+it reads anything (BEGIN IMMEDIATE), so two programs storing the same record never both find
+it missing; a program waits BUSY_TIMEOUT for another's write, then says the file is in use.
 """
+import contextlib
 import json
 import os
 import sqlite3
+import time
 
 from tiletable_host.errors import CommandError
 
@@ -85,10 +94,22 @@ CREATE TABLE rulesets (
 _SCHEMA = ";\n".join((_JOURNALS, _TABLES, _SESSIONS % "sessions", _RECORDS % "records", _RECORDS_BY_SESSION, _RULESETS)) + ";\n"
 
 
+def _execute_script(conn, script):
+    """Run the statements of ``script`` one by one inside the caller's transaction (sqlite3's
+    ``executescript`` would commit it first, and run each statement in a transaction of its own)."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            conn.execute(statement)
+            statement = ""
+
+
 def _migrate_to_2(conn):
     """Each session keeps its record count and the texts `sessions` lists (its players and its
     outcome), so listing years of sessions counts and decodes nothing."""
-    conn.executescript(
+    _execute_script(
+        conn,
         """
 ALTER TABLE sessions ADD COLUMN records INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sessions ADD COLUMN who TEXT NOT NULL DEFAULT '';
@@ -107,10 +128,7 @@ def _migrate_to_3(conn):
     """Records and sessions are filed under their journal (``journals``): what was stored
     before goes under each table's journal from before identities (identity ''), which the
     next pull of a table that reports an identity takes as its own when the table's journal
-    goes on from it (pull.py), and the boot counters of ``devices`` move there. One
-    transaction: a migration cut short leaves schema 2."""
-    if not conn.in_transaction:
-        conn.execute("BEGIN")
+    goes on from it (pull.py), and the boot counters of ``devices`` move there."""
     for statement in (
         _JOURNALS,
         "INSERT INTO journals (device, identity, boot) SELECT device, '', max(boot) FROM"
@@ -135,7 +153,8 @@ def _migrate_to_3(conn):
         conn.execute(statement)
 
 
-# MIGRATIONS[v] takes a database from schema version v to v + 1.
+# MIGRATIONS[v] takes a database from schema version v to v + 1, inside the one transaction that
+# runs them all (so a migration runs its statements with conn.execute or _execute_script).
 MIGRATIONS = {1: _migrate_to_2, 2: _migrate_to_3}
 
 
@@ -162,6 +181,68 @@ def default_path():
     """``$XDG_DATA_HOME/tiletable/tiletable.db``, else ``~/.local/share/tiletable/tiletable.db``."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return os.path.join(base, "tiletable", "tiletable.db")
+
+
+def _schema_version(conn, path):
+    """The file's schema version, or None for an empty file (new, or one whose creation was
+    cut off: nothing of it was committed).
+
+    :raises CommandError: for another program's file, or one a newer tiletable wrote.
+    """
+    app_id, tables, version = conn.execute(  # one statement: one moment of a file another program may be creating
+        "SELECT (SELECT application_id FROM pragma_application_id), (SELECT count(*) FROM sqlite_master),"
+        " (SELECT user_version FROM pragma_user_version)"
+    ).fetchone()
+    if app_id == 0 and tables == 0:
+        return None
+    if app_id != APPLICATION_ID:
+        raise CommandError("%s is not a tiletable database (it belongs to another program); pass another --db" % path)
+    if version > SCHEMA_VERSION:
+        raise CommandError(
+            "database %s was written by a newer tiletable (schema %d; this one knows up to %d): upgrade tiletable"
+            % (path, version, SCHEMA_VERSION)
+        )
+    return version
+
+
+def _use_wal(conn):
+    """Put the file in WAL mode: readers never wait for a writer (a `pull` while `show` runs),
+    and a crash loses nothing. The switch needs the file to itself for a moment, and SQLite
+    says "locked" at once, without waiting, to a program switching it while another one does
+    (two programs that both find a new file): so it is tried again until BUSY_TIMEOUT."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(0.005)
+
+
+def _busy(exc):
+    """Whether an sqlite3 error means another program holds the file."""
+    reason = str(exc)
+    return "locked" in reason or "busy" in reason
+
+
+@contextlib.contextmanager
+def _transaction(conn):
+    """One write transaction, committed when the block ends and rolled back when it raises.
+    It takes the write lock before it reads anything (BEGIN IMMEDIATE), waiting up to
+    BUSY_TIMEOUT for another program's write, so nothing it read changes before it writes.
+    Inside another transaction it is part of that one."""
+    if conn.in_transaction:
+        yield
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.rollback()
+        raise
 
 
 class ConflictError(CommandError):
@@ -199,7 +280,8 @@ class Database:
             raise CommandError("no folder %s for the database %s; create it first, or pass another --db" % (folder, path))
         try:
             os.makedirs(folder, exist_ok=True)
-            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT)
+            # isolation_level None: sqlite3 begins no transaction of its own (it would read before it locks)
+            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise CommandError("cannot open database %s: %s" % (path, getattr(exc, "strerror", None) or exc))
         try:
@@ -207,35 +289,30 @@ class Database:
         except sqlite3.Error as exc:
             conn.close()
             raise database_error(path, exc)
-        except CommandError:
+        except BaseException:
             conn.close()
             raise
         return cls(path, conn)
 
     @staticmethod
     def _prepare(conn, path):
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if app_id == 0 and tables == 0:
-            with conn:
-                conn.executescript(_SCHEMA)
+        """Create or migrate the file, each in one transaction, when it needs it (checked first
+        without a lock: another program's long write does not hold up a reader)."""
+        version = _schema_version(conn, path)
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            _use_wal(conn)
+        if version == SCHEMA_VERSION:
+            return
+        with _transaction(conn):
+            version = _schema_version(conn, path)  # again: another program may have done it meanwhile
+            if version is None:  # marked before anything else
                 conn.execute("PRAGMA application_id = %d" % APPLICATION_ID)
                 conn.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
-        elif app_id != APPLICATION_ID:
-            raise CommandError("%s is not a tiletable database (it belongs to another program); pass another --db" % path)
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise CommandError(
-                "database %s was written by a newer tiletable (schema %d; this one knows up to %d): upgrade tiletable"
-                % (path, version, SCHEMA_VERSION)
-            )
-        if version < SCHEMA_VERSION:
-            with conn:
+                _execute_script(conn, _SCHEMA)
+            elif version < SCHEMA_VERSION:
                 for step in range(version, SCHEMA_VERSION):
                     MIGRATIONS[step](conn)
                 conn.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
-        # readers never wait for a writer (a `pull` while `show` runs), and a crash loses nothing
-        conn.execute("PRAGMA journal_mode = WAL")
 
     def check(self):
         """Read every page of the file (slow on a large database: on demand only).
@@ -261,7 +338,7 @@ class Database:
         find = "SELECT id FROM journals WHERE device = ? AND identity = ?"
         row = self.conn.execute(find, (device, identity)).fetchone()
         if row is None:
-            with self.conn:
+            with _transaction(self.conn):
                 self.conn.execute("INSERT OR IGNORE INTO journals (device, identity) VALUES (?, ?)", (device, identity))
             row = self.conn.execute(find, (device, identity)).fetchone()
         return row[0]
@@ -293,7 +370,7 @@ class Database:
         added = 0
         counts = {}  # session id -> records added to it
         journal = self.journal_id(device, identity)
-        with self.conn:
+        with _transaction(self.conn):
             session = None
             for seq, rtype, payload in records:
                 stored = self.conn.execute("SELECT type, payload FROM records WHERE journal = ? AND seq = ?", (journal, seq)).fetchone()
@@ -381,13 +458,13 @@ class Database:
     def name_journal(self, device, identity):
         """The journal ``device`` reported before identities ('') is the one it now names
         ``identity`` (pull.py checks that it goes on from what is stored)."""
-        with self.conn:
+        with _transaction(self.conn):
             self.conn.execute("UPDATE OR IGNORE journals SET identity = ? WHERE device = ? AND identity = ''", (identity, device))
 
     def remember_pull(self, device, identity, boot, name):
         """After a pull: the journal's boot counter, and the table's name and journal."""
         journal = self.journal_id(device, identity)
-        with self.conn:
+        with _transaction(self.conn):
             self.conn.execute("UPDATE journals SET boot = ? WHERE id = ?", (boot, journal))
             self.conn.execute("INSERT OR REPLACE INTO tables (device, name, journal) VALUES (?, ?, ?)", (device, name, journal))
 
@@ -427,7 +504,7 @@ class Database:
     # ----- rulesets
 
     def remember_ruleset(self, ruleset_hash, name, document):
-        with self.conn:
+        with _transaction(self.conn):
             self.conn.execute(
                 "INSERT OR REPLACE INTO rulesets (hash, name, document) VALUES (?, ?, ?)", (ruleset_hash, name, document)
             )
@@ -453,7 +530,7 @@ _LISTING_QUERY = "SELECT printf(?, s.id, %s, ruleset, %s, records, who, outcome)
 def database_error(path, exc):
     """The one-line CommandError for an sqlite3 error on the database at ``path``, by its cause."""
     reason = str(exc)
-    if "locked" in reason or "busy" in reason:
+    if _busy(exc):
         return CommandError("database %s is in use by another program; try again when it has finished" % path)
     if "not a database" in reason:
         return CommandError("%s is not a tiletable database (%s)" % (path, reason))
