@@ -314,6 +314,16 @@ class Database:
                     MIGRATIONS[step](conn)
                 conn.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
 
+    @contextlib.contextmanager
+    def transaction(self):
+        """Make the writes in the block one transaction: all of them are stored, or none (a
+        command that stores several things, and fails or is killed between them)."""
+        try:
+            with _transaction(self.conn):
+                yield
+        except sqlite3.Error as exc:
+            raise database_error(self.path, exc) from exc
+
     def check(self):
         """Read every page of the file (slow on a large database: on demand only).
 

@@ -316,6 +316,20 @@ def _import(db_path, *paths):
     return _run(["import"] + list(paths) + ["--db", db_path])
 
 
+def test_an_import_killed_at_any_statement_stores_all_its_records_or_none_and_runs_again(tmp_path, played):
+    files = _record_files(played, tmp_path)
+    status, (result, statements) = _in_child(_dying_at, None, _import, str(tmp_path / "census.db"), *files)
+    assert status == 0 and result[0] == 0 and result[1].count("imported as session") == 3
+    for statement in _kill_points(statements):
+        db_path = str(tmp_path / ("t%d.db" % statement))
+        assert _in_child(_dying_at, statement, _import, db_path, *files)[0] == KILLED
+        assert len(_stored(db_path)[1]) in (0, 3), "killed at %r" % statements[statement - 1]
+        status, out, err = _import(db_path, *files)
+        assert (status, err) == (0, "") and out.count("session") == 3
+        records, sessions = _stored(db_path)
+        assert len(sessions) == 3 and all(count == held > 0 for _, _, count, held in sessions)
+
+
 def _sync(device_root, db_path):
     return _run(["sync", "--db", db_path], _table(device_root))
 
