@@ -32,6 +32,7 @@ it reads anything (BEGIN IMMEDIATE), so two programs storing the same record nev
 it missing; a program waits BUSY_TIMEOUT for another's write, then says the file is in use.
 """
 import contextlib
+import functools
 import json
 import os
 import sqlite3
@@ -245,6 +246,20 @@ def _transaction(conn):
         raise
 
 
+def _database_errors(method):
+    """A Database method whose sqlite3 errors (another program's lock, a full disk, a damaged
+    file) come out as ``database_error``'s one line."""
+
+    @functools.wraps(method)
+    def checked(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise database_error(self.path, exc) from exc
+
+    return checked
+
+
 class ConflictError(CommandError):
     """A record already stored under the same device and sequence number has other bytes."""
 
@@ -342,6 +357,7 @@ class Database:
 
     # ----- journal records
 
+    @_database_errors
     def journal_id(self, device, identity=""):
         """The row of ``device``'s journal ``identity`` in ``journals``, made when new (by
         this program or another one at the same moment)."""
@@ -353,6 +369,7 @@ class Database:
             row = self.conn.execute(find, (device, identity)).fetchone()
         return row[0]
 
+    @_database_errors
     def last_seq(self, device, identity=""):
         """The highest sequence number stored for ``device``'s journal ``identity`` (0 when none)."""
         row = self.conn.execute(
@@ -445,11 +462,13 @@ class Database:
         ).fetchone()
         return row[0] if row else None
 
+    @_database_errors
     def last_boot(self, device, identity=""):
         """The boot counter of ``device``'s journal ``identity`` at the last pull (0 when never pulled)."""
         row = self.conn.execute("SELECT boot FROM journals WHERE device = ? AND identity = ?", (device, identity)).fetchone()
         return row[0] if row else 0
 
+    @_database_errors
     def newest_session(self, device, identity=""):
         """``(first_seq, hash, boot)`` of the newest session stored from that journal, or None."""
         return self.conn.execute(
@@ -458,6 +477,7 @@ class Database:
             (device, identity),
         ).fetchone()
 
+    @_database_errors
     def table_journal(self, device):
         """The identity of the journal last pulled from ``device``, or None when never pulled."""
         row = self.conn.execute(
@@ -465,12 +485,14 @@ class Database:
         ).fetchone()
         return row[0] if row else None
 
+    @_database_errors
     def name_journal(self, device, identity):
         """The journal ``device`` reported before identities ('') is the one it now names
         ``identity`` (pull.py checks that it goes on from what is stored)."""
         with _transaction(self.conn):
             self.conn.execute("UPDATE OR IGNORE journals SET identity = ? WHERE device = ? AND identity = ''", (identity, device))
 
+    @_database_errors
     def remember_pull(self, device, identity, boot, name):
         """After a pull: the journal's boot counter, and the table's name and journal."""
         journal = self.journal_id(device, identity)
@@ -480,12 +502,14 @@ class Database:
 
     # ----- sessions
 
+    @_database_errors
     def sessions(self):
         """Every session as a dict (id, device, first_seq, ruleset, hash, players, boot,
         firmware, time, result, records, started, who, outcome, journal: its identity, table:
         the table's name as people set it, else its device name), oldest first."""
         return [_session_dict(row) for row in self.conn.execute(_SESSIONS_QUERY + " ORDER BY s.id")]
 
+    @_database_errors
     def listing(self, row_format):
         """Every session as one line of text, oldest first: ``row_format`` (SQLite's printf,
         where ``%!-20s`` pads by characters, as Python does) applied to id, started, ruleset,
@@ -493,6 +517,7 @@ class Database:
         and making no tuple in Python: on years of sessions that takes a third of the time."""
         return [row[0] for row in self.conn.execute(_LISTING_QUERY, (row_format,))]
 
+    @_database_errors
     def session(self, session_id):
         """One session (see ``sessions``). :raises CommandError: when there is no such session."""
         row = self.conn.execute(_SESSIONS_QUERY + " WHERE s.id = ?", (session_id,)).fetchone()
@@ -500,25 +525,30 @@ class Database:
             raise CommandError("no session %d in %s (see `tiletable sessions`)" % (session_id, self.path))
         return _session_dict(row)
 
+    @_database_errors
     def session_records(self, session_id):
         """``(seq, rtype, payload bytes)`` of a session, in order."""
         rows = self.conn.execute("SELECT seq, type, payload FROM records WHERE session = ? ORDER BY seq", (session_id,))
         return [(seq, rtype, bytes(payload)) for seq, rtype, payload in rows]
 
+    @_database_errors
     def session_count(self):
         return self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
 
+    @_database_errors
     def record_count(self):
         return self.conn.execute("SELECT count(*) FROM records").fetchone()[0]
 
     # ----- rulesets
 
+    @_database_errors
     def remember_ruleset(self, ruleset_hash, name, document):
         with _transaction(self.conn):
             self.conn.execute(
                 "INSERT OR REPLACE INTO rulesets (hash, name, document) VALUES (?, ?, ?)", (ruleset_hash, name, document)
             )
 
+    @_database_errors
     def ruleset_document(self, ruleset_hash):
         row = self.conn.execute("SELECT document FROM rulesets WHERE hash = ?", (ruleset_hash,)).fetchone()
         return row[0] if row else None

@@ -137,8 +137,8 @@ def do_sync(args):
 
 
 def sync_documents(link, documents, db_path, prune=False, dry_run=False):
-    """Install the changed ``documents`` on the table (and with ``prune`` remove the others),
-    verify by hash, remember them in the database at ``db_path``; prints what changed."""
+    """Remember ``documents`` in the database at ``db_path``, then install the changed ones on
+    the table (and with ``prune`` remove the others) and verify by hash; prints what changed."""
     installed = link.ruleset_list()
     changed = [d for d in documents if installed.get(d.ruleset.name, (None, None))[1] != d.ruleset.hash]
     wanted = {d.ruleset.name for d in documents}
@@ -153,6 +153,10 @@ def sync_documents(link, documents, db_path, prune=False, dry_run=False):
         for name in extra:
             print("%-12s would remove" % name)
         return
+    # before the table changes: a database another program holds stops the sync here, not
+    # after the table took rulesets the PC could not note (a ruleset noted but then refused
+    # by the table is only a document kept by its hash)
+    remember_documents(db_path, documents)
     total = sum(len(d.data) for d in changed)
     done = 0
     with Progress("sync", total, "bytes") as bar:
@@ -171,16 +175,22 @@ def sync_documents(link, documents, db_path, prune=False, dry_run=False):
         got = now.get(document.ruleset.name, (None, None))[1]
         if got != document.ruleset.hash:
             raise CommandError("%s: after sync the table has hash %s, expected %s" % (document.source, got, document.ruleset.hash))
-    db = dbmod.Database.open(db_path)
-    try:
-        for document in documents:
-            db.remember_ruleset(document.ruleset.hash, document.ruleset.name, document.data.decode())
-    finally:
-        db.close()
     print(
         "sync: %d pushed, %d unchanged, %d removed on %s (verified by hash)"
         % (len(changed), len(documents) - len(changed), len(extra), device)
     )
+
+
+def remember_documents(db_path, documents):
+    """Keep every document in the database at ``db_path``, in one transaction, so a session
+    played with it can be replayed with the exact ruleset."""
+    db = dbmod.Database.open(db_path)
+    try:
+        with db.transaction():
+            for document in documents:
+                db.remember_ruleset(document.ruleset.hash, document.ruleset.name, document.data.decode())
+    finally:
+        db.close()
 
 
 def _was(installed, document):

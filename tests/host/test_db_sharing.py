@@ -5,7 +5,8 @@ cleanup, nothing closed, as ``kill -9``) leaves a database that opens, and a pul
 completes with nothing lost or duplicated. Programs that pull, import and sync into one
 database at once are made to meet where a race would show (each waits, before it adds a
 session, until the others have read what they are about to store or wait for the write lock),
-so a race fails every time, not now and then.
+so a race fails every time, not now and then; and a database another program holds gets the
+one line "in use by another program" with nothing changed, on the table or in the database.
 """
 import contextlib
 import io
@@ -18,7 +19,9 @@ from collections import Counter
 
 import pytest
 
+from cli import tiletable
 from journal_games import play_into_journal
+from tiletable.engine.rulesets import find_ruleset
 from tiletable.record import iter_records
 from tiletable.runtime.journal import Journal
 from tiletable_host import db as dbmod
@@ -373,3 +376,107 @@ def test_programs_pulling_importing_and_syncing_into_a_new_database_at_once_all_
     db = Database.open(db_path)
     assert db.conn.execute("SELECT count(*) FROM rulesets").fetchone()[0] >= len(_table(str(tmp_path / "table")).ruleset_list())
     db.close()
+
+
+@contextlib.contextmanager
+def _held(path, how):
+    """The database at ``path`` held by another program: writing (a write transaction open),
+    or exclusive (not even read)."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    if how == "exclusive":
+        holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN IMMEDIATE" if how == "writing" else "BEGIN EXCLUSIVE")
+    holder.execute("INSERT INTO devices VALUES ('another program', 1)")
+    try:
+        yield
+    finally:
+        holder.close()
+
+
+@pytest.mark.parametrize("how", ["writing", "exclusive"])
+def test_a_database_another_program_holds_is_in_use_to_pull_sync_and_import_and_nothing_changes(capsys, tmp_path, played, monkeypatch, how):
+    (record, *_) = _record_files(played, tmp_path)
+    monkeypatch.setattr(dbmod, "BUSY_TIMEOUT", 0.05)  # it is held until the command has given up
+    path = str(tmp_path / "t.db")
+    Database.open(path).close()
+    device = _table(played)
+    rulesets = device.ruleset_list()
+    for argv in (["pull"], ["sync"], ["import", record]):
+        with _held(path, how):
+            status, out, err = tiletable(capsys, argv + ["--db", path], device)
+        assert status == 1
+        assert err == "tiletable: %s: database %s is in use by another program; try again when it has finished\n" % (argv[0], path)
+        assert device.ruleset_list() == rulesets and device.journal_status()["acked"] == 0
+        assert _stored(path) == ([], [])
+
+
+class _Taker:
+    """Another program that takes the database's write lock as statement number ``at`` of the
+    command's starts (when the command does not hold it itself), and keeps it."""
+
+    def __init__(self, path, at, connect):
+        self.path, self.at, self.connect = path, at, connect
+        self.count = 0
+        self.holder = None
+
+    def on_statement(self, sql):
+        self.count += 1
+        if self.count == self.at:
+            holder = self.connect(self.path, timeout=0, isolation_level=None)
+            try:
+                holder.execute("BEGIN IMMEDIATE")
+                self.holder = holder
+            except sqlite3.OperationalError:  # the command is writing: it holds the lock
+                holder.close()
+
+    def release(self):
+        if self.holder is not None:
+            self.holder.close()
+
+
+def _ruleset_file(tmp_path):
+    path = tmp_path / "house.json"
+    path.write_text(find_ruleset("muggins").to_json(), encoding="utf-8")
+    return path
+
+
+def _command(command, tmp_path, played, name):
+    """``(argv, table)`` of a command of each kind, on a new database and a copy of the table."""
+    db_path = str(tmp_path / ("%s.db" % name))
+    device = _table(_copy(played, tmp_path, name))
+    argv = {"pull": ["pull"], "sync": ["sync", _ruleset_file(tmp_path)], "import": ["import"] + sorted(tmp_path.glob("game*.tgr"))}[command]
+    return [str(arg) for arg in argv] + ["--db", db_path], device, db_path
+
+
+@pytest.mark.parametrize("command", ["pull", "sync", "import"])
+def test_a_database_another_program_takes_at_any_statement_gets_one_line_and_nothing_half_done(capsys, tmp_path, played, monkeypatch, command):
+    _record_files(played, tmp_path)
+    monkeypatch.setattr(dbmod, "BUSY_TIMEOUT", 0.05)  # it is held until the command has given up
+    connect = sqlite3.connect
+    statements = []
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: _traced(connect(*a, **k), statements.append))
+    argv, device, _ = _command(command, tmp_path, played, "census")
+    assert tiletable(capsys, argv, device)[0] == 0
+    for at in _kill_points(statements):
+        argv, device, db_path = _command(command, tmp_path, played, "at%d" % at)
+        taker = _Taker(db_path, at, connect)
+        monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: _traced(connect(*a, **k), taker.on_statement))
+        try:
+            status, _, err = tiletable(capsys, argv, device)
+        finally:
+            taker.release()
+        where = "taken at %r" % statements[at - 1]
+        assert (status, err) in ((0, ""), (1, "tiletable: %s: database %s is in use by another program; try again when it has finished\n" % (command, db_path))), where
+        records, sessions = _stored(db_path) if os.path.exists(db_path) else ([], [])
+        if status:  # nothing half done: on the table, and in the database
+            assert device.ruleset_list() == {} and device.journal_status()["acked"] == 0, where
+            assert command == "pull" or sessions == [], where
+        assert all(count == held for _, _, count, held in sessions), where
+        monkeypatch.setattr(sqlite3, "connect", connect)
+        assert tiletable(capsys, argv, device)[0] == 0, where
+        assert len(_stored(db_path)[1]) == (0 if command == "sync" else 3), where
+
+
+def _traced(conn, on_statement):
+    conn.set_trace_callback(lambda sql: on_statement(sql.lstrip()))
+    return conn
