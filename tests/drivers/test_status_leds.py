@@ -90,6 +90,41 @@ def test_legal_flash_is_one_green_pulse_and_writes_only_on_changes():
     assert strip.colours() == [OFF] * 8
 
 
+def test_a_flash_started_over_the_same_flash_blinks_dark_at_once_then_lights_again():
+    """A tile laid while the last one's green flash is still lit: the new verdict must show
+    at once, not hide in the light of the old (the strip would not change for 300 ms)."""
+    leds, strip = make_leds()
+    leds.tick(0)
+    leds.flash_legal(100)
+    leds.tick(100)
+    assert strip.colours() == [StatusLeds.legal_colour] * 8
+    leds.flash_legal(250)
+    leds.tick(250)
+    assert strip.colours() == [OFF] * 8  # the blink: the strip changes with the new verdict
+    leds.tick(250 + StatusLeds.blink_ms - 1)
+    assert strip.colours() == [OFF] * 8
+    leds.tick(250 + StatusLeds.blink_ms)
+    assert strip.colours() == [StatusLeds.legal_colour] * 8
+    leds.tick(250 + StatusLeds.blink_ms + StatusLeds.legal_flash_ms[0] - 1)
+    assert strip.colours() == [StatusLeds.legal_colour] * 8  # the whole flash, after the blink
+    leds.tick(250 + StatusLeds.blink_ms + StatusLeds.legal_flash_ms[0])
+    assert not leds.is_flashing
+
+
+def test_a_flash_of_another_colour_or_over_a_dark_step_lights_at_once():
+    leds, strip = make_leds()
+    leds.flash_legal(0)
+    leds.tick(0)
+    leds.flash_illegal(100)
+    leds.tick(100)
+    assert strip.colours() == [StatusLeds.illegal_colour] * 8
+    leds.tick(260)  # the illegal flash's first dark step
+    assert strip.colours() == [OFF] * 8
+    leds.flash_illegal(270)
+    leds.tick(270)
+    assert strip.colours() == [StatusLeds.illegal_colour] * 8
+
+
 def test_brightness_scales_every_channel():
     leds, strip = make_leds()
     leds.show_turn(0)

@@ -52,6 +52,7 @@ class StatusLeds:
     # Flash patterns: lit and dark durations in ms, alternating, starting lit.
     legal_flash_ms = (300,)
     illegal_flash_ms = (150, 100, 150, 100, 150)
+    blink_ms = 60  # the dark step a flash starts with over the same flash still lit
     channel_ma = 20
     idle_ma = 1
 
@@ -228,12 +229,20 @@ class StatusLeds:
         self._palette_stale = False
 
     def _start_flash(self, pattern, colour, now_ms):
+        """Start a flash; over a flash still lit in the same colour (a tile laid while the one
+        before still flashes) it starts with a ``blink_ms`` dark step, so the new verdict shows
+        at once instead of going unseen in the light of the old."""
+        lit = self._flash_pattern is not None and not self._flash_step & 1 and colour is self._flash_colour
         self._flash_pattern = pattern
         if colour is not self._flash_colour:
             self._flash_colour = colour
             self._palette_stale = True
-        self._flash_step = 0
-        self._flash_due = ticks_add(now_ms, pattern[0])
+        if lit:
+            self._flash_step = -1  # odd: dark; tick() steps to 0, the pattern's first lit step
+            self._flash_due = ticks_add(now_ms, self.blink_ms)
+        else:
+            self._flash_step = 0
+            self._flash_due = ticks_add(now_ms, pattern[0])
         self._dirty = True
 
     def _check_led(self, led):
