@@ -117,6 +117,18 @@ def test_a_tile_laid_on_an_end_zone_chooses_that_end(tmp_path):
     assert flushed_journal(control, tmp_path)[1][-1] == "3-4>L"
 
 
+def test_a_tile_lifted_from_another_pad_leaves_the_end_choice_open(tmp_path):
+    """Seat 0 moves its double into the line while seat 1, who laid a tile that fits both
+    ends, chooses the end: only lifting seat 1's own tile cancels that choice."""
+    control = started(tmp_path)
+    control.place(0, "3-3")
+    control.place(2, "3-4")  # fits both ends of the double: seat 1 chooses
+    control.remove(0)
+    control.press(1, "long")
+    control.remove(2)
+    assert flushed_journal(control, tmp_path)[1][-1] == "3-4>L"
+
+
 def test_undo_is_an_amendment_in_the_journal(tmp_path):
     control = started(tmp_path)
     control.place(0, "3-3")

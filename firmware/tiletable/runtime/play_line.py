@@ -104,8 +104,9 @@ class LineController(Controller):
     def on_zone(self, role, a, b, event, now_ms):
         st = self.state
         if not self.is_placed(event):
-            if role == SEAT and event.count == 0 and self.choice is not None and self.choice.purpose == "end":
-                self.choice = None  # the tile was lifted before its end was confirmed
+            choice = self.choice
+            if role == SEAT and event.count == 0 and choice is not None and choice.purpose == "end" and a == choice.seat:
+                self.choice = None  # the tile was lifted before its end was confirmed (not another pad's)
             return
         if role == SEAT:
             seat = a
