@@ -129,6 +129,17 @@ def test_a_tile_lifted_from_another_pad_leaves_the_end_choice_open(tmp_path):
     assert flushed_journal(control, tmp_path)[1][-1] == "3-4>L"
 
 
+def test_a_play_replaces_the_message_still_on_its_seat(tmp_path):
+    """Two tiles laid on a pad (``2tLS`` for 1.5 s), one taken back and the right one laid at
+    once: the play's figures show at once, not after the message has run out."""
+    control = started(tmp_path, "muggins")
+    control.place(0, "1-2", "1-3")
+    assert reads(control.display()[0], "2tLS")
+    control.remove(0)
+    control.place(0, "5-5")  # sets, and opens a claim of 10
+    assert reads(control.display()[0], "C 10")
+
+
 def test_undo_is_an_amendment_in_the_journal(tmp_path):
     control = started(tmp_path)
     control.place(0, "3-3")

@@ -530,8 +530,10 @@ class Table:
         except IllegalAction as exc:
             self.reject(seat, exc.code, exc.reason, now_ms)
             return False
-        if not quiet and self._preview is not True:  # (a preview flashes green already)
-            self.ui.legal(now_ms)  # first of all, the check passed: what the player waits for
+        if not quiet:
+            if self._preview is not True:  # (a preview flashes green already)
+                self.ui.legal(now_ms)  # first of all, the check passed: what the player waits for
+            self.ui.clear_messages()  # an Err still up would hide the play's digits: the play replaces it
         state = session.state
         actor = state.current_player()
         before = len(state.score_events)
