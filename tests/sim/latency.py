@@ -9,6 +9,7 @@ import tempfile
 
 from player import LinePlayer, LocalControl, local_table
 
+from tiletable.engine.line_actions import P_PLAY
 from tiletable.engine.tiles import tile_str
 
 _IDLE_MS = 2000  # the idle window the scan periods are measured over
@@ -129,4 +130,147 @@ def measure_match(placements=40, seed=14, root=None, flash=False):
     except _Enough:
         pass
     run.device_ms = control.device.clock()
+    return run
+
+
+# --------------------------------------------------------------------------- tiles at any pace
+
+PACE_LIE_MS = 300  # as bench/chip.py: a tile lies this long at least before it is lifted into the line
+
+
+class PacedRun:
+    """What ``measure_paced`` saw: per tile on the mover's pad that is a play (not one that fits
+    two ends, whose end the seat's buttons choose), the interval from the previous tile and the
+    ms to its verdict on the LEDs."""
+
+    def __init__(self):
+        self.samples = []  # (interval ms or None, verdict ms or None, False)
+
+    def verdicts(self, lo=0, hi=10**9):
+        return [s[1] for s in self.samples if s[0] is not None and lo <= s[0] < hi]
+
+
+class PacedControl(LocalControl):
+    """``LocalControl`` that lays each tile on the mover's pad ``intervals`` ms (seeded, from
+    the ``(lo, hi)`` given) after the previous tile, and never waits for the table's answer:
+    the table runs on to the next tile, and the tile is lifted (without waiting for the scan)
+    once it has lain ``PACE_LIE_MS`` or when its pad is wanted again."""
+
+    def __init__(self, power_on, run, placements, seed, intervals):
+        LocalControl.__init__(self, power_on)
+        self.run = run
+        self.placements = placements
+        self.rng = random.Random(seed)
+        self.intervals = intervals
+        self.lying = {}  # zone -> device us its tile was laid
+        self.last_us = None  # when the last tile at pace was laid
+        self.frames = []  # (device us, strip bytes) of every LED write
+        self.player = None
+        self._hook(self.device)
+
+    def _hook(self, device):
+        strip = device.app.board.strip
+        write = strip.write  # Services' charged write: it notes the time in led_writes
+
+        def noted():
+            write()
+            self.frames.append(device.services.led_writes[-1])
+
+        strip.write = noted
+
+    def place(self, zone, *items):
+        device = self.device
+        if len(items) != 1 or zone != device.app.table.hot_zone or self.player.god.phase != P_PLAY:
+            self._lift_all()
+            self.last_us = None
+            return LocalControl.place(self, zone, *items)
+        if len(self.run.samples) >= self.placements:
+            raise _Enough()
+        clock = device.hardware.clock
+        if zone in self.lying:
+            self._lift(zone)
+        interval = self.rng.randrange(*self.intervals)
+        if self.last_us is not None:
+            device.services.run_until(max(clock.now_us, self.last_us + interval * 1000))
+        for other in list(self.lying):
+            if clock.now_us - self.lying[other] >= PACE_LIE_MS * 1000:
+                device.hardware.readers[other].lift(*device.hardware.readers[other].tags)
+                del self.lying[other]
+        since = (clock.now_us - self.last_us) / 1000 if self.last_us is not None else None
+        display = device.hardware.display()
+        start = clock.now_us
+        device.hardware.readers[zone].place(device.pieces.tag(items[0]))
+        self.lying[zone] = self.last_us = start
+        # the table runs on until the tile is taken in (no longer: the next tile may come at once)
+        taken = device.services.run_until(start + 2000 * 1000, lambda: device.settled(zone))
+        assert taken, "the tile on zone %d was never confirmed" % zone
+        choice = device.app.table.controller.choice is not None  # it fits two ends: the seat's buttons choose
+        if choice:
+            device.run_for(20)  # as LocalControl.place: the table has drawn the choice
+        self.run.samples.append([None if choice else since, start, choice])
+        return "ok"
+
+    def remove(self, zone, *items):
+        if zone in self.lying and not items:
+            return "ok"  # lifted at the next tile, or before its pad is used again
+        self._lift_all()
+        return LocalControl.remove(self, zone, *items)
+
+
+    def _lift(self, zone):
+        device = self.device
+        device.services.run_until(max(device.hardware.clock.now_us, self.lying[zone] + PACE_LIE_MS * 1000))
+        del self.lying[zone]
+        return LocalControl.remove(self, zone)
+
+    def _lift_all(self):
+        for zone in list(self.lying):
+            self._lift(zone)
+
+    def finish(self):
+        """Each sample's verdict (the first frame after it that turns every LED green, or the
+        dark blink that began that flash) and first display change, before the next tile."""
+        self._lift_all()
+        samples = self.run.samples
+        ends = [s[1] for s in samples[1:]] + [None]
+        for sample, end in zip(samples, ends):
+            sample[1] = _verdict_ms(self.frames, sample[1], end)
+        self.run.samples = [tuple(s) for s in samples if not s[2]]
+
+
+def _is(frame, colour):
+    """Whether every LED of a strip frame (GRB bytes) is ``colour``: green, or dark."""
+    for at in range(0, len(frame), 3):
+        g, r, b = frame[at], frame[at + 1], frame[at + 2]
+        if colour == "dark" and (g or r or b):
+            return False
+        if colour == "green" and (r or b or not g):
+            return False
+    return True
+
+
+def _verdict_ms(frames, start, end):
+    for i, (written, frame) in enumerate(frames):
+        if written < start or (end is not None and written >= end):
+            continue
+        if _is(frame, "green") and (i == 0 or frames[i - 1][1] != frame):
+            while i and frames[i - 1][0] >= start and _is(frames[i - 1][1], "dark"):
+                i -= 1
+                written = frames[i][0]
+            return (written - start) / 1000
+    return None
+
+
+def measure_paced(placements=20, seed=14, intervals=(100, 300), root=None, flash=False):
+    """A ``PacedRun``: up to ``placements`` tiles of a 2-player Muggins match laid on the
+    mover's pad at ``intervals`` after the previous one, never waiting for the LEDs."""
+    run = PacedRun()
+    root = root or tempfile.mkdtemp(prefix="paced-")
+    control = local_table(root, lambda power_on: PacedControl(power_on, run, placements, seed, intervals), fast=False, flash=flash)
+    try:
+        control.player = LinePlayer(control, "muggins", 2, seed=seed)
+        control.player.play_match()
+    except _Enough:
+        pass
+    control.finish()
     return run

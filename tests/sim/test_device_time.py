@@ -9,7 +9,7 @@ import os
 import pytest
 
 import device
-from latency import measure_match
+from latency import measure_match, measure_paced
 from player import local_table
 
 # bench/chip.py on the frozen build, emulated device time (the idle rows at 877884d, the tiles at 6c68f8f)
@@ -20,6 +20,7 @@ CHIP_IDLE_BUSY_PCT = 74.5  # CPU busy at idle, every service running
 CHIP_BUTTONS_MS = 0.36  # App.buttons() with nothing pressed (no pin read without an edge)
 CHIP_SERVE_MS = 0.14  # App.serve() with no input
 BAND = 0.25
+TARGET_MOVER_LED_P95 = 25  # ms, issue 37: a tile at any pace, frozen build
 
 
 def _median(values):
@@ -48,6 +49,23 @@ def test_a_tile_laid_out_of_turn_lights_no_later_than_on_the_chip(run):
     led = run.led("other")
     assert len(led) >= 2
     assert max(led) <= (1 + BAND) * CHIP_OTHER_LED_P95, sorted(led)
+
+
+def _p95(values):
+    values = sorted(values)
+    return values[max(0, -(-95 * len(values) // 100) - 1)]
+
+
+def test_a_tile_laid_while_the_last_one_still_flashes_is_answered_as_at_rest(tmp_path):
+    """Tiles laid 100-300 ms after the one before (a player with the tile ready, two people
+    correcting a misplay), never waiting for the LEDs: each verdict shows within the at-rest
+    figure (issue 37: the frozen build's p95 25 ms), replacing the flash of the tile before,
+    and a tile lifted from one pad never cancels the end chosen on another."""
+    run = measure_paced(placements=40, seed=14, intervals=(100, 300), root=str(tmp_path))
+    quick = run.verdicts(100, 300)
+    assert len(quick) >= 20, run.samples
+    assert None not in quick, run.samples
+    assert _p95(quick) <= (1 + BAND) * TARGET_MOVER_LED_P95, sorted(quick)
 
 
 def test_the_idle_scan_period_is_the_chips(run):
