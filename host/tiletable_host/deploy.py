@@ -7,9 +7,14 @@ RAM and ~250 ms per module at boot. A family whose games are not wanted can be l
 device carries only what its rulesets need.
 
     tiletable deploy --families line,trick --dry-run
+
+Before copying anything it reads the board's MicroPython version and refuses a release the
+firmware was not measured on (README.md, "Supported MicroPython releases"), saying which to
+install: the copied ``.mpy`` files, the drivers and every figure depend on the release.
 """
 import ast
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -27,6 +32,11 @@ BUILD_ONLY = ("manifest.py",)  # read by MicroPython's firmware build, never by 
 # about 4% less heap for every imported module, which a Pico running copied .mpy files needs
 # (bench/code_heap.py). tools/build_mpy.py compiles the test suite's firmware tree the same way.
 MPY_CROSS_FLAGS = ("-march=armv6m", "-O3")
+# MicroPython releases (major, minor) the table's firmware is measured on, newest first (README.md)
+SUPPORTED_MICROPYTHON = ((1, 28), (1, 27))
+DOWNLOAD = "https://micropython.org/download/RPI_PICO/"
+# Run on the board (mpremote exec): its implementation and release, one line
+VERSION_PROBE = "import sys\nprint('implementation %s %d.%d.%d' % ((sys.implementation.name,) + tuple(sys.implementation.version[:3])))"
 
 
 def configure(parser):
@@ -168,9 +178,47 @@ def _dirs(written):
     return dirs
 
 
+def supported_releases():
+    """``1.28.x or 1.27.x``, as people read it."""
+    return " or ".join("%d.%d.x" % release for release in SUPPORTED_MICROPYTHON)
+
+
+def parse_version(output):
+    """(name, (major, minor, micro)) from VERSION_PROBE's line, or None."""
+    found = re.search(r"implementation (\w+) (\d+)\.(\d+)\.(\d+)", output)
+    if found is None:
+        return None
+    return found.group(1), tuple(int(part) for part in found.group(2, 3, 4))
+
+
+def check_micropython(port, name, version):
+    """Raise CommandError (one line, naming the release to install) unless the board runs a
+    supported MicroPython release."""
+    newest = "%d.%d" % SUPPORTED_MICROPYTHON[0]
+    if name != "micropython":
+        raise CommandError("%s runs %s, not MicroPython: install MicroPython %s (%s) from %s" % (port, name, newest, supported_releases(), DOWNLOAD))
+    if version[:2] not in SUPPORTED_MICROPYTHON:
+        raise CommandError(
+            "%s runs MicroPython %s, which tiletable does not support: install MicroPython %s (%s) from %s"
+            % (port, "%d.%d.%d" % version, newest, supported_releases(), DOWNLOAD)
+        )
+
+
+def board_micropython(port):
+    """(name, version) of what the board at ``port`` runs, read with mpremote."""
+    proc = subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "exec", VERSION_PROBE], capture_output=True, text=True)
+    found = parse_version(proc.stdout)
+    if proc.returncode or found is None:
+        said = (proc.stderr or proc.stdout).strip().splitlines()
+        raise CommandError("cannot read the MicroPython version of %s%s" % (port, ": " + said[-1] if said else ""))
+    return found
+
+
 def do_deploy(args):
     families = [f.strip() for f in args.families.split(",") if f.strip()]
     port = args.port or (None if args.dry_run else resolve_port())
+    if not args.dry_run:
+        check_micropython(port, *board_micropython(port))
     build_dir = args.build_dir or tempfile.mkdtemp(prefix="tiletable-firmware-")
     try:
         written = compile_firmware(build_dir, families, frozen=args.frozen)

@@ -80,3 +80,43 @@ def test_the_scripts_run_on_the_pico_import_only_what_its_port_has():
     """They run on the table's MicroPython (mpremote exec), which has ``os`` but no ``ast``."""
     for script in (deploy._REMOVE_PACKAGE, deploy.mpremote_command("p", "b", ["tiletable/x.mpy"])[3]):
         assert re.findall(r"^import (\w+)", script, re.M) == ["os"], script
+
+
+def test_the_version_probe_runs_on_micropython_and_is_read():
+    """The probe is run on the board by mpremote: here on the MicroPython unix port."""
+    import subprocess
+    import sys
+
+    micropython = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if not os.path.exists(micropython):
+        pytest.skip("no MicroPython unix port in this environment")
+    out = subprocess.run([micropython, "-c", deploy.VERSION_PROBE], capture_output=True, text=True, timeout=60).stdout
+    name, version = deploy.parse_version(out)
+    assert name == "micropython" and len(version) == 3 and version >= (1, 20, 0), out
+
+
+@pytest.mark.parametrize("version", [(1, 27, 0), (1, 27, 1), (1, 28, 0)])
+def test_a_supported_release_is_accepted(version):
+    deploy.check_micropython("/dev/ttyACM0", "micropython", version)
+
+
+@pytest.mark.parametrize("name,version", [("micropython", (1, 26, 1)), ("micropython", (1, 29, 0)), ("micropython", (2, 0, 0)), ("circuitpython", (9, 2, 1))])
+def test_an_unsupported_board_is_refused_in_one_line_naming_the_release_to_install(name, version):
+    with pytest.raises(CommandError) as refused:
+        deploy.check_micropython("/dev/ttyACM0", name, version)
+    message = str(refused.value)
+    assert "\n" not in message and "/dev/ttyACM0" in message
+    assert "install MicroPython 1.28 (1.28.x or 1.27.x)" in message and deploy.DOWNLOAD in message
+    assert ("%d.%d.%d" % version in message) if name == "micropython" else (name in message)
+
+
+def test_deploy_refuses_before_copying_anything(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(deploy, "board_micropython", lambda port: ("micropython", (1, 26, 1)))
+    monkeypatch.setattr(deploy.subprocess, "run", lambda *a, **k: calls.append(a))
+    parser = argparse.ArgumentParser()
+    deploy.configure(parser)
+    args = parser.parse_args(["--build-dir", str(tmp_path / "b"), "--port", "/dev/ttyACM7"])
+    with pytest.raises(CommandError, match="runs MicroPython 1.26.1"):
+        deploy.do_deploy(args)
+    assert calls == [] and not (tmp_path / "b").exists()
