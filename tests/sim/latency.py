@@ -135,7 +135,7 @@ def measure_match(placements=40, seed=14, root=None, flash=False):
 
 # --------------------------------------------------------------------------- tiles at any pace
 
-PACE_LIE_MS = 300  # as bench/chip.py: a tile lies this long at least before it is lifted into the line
+PACE_LIE_MS = 100  # as bench/chip.py: a tile lies this long at least before it is lifted into the line
 
 
 class PacedRun:
