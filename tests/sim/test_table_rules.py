@@ -96,7 +96,8 @@ def test_ambiguous_end_is_asked_with_the_end_leds_and_the_seat_button(tmp_path):
     control.remove(0)
     control.place(2, "3-4")
     assert reads(control.display()[1], "L")
-    control.command("wait %d" % sum(StatusLeds.legal_flash_ms))  # 3-3's green flash is over
+    # 3-4's green flash, which began with a blink over 3-3's, is over
+    control.command("wait %d" % (StatusLeds.blink_ms + sum(StatusLeds.legal_flash_ms)))
     leds = control.leds()
     assert leds[1] == AMBER and leds[3] == AMBER  # the end zones L (west) and R (east)
     control.press(1)
@@ -633,6 +634,8 @@ def test_a_tile_read_once_on_the_movers_pad_flashes_its_verdict_and_a_withdrawal
     green = at_budget(StatusLeds.legal_colour)
     for tile, colour in ((min(fitting), green), (misfit, RED)):
         table.zone_event(_TrayEvent(SEEN, zone, ((tagrecord.KIND_TILE, device.TILE_SET, tile),), 1), 0)
+        if set(control.leds()) == {"000000"}:  # over 3-3's green still lit, the verdict blinks first
+            table.tick(StatusLeds.blink_ms)
         assert set(control.leds()) == {colour}  # the verdict, before the tray confirms the read
         assert control.tones() == []  # no buzz for a read not yet confirmed
         table.zone_event(_TrayEvent(UNSEEN, zone), 1)

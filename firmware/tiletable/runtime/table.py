@@ -553,7 +553,7 @@ class Table:
     def reject(self, seat, code, reason, now_ms):
         """An illegal play: ``Err<code>`` on ``seat``'s display, the buzz, and ``reason`` (the
         engine's words) for people in STATE's last error and an EV_ERROR event."""
-        self.ui.illegal(seat, code, now_ms)
+        self.ui.illegal(seat, code, now_ms, self._preview is not False)  # (a preview flashes red already)
         self._error(code, reason)
 
     def report(self, seat, code, message, now_ms, text=None):

@@ -49,11 +49,12 @@ class TableUi:
         self._message_until[seat] = ticks_add(now_ms, hold_ms)
         self._dirty = True
 
-    def illegal(self, seat, code, now_ms):
-        """An illegal play: red flash, the "no" buzz, ``Err<code>`` on the seat."""
+    def illegal(self, seat, code, now_ms, flash=True):
+        """An illegal play: red flash (``flash`` False: the preview's goes on), the "no" buzz,
+        ``Err<code>`` on the seat."""
         self.message(seat, error_text(code), now_ms)
         self.buzzer.play(Buzzer.ILLEGAL, now_ms)
-        if self.leds is not None:
+        if flash and self.leds is not None:
             self.leds.flash_illegal(now_ms)
             self.leds.show()  # the verdict first: the strip now, the rest at the next tick
 
