@@ -17,6 +17,20 @@ with this checkout's ``tiletable deploy``, lets the first-boot self test run, th
 5. each service's longest step (how long it held the loop) in each phase, from STATE;
 6. watchdog resets.
 
+``--pace N`` runs, after the deploy and the self test, a play of its own instead of steps 1-5:
+two players play Muggins laying each tile on the mover's pad a random 100 ms - 3 s after the
+previous tile (an interval band chosen at random, then a time in it), never waiting for the
+LEDs, the digits or the confirmation of the tile before (issue 37); the tile before is lifted
+into the line at that instant, now and then a tile is laid out of turn at the same pace, and a
+``tiletable watch`` asks STATE every second all along. Choices, claims, draws and deals wait
+for the scan as ScriptedGame's do; the table's STATE is checked against the PC's engine at
+every hand's end. It prints p50/p95/max (n) by interval from the previous tile (100-300,
+300-800, 800+ ms) of: tile -> first LED change (any change, as the harness's ``latency``
+says: the end of the previous tile's flash counts too), -> its verdict on the LEDs (the first
+frame that turns the strip green, red out of turn, or the dark blink that begins it, from
+table-emu's ``--events`` log), -> score digits of a play that scores or opens a claim (the
+first display change), and the link's reply times meanwhile.
+
 Every figure is emulated device time read from the harness (``now``, ``latency``,
 ``scanperiod``, ``profile``, ``heap``, ``stats`` and its CDC log), never wall time: the emulator
 is 3-6 times slower than a chip while the firmware is busy and skips the chip's idle time.
@@ -25,6 +39,7 @@ Usage (the checkout's venv python; nothing is written in the repo)::
 
     TILETABLE_UF2=/path/to/stock/firmware.uf2 .venv/bin/python bench/chip.py
     TILETABLE_UF2=/path/to/frozen/firmware.uf2 .venv/bin/python bench/chip.py --frozen --json out.json
+    TILETABLE_UF2=/path/to/frozen/firmware.uf2 .venv/bin/python bench/chip.py --frozen --pace 60
 
 Environment:
 
@@ -84,6 +99,11 @@ QUIET_MS = 700
 MESSAGE_CLEAR_MS = 1700  # an out-of-turn tile's Err message (1.5 s) must be gone before the next placement
 LINK_TIMEOUT_S = 300.0  # the host waits this long (wall) for a reply: the emulator is slow, device time is measured
 PLAYERS = ("ann", "bob")
+# --pace: a tile comes this long after the previous one (a band chosen at random, then a time in it)
+PACE_BANDS = ((100, 300), (300, 800), (800, 3000))
+PACE_OTHER_SHARE = 0.25  # about this share of turns gets a tile laid out of turn first, at the same pace
+PACE_LIE_MS = 100  # a tile laid at pace lies this long at least before it is lifted into the line
+PACE_WATCH_S = 1.0  # wall seconds between the STATE requests of a `tiletable watch` beside the play
 
 # Run on the chip's REPL (maintenance mode): its own Journal logs the sessions of /fill.txt, one
 # call a line, as the table logs a game; then the file goes.
@@ -191,7 +211,7 @@ class Control(ControlClient):
 class Emulator:
     """table-emu.mjs (node) and a socat bridge from a pty to its CDC port, both stopped by stop()."""
 
-    def __init__(self, rp2emu, uf2, elf, pinmap, workdir):
+    def __init__(self, rp2emu, uf2, elf, pinmap, workdir, events=False):
         self.workdir = workdir
         self.cdc_port = free_port()
         self.control_port = free_port()
@@ -199,11 +219,14 @@ class Emulator:
         self.cdc_log = os.path.join(workdir, "cdc.log")
         self.usb_log = os.path.join(workdir, "usb.bin")
         self.emu_log = os.path.join(workdir, "table-emu.log")
+        self.events = os.path.join(workdir, "events.jsonl") if events else None
         command = ["node", os.path.join(rp2emu, "table-emu.mjs"), "--fw", uf2, "--pinmap", pinmap]
         command += ["--port", str(self.cdc_port), "--control", str(self.control_port)]
         command += ["--cdc-log", self.cdc_log, "--usb-log", self.usb_log]
         if elf:
             command += ["--elf", elf]
+        if self.events:
+            command += ["--events", self.events]
         self._log = open(self.emu_log, "w")
         self.node = subprocess.Popen(command, cwd=rp2emu, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
         self.socat = None
@@ -528,6 +551,284 @@ def merge_profiles(profiles):
     return {"windows": len(profiles), "busy_pct": mean("busy_pct"), "gc_share_pct": mean("gc_share_pct"), "gc_cpu_pct": mean("gc_cpu_pct"), "top": profiles[-1]["top"]}
 
 
+# --------------------------------------------------------------------------- play at any pace
+
+
+class Fire:
+    """A control connection whose commands are sent and not waited for: ``place`` and
+    ``remove`` act when the harness reads them, and their replies (once the scan has seen the
+    change) are read and dropped by a thread of their own."""
+
+    def __init__(self, port):
+        import socket
+
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.errors = []
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+
+    def send(self, line):
+        self.sock.sendall(line.encode() + b"\n")
+
+    def _drain(self):
+        with self.sock.makefile("rb") as replies:
+            for reply in replies:
+                if reply.startswith(b"err"):
+                    self.errors.append(reply.decode().strip())
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+def led_frames(events_path):
+    """[(device ms, frame text)] of every LED change in table-emu's --events log."""
+    frames = []
+    with open(events_path) as f:
+        for line in f:
+            if '"ev":"led"' in line:
+                ev = json.loads(line)
+                frames.append((ev["t"], ev["value"]))
+    return frames
+
+
+def verdict_at(frames, t0, t_end, colour):
+    """Device ms from ``t0`` to the first LED frame before ``t_end`` that turns every LED to
+    the verdict ``colour`` (``"green"``, ``"red"``); a dark frame of the same flash just before
+    it, after ``t0``, is where the answer began (a flash restarted over the same colour blinks
+    dark first). None when no such frame came before the next tile."""
+    import bisect
+
+    times = [t for t, _ in frames]
+    i = bisect.bisect_left(times, t0)
+    while i < len(frames) and (t_end is None or frames[i][0] < t_end):
+        t, value = frames[i]
+        if frame_is(value, colour):
+            while i > 0 and frames[i - 1][0] >= t0 and frame_is(frames[i - 1][1], "dark"):
+                i -= 1
+                t = frames[i][0]
+            return round(t - t0, 3)
+        i += 1
+    return None
+
+
+def frame_is(value, colour):
+    leds = value.split()
+    if not leds:
+        return False
+    for led in leds:
+        r, g, b = int(led[0:2], 16), int(led[2:4], 16), int(led[4:6], 16)
+        if colour == "dark" and (r or g or b):
+            return False
+        if colour == "green" and (r or b or not g):
+            return False
+        if colour == "red" and (g or b or not r):
+            return False
+    return True
+
+
+def pace_band(interval_ms):
+    for lo, hi in PACE_BANDS:
+        if interval_ms < hi or hi == PACE_BANDS[-1][1]:
+            return "%d-%d" % (lo, hi) if hi != PACE_BANDS[-1][1] else "%d+" % lo
+    return None
+
+
+class Locked:
+    """A link shared by the play and a `watch` thread: one request at a time."""
+
+    def __init__(self, link):
+        self._link = link
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name):
+        attr = getattr(self._link, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args, **kwargs):
+            with self._lock:
+                return attr(*args, **kwargs)
+
+        return call
+
+
+class PacedPlay:
+    """Two players play Muggins laying each tile on the mover's pad a random 100 ms - 3 s after
+    the previous tile, never waiting for the table's answer (the LEDs, the digits, the
+    confirmation): the tile before may still lie on its pad, flash, score, or have its play
+    flushed to flash, and a `tiletable watch` asks STATE all along. Now and then a tile of the
+    other seat is laid out of turn at the same pace, and lifted as the next tile comes. Choices,
+    claims, draws and the deal are made as ScriptedGame makes them, waiting for the scan."""
+
+    def __init__(self, bench, rng):
+        self.bench = bench
+        self.c = bench.control
+        self.rng = rng
+        self.fire = Fire(bench.emu.control_port)
+        self.placements = []  # one per `place`, in the harness's order
+        self.lying = {}  # zone -> device ms its tile was laid (at pace, not lifted yet)
+        self.last_t0 = None
+        self.game = None
+
+    # ScriptedGame's control (the deal, and its greedy choice), waiting for the scan
+    def place(self, zone, *items, kind=None):
+        self._lift_all()
+        self.placements.append({"zone": zone, "items": " ".join(items), "kind": kind or ("deal" if len(items) > 1 else "draw"), "target_ms": None})
+        self.c.command("place %d %s" % (zone, " ".join(items)))
+        self.last_t0 = None
+        return ""
+
+    def remove(self, zone, *items):
+        self.lying.pop(zone, None)
+        return self.c.command(("remove %d %s" % (zone, " ".join(items))).rstrip())
+
+    def press(self, button, how="short"):
+        return self.c.command("press %s %s" % (button, how))
+
+    def wait(self, ms):
+        return self.c.command("wait %d" % ms)
+
+    def _lift_all(self):
+        for zone in list(self.lying):
+            self._lift(zone)
+
+    def _lift(self, zone):
+        """Lift the tile laid at pace on ``zone``, once it has lain PACE_LIE_MS (people move a
+        tile into the line after it is laid, not the instant it lands), waiting for the scan."""
+        rest = self.lying[zone] + PACE_LIE_MS - self.c.now()
+        if rest >= 1:
+            self.c.command("wait %d" % rest)
+        self.remove(zone)
+
+    def paced(self, zone, tile, kind, scores_before):
+        """Lay ``tile`` on ``zone`` a random interval after the previous tile; the tiles lying
+        on other pads are lifted at that instant (a tile on ``zone`` itself first, waiting)."""
+        if zone in self.lying:
+            self._lift(zone)
+        lo, hi = self.rng.choice(PACE_BANDS)
+        target = self.rng.randrange(lo, hi)
+        if self.last_t0 is not None:
+            rest = self.last_t0 + target - self.c.now()
+            if rest >= 1:
+                self.c.command("wait %d" % rest)
+        now = self.c.now()
+        for other in list(self.lying):
+            if now - self.lying[other] >= PACE_LIE_MS:
+                self.fire.send("remove %d" % other)
+                del self.lying[other]
+        self.placements.append({"zone": zone, "items": tile, "kind": kind, "target_ms": target, "scores_before": scores_before})
+        self.fire.send("place %d %s" % (zone, tile))
+        self.last_t0 = self.lying[zone] = self.c.now()
+
+    def turn(self):
+        from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, kind_of, tile_of
+        from tiletable.engine.tiles import tile_str
+        from tiletable.engine.line_actions import UNKNOWN_TILE
+
+        game = self.game
+        st = game.state
+        seat = st.current_player()
+        action = game._choose(seat)
+        text = st.action_str(action)
+        claim_open = bool(st.claim_points)
+        kind = kind_of(action)
+        if kind == K_PLAY and not claim_open and self.rng.random() < PACE_OTHER_SHARE:
+            other = (seat + 1 + self.rng.randrange(st.players - 1)) % st.players
+            tiles = [t for t in st.hands[other] if t != UNKNOWN_TILE]
+            if tiles:
+                self.paced(game.zone[other], tile_str(self.rng.choice(tiles)), "other", list(st.scores))
+        if kind == K_CLAIM:
+            self._lift_all()
+            self.press(seat, "double")
+            game._apply(text)
+        elif kind == K_PLAY:
+            tile = tile_of(action)
+            options = [a for a in st.legal_actions() if kind_of(a) == K_PLAY and tile_of(a) == tile]
+            before = list(st.scores)
+            if len(options) > 1:  # the seat's presses choose the end: they wait for the scan
+                self.place(game.zone[seat], tile_str(tile), kind="choice")
+                for _ in range(options.index(action)):
+                    self.press(seat)
+                self.press(seat, "long")
+                self.remove(game.zone[seat])
+            else:
+                self.paced(game.zone[seat], tile_str(tile), "mover", before)
+            game._apply(text)
+            self.placements[-1]["scored"] = list(st.scores) != before
+            self.placements[-1]["opened_claim"] = bool(st.claim_points)
+            self.placements[-1]["claim_open"] = claim_open
+        else:
+            self._lift_all()
+            self.press(seat)
+            if claim_open:
+                self.wait(700)
+            game._apply(text)
+            if action == DRAW:
+                drawn = game.rng.choice([a for a in st.chance_outcomes() if not st.action_str(a).endswith("?")])
+                self.place(game.zone[seat], st.action_str(drawn).split(":")[1], kind="draw")
+                self.remove(game.zone[seat])
+                st.apply(drawn)
+
+
+def pace_rows(recs, latency, frames):
+    """The paced placements joined with the harness's latency records (one per ``place``, in
+    order) and the LED frames: interval from the previous tile, first LED change (any), the
+    verdict shown, the first display change; a reaction counts only before the next tile."""
+    if len(latency) != len(recs):
+        latency = latency[-len(recs) :] if len(latency) > len(recs) else [{}] * (len(recs) - len(latency)) + latency
+    rows = []
+    prev_t0 = None
+    for i, (rec, lat) in enumerate(zip(recs, latency)):
+        t0 = lat.get("t0")
+        nxt = latency[i + 1].get("t0") if i + 1 < len(latency) else None
+        window = nxt - t0 if nxt is not None and t0 is not None else None
+        row = dict(rec)
+        row["t0"] = t0
+        row["interval_ms"] = round(t0 - prev_t0, 1) if t0 is not None and prev_t0 is not None else None
+        prev_t0 = t0
+        for key in ("led", "display"):
+            v = lat.get(key)
+            row[key] = v if v is not None and (window is None or v < window) else None
+        colour = "red" if rec["kind"] == "other" else "green"
+        row["verdict"] = verdict_at(frames, t0, nxt, colour) if t0 is not None and frames is not None else None
+        rows.append(row)
+    return rows
+
+
+def pace_report(rows, build):
+    """Lines of p50/p95/max (n) by interval band, for the mover's pad (first LED change, the
+    green verdict, the digits of a scoring play) and out of turn (first LED change, red)."""
+    k = 1.0 if build == "frozen" else STOCK_FACTOR
+
+    def stats(vals):
+        st = summary(vals)
+        return "p50 %s  p95 %s  max %s  (n %d)" % (fmt(st["p50"], "", 0).strip(), fmt(st["p95"], "", 0).strip(), fmt(st["max"], "", 0).strip(), st["n"]), st
+
+    bands = ["%d-%d" % b if b[1] != PACE_BANDS[-1][1] else "%d+" % b[0] for b in PACE_BANDS]
+    lines = []
+    targets = (("mover", "led", T_MOVER_LED_P95), ("mover", "verdict", T_MOVER_LED_P95), ("mover", "digits", T_MOVER_DIGITS_P95), ("other", "led", T_OTHER_P95), ("other", "verdict", T_OTHER_P95))
+    names = {"led": "-> first LED change", "verdict": "-> its verdict on the LEDs", "digits": "-> score digits (plays that score or open a claim)"}
+    for kind, what, target in targets:
+        for band in bands + ["all"]:
+            mine = [r for r in rows if r["kind"] == kind and r["interval_ms"] is not None and r.get("target_ms") is not None and (band == "all" or pace_band(r["interval_ms"]) == band)]
+            if what == "digits":
+                vals = [r["display"] for r in mine if (r.get("scored") or r.get("opened_claim")) and not r.get("claim_open")]
+            else:
+                vals = [r[what] for r in mine]
+            missing = sum(1 for v in vals if v is None)
+            text, st = stats(vals)
+            if missing:
+                text += "; %d with none before the next tile" % missing
+            if st["n"] or missing:
+                verdict_text = verdict(st["p95"] if not missing else float("inf"), target * k)
+                label = "%s %s, %s ms" % ("tile on the mover's pad" if kind == "mover" else "tile out of turn", names[what], band)
+                lines.append((label, "p95 <= %.0f ms" % (target * k), text, verdict_text))
+    return lines
+
+
 # --------------------------------------------------------------------------- the bench
 
 
@@ -547,11 +848,16 @@ class Bench:
     def run(self):
         f = self.figures
         note("%s build %s; work folder %s" % (f["build"], self.uf2, self.workdir))
-        self.emu = Emulator(self.rp2emu, self.uf2, self.elf, os.path.join(ROOT, "hardware", "pinmap.json"), self.workdir)
+        self.emu = Emulator(self.rp2emu, self.uf2, self.elf, os.path.join(ROOT, "hardware", "pinmap.json"), self.workdir, events=bool(self.args.pace))
         self.emu.wait_ready()
         self.control = Control(self.emu.control_port)
         self.deploy()
         self.selftest()
+        if self.args.pace:
+            self.link_from = self.control.now()
+            self.paced()
+            self.finish_paced()
+            return f
         self.longest_steps(None)
         self.sync()
         self.longest_steps("sync")
@@ -565,6 +871,114 @@ class Bench:
         self.longest_steps("pull")
         self.finish()
         return f
+
+
+    def paced(self):
+        """``--pace N``: N tiles on the mover's pad at any pace (PacedPlay), the table's STATE
+        checked against the PC's engine at every hand's end and at the end."""
+        from tiletable.engine.line_actions import P_DEAL
+        from tiletable.engine.rulesets import find_ruleset
+        from tiletable.engine.state import TERMINAL
+        from tiletable_host.run import RULESET, ScriptedGame, _start_game
+        from tiletable_host.transport_serial import SerialTransport
+
+        args = self.args
+        c = self.control
+        rng = random.Random(args.seed)
+        link = Locked(SerialTransport(self.emu.tty, timeout=LINK_TIMEOUT_S))
+        link.hello()
+        play = PacedPlay(self, rng)
+        ruleset = find_ruleset(RULESET)
+        f = {"games": 0, "hands": 0, "agreed": False, "watch_requests": 0}
+        self.figures["pace"] = f
+        halt = threading.Event()
+
+        def watch():  # `tiletable watch` beside the table
+            while not halt.wait(PACE_WATCH_S):
+                try:
+                    link.state()
+                    f["watch_requests"] += 1
+                except Exception as exc:
+                    f["watch_error"] = repr(exc)
+                    return
+
+        def enough():
+            return sum(1 for r in play.placements if r["kind"] == "mover") >= args.pace
+
+        deadline = time.monotonic() + args.play_minutes * 60
+        c.command("clearlatency")
+        c.command("heapreset")
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        t_wall = time.monotonic()
+        try:
+            while not enough() and time.monotonic() < deadline:
+                _start_game(link, list(PLAYERS))
+                f["games"] += 1
+                c.command("wait 1000")
+                game = ScriptedGame(play, link, ruleset, len(PLAYERS), args.seed + f["games"] - 1, None)
+                play.game = game
+                play.last_t0 = None
+                st = game.state
+                while st.current_player() != TERMINAL and not enough() and time.monotonic() < deadline:
+                    if st.phase == P_DEAL:
+                        game._deal()
+                        continue
+                    hand = st.hand_number
+                    play.turn()
+                    if st.hand_number != hand or st.is_over():
+                        play._lift_all()
+                        self.hand_over(link, play, len(st.history))
+                        game._check("hand %d" % hand)
+                        f["hands"] += 1
+                play._lift_all()
+                c.command("wait 300")
+                game._check("the last play")
+                note("game %d: %d placements (%d on the mover's pad at pace) after %.0f s wall" % (f["games"], len(play.placements), sum(1 for r in play.placements if r["kind"] == "mover"), time.monotonic() - t_wall))
+                try:
+                    link.game_stop()
+                except Exception as exc:
+                    note("game stop: %s" % exc)
+            f["agreed"] = True
+        except Exception as exc:
+            f["failure"] = "%s: %s (last control command: %s)" % (type(exc).__name__, exc, getattr(c, "last", "-"))
+            note("PACED PLAY FAILED: %s" % f["failure"])
+        finally:
+            halt.set()
+            watcher.join(timeout=600)
+        f["wall_s"] = round(time.monotonic() - t_wall, 1)
+        f["fire_errors"] = play.fire.errors
+        play.fire.close()
+        latency = c.json("latency")
+        f["heap"] = c.json("heap")
+        link.close()
+        frames = led_frames(self.emu.events)
+        f["placements"] = pace_rows(play.placements, latency, frames)
+
+    @staticmethod
+    def hand_over(link, play, actions):
+        """Once the table has taken the hand's last play (the tiles laid at pace are not waited
+        for), close its summary with OK."""
+        for _ in range(50):
+            snap = link.state()
+            if snap.get("actions") == actions or snap.get("mode") == "over":
+                break
+            play.wait(100)
+        if link.state().get("prompt", "").startswith("hand over"):
+            play.press("ok")
+
+    def finish_paced(self):
+        f = self.figures
+        stats = self.control.json("stats")
+        f["resets"] = stats["resets"]
+        f["watchdog_timeouts"] = sum(1 for r in stats["resets"] if "watchdog timeout" in r["reason"])
+        f["device_s"] = round(stats["nowMs"] / 1000.0, 1)
+        replies = link_replies(self.emu.cdc_log, self.emu.usb_log, self.link_from)
+        by_type = {}
+        for r in replies:
+            by_type.setdefault(r["request"], []).append(r["ms"])
+        f["link"] = {name: dict(summary(v), errors=sum(1 for r in replies if r["request"] == name and r["error"])) for name, v in sorted(by_type.items())}
+        f["replies"] = replies
 
     # ----- steps
 
@@ -649,7 +1063,7 @@ class Bench:
         from tiletable.proto import messages as m
 
         frames = UsbFrames(self.emu.usb_log)
-        keys = ((" 50", "0"), (" 51", "1"), (" 52", "2"), (" 53", "3"), ("MEN", "menu"), ("0K", "ok"), ("OK", "ok"), ("UNd", "undo"), ("Und", "undo"))
+        keys = ((" 51", "0"), (" 52", "1"), (" 53", "2"), (" 54", "3"), ("MEN", "menu"), ("0K", "ok"), ("OK", "ok"), ("UNd", "undo"), ("Und", "undo"))
         pressed = []
         result = None
         deadline = time.monotonic() + self.args.selftest_wall
@@ -1012,6 +1426,16 @@ def report_rows(f):
         low = ((play.get("heap") or {}).get("minAfterCollect") or {}).get("free")
         row("heap free, lowest in play (after a collection)", fmt(low / 1024.0 if low else None, "KB", 1))
 
+    pace = f.get("pace")
+    if pace and pace.get("placements") is not None:
+        for label, target_text, measured, v in pace_report(pace["placements"], f["build"]):
+            rows.append((label, measured, target_text, v))
+        intervals = [r["interval_ms"] for r in pace["placements"] if r.get("target_ms") is not None and r["interval_ms"] is not None]
+        row("tiles laid at pace: interval from the previous tile, ms", "min %s  p50 %s  max %s  (n %d)" % (fmt(min(intervals) if intervals else None, "", 0).strip(), fmt(percentile(intervals, 0.5), "", 0).strip(), fmt(max(intervals) if intervals else None, "", 0).strip(), len(intervals)))
+        low = ((pace.get("heap") or {}).get("minAfterCollect") or {}).get("free")
+        row("heap free, lowest in play (after a collection)", fmt(low / 1024.0 if low else None, "KB", 1))
+        row("STATE requests of the watch beside the play", "%d%s" % (pace.get("watch_requests", 0), "; " + pace["watch_error"] if pace.get("watch_error") else ""))
+
     link = f.get("link")
     if link:
         for name, st in sorted(link.items(), key=lambda kv: -(kv[1]["max"] or 0)):
@@ -1022,7 +1446,7 @@ def report_rows(f):
                 st["max"],
                 "max <= %.0f ms" % T_REPLY_MAX,
             )
-        longest = max(f["replies"], key=lambda r: r["ms"])
+        longest = max(f["replies"] or [{"ms": 0, "request": "-", "start": 0}], key=lambda r: r["ms"])
         row("longest reply", "%.1f ms (%s at %.0f ms)" % (longest["ms"], longest["request"], longest["start"]))
 
     filled = f.get("journal_filled")
@@ -1079,6 +1503,9 @@ def print_report(f):
     if f.get("selftest"):
         print("first-boot self test: %s" % f["selftest"])
     play = f.get("play") or {}
+    pace = f.get("pace") or {}
+    if pace:
+        print("paced play: %d game(s), %d hand(s) over, %s" % (pace.get("games", 0), pace.get("hands", 0), "the table agreed with the PC's engine at every hand's end" if pace.get("agreed") else "FAILED: %s" % pace.get("failure")))
     if play:
         print("play: %d game(s), %d hand(s) over, %s; %s" % (play.get("games", 0), play.get("hands", 0), "the table agreed with the PC's engine at every step" if play.get("agreed") else "FAILED: %s" % play.get("failure"), play.get("stop") or ""))
     print()
@@ -1101,6 +1528,7 @@ def main(argv=None):
     build.add_argument("--stock", dest="frozen", action="store_false", help="the UF2 is stock MicroPython")
     parser.add_argument("--placements", type=int, default=60, help="tiles laid on the mover's pad to measure (default %(default)s)")
     parser.add_argument("--other", type=int, default=20, help="tiles laid out of turn on another seat's pad (default %(default)s)")
+    parser.add_argument("--pace", type=int, default=0, metavar="N", help="instead of the phases above: N tiles on the mover's pad laid 100 ms - 3 s after the previous tile, not waiting for the table (p50/p95/max by interval band)")
     parser.add_argument("--seed", type=int, default=14, help="seed of the deals, the choices and the random waits (default %(default)s)")
     parser.add_argument("--window", type=int, default=2000, help="ms of device time per scanperiod/profile window (default %(default)s)")
     parser.add_argument("--play-minutes", type=float, default=20.0, help="wall-time budget of the play (default %(default)s)")
