@@ -1,4 +1,5 @@
-"""bench/chip.py's report: the zones' scan gaps during the pull are judged as the idle ones."""
+"""bench/chip.py's report: the zones' scan gaps during the pull are judged as the idle ones; the
+tiles laid at pace are banded by interval and their verdicts read from the LED frames."""
 import os
 import sys
 
@@ -30,3 +31,36 @@ def test_a_pull_measured_without_scan_windows_reports_no_gap():
     pull = _pull(66.0)
     del pull["scan"], pull["scan_span"]
     assert not _gap_row(chip.report_rows({"build": "frozen", "notes": [], "pull": pull}))
+
+
+GREEN = " ".join(["000a00"] * 3)  # rrggbb per LED, as table-emu logs a frame
+RED = " ".join(["0a0000"] * 3)
+DARK = " ".join(["000000"] * 3)
+VIEW = "0a040a 000000 000000"  # the steady view: a turn LED
+
+
+def test_a_verdict_is_the_frame_that_turns_the_strip_its_colour_or_the_blink_that_begins_it():
+    frames = [(100.0, GREEN), (400.0, VIEW), (1000.0, DARK), (1060.0, GREEN), (1400.0, VIEW), (2000.0, RED)]
+    assert chip.verdict_at(frames, 990.0, 1500.0, "green") == 10.0  # the blink over the green before
+    assert chip.verdict_at(frames, 1050.0, 1500.0, "green") == 10.0  # no blink after the tile: the green
+    assert chip.verdict_at(frames, 90.0, None, "green") == 10.0
+    assert chip.verdict_at(frames, 1100.0, 1900.0, "green") is None  # only the end of a flash: no verdict
+    assert chip.verdict_at(frames, 1100.0, None, "red") == 900.0
+    assert chip.verdict_at(frames, 1100.0, 1900.0, "red") is None  # the next tile came first
+
+
+def test_paced_tiles_are_banded_by_their_interval_and_judged_by_build():
+    recs = [{"kind": "mover", "target_ms": t, "scored": False} for t in (None, 150, 500, 2000)]
+    recs[2]["opened_claim"] = True
+    latency = [{"t0": 0.0, "led": 10.0}, {"t0": 150.0, "led": 20.0, "display": 30.0}, {"t0": 650.0, "led": 2100.0, "display": 40.0}, {"t0": 2650.0, "led": 16.0}]
+    frames = [(12.0, GREEN), (170.0, DARK), (230.0, GREEN), (2666.0, DARK), (2726.0, GREEN)]
+    rows = chip.pace_rows(recs, latency, frames)
+    assert [r["interval_ms"] for r in rows] == [None, 150.0, 500.0, 2000.0]
+    assert [r["led"] for r in rows] == [10.0, 20.0, None, 16.0]  # 2100 ms: after the next tile
+    assert [r["verdict"] for r in rows] == [12.0, 20.0, None, 16.0]
+    lines = {label: (target, text, verdict) for label, target, text, verdict in chip.pace_report(rows, "frozen")}
+    assert lines["tile on the mover's pad -> its verdict on the LEDs, 100-300 ms"] == ("p95 <= 25 ms", "p50 20  p95 20  max 20  (n 1)", "met")
+    assert lines["tile on the mover's pad -> its verdict on the LEDs, 300-800 ms"][2] == "not met"  # none before the next tile
+    assert lines["tile on the mover's pad -> score digits (plays that score or open a claim), 300-800 ms"][1].endswith("(n 1)")
+    stock = {label: target for label, target, text, verdict in chip.pace_report(rows, "stock")}
+    assert stock["tile on the mover's pad -> first LED change, 800+ ms"] == "p95 <= 38 ms"
