@@ -1,6 +1,6 @@
 """Latency of the simulated table, in its device time: a tile laid -> first LED change, -> display.
 
-    .venv/bin/python bench/table_latency.py [placements] [--flash]
+    .venv/bin/python bench/table_latency.py [placements] [--flash] [--pace]
 
 The simulated table (sim/device.py) runs the firmware's services on the schedule ``App.run()``
 gives them, and its clock moves on by what each piece of work costs on the chip
@@ -10,7 +10,9 @@ the emulated RP2040. A scripted Muggins match (2 players) is played; before each
 the table runs on for a random time (seeded), so tiles land at random points of the scan cycle.
 The chip's figures (frozen build) are printed beside for comparison; they are not measured here.
 ``--flash`` keeps the table's files on littlefs at the chip's costs (sim/flashfs.py), so the
-journal's flushes after each play take their time in the schedule.
+journal's flushes after each play take their time in the schedule. ``--pace`` lays the tiles
+instead 100-300, 300-800 and 800-3000 ms after the previous one (a match each), never waiting
+for the LEDs, and prints each band's tile -> verdict on the LEDs (latency.measure_paced).
 """
 import sys
 import time
@@ -32,16 +34,33 @@ def _pct(values, p):
 
 
 def _line(label, values, chip=None):
+    if not values:
+        print("%-44s (n 0)" % label)
+        return
     text = "%-44s p50 %5.1f  p95 %5.1f  max %5.1f  (n %d)" % (label, _pct(values, 50), _pct(values, 95), max(values), len(values))
     if chip:
         text += "   chip p50 %d p95 %d" % chip
     print(text)
 
 
+def paced(count, flash):
+    print("simulated table, device time, tiles on the mover's pad laid at pace, never waiting for the LEDs")
+    for band in ((100, 300), (300, 800), (800, 3000)):
+        run = latency.measure_paced(placements=count, seed=14, intervals=band, flash=flash)
+        verdicts = run.verdicts(*band)
+        _line("%d-%d ms apart -> its verdict on the LEDs, ms" % band, [v for v in verdicts if v is not None])
+        if None in verdicts:
+            print("  %d without a verdict before the next tile" % verdicts.count(None))
+
+
 def main(argv):
     flash = "--flash" in argv
-    argv = [arg for arg in argv if arg != "--flash"]
+    pace = "--pace" in argv
+    argv = [arg for arg in argv if arg not in ("--flash", "--pace")]
     count = int(argv[0]) if argv else 40
+    if pace:
+        paced(count, flash)
+        return
     started = time.time()
     run = latency.measure_match(placements=count, seed=14, flash=flash)
     where = "on littlefs at the chip's costs" if flash else "in a directory"
