@@ -103,6 +103,7 @@ PLAYERS = ("ann", "bob")
 PACE_BANDS = ((100, 300), (300, 800), (800, 3000))
 PACE_OTHER_SHARE = 0.25  # about this share of turns gets a tile laid out of turn first, at the same pace
 PACE_LIE_MS = 100  # a tile laid at pace lies this long at least before it is lifted into the line
+PACE_RELAY_MS = 300  # the same tile is laid again on a pad at least this long after it was lifted from it
 PACE_WATCH_S = 1.0  # wall seconds between the STATE requests of a `tiletable watch` beside the play
 
 # Run on the chip's REPL (maintenance mode): its own Journal logs the sessions of /fill.txt, one
@@ -670,6 +671,8 @@ class PacedPlay:
         self.fire = Fire(bench.emu.control_port)
         self.placements = []  # one per `place`, in the harness's order
         self.lying = {}  # zone -> device ms its tile was laid (at pace, not lifted yet)
+        self.tiles = {}  # zone -> the tile laid there at pace
+        self.lifted = {}  # zone -> (tile, device ms) of the last tile lifted from it without waiting
         self.last_t0 = None
         self.game = None
 
@@ -683,6 +686,7 @@ class PacedPlay:
 
     def remove(self, zone, *items):
         self.lying.pop(zone, None)
+        self.tiles.pop(zone, None)
         return self.c.command(("remove %d %s" % (zone, " ".join(items))).rstrip())
 
     def press(self, button, how="short"):
@@ -708,6 +712,11 @@ class PacedPlay:
         on other pads are lifted at that instant (a tile on ``zone`` itself first, waiting)."""
         if zone in self.lying:
             self._lift(zone)
+        lifted = self.lifted.get(zone)
+        if lifted is not None and lifted[0] == tile:  # the same tile again (laid out of turn, now its turn):
+            rest = lifted[1] + PACE_RELAY_MS - self.c.now()  # the tray must first have seen it go
+            if rest >= 1:
+                self.c.command("wait %d" % rest)
         lo, hi = self.rng.choice(PACE_BANDS)
         target = self.rng.randrange(lo, hi)
         if self.last_t0 is not None:
@@ -718,9 +727,11 @@ class PacedPlay:
         for other in list(self.lying):
             if now - self.lying[other] >= PACE_LIE_MS:
                 self.fire.send("remove %d" % other)
+                self.lifted[other] = (self.tiles.pop(other), now)
                 del self.lying[other]
         self.placements.append({"zone": zone, "items": tile, "kind": kind, "target_ms": target, "scores_before": scores_before})
         self.fire.send("place %d %s" % (zone, tile))
+        self.tiles[zone] = tile
         self.last_t0 = self.lying[zone] = self.c.now()
 
     def turn(self):
