@@ -665,7 +665,6 @@ class PacedPlay:
     claims, draws and the deal are made as ScriptedGame makes them, waiting for the scan."""
 
     def __init__(self, bench, rng):
-        self.bench = bench
         self.c = bench.control
         self.rng = rng
         self.fire = Fire(bench.emu.control_port)
@@ -707,7 +706,7 @@ class PacedPlay:
             self.c.command("wait %d" % rest)
         self.remove(zone)
 
-    def paced(self, zone, tile, kind, scores_before):
+    def paced(self, zone, tile, kind):
         """Lay ``tile`` on ``zone`` a random interval after the previous tile; the tiles lying
         on other pads are lifted at that instant (a tile on ``zone`` itself first, waiting)."""
         if zone in self.lying:
@@ -729,7 +728,7 @@ class PacedPlay:
                 self.fire.send("remove %d" % other)
                 self.lifted[other] = (self.tiles.pop(other), now)
                 del self.lying[other]
-        self.placements.append({"zone": zone, "items": tile, "kind": kind, "target_ms": target, "scores_before": scores_before})
+        self.placements.append({"zone": zone, "items": tile, "kind": kind, "target_ms": target})
         self.fire.send("place %d %s" % (zone, tile))
         self.tiles[zone] = tile
         self.last_t0 = self.lying[zone] = self.c.now()
@@ -750,7 +749,7 @@ class PacedPlay:
             other = (seat + 1 + self.rng.randrange(st.players - 1)) % st.players
             tiles = [t for t in st.hands[other] if t != UNKNOWN_TILE]
             if tiles:
-                self.paced(game.zone[other], tile_str(self.rng.choice(tiles)), "other", list(st.scores))
+                self.paced(game.zone[other], tile_str(self.rng.choice(tiles)), "other")
         if kind == K_CLAIM:
             self._lift_all()
             self.press(seat, "double")
@@ -766,7 +765,7 @@ class PacedPlay:
                 self.press(seat, "long")
                 self.remove(game.zone[seat])
             else:
-                self.paced(game.zone[seat], tile_str(tile), "mover", before)
+                self.paced(game.zone[seat], tile_str(tile), "mover")
             game._apply(text)
             self.placements[-1]["scored"] = list(st.scores) != before
             self.placements[-1]["opened_claim"] = bool(st.claim_points)
