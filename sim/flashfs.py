@@ -24,8 +24,9 @@ instant, and counts each block's erases over its life for the wear figures
 import builtins
 import os as _os
 import sys
+import weakref
 
-from littlefs import LittleFS, LittleFSError, UserContext
+from littlefs import FileHandle, LittleFS, LittleFSError, UserContext
 
 from blockdev import mixed_bits
 
@@ -166,6 +167,16 @@ class FlashFs:
         if image is None:
             self.fs.format()
         self.fs.mount()
+        self._files = weakref.WeakSet()  # littlefs's file handles opened on it and not yet let go
+
+    def open(self, path, mode):
+        """littlefs's ``open``, remembering the handle so that ``unmount`` can let it go."""
+        raw = self.fs.open(path, mode, buffering=0) if "b" in mode else self.fs.open(path, mode)
+        handle = raw
+        while not isinstance(handle, FileHandle):  # a text file: its buffer, then the handle
+            handle = getattr(handle, "buffer", None) or handle.raw
+        self._files.add(handle)
+        return raw
 
     def copy_in(self):
         """Write the PC directory's files into the flash (as a deploy and earlier sessions left
@@ -188,7 +199,14 @@ class FlashFs:
         return self
 
     def unmount(self):
+        """Take it out of the mount table: the power is off. A file the firmware left open is
+        let go without a word to littlefs: closing it later (its finaliser, whenever the
+        collector gets to the dead table's objects) would run littlefs on a file system whose
+        chip is gone and whose state a cut may have left half-written, which crashed the
+        process (a segmentation fault in a later test of the same worker)."""
         _mounts[:] = [m for m in _mounts if m[1] is not self]
+        for handle in list(self._files):
+            setattr(handle, "__IOBase_closed", True)
 
 
 def _route(path):
@@ -259,8 +277,8 @@ def open(path, mode="r"):  # noqa: A001 (the firmware's ``open``)
         return builtins.open(path, mode)
     try:
         if "b" in mode:
-            return _File(flash.fs.open(inside, mode, buffering=0))
-        return flash.fs.open(inside, mode)
+            return _File(flash.open(inside, mode))
+        return flash.open(inside, mode)
     except LittleFSError as exc:
         raise _os_error(exc)
 
