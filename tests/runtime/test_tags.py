@@ -18,6 +18,7 @@ from tiletable.proto.messages import (
 )
 from tiletable.proto.server import LinkServer
 from tiletable.runtime.identity import Resolver, UidTable
+from tiletable.record import MAX_RECORD
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore
 from tiletable.runtime.tags import TagService
@@ -36,7 +37,9 @@ class Device:
         self.table = VirtualTray(2, display=False)  # the link server needs the heap the display's driver would take
         self.tray = Tray(self.table.openers, Resolver(UidTable.read(self.path)))
         self.busy_reason = busy
-        self.server = LinkServer(RuleStore(self.root + "/rulesets"), Journal(self.root + "/journal"), "0", "t")
+        # a journal buffer of one record: no tag request journals anything, and the heap is tight
+        journal = Journal(self.root + "/journal", buffer_size=MAX_RECORD)
+        self.server = LinkServer(RuleStore(self.root + "/rulesets"), journal, "0", "t")
         tags = TagService(self.tray, self.path, lambda: self.busy_reason)
         self.server.register(TAG_SCAN, tags.scan, "tags")
         self.server.register(TAG_WRITE, tags.write, "tags")
