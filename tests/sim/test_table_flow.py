@@ -430,13 +430,19 @@ def test_a_drawn_tile_to_show_is_watched_for_and_previewed_on_the_drawers_pad(ta
     raise AssertionError("nobody had to draw")
 
 
-def test_buki_stake_choice_opens_on_the_seats_last_stake_after_a_power_cut_too(table_root):
+def _buki_after_its_first_hand(table_root, seed):
+    """A four-seat Buki on a new simulated table, played to its first hand's summary."""
     control = local_table(table_root)
-    player = LinePlayer(control, "buki", 4, seed=3)
+    player = LinePlayer(control, "buki", 4, seed=seed)
     choose_game(control, "buki", 4)
     player._deal()
     while player.god.hand_number == 0:
         player._move()
+    return control, player
+
+
+def test_buki_stake_choice_opens_on_the_seats_last_stake_after_a_power_cut_too(table_root):
+    control, player = _buki_after_its_first_hand(table_root, seed=3)
     control.press("ok")  # the summary
     player._deal()
     assert player.stakes
@@ -455,12 +461,7 @@ def test_buki_stake_choice_opens_on_the_seats_last_stake_after_a_power_cut_too(t
 def test_buki_chips_without_room_for_the_half_show_their_whole_chips_either_sign(table_root):
     """Four digits hold ``137.5`` but not ``-137.5``: the display then shows the whole chips,
     ``-137`` as ``137`` for ``137.5`` (it showed ``-138``, a chip below what STATE says)."""
-    control = local_table(table_root)
-    player = LinePlayer(control, "buki", 4, seed=1)
-    choose_game(control, "buki", 4)
-    player._deal()
-    while player.god.hand_number == 0:
-        player._move()
+    control, _ = _buki_after_its_first_hand(table_root, seed=1)
     table = control.device.app.table  # the hand's summary: every seat's chips, blinking
     table.session.state.scores[:] = [-275, 275, -251, 0]  # as if won and lost so: -137.5 137.5 -125.5 0
     table.redraw()
