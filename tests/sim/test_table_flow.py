@@ -341,11 +341,14 @@ def test_column_leds_show_every_battles_result_the_last_one_included(table_root,
     assert any(colour != "000000" for colour in last[0].values())
     control.command("wait 3000")  # the final screen flips between places and scores: LEDs stay
     assert _column_leds(control) == last
-    control.press("menu")  # the menu shows no results; back on the final screen they are there again
-    assert _column_leds(control) == ({key: "000000" for key in COLUMNS.assign_zone}, True)
+    control.press("menu")  # the menu keeps the results, and so does the final screen again
+    assert _column_leds(control) == last
     control.press("menu")
     assert _column_leds(control) == last
-    control.press("ok")  # the match is left for the menu: the results go with it
+    control.press("ok")  # the match is left for the menu: its last battle stays lit
+    assert control.state()["mode"] == "menu" and _column_leds(control) == last
+    control.press("ok")  # until the next game starts
+    assert control.state()["mode"] == "game"
     assert _column_leds(control) == ({key: "000000" for key in COLUMNS.assign_zone}, True)
 
 

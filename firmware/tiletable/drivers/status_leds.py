@@ -126,7 +126,7 @@ class StatusLeds:
             self._dirty = True
 
     def clear_results(self):
-        """Darken every LED ``show_result`` lit (leaving the game: the menu shows none)."""
+        """Darken every LED ``show_result`` lit."""
         roles = self._roles
         for led in range(self.count):
             if roles[led] >= _ROLE_WIN:

@@ -637,8 +637,7 @@ class Table:
             ui.text(1, "%dP" % self.menu.players)
             for seat in range(2, ui.seats):
                 ui.blank(seat)
-            ui.candidate_ends(0)
-            ui.clear_results()
+            ui.candidate_ends(0)  # a column match's last results stay lit until the next game
         elif self.mode == MODE_OVER:
             state = self.session.state
             places = final_places(state) if self._final_places else None

@@ -100,10 +100,6 @@ class TableUi:
         if self.leds is not None:
             self.leds.show_result(zone, result)
 
-    def clear_results(self):
-        if self.leds is not None:
-            self.leds.clear_results()
-
     def clear_messages(self):
         for seat in range(self.seats):
             self._message_until[seat] = None
