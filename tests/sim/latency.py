@@ -197,7 +197,6 @@ class PacedControl(LocalControl):
                 device.hardware.readers[other].lift(*device.hardware.readers[other].tags)
                 del self.lying[other]
         since = (clock.now_us - self.last_us) / 1000 if self.last_us is not None else None
-        display = device.hardware.display()
         start = clock.now_us
         device.hardware.readers[zone].place(device.pieces.tag(items[0]))
         self.lying[zone] = self.last_us = start
@@ -215,7 +214,6 @@ class PacedControl(LocalControl):
             return "ok"  # lifted at the next tile, or before its pad is used again
         self._lift_all()
         return LocalControl.remove(self, zone, *items)
-
 
     def _lift(self, zone):
         device = self.device
