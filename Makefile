@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test soak crosscheck setup browser bench clean
+.PHONY: run test soak crosscheck setup browser setup-postgres bench clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -38,7 +38,14 @@ browser:
 # cores (tests/soak.py): it prints its time and its 20 slowest tests.
 JOBS ?= 2
 
-test: setup browser
+# PostgreSQL's server programs (Debian's package) for the tests that run the database on a club
+# server as well as on SQLite: they start a throwaway cluster of their own (tools/pgcluster.py).
+setup-postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
+		|| (apt-get update -qq && apt-get install -y -qq postgresql) \
+		|| echo "postgresql could not be installed: the PostgreSQL tests will be skipped"
+
+test: setup browser setup-postgres
 	$(PY) tools/build_mpy.py build/mpy
 	@start=$$(date +%s); $(PY) -m pytest -q -n $(JOBS) --dist loadfile --durations=20 tests; status=$$?; \
 		echo "make test: $$(($$(date +%s) - start)) s"; exit $$status

@@ -10,7 +10,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for sub in ("sim/cpython", "sim", "firmware", "tests"):
+for sub in ("sim/cpython", "sim", "firmware", "tests", "tools"):
     path = os.path.join(ROOT, sub)
     if path not in sys.path:
         sys.path.insert(0, path)
@@ -19,9 +19,32 @@ for sub in ("sim/cpython", "sim", "firmware", "tests"):
 # the user's: a run beside this one (another checkout, another pytest-xdist worker) must not
 # share it, nor a database another version of the tool wrote.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="tiletable-data-")
+os.environ.pop("TILETABLE_DB", None)  # the user's club server is never a test's database
 
 
 import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A throwaway PostgreSQL cluster for this test process (tools/pgcluster.py), started on
+    first use; each test takes a database of its own from it (``postgres_url``)."""
+    import pgcluster
+
+    reason = pgcluster.available()
+    if reason:
+        pytest.skip(reason)
+    cluster = pgcluster.PgCluster.start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster):
+    """The URL of a new, empty PostgreSQL database, dropped after the test."""
+    url = postgres_cluster.create_database()
+    yield url
+    postgres_cluster.drop_database(url.rsplit("/", 1)[1].split("?")[0])
 
 
 @pytest.fixture(autouse=True)
