@@ -17,7 +17,7 @@ have no game in progress.
 import time
 
 from tiletable import tagrecord
-from tiletable.proto.messages import EV_TAG_WRITE, message_name
+from tiletable.proto.messages import EV_TAG_WRITE, EV_ZONE, message_name
 from tiletable.tagrecord import BLANK, DAMAGED, DUPLICATE, NO_RECORD, WRITE_REFUSED
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
@@ -29,6 +29,7 @@ WRITE_WAIT_S = 5.0  # the write runs within one scan cycle of the tray (tens of 
 CONFIRM_WAIT_S = 3.0  # until the table reports the tag as its new piece
 WRITE_TRIES = 3
 _TAG_WRITE_EVENT = message_name(EV_TAG_WRITE)
+_ZONE_EVENT = message_name(EV_ZONE)
 
 
 def configure(parser):
@@ -72,11 +73,15 @@ class Enrolment:
         self.counts = {"written": 0, "already": 0, "by uid": 0}
         self.writes = {}  # uid -> failure text of the finished write ("" when written)
         self.must_lift = None  # a tag that was dealt with: the next piece is another tag
+        self.must_lift_item = None  # what the table reads it as (its zone event says when it is lifted)
         link.on_event = self._on_event
 
     def _on_event(self, name, fields):
         if name == _TAG_WRITE_EVENT and fields["zone"] == self.zone:
             self.writes[fields["uid"]] = fields["failure"]
+        elif name == _ZONE_EVENT and fields["zone"] == self.zone and not fields["present"] and fields["tag"] == self.must_lift_item:
+            # lifted: laid again, however soon, it is a new piece to judge (not "lift the last piece")
+            self.must_lift = self.must_lift_item = None
 
     def say(self, text):
         print(text, flush=True)
@@ -109,7 +114,10 @@ class Enrolment:
             row = self.next_tag(label)
             uid = row["uid"]
             self.must_lift = uid
-            if self._settle(identity, row):
+            settled = self._settle(identity, row)
+            reads_as = identity if settled else row_identity(row)
+            self.must_lift_item = tagrecord.item_text(reads_as[0], reads_as[2]) if reads_as else None
+            if settled:
                 self.enrolled[identity] = uid
                 return
 
