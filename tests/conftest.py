@@ -47,6 +47,36 @@ def postgres_url(postgres_cluster):
     postgres_cluster.drop_database(url.rsplit("/", 1)[1].split("?")[0])
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_engine(request):
+    """Each test that takes it runs on both engines: a SQLite file and a PostgreSQL database."""
+    return request.param
+
+
+@pytest.fixture
+def new_db(request, db_engine, tmp_path):
+    """Makes new, empty databases of the engine under test: ``new_db("name")`` is a SQLite
+    path in the test's folder, or the URL of a new PostgreSQL database (dropped after the test)."""
+    made = []
+
+    def make(name="t"):
+        if db_engine == "sqlite":
+            return str(tmp_path / (name + ".db"))
+        cluster = request.getfixturevalue("postgres_cluster")
+        made.append(cluster.create_database())
+        return made[-1]
+
+    yield make
+    for url in made:
+        request.getfixturevalue("postgres_cluster").drop_database(url.rsplit("/", 1)[1].split("?")[0])
+
+
+@pytest.fixture
+def db_target(new_db):
+    """A new, empty database of the engine under test (see ``new_db``)."""
+    return new_db()
+
+
 @pytest.fixture(autouse=True)
 def _firmware_modules_kept():
     """The table unloads a game family's modules when another family is played (heap on a

@@ -1,4 +1,5 @@
-"""The host's SQLite database of journal records pulled from tables, and of rulesets synced.
+"""The host's database of journal records pulled from tables, and of rulesets synced: a SQLite
+file (the default, one PC) or a club's PostgreSQL database (``--db postgresql://...``).
 
 Tables::
 
@@ -19,31 +20,44 @@ Tables::
     rulesets  hash -> name, document: every ruleset this PC synced (noted before it is sent)
               or imported, so a session can be replayed with the exact ruleset it was played with
 
-The file is marked with ``PRAGMA application_id`` so a foreign SQLite file is refused rather
-than written into; ``PRAGMA user_version`` is the schema version, and an older file is
-migrated in place (``MIGRATIONS``). A damaged file is found on demand (``check``, `tiletable
-sessions --check`): reading every page of years of sessions takes seconds.
+Both engines run one schema and one set of queries, the same SQL text (psycopg 3 for
+PostgreSQL, Python's sqlite3 for SQLite: the default needs nothing installed and starts in no
+time); the few places they differ (placeholders, column types, how a date is written, how the
+writers of one journal take turns) are the two dialect classes at the end. The schema and each
+migration are SQL text (``_SCHEMA``, ``MIGRATIONS``), run statement by statement by ``_run_script``.
 
-A new file gets its marks and its whole schema in one transaction, and an older one all its
-migrations in one, so a program killed at any instant leaves either the file as it found it
-(empty, which the next program creates) or the finished one. Many programs may use one file:
-readers never wait (WAL), and every write is one transaction that takes the write lock before
-it reads anything (BEGIN IMMEDIATE), so two programs storing the same record never both find
-it missing; a program waits BUSY_TIMEOUT for another's write, then says the file is in use.
+A SQLite file is marked with ``PRAGMA application_id`` so a foreign file is refused rather than
+written into, and ``PRAGMA user_version`` is its schema version; a PostgreSQL database keeps
+both in its table ``tiletable_schema``. An older database is migrated in place. A damaged one is
+found on demand (``check``, `tiletable sessions --check`): reading years of sessions takes seconds.
+
+A new database gets its marks and its whole schema in one transaction, and an older one all its
+migrations in one, so a program killed at any instant leaves either the database as it found it
+(empty, which the next program creates) or the finished one; on PostgreSQL the programs that
+open a new database at once take turns (an advisory lock), and the first creates it. Many
+programs may use one database: readers never wait, and every write is one transaction. On
+SQLite it takes the file's write lock before it reads anything (BEGIN IMMEDIATE), waiting
+BUSY_TIMEOUT for another program's write before calling the file in use. On PostgreSQL the
+writers of one journal take turns and the others never wait for each other: each import
+takes its journal's advisory lock, and a command that stores several things at once (import,
+sync) also the database's.
 """
 import contextlib
 import functools
 import json
 import os
+import re
 import sqlite3
 import time
 
+from tiletable_host import dbtarget
 from tiletable_host.errors import CommandError
 
 APPLICATION_ID = 0x54544442  # "TTDB"
 SCHEMA_VERSION = 3
 BUSY_TIMEOUT = 2.0  # seconds to wait for another program's write before calling the file in use
 
+# The schema, in SQLite's words: the PostgreSQL dialect maps its types (``_PostgreSQL.ddl``).
 _SESSIONS = """
 CREATE TABLE %s (
     id INTEGER PRIMARY KEY,
@@ -93,70 +107,66 @@ CREATE TABLE rulesets (
     document TEXT NOT NULL
 )"""
 _SCHEMA = ";\n".join((_JOURNALS, _TABLES, _SESSIONS % "sessions", _RECORDS % "records", _RECORDS_BY_SESSION, _RULESETS)) + ";\n"
+TABLES = ("journals", "tables", "sessions", "records", "rulesets")  # every table, each before those that refer to it
+_MARKS = "tiletable_schema"  # PostgreSQL: the table of the application id and the schema version
 
 
-def _execute_script(conn, script):
-    """Run the statements of ``script`` one by one inside the caller's transaction (sqlite3's
-    ``executescript`` would commit it first, and run each statement in a transaction of its own)."""
-    statement = ""
-    for line in script.splitlines(keepends=True):
-        statement += line
-        if sqlite3.complete_statement(statement):
-            conn.execute(statement)
-            statement = ""
+def _statements(script):
+    """The statements of a script of ours (each ends with ``;`` at the end of a line)."""
+    return [statement.strip() for statement in script.split(";\n") if statement.strip()]
 
 
-def _migrate_to_2(conn):
-    """Each session keeps its record count and the texts `sessions` lists (its players and its
-    outcome), so listing years of sessions counts and decodes nothing."""
-    _execute_script(
-        conn,
+def _fill_who_and_outcome(db):
+    """Schema 2's texts of the sessions stored before it, written as `sessions` shows them."""
+    rows = db.execute("SELECT id, players, result FROM sessions").fetchall()
+    for session, players, result in rows:
+        names = json.loads(players)
+        db.execute("UPDATE sessions SET who = ?, outcome = ? WHERE id = ?", (who_text(names), outcome_text(result, names), session))
+
+
+# MIGRATIONS[v]: (SQL script, Python step or None) taking a database from schema version v to
+# v + 1, inside the one transaction that runs them all.
+MIGRATIONS = {
+    # Each session keeps its record count and the texts `sessions` lists (its players and its
+    # outcome), so listing years of sessions counts and decodes nothing.
+    1: (
         """
 ALTER TABLE sessions ADD COLUMN records INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sessions ADD COLUMN who TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN outcome TEXT NOT NULL DEFAULT 'in progress';
 UPDATE sessions SET records = (SELECT count(*) FROM records r WHERE r.session = sessions.id);
-"""
-    )
-    rows = conn.execute("SELECT id, players, result FROM sessions").fetchall()
-    conn.executemany(
-        "UPDATE sessions SET who = ?, outcome = ? WHERE id = ?",
-        [(who_text(json.loads(players)), outcome_text(result, json.loads(players)), session) for session, players, result in rows],
-    )
-
-
-def _migrate_to_3(conn):
-    """Records and sessions are filed under their journal (``journals``): what was stored
-    before goes under each table's journal from before identities (identity ''), which the
-    next pull of a table that reports an identity takes as its own when the table's journal
-    goes on from it (pull.py), and the boot counters of ``devices`` move there."""
-    for statement in (
-        _JOURNALS,
-        "INSERT INTO journals (device, identity, boot) SELECT device, '', max(boot) FROM"
-        " (SELECT device, boot FROM devices UNION ALL SELECT DISTINCT device, 0 FROM sessions"
-        " UNION ALL SELECT DISTINCT device, 0 FROM records) GROUP BY device ORDER BY device",
-        _TABLES,
-        "INSERT INTO tables (device, journal) SELECT device, id FROM journals",
-        _SESSIONS % "sessions_3",
-        "INSERT INTO sessions_3 (id, journal, device, first_seq, ruleset, hash, players, boot, firmware, time, result,"
-        " records, who, outcome) SELECT s.id, j.id, s.device, first_seq, ruleset, hash, players, s.boot, firmware, time,"
-        " result, records, who, outcome FROM sessions s JOIN journals j ON j.device = s.device",
-        _RECORDS % "records_3",
-        "INSERT INTO records_3 (journal, seq, type, payload, session)"
-        " SELECT j.id, seq, type, payload, session FROM records r JOIN journals j ON j.device = r.device",
-        "DROP TABLE records",
-        "DROP TABLE sessions",
-        "DROP TABLE devices",
-        "ALTER TABLE sessions_3 RENAME TO sessions",
-        "ALTER TABLE records_3 RENAME TO records",
-        _RECORDS_BY_SESSION,
-    ):
-        conn.execute(statement)
-
-
-# MIGRATIONS[v] takes a database from schema version v to v + 1, inside the one transaction that
-# runs them all (so a migration runs its statements with conn.execute or _execute_script).
-MIGRATIONS = {1: _migrate_to_2, 2: _migrate_to_3}
+""",
+        _fill_who_and_outcome,
+    ),
+    # Records and sessions are filed under their journal (``journals``): what was stored
+    # before goes under each table's journal from before identities (identity ''), which the
+    # next pull of a table that reports an identity takes as its own when the table's journal
+    # goes on from it (pull.py), and the boot counters of ``devices`` move there.
+    2: (
+        ";\n".join((
+            _JOURNALS,
+            "INSERT INTO journals (device, identity, boot) SELECT device, '', max(boot) FROM"
+            " (SELECT device, boot FROM devices UNION ALL SELECT DISTINCT device, 0 FROM sessions"
+            " UNION ALL SELECT DISTINCT device, 0 FROM records) AS known GROUP BY device ORDER BY device",
+            _TABLES,
+            "INSERT INTO tables (device, journal) SELECT device, id FROM journals",
+            _SESSIONS % "sessions_3",
+            "INSERT INTO sessions_3 (id, journal, device, first_seq, ruleset, hash, players, boot, firmware, time, result,"
+            " records, who, outcome) SELECT s.id, j.id, s.device, first_seq, ruleset, hash, players, s.boot, firmware, time,"
+            " result, records, who, outcome FROM sessions s JOIN journals j ON j.device = s.device",
+            _RECORDS % "records_3",
+            "INSERT INTO records_3 (journal, seq, type, payload, session)"
+            " SELECT j.id, seq, type, payload, session FROM records r JOIN journals j ON j.device = r.device",
+            "DROP TABLE records",
+            "DROP TABLE sessions",
+            "DROP TABLE devices",
+            "ALTER TABLE sessions_3 RENAME TO sessions",
+            "ALTER TABLE records_3 RENAME TO records",
+            _RECORDS_BY_SESSION,
+        )) + ";\n",
+        None,
+    ),
+}
 
 
 def who_text(players):
@@ -185,8 +195,8 @@ def default_path():
 
 
 def _schema_version(conn, path):
-    """The file's schema version, or None for an empty file (new, or one whose creation was
-    cut off: nothing of it was committed).
+    """A SQLite file's schema version, or None for an empty file (new, or one whose creation
+    was cut off: nothing of it was committed).
 
     :raises CommandError: for another program's file, or one a newer tiletable wrote.
     """
@@ -198,6 +208,10 @@ def _schema_version(conn, path):
         return None
     if app_id != APPLICATION_ID:
         raise CommandError("%s is not a tiletable database (it belongs to another program); pass another --db" % path)
+    return _known(version, path)
+
+
+def _known(version, path):
     if version > SCHEMA_VERSION:
         raise CommandError(
             "database %s was written by a newer tiletable (schema %d; this one knows up to %d): upgrade tiletable"
@@ -228,36 +242,23 @@ def _busy(exc):
     return "locked" in reason or "busy" in reason
 
 
-@contextlib.contextmanager
-def _transaction(conn):
-    """One write transaction, committed when the block ends and rolled back when it raises.
-    It takes the write lock before it reads anything (BEGIN IMMEDIATE), waiting up to
-    BUSY_TIMEOUT for another program's write, so nothing it read changes before it writes.
-    Inside another transaction it is part of that one."""
-    if conn.in_transaction:
-        yield
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.rollback()
-        raise
-
-
 def _database_errors(method):
-    """A Database method whose sqlite3 errors (another program's lock, a full disk, a damaged
-    file) come out as ``database_error``'s one line."""
+    """A Database method whose database errors (another program's lock, a full disk, a damaged
+    file, a lost server) come out as ``database_error``'s one line."""
 
     @functools.wraps(method)
     def checked(self, *args, **kwargs):
         try:
             return method(self, *args, **kwargs)
-        except sqlite3.Error as exc:
-            raise database_error(self.path, exc) from exc
+        except self.dialect.errors as exc:
+            raise database_error(self.path, exc, self.target) from exc
 
     return checked
+
+
+def _integer(value):
+    """A header's number as the database keeps it: an int, else None (a column of integers)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class ConflictError(CommandError):
@@ -265,26 +266,39 @@ class ConflictError(CommandError):
 
 
 class Database:
-    """An open tiletable database. Use ``Database.open(path)``; close with ``close()``.
+    """An open tiletable database. Use ``Database.open(target)``; close with ``close()``.
+    ``path`` is what messages name (a URL without its password), ``target`` what was opened.
 
     Example::
 
-        db = Database.open(default_path())
+        db = Database.open(default_path())   # or "postgresql://club@server/club"
         added = db.import_records("tiletable", records)
     """
 
-    def __init__(self, path, connection):
-        self.path = path
+    def __init__(self, target, connection, dialect):
+        self.target = target
+        self.path = dbtarget.redact(target)
         self.conn = connection
+        self.dialect = dialect
+        self._writing_now = False
 
     @classmethod
-    def open(cls, path, create=True):
-        """Open (and with ``create``, initialise or migrate) the database at ``path``.
+    def open(cls, target, create=True):
+        """Open (and with ``create``, initialise or migrate) the database ``target``: a SQLite
+        file's path, or a ``postgresql://`` URL.
 
-        :raises CommandError: for a file that is not SQLite, belongs to another program, is in
-            use by another program, was made by a newer tiletable, is missing when ``create``
-            is False, or is in a folder that does not exist (only the default path's are made).
+        :raises CommandError: for a file that is not SQLite, a database that belongs to another
+            program, is in use by another program, was made by a newer tiletable, is missing
+            (or, on a server, has no schema yet) when ``create`` is False, a file in a folder
+            that does not exist (only the default path's are made), or a server that cannot be
+            reached or refuses the login.
         """
+        if dbtarget.is_server(target):
+            return cls._open_server(target, create)
+        return cls._open_file(target, create)
+
+    @classmethod
+    def _open_file(cls, path, create):
         if not create and not os.path.exists(path):
             raise CommandError("no database at %s (run `tiletable pull` first, or pass --db)" % path)
         if os.path.isdir(path):
@@ -299,58 +313,90 @@ class Database:
             conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise CommandError("cannot open database %s: %s" % (path, getattr(exc, "strerror", None) or exc))
-        try:
-            cls._prepare(conn, path)
-        except sqlite3.Error as exc:
-            conn.close()
-            raise database_error(path, exc)
-        except BaseException:
-            conn.close()
-            raise
-        return cls(path, conn)
+        return cls(path, conn, _SQLite())._prepared(create)
 
-    @staticmethod
-    def _prepare(conn, path):
-        """Create or migrate the file, each in one transaction, when it needs it (checked first
-        without a lock: another program's long write does not hold up a reader)."""
-        version = _schema_version(conn, path)
-        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            _use_wal(conn)
-        if version == SCHEMA_VERSION:
+    @classmethod
+    def _open_server(cls, url, create):
+        conn = dbtarget.connect(url, autocommit=True)  # transactions are ours: BEGIN ... COMMIT
+        return cls(url, conn, _PostgreSQL())._prepared(create)
+
+    def _prepared(self, create):
+        """This database, created or migrated when it needs it; closed when that fails."""
+        try:
+            self.dialect.prepare(self, create)
+        except self.dialect.errors as exc:
+            self.close()
+            raise database_error(self.path, exc, self.target) from None
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _create_or_migrate(self, version):
+        """Inside the transaction that holds the write lock: the schema and its marks for a new
+        database (``version`` None), else the migrations from ``version``."""
+        if version is None:
+            self.dialect.mark(self, SCHEMA_VERSION, new=True)  # marked before anything else
+            self._run_script(_SCHEMA)
             return
-        with _transaction(conn):
-            version = _schema_version(conn, path)  # again: another program may have done it meanwhile
-            if version is None:  # marked before anything else
-                conn.execute("PRAGMA application_id = %d" % APPLICATION_ID)
-                conn.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
-                _execute_script(conn, _SCHEMA)
-            elif version < SCHEMA_VERSION:
-                for step in range(version, SCHEMA_VERSION):
-                    MIGRATIONS[step](conn)
-                conn.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
+        for step in range(version, SCHEMA_VERSION):
+            script, then = MIGRATIONS[step]
+            self._run_script(script)
+            if then is not None:
+                then(self)
+        self.dialect.mark(self, SCHEMA_VERSION, new=False)
+
+    def _run_script(self, script):
+        for statement in _statements(script):
+            self.conn.execute(self.dialect.ddl(statement))
+
+    def execute(self, sql, params=()):
+        """Run one statement written for SQLite's sqlite3 (``?`` placeholders) on either engine;
+        the cursor (fetchone, fetchall, iteration)."""
+        return self.conn.execute(self.dialect.sql(sql), params)
+
+    @contextlib.contextmanager
+    def _writing(self, journal=None, everything=False):
+        """One write transaction, committed when the block ends and rolled back when it raises;
+        inside another one it is part of that one. It waits for the other writers of
+        ``journal`` (and with ``everything``, for the other commands that store several things
+        at once) before it reads anything, so nothing it read changes before it writes."""
+        if self._writing_now:
+            self.dialect.lock(self, journal, False)
+            yield
+            return
+        self.conn.execute(self.dialect.begin)
+        self._writing_now = True
+        try:
+            self.dialect.lock(self, journal, everything)
+            yield
+            self.dialect.commit(self)
+        except BaseException:
+            with contextlib.suppress(*self.dialect.errors):  # a lost server has rolled it back itself
+                self.conn.execute("ROLLBACK")
+            raise
+        finally:
+            self._writing_now = False
 
     @contextlib.contextmanager
     def transaction(self):
         """Make the writes in the block one transaction: all of them are stored, or none (a
         command that stores several things, and fails or is killed between them)."""
         try:
-            with _transaction(self.conn):
+            with self._writing(everything=True):
                 yield
-        except sqlite3.Error as exc:
-            raise database_error(self.path, exc) from exc
+        except self.dialect.errors as exc:
+            raise database_error(self.path, exc, self.target) from exc
 
     def check(self):
-        """Read every page of the file (slow on a large database: on demand only).
+        """Read the whole database (slow on a large one: on demand only).
 
         :raises CommandError: naming what is damaged.
         """
         try:
-            health = self.conn.execute("PRAGMA quick_check").fetchone()[0]
-        except sqlite3.Error as exc:
-            raise database_error(self.path, exc)
-        if health != "ok":  # "*** in database main ***\nOn tree page 3 ...": one line, without the banner
-            health = "; ".join(line for line in health.splitlines() if not line.startswith("***"))
-            raise CommandError("database %s is damaged (%s); restore a backup or pass another --db" % (self.path, health))
+            self.dialect.check(self)
+        except self.dialect.errors as exc:
+            raise database_error(self.path, exc, self.target) from None
 
     def close(self):
         self.conn.close()
@@ -362,17 +408,17 @@ class Database:
         """The row of ``device``'s journal ``identity`` in ``journals``, made when new (by
         this program or another one at the same moment)."""
         find = "SELECT id FROM journals WHERE device = ? AND identity = ?"
-        row = self.conn.execute(find, (device, identity)).fetchone()
+        row = self.execute(find, (device, identity)).fetchone()
         if row is None:
-            with _transaction(self.conn):
-                self.conn.execute("INSERT OR IGNORE INTO journals (device, identity) VALUES (?, ?)", (device, identity))
-            row = self.conn.execute(find, (device, identity)).fetchone()
+            with self._writing():
+                self.execute("INSERT INTO journals (device, identity) VALUES (?, ?) ON CONFLICT DO NOTHING", (device, identity))
+            row = self.execute(find, (device, identity)).fetchone()
         return row[0]
 
     @_database_errors
     def last_seq(self, device, identity=""):
         """The highest sequence number stored for ``device``'s journal ``identity`` (0 when none)."""
-        row = self.conn.execute(
+        row = self.execute(
             "SELECT max(seq) FROM records r JOIN journals j ON j.id = r.journal WHERE device = ? AND identity = ?", (device, identity)
         ).fetchone()
         return row[0] or 0
@@ -388,8 +434,8 @@ class Database:
         """
         try:
             return self._import(device, identity, records)
-        except sqlite3.Error as exc:  # disk full, read-only file, locked by another program
-            raise database_error(self.path, exc)
+        except self.dialect.errors as exc:  # disk full, read-only file, locked by another program, a lost server
+            raise database_error(self.path, exc, self.target) from exc
 
     def _import(self, device, identity, records):
         from tiletable.record import REC_END, REC_HEADER  # the engine's: listing and showing need none of it
@@ -397,10 +443,10 @@ class Database:
         added = 0
         counts = {}  # session id -> records added to it
         journal = self.journal_id(device, identity)
-        with _transaction(self.conn):
+        with self._writing(journal):
             session = None
             for seq, rtype, payload in records:
-                stored = self.conn.execute("SELECT type, payload FROM records WHERE journal = ? AND seq = ?", (journal, seq)).fetchone()
+                stored = self.execute("SELECT type, payload FROM records WHERE journal = ? AND seq = ?", (journal, seq)).fetchone()
                 if stored is not None:
                     if stored[0] != rtype or bytes(stored[1]) != bytes(payload):
                         raise ConflictError(
@@ -412,19 +458,17 @@ class Database:
                     session = self._add_session(journal, device, seq, payload)
                 elif session is None:
                     session = self._session_of(journal, seq)
-                self.conn.execute(
+                self.execute(
                     "INSERT INTO records (journal, seq, type, payload, session) VALUES (?, ?, ?, ?, ?)",
                     (journal, seq, rtype, bytes(payload), session),
                 )
                 if rtype == REC_END and session is not None:
                     result = bytes(payload).decode()
-                    self.conn.execute(
-                        "UPDATE sessions SET result = ?, outcome = ? WHERE id = ?", (result, self._outcome(session, result), session)
-                    )
+                    self.execute("UPDATE sessions SET result = ?, outcome = ? WHERE id = ?", (result, self._outcome(session, result), session))
                 counts[session] = counts.get(session, 0) + 1
                 added += 1
             for session_id, count in counts.items():
-                self.conn.execute("UPDATE sessions SET records = records + ? WHERE id = ?", (count, session_id))
+                self.execute("UPDATE sessions SET records = records + ? WHERE id = ?", (count, session_id))
         return added
 
     def _outcome(self, session_id, result):
@@ -437,9 +481,10 @@ class Database:
     def _add_session(self, journal, device, seq, payload):
         header = json.loads(bytes(payload).decode())
         players = header.get("players", [])
-        cursor = self.conn.execute(
+        firmware = header.get("firmware")
+        cursor = self.execute(
             "INSERT INTO sessions (journal, device, first_seq, ruleset, hash, players, boot, firmware, time, who)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?){returning}",
             (
                 journal,
                 device,
@@ -447,17 +492,17 @@ class Database:
                 str(header.get("ruleset", "?")),
                 str(header.get("hash", "")),
                 json.dumps(players),
-                header.get("boot"),
-                header.get("firmware"),
-                header.get("time"),
+                _integer(header.get("boot")),
+                None if firmware is None else str(firmware),
+                _integer(header.get("time")),
                 who_text(players if isinstance(players, list) else [players]),
             ),
         )
-        return cursor.lastrowid
+        return self.dialect.inserted_id(cursor)
 
     def _session_of(self, journal, seq):
         """The session that record ``seq`` of ``journal`` belongs to: the latest header at or before it."""
-        row = self.conn.execute(
+        row = self.execute(
             "SELECT id FROM sessions WHERE journal = ? AND first_seq <= ? ORDER BY first_seq DESC LIMIT 1", (journal, seq)
         ).fetchone()
         return row[0] if row else None
@@ -465,40 +510,48 @@ class Database:
     @_database_errors
     def last_boot(self, device, identity=""):
         """The boot counter of ``device``'s journal ``identity`` at the last pull (0 when never pulled)."""
-        row = self.conn.execute("SELECT boot FROM journals WHERE device = ? AND identity = ?", (device, identity)).fetchone()
+        row = self.execute("SELECT boot FROM journals WHERE device = ? AND identity = ?", (device, identity)).fetchone()
         return row[0] if row else 0
 
     @_database_errors
     def newest_session(self, device, identity=""):
         """``(first_seq, hash, boot)`` of the newest session stored from that journal, or None."""
-        return self.conn.execute(
+        row = self.execute(
             "SELECT first_seq, hash, s.boot FROM sessions s JOIN journals j ON j.id = s.journal"
             " WHERE j.device = ? AND identity = ? ORDER BY first_seq DESC LIMIT 1",
             (device, identity),
         ).fetchone()
+        return None if row is None else tuple(row)
 
     @_database_errors
     def table_journal(self, device):
         """The identity of the journal last pulled from ``device``, or None when never pulled."""
-        row = self.conn.execute(
-            "SELECT identity FROM tables t JOIN journals j ON j.id = t.journal WHERE t.device = ?", (device,)
-        ).fetchone()
+        row = self.execute("SELECT identity FROM tables t JOIN journals j ON j.id = t.journal WHERE t.device = ?", (device,)).fetchone()
         return row[0] if row else None
 
     @_database_errors
     def name_journal(self, device, identity):
         """The journal ``device`` reported before identities ('') is the one it now names
-        ``identity`` (pull.py checks that it goes on from what is stored)."""
-        with _transaction(self.conn):
-            self.conn.execute("UPDATE OR IGNORE journals SET identity = ? WHERE device = ? AND identity = ''", (identity, device))
+        ``identity`` (pull.py checks that it goes on from what is stored); nothing changes when
+        a journal of that identity is stored already."""
+        with self._writing():
+            self.execute(
+                "UPDATE journals SET identity = ? WHERE device = ? AND identity = ''"
+                " AND NOT EXISTS (SELECT 1 FROM journals named WHERE named.device = ? AND named.identity = ?)",
+                (identity, device, device, identity),
+            )
 
     @_database_errors
     def remember_pull(self, device, identity, boot, name):
         """After a pull: the journal's boot counter, and the table's name and journal."""
         journal = self.journal_id(device, identity)
-        with _transaction(self.conn):
-            self.conn.execute("UPDATE journals SET boot = ? WHERE id = ?", (boot, journal))
-            self.conn.execute("INSERT OR REPLACE INTO tables (device, name, journal) VALUES (?, ?, ?)", (device, name, journal))
+        with self._writing():
+            self.execute("UPDATE journals SET boot = ? WHERE id = ?", (boot, journal))
+            self.execute(
+                "INSERT INTO tables (device, name, journal) VALUES (?, ?, ?)"
+                " ON CONFLICT (device) DO UPDATE SET name = excluded.name, journal = excluded.journal",
+                (device, name, journal),
+            )
 
     # ----- sessions
 
@@ -507,20 +560,21 @@ class Database:
         """Every session as a dict (id, device, first_seq, ruleset, hash, players, boot,
         firmware, time, result, records, started, who, outcome, journal: its identity, table:
         the table's name as people set it, else its device name), oldest first."""
-        return [_session_dict(row) for row in self.conn.execute(_SESSIONS_QUERY + " ORDER BY s.id")]
+        return [_session_dict(row) for row in self.execute(_SESSIONS_QUERY + " ORDER BY s.id")]
 
     @_database_errors
     def listing(self, row_format):
         """Every session as one line of text, oldest first: ``row_format`` (SQLite's printf,
         where ``%!-20s`` pads by characters, as Python does) applied to id, started, ruleset,
-        table (its name, else its device name), records, who and outcome. What `tiletable sessions` prints, decoding no JSON
-        and making no tuple in Python: on years of sessions that takes a third of the time."""
-        return [row[0] for row in self.conn.execute(_LISTING_QUERY, (row_format,))]
+        table (its name, else its device name), records, who and outcome. What `tiletable
+        sessions` prints, formatted by the database, decoding no JSON and making no tuple in
+        Python: on years of sessions that takes a third of the time."""
+        return [row[0] for row in self.execute(_LISTING_QUERY, (self.dialect.row_format(row_format),))]
 
     @_database_errors
     def session(self, session_id):
         """One session (see ``sessions``). :raises CommandError: when there is no such session."""
-        row = self.conn.execute(_SESSIONS_QUERY + " WHERE s.id = ?", (session_id,)).fetchone()
+        row = self.execute(_SESSIONS_QUERY + " WHERE s.id = ?", (session_id,)).fetchone()
         if row is None:
             raise CommandError("no session %d in %s (see `tiletable sessions`)" % (session_id, self.path))
         return _session_dict(row)
@@ -528,53 +582,80 @@ class Database:
     @_database_errors
     def session_records(self, session_id):
         """``(seq, rtype, payload bytes)`` of a session, in order."""
-        rows = self.conn.execute("SELECT seq, type, payload FROM records WHERE session = ? ORDER BY seq", (session_id,))
+        rows = self.execute("SELECT seq, type, payload FROM records WHERE session = ? ORDER BY seq", (session_id,))
         return [(seq, rtype, bytes(payload)) for seq, rtype, payload in rows]
 
     @_database_errors
     def session_count(self):
-        return self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+        return self.execute("SELECT count(*) FROM sessions").fetchone()[0]
 
     @_database_errors
     def record_count(self):
-        return self.conn.execute("SELECT count(*) FROM records").fetchone()[0]
+        return self.execute("SELECT count(*) FROM records").fetchone()[0]
 
     # ----- rulesets
 
     @_database_errors
     def remember_ruleset(self, ruleset_hash, name, document):
-        with _transaction(self.conn):
-            self.conn.execute(
-                "INSERT OR REPLACE INTO rulesets (hash, name, document) VALUES (?, ?, ?)", (ruleset_hash, name, document)
+        with self._writing():
+            self.execute(
+                "INSERT INTO rulesets (hash, name, document) VALUES (?, ?, ?)"
+                " ON CONFLICT (hash) DO UPDATE SET name = excluded.name, document = excluded.document",
+                (ruleset_hash, name, document),
             )
 
     @_database_errors
     def ruleset_document(self, ruleset_hash):
-        row = self.conn.execute("SELECT document FROM rulesets WHERE hash = ?", (ruleset_hash,)).fetchone()
+        row = self.execute("SELECT document FROM rulesets WHERE hash = ?", (ruleset_hash,)).fetchone()
         return row[0] if row else None
 
 
 # Every session field, and the texts a person reads: started ("2024-03-01 19:30 UTC" or "time
-# unknown"), who ("ann, bob") and outcome ("target 141-204"), the last two kept when stored so
-# that listing years of sessions decodes no JSON; and the table as people named it.
-_STARTED = "coalesce(strftime('%Y-%m-%d %H:%M UTC', time, 'unixepoch'), 'time unknown')"
+# unknown", ``{started}``: each engine writes a date its own way), who ("ann, bob") and outcome
+# ("target 141-204"), the last two kept when stored so that listing years of sessions decodes
+# no JSON; and the table as people named it.
 _TABLE = "coalesce(nullif(t.name, ''), s.device)"
 _FROM = " FROM sessions s JOIN journals j ON j.id = s.journal LEFT JOIN tables t ON t.device = s.device"
 _SESSIONS_QUERY = (
-    "SELECT s.id, s.device, first_seq, ruleset, hash, players, s.boot, firmware, time, result, records, %s, who, outcome,"
-    " identity, %s" % (_STARTED, _TABLE) + _FROM
+    "SELECT s.id, s.device, first_seq, ruleset, hash, players, s.boot, firmware, time, result, records, {started}, who, outcome,"
+    " identity, %s" % _TABLE + _FROM
 )
-_LISTING_QUERY = "SELECT printf(?, s.id, %s, ruleset, %s, records, who, outcome)" % (_STARTED, _TABLE) + _FROM + " ORDER BY s.id"
+_LISTING_QUERY = "SELECT {format}(?, s.id, {started}, ruleset, %s, records, who, outcome)" % _TABLE + _FROM + " ORDER BY s.id"
 
 
-def database_error(path, exc):
-    """The one-line CommandError for an sqlite3 error on the database at ``path``, by its cause."""
+def database_error(path, exc, target=None):
+    """The one-line CommandError for a database error (sqlite3's or psycopg's) on the database
+    ``path`` (as messages name it; ``target``: the URL opened, whose password never shows)."""
+    if not isinstance(exc, sqlite3.Error):
+        return _server_error(path, exc, target)
     reason = str(exc)
     if _busy(exc):
         return CommandError("database %s is in use by another program; try again when it has finished" % path)
     if "not a database" in reason:
         return CommandError("%s is not a tiletable database (%s)" % (path, reason))
     if "malformed" in reason or "corrupt" in reason:
+        return CommandError("database %s is damaged (%s); restore a backup or pass another --db" % (path, reason))
+    return CommandError("cannot use database %s: %s" % (path, reason))
+
+
+def _server_error(path, exc, target):
+    """A psycopg error on an open server database, by its SQLSTATE class."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    if target:
+        reason = dbtarget.strip_password(reason, target)
+    import psycopg
+
+    state = getattr(exc, "sqlstate", None) or ""
+    lost = isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)) and not state
+    if lost or state.startswith("08") or state in ("57P01", "57P02", "57P03"):
+        return CommandError("lost the database server of %s (%s); what was not committed is not stored, try again" % (path, reason))
+    if state in ("55P03", "40P01", "40001"):
+        return CommandError("database %s is in use by another program; try again when it has finished" % path)
+    if state == "42501":
+        return CommandError("the database server refused %s: %s (ask its owner for the rights)" % (path, reason))
+    if state.startswith("53"):
+        return CommandError("the database server of %s is out of room (%s)" % (path, reason))
+    if state.startswith("XX"):
         return CommandError("database %s is damaged (%s); restore a backup or pass another --db" % (path, reason))
     return CommandError("cannot use database %s: %s" % (path, reason))
 
@@ -586,3 +667,198 @@ def _session_dict(row):
     session["players"] = json.loads(session["players"])
     session["result"] = json.loads(session["result"]) if session["result"] else None
     return session
+
+
+# ----- the engines' differences: everything else is the same SQL text
+
+
+class _SQLite:
+    """A SQLite file: sqlite3's ``?`` placeholders and printf; the file's write lock (BEGIN
+    IMMEDIATE) makes every write wait for the others, so there is nothing else to lock."""
+
+    errors = (sqlite3.Error,)
+    begin = "BEGIN IMMEDIATE"
+    _WORDS = {
+        "{started}": "coalesce(strftime('%Y-%m-%d %H:%M UTC', time, 'unixepoch'), 'time unknown')",
+        "{format}": "printf",
+        "{returning}": "",
+    }
+
+    def __init__(self):
+        self._said = {}
+
+    def sql(self, text):
+        said = self._said.get(text)
+        if said is None:
+            said = self._said[text] = _words(text, self._WORDS)
+        return said
+
+    def ddl(self, statement):
+        return statement
+
+    def row_format(self, row_format):
+        return row_format
+
+    @staticmethod
+    def inserted_id(cursor):
+        return cursor.lastrowid
+
+    def prepare(self, db, create):
+        """Create or migrate the file, each in one transaction, when it needs it (checked first
+        without a lock: another program's long write does not hold up a reader)."""
+        version = _schema_version(db.conn, db.path)
+        if db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            _use_wal(db.conn)
+        if version == SCHEMA_VERSION:
+            return
+        with db._writing():
+            db._create_or_migrate(_schema_version(db.conn, db.path))  # again: another program may have done it meanwhile
+
+    @staticmethod
+    def mark(db, version, new):
+        if new:
+            db.conn.execute("PRAGMA application_id = %d" % APPLICATION_ID)
+        db.conn.execute("PRAGMA user_version = %d" % version)
+
+    @staticmethod
+    def lock(db, journal, everything):
+        """Nothing: BEGIN IMMEDIATE holds the file's write lock."""
+
+    @staticmethod
+    def commit(db):
+        db.conn.execute("COMMIT")
+
+    @staticmethod
+    def check(db):
+        health = db.conn.execute("PRAGMA quick_check").fetchone()[0]
+        if health != "ok":  # "*** in database main ***\nOn tree page 3 ...": one line, without the banner
+            health = "; ".join(line for line in health.splitlines() if not line.startswith("***"))
+            raise CommandError("database %s is damaged (%s); restore a backup or pass another --db" % (db.path, health))
+
+
+class _PostgreSQL:
+    """A PostgreSQL database through psycopg 3: ``%s`` placeholders, PostgreSQL's types and
+    ``format``, a schema-version table, and advisory locks (held to the end of the
+    transaction) where SQLite has its one write lock."""
+
+    _WORDS = {
+        "{started}": "coalesce(to_char(to_timestamp(time) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI \"UTC\"'), 'time unknown')",
+        "{format}": "format",
+        "{returning}": " RETURNING id",
+    }
+    _TYPES = (  # SQLite's column types in the schema -> PostgreSQL's
+        (re.compile(r"\bINTEGER PRIMARY KEY\b"), "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"),
+        (re.compile(r"\bINTEGER\b"), "BIGINT"),
+        (re.compile(r"\bBLOB\b"), "BYTEA"),
+    )
+    # READ COMMITTED whatever the server's default: a statement that follows a lock sees what
+    # the writer before it committed. synchronous_commit on: a COMMIT that returned is on the
+    # server's disk, so the table may delete what it acknowledges after it.
+    begin = "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL synchronous_commit = on"
+    _SCHEMA_LOCK = APPLICATION_ID  # pg_advisory_xact_lock(bigint): creating or migrating the schema
+    _EVERYTHING = 0  # pg_advisory_xact_lock(APPLICATION_ID, 0): a command storing several things
+    # pg_advisory_xact_lock(APPLICATION_ID, journal id): one journal's writers (ids start at 1)
+
+    def __init__(self):
+        import psycopg
+
+        self.errors = (psycopg.Error,)
+        self._said = {}
+
+    def sql(self, text):
+        said = self._said.get(text)
+        if said is None:
+            said = self._said[text] = _words(text.replace("%", "%%").replace("?", "%s"), self._WORDS)
+        return said
+
+    def ddl(self, statement):
+        for pattern, replacement in self._TYPES:
+            statement = pattern.sub(replacement, statement)
+        return statement
+
+    @staticmethod
+    def row_format(row_format):
+        """SQLite's printf format as PostgreSQL's ``format``: ``%!-20s`` -> ``%-20s``, ``%7d`` ->
+        ``%7s`` (format pads by characters, and writes a number as its digits)."""
+        return re.sub(r"%!?(-?\d*)[sd]", r"%\1s", row_format)
+
+    @staticmethod
+    def inserted_id(cursor):
+        return cursor.fetchone()[0]
+
+    def prepare(self, db, create):
+        """Create or migrate the schema when it needs it: checked first without a lock, then
+        again holding the schema's advisory lock, in the transaction that does it (the programs
+        that open a new database at once take turns, and the first creates it)."""
+        version = self._version(db)
+        if version == SCHEMA_VERSION:
+            return
+        if version is None:
+            foreign = self._foreign_tables(db)
+            if foreign:
+                raise CommandError(
+                    "database %s has tables of another program (%s) and no tiletable schema; pass another --db" % (db.path, foreign)
+                )
+            if not create:
+                raise CommandError(
+                    "database %s has no tiletable schema yet: nothing was stored in it (run `tiletable pull --db` or"
+                    " `tiletable db copy` into it first)" % db.path
+                )
+        with db._writing():
+            db.execute("SELECT pg_advisory_xact_lock(?::bigint)", (self._SCHEMA_LOCK,))
+            db._create_or_migrate(self._version(db))
+
+    @staticmethod
+    def _version(db):
+        """The schema version, or None for a database without tiletable's schema."""
+        marks = db.execute("SELECT to_regclass(?) IS NOT NULL", (_MARKS,)).fetchone()[0]
+        if not marks:
+            return None
+        app_id, version = db.execute("SELECT application_id, version FROM %s" % _MARKS).fetchone()
+        if app_id != APPLICATION_ID:
+            raise CommandError("%s is not a tiletable database (it belongs to another program); pass another --db" % db.path)
+        return _known(version, db.path)
+
+    @staticmethod
+    def _foreign_tables(db):
+        """The names of tiletable's tables that exist already in a database without its marks."""
+        found = db.execute(
+            "SELECT string_agg(name, ', ') FROM unnest(?::text[]) AS name WHERE to_regclass(name) IS NOT NULL", (list(TABLES),)
+        ).fetchone()[0]
+        return found
+
+    @staticmethod
+    def mark(db, version, new):
+        if new:
+            db.execute("CREATE TABLE %s (application_id BIGINT NOT NULL, version INTEGER NOT NULL)" % _MARKS)
+            db.execute("INSERT INTO %s (application_id, version) VALUES (?, ?)" % _MARKS, (APPLICATION_ID, version))
+        else:
+            db.execute("UPDATE %s SET version = ?" % _MARKS, (version,))
+
+    def lock(self, db, journal, everything):
+        if everything:
+            db.execute("SELECT pg_advisory_xact_lock(?::integer, ?::integer)", (APPLICATION_ID, self._EVERYTHING))
+        if journal is not None:
+            db.execute("SELECT pg_advisory_xact_lock(?::integer, ?::integer)", (APPLICATION_ID, journal % 0x7FFFFFFF + 1))
+
+    @staticmethod
+    def commit(db):
+        """COMMIT, and make sure it was one: a transaction a failed statement aborted answers
+        COMMIT with ROLLBACK, and nothing of it is stored."""
+        status = db.conn.execute("COMMIT").statusmessage
+        if status != "COMMIT":
+            raise CommandError("database %s did not store the transaction (the server answered %s); try again" % (db.path, status))
+
+    @staticmethod
+    def check(db):
+        """Read every row of every table, every column of it (a damaged page is an error), and
+        the schema's marks."""
+        _PostgreSQL._version(db)
+        for table in TABLES:
+            db.execute("SELECT sum(length(row::text)) FROM %s AS row" % table).fetchone()
+
+
+def _words(text, words):
+    for word, said in words.items():
+        text = text.replace(word, said)
+    return text

@@ -6,7 +6,7 @@ printed: ``redact`` is what errors, logs and pages show. ``connect`` turns the w
 fail into one line each: it cannot be reached, it refuses the login, the database is missing.
 """
 import os
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 ENV = "TILETABLE_DB"
 SCHEMES = ("postgresql", "postgres")
@@ -62,12 +62,17 @@ def server_error(url, exc):
         return CommandError("the database server %s refused the login for %s (check the user and password in --db)" % (host, user))
     if "database" in low and "does not exist" in low:
         return CommandError("the database server %s has no database %s (create it first: createdb %s)" % (host, database, database))
-    return CommandError("cannot reach the database server %s: %s" % (host, _strip_password(reason, url)))
+    return CommandError("cannot reach the database server %s: %s" % (host, strip_password(reason, url)))
 
 
-def _strip_password(text, url):
+def strip_password(text, url):
+    """``text`` with the password of ``url`` in it, if any, replaced by ***."""
     password = urlsplit(url).password
-    return text.replace(password, "***") if password else text
+    if not password:
+        return text
+    for form in {password, unquote(password)}:
+        text = text.replace(form, "***")
+    return text
 
 
 def connect(url, **kwargs):

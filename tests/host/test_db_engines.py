@@ -1,0 +1,120 @@
+"""One Database on both engines: a SQLite file and a PostgreSQL database hold the same records,
+sessions and rulesets, list them alike, and tell a missing or foreign schema in one line."""
+import pytest
+
+from cli import tiletable
+from journal_games import play_into_journal
+from tiletable.record import iter_records
+from tiletable.runtime.journal import Journal
+from tiletable_host import db as dbmod
+from tiletable_host.db import Database
+from tiletable_host.errors import CommandError
+from tiletable_host.sessions import ROW
+from tiletable_host.transport_local import LocalTransport
+
+
+@pytest.fixture
+def device(tmp_path):
+    table = LocalTransport(str(tmp_path / "device"))
+    for seed in (1, 2):
+        play_into_journal(table.journal, seed=seed)
+    return table
+
+
+def _journal_records(root):
+    journal = Journal(root)
+    buf = bytearray(64 * 1024)
+    return list(iter_records(memoryview(buf)[: journal.read_since(0, buf)]))
+
+
+def test_a_pull_stores_every_record_once_and_lists_it(capsys, tmp_path, device, db_target):
+    assert tiletable(capsys, ["pull", "--db", db_target], device)[0] == 0
+    assert tiletable(capsys, ["pull", "--db", db_target], device)[1].startswith("nothing new on tiletable-local")
+    db = Database.open(db_target, create=False)
+    try:
+        stored = [(seq, rtype, bytes(payload)) for seq, rtype, payload in db.execute("SELECT seq, type, payload FROM records ORDER BY seq")]
+        assert stored == _journal_records(str(tmp_path / "device" / "journal"))
+        sessions = db.sessions()
+        assert [s["id"] for s in sessions] == [1, 2] and sum(s["records"] for s in sessions) == len(stored)
+        assert sessions[0]["started"] == "2023-11-14 22:13 UTC" and sessions[0]["who"] == "ann, bob"
+        assert db.session_records(2) == [r for r in stored if r[0] >= sessions[1]["first_seq"]]
+        assert db.listing(ROW)[0] == "   1  2023-11-14 22:13 UTC  muggins       tiletable-local         526  ann, bob / target: ann 141, bob 204"
+        db.check()
+    finally:
+        db.close()
+
+
+def test_listing_pads_names_by_characters_on_both_engines(db_target):
+    from tiletable.record import REC_HEADER
+
+    db = Database.open(db_target)
+    try:
+        header = b'{"players": ["Zo\\u00eb", "J\\u00fcrgen"], "ruleset": "muggins", "time": null}'
+        db.import_records("tiletable-x", [(1, REC_HEADER, header)])
+        db.remember_pull("tiletable-x", "", 3, "Tisch \u00e4")
+        assert db.listing("[%4d|%!-20s|%!-8s|%!-8s|%3d|%s|%s]") == ["[   1|time unknown        |muggins |Tisch \u00e4 |  1|Zo\u00eb, J\u00fcrgen|in progress]"]
+        assert db.last_boot("tiletable-x") == 3 and db.table_journal("tiletable-x") == ""
+    finally:
+        db.close()
+
+
+def test_rulesets_are_kept_by_hash_and_the_last_document_wins(db_target):
+    db = Database.open(db_target)
+    try:
+        with db.transaction():
+            db.remember_ruleset("abc", "house", "{}")
+            db.remember_ruleset("abc", "house", '{"a": 1}')
+        assert db.ruleset_document("abc") == '{"a": 1}' and db.ruleset_document("nope") is None
+    finally:
+        db.close()
+
+
+def test_a_transaction_that_fails_stores_nothing(db_target):
+    db = Database.open(db_target)
+    try:
+        with pytest.raises(RuntimeError), db.transaction():
+            db.remember_ruleset("abc", "house", "{}")
+            raise RuntimeError("cut off")
+        assert db.ruleset_document("abc") is None
+    finally:
+        db.close()
+
+
+def test_reading_a_server_database_without_the_schema_says_so_in_one_line(capsys, postgres_url):
+    for command in (["sessions"], ["show", "1"], ["export", "1"], ["replay", "1"]):
+        status, out, err = tiletable(capsys, command + ["--db", postgres_url])
+        assert (status, out) == (1, ""), command
+        assert err.count("\n") == 1 and "has no tiletable schema yet" in err, command
+    db = Database.open(postgres_url)  # a command that writes creates it
+    assert db.session_count() == 0
+    db.close()
+
+
+def test_a_server_database_keeps_its_marks_in_a_table(postgres_url):
+    Database.open(postgres_url).close()
+    db = Database.open(postgres_url, create=False)
+    try:
+        assert db.execute("SELECT application_id, version FROM tiletable_schema").fetchall() == [(dbmod.APPLICATION_ID, dbmod.SCHEMA_VERSION)]
+    finally:
+        db.close()
+
+
+def test_a_server_database_of_another_program_is_refused_and_left_alone(capsys, postgres_url, postgres_cluster):
+    import psycopg
+
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE records (id int)")
+    status, _, err = tiletable(capsys, ["sessions", "--db", postgres_url])
+    assert status == 1 and "has tables of another program (records) and no tiletable schema" in err
+    with pytest.raises(CommandError, match=r"has tables of another program \(records\)"):
+        Database.open(postgres_url)  # nor created by a command that writes
+    with psycopg.connect(postgres_url) as conn:
+        assert conn.execute("SELECT to_regclass('tiletable_schema') IS NULL, to_regclass('sessions') IS NULL").fetchone() == (True, True)
+
+
+def test_a_server_database_of_a_newer_tiletable_is_refused(capsys, postgres_url):
+    db = Database.open(postgres_url)
+    db.execute("UPDATE tiletable_schema SET version = ?", (dbmod.SCHEMA_VERSION + 1,))
+    db.close()
+    status, _, err = tiletable(capsys, ["sessions", "--db", postgres_url])
+    assert status == 1 and "was written by a newer tiletable (schema %d" % (dbmod.SCHEMA_VERSION + 1) in err
