@@ -42,9 +42,11 @@ def postgres_cluster():
 @pytest.fixture
 def postgres_url(postgres_cluster):
     """The URL of a new, empty PostgreSQL database, dropped after the test."""
+    import pgcluster
+
     url = postgres_cluster.create_database()
     yield url
-    postgres_cluster.drop_database(url.rsplit("/", 1)[1].split("?")[0])
+    postgres_cluster.drop_database(pgcluster.database_name(url))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -67,8 +69,10 @@ def new_db(request, db_engine, tmp_path):
         return made[-1]
 
     yield make
+    import pgcluster
+
     for url in made:
-        request.getfixturevalue("postgres_cluster").drop_database(url.rsplit("/", 1)[1].split("?")[0])
+        request.getfixturevalue("postgres_cluster").drop_database(pgcluster.database_name(url))
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import tempfile
 import uuid
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 SUPERUSER = "postgres"
 _SEARCH = "/usr/lib/postgresql/*/bin"
@@ -59,6 +59,11 @@ def _owner():
         except KeyError:
             continue
     raise RuntimeError("running as root and no unprivileged account (postgres, nobody) to run PostgreSQL as")
+
+
+def database_name(url):
+    """The database a URL names: its path (its query's ``host=`` holds slashes of its own)."""
+    return unquote(urlsplit(url).path.lstrip("/"))
 
 
 class PgCluster:
@@ -125,6 +130,14 @@ class PgCluster:
 
     def drop_database(self, name):
         self.execute('DROP DATABASE IF EXISTS "%s" WITH (FORCE)' % name)
+
+    def database_names(self):
+        """The databases of the cluster, but PostgreSQL's own."""
+        import psycopg
+
+        with psycopg.connect(self.url()) as conn:
+            rows = conn.execute("SELECT datname FROM pg_database WHERE datname NOT IN ('postgres', 'template0', 'template1')")
+            return sorted(name for (name,) in rows)
 
     def create_role(self, name, password):
         """A login role with a password (its logins are checked, unlike the superuser's)."""

@@ -3,6 +3,8 @@ role's password is checked as on a real server."""
 import psycopg
 import pytest
 
+import pgcluster
+
 
 def test_each_database_is_new_and_empty(postgres_url):
     with psycopg.connect(postgres_url) as conn:
@@ -17,3 +19,10 @@ def test_a_wrong_password_is_refused(postgres_cluster):
         assert conn.execute("SELECT current_user").fetchone()[0] == "club_member"
     with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
         psycopg.connect(postgres_cluster.url(user="club_member", password="wrong"))
+
+
+def test_a_test_database_is_dropped_after_the_test(postgres_cluster):
+    url = postgres_cluster.create_database()
+    assert pgcluster.database_name(url) in postgres_cluster.database_names()
+    postgres_cluster.drop_database(pgcluster.database_name(url))
+    assert pgcluster.database_name(url) not in postgres_cluster.database_names()
