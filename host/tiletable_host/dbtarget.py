@@ -88,3 +88,20 @@ def connect(url, **kwargs):
         return psycopg.connect(url, **kwargs)
     except psycopg.Error as exc:
         raise server_error(url, exc) from None
+
+
+class PasswordFilter:
+    """A logging filter that takes the passwords of ``targets`` (URLs) out of every log line,
+    whatever logged it (psycopg's own debug lines, a transport's, a library's)."""
+
+    def __init__(self, targets):
+        self.targets = [str(target) for target in targets if is_server(target)]
+
+    def filter(self, record):
+        message = record.getMessage()
+        cleaned = message
+        for target in self.targets:
+            cleaned = strip_password(cleaned, target)
+        if cleaned != message:
+            record.msg, record.args = cleaned, ()
+        return True

@@ -17,6 +17,7 @@ import sys
 from tiletable.record import RECORD_NAMES, REC_ACTION, REC_SCORE, REC_TIMED_ACTION
 from tiletable.record_read import action_text
 from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
 from tiletable_host.errors import CommandError
 from tiletable_host.people import seat_name
 from tiletable_host.sessionlog import session_scale
@@ -30,7 +31,7 @@ def configure(parser):
     parser.add_argument("-o", "--output", default="-", help="file to write (default: standard output)")
     parser.add_argument("--event", default=None, help="the Event tag of records (default: what the session was imported with, else ?)")
     parser.add_argument("--site", default=None, help="the Site tag of records (default: what the session was imported with, else ?)")
-    parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+    parser.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
 
 
 def chosen_sessions(db, session_ids=()):
@@ -86,7 +87,7 @@ def write_rows(rows, out, fmt):
 
 
 def do_export(args):
-    db = dbmod.Database.open(args.db or dbmod.default_path(), create=False)
+    db = dbmod.Database.open(dbtarget.resolve(args.db, dbmod.default_path()), create=False)
     try:
         if args.format == "record":
             from tiletable_host.record import session_records_text

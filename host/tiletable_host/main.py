@@ -100,7 +100,7 @@ def build_parser(only=None):
     imports its modules when configured, and start-up should not pay for all of them)."""
     parser = Parser(prog="tiletable", description="PC tool for the tiletable domino table")
     parser.add_argument("--version", action=_Version)
-    parser.add_argument("--debug", action="store_true", help="log every frame on the link (>> sent, << received) to stderr")
+    parser.add_argument("--debug", action="store_true", help="log every frame on the link (>> sent, << received) and the database server's connections to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in COMMANDS:
         add(sub, only is None or add.command == only)
@@ -127,6 +127,11 @@ def main(argv=None):
             import logging  # only here: a command without --debug need not load it
 
             logging.basicConfig(level=logging.DEBUG, format="%(message)s", stream=sys.stderr)
+            from tiletable_host import dbtarget
+
+            logging.getLogger("psycopg").setLevel(logging.DEBUG)  # its connection attempts (it sets WARNING when unset)
+            for handler in logging.getLogger().handlers:  # a database URL's password: never in a log line
+                handler.addFilter(dbtarget.PasswordFilter(_db_targets(args)))
         return run(args)
     except KeyboardInterrupt:
         print("tiletable: interrupted", file=sys.stderr)
@@ -144,7 +149,7 @@ def run(args):
     try:
         return args.handler(args) or 0
     except (CommandError, TransportError, ControlError) as exc:
-        return _fail(args.command, str(exc))
+        return _fail(args.command, _without_passwords(args, str(exc)))
     except KeyboardInterrupt:
         return _fail(args.command, "interrupted", 130)
     except BrokenPipeError:
@@ -156,7 +161,25 @@ def run(args):
     except Exception as exc:
         if args.debug:
             raise
-        return _fail(args.command, "unexpected error (%s: %s); `tiletable --debug %s ...` shows where" % (type(exc).__name__, exc, args.command))
+        reason = _without_passwords(args, "%s: %s" % (type(exc).__name__, exc))
+        return _fail(args.command, "unexpected error (%s); `tiletable --debug %s ...` shows where" % (reason, args.command))
+
+
+def _db_targets(args):
+    """The databases this command may name: its --db, and $TILETABLE_DB."""
+    from tiletable_host import dbtarget  # only when there is something to print
+
+    return [target for target in (getattr(args, "db", None), os.environ.get(dbtarget.ENV)) if target]
+
+
+def _without_passwords(args, text):
+    """``text`` without the password of a database URL the command was given (the messages
+    name a database by ``dbtarget.redact`` already: this is for one that slipped through)."""
+    from tiletable_host import dbtarget
+
+    for target in _db_targets(args):
+        text = dbtarget.strip_password(text, str(target))
+    return text
 
 
 def _fail(command, reason, status=1):

@@ -10,6 +10,7 @@ engine's, replayed from the journal, so undone actions do not appear.
 import pygal
 
 from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
 from tiletable_host.people import score_scale, score_text
 from tiletable_host.sessionlog import replay_session
 
@@ -20,7 +21,7 @@ DASHES = ("", "8,4", "2,3", "10,3,2,3", "5,5", "1,4")  # one per seat: overlappi
 def configure(parser):
     parser.add_argument("session", type=int, metavar="SESSION", help="session id (see `tiletable sessions`)")
     parser.add_argument("-o", "--output", default=None, help="SVG file to write (default: session-<SESSION>.svg)")
-    parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+    parser.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
 
 
 def score_series(replay):
@@ -70,7 +71,7 @@ def render_svg(replay):
 
 
 def do_plot(args):
-    db = dbmod.Database.open(args.db or dbmod.default_path(), create=False)
+    db = dbmod.Database.open(dbtarget.resolve(args.db, dbmod.default_path()), create=False)
     try:
         replay = replay_session(db, args.session)
     finally:

@@ -21,6 +21,7 @@ journal '', which becomes the identity the table reports when its journal goes o
 """
 from tiletable.proto.messages import JOURNAL_SESSIONS
 from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError, TransportError
 from tiletable_host.progress import Progress
@@ -29,7 +30,7 @@ COMMIT_RECORDS = 1000  # records per transaction: each commit waits for the disk
 
 
 def configure(parser):
-    parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+    parser.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
     parser.add_argument("--no-ack", action="store_true", help="store the records but leave the table's copy unacknowledged")
     add_link_options(parser)
 
@@ -152,7 +153,7 @@ class _Store:
 
 
 def do_pull(args):
-    db = dbmod.Database.open(args.db or dbmod.default_path())
+    db = dbmod.Database.open(dbtarget.resolve(args.db, dbmod.default_path()))
     try:
         link = open_link(args)
         try:

@@ -11,17 +11,18 @@ are journalled as the table's undos.
     tiletable import club-night.tgr --db club.db
 """
 from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
 from tiletable_host.record import import_device, journal_records, read_records, summary
 
 
 def configure(parser):
     parser.add_argument("files", nargs="+", metavar="FILE", help="record files (.tgr)")
-    parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+    parser.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
 
 
 def do_import(args):
     checked = [(path, item) for path in args.files for item in read_records(path)]
-    db = dbmod.Database.open(args.db or dbmod.default_path())
+    db = dbmod.Database.open(dbtarget.resolve(args.db, dbmod.default_path()))
     lines = []
     try:
         with db.transaction():  # every record of the files, or none: nothing half-imported

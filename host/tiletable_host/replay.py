@@ -4,6 +4,7 @@ every score with what the table recorded; exit status 1 when they diverge (usabl
     tiletable replay 12
 """
 from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
 from tiletable_host.errors import CommandError
 from tiletable_host.people import for_people, score_scale, scores_text
 from tiletable_host.sessionlog import replay_session
@@ -11,11 +12,11 @@ from tiletable_host.sessionlog import replay_session
 
 def configure(parser):
     parser.add_argument("session", type=int, metavar="SESSION", help="session id (see `tiletable sessions`)")
-    parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+    parser.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
 
 
 def do_replay(args):
-    db = dbmod.Database.open(args.db or dbmod.default_path(), create=False)
+    db = dbmod.Database.open(dbtarget.resolve(args.db, dbmod.default_path()), create=False)
     try:
         replay = replay_session(db, args.session)
     finally:

@@ -31,6 +31,7 @@ from tiletable.engine.tiles import tile_str
 from tiletable.profiles import profile_for
 from tiletable.proto.messages import E_NO_MEMORY, RESTARTS_INTO
 from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
 from tiletable_host import sync as syncmod
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
@@ -49,7 +50,7 @@ def configure(parser):
     parser.add_argument("--players", default="ann,bob", help="player names, comma-separated (default: %(default)s)")
     parser.add_argument("--hands", type=int, default=2, help="hands to play on the simulated table (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=5, help="seed of the deals and the players' choices (default: %(default)s)")
-    parser.add_argument("--db", default=None, help="database to pull into and keep (default: a temporary one, removed at the end)")
+    parser.add_argument("--db", default=None, help="database to pull into and keep, a SQLite file or postgresql:// URL (default: $%s, else a temporary one, removed at the end)" % dbtarget.ENV)
     parser.add_argument("--name", default=None, help='name the table first, as `tiletable name` does (e.g. "Table 3")')
     parser.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython", help="interpreter of the simulated device")
     parser.add_argument("--live", action="store_true", help="print the table's view after every play (default: once, at the end)")
@@ -203,6 +204,7 @@ def do_run(args):
     if args.name is not None:
         args.name = checked_name(args.name)
     with tempfile.TemporaryDirectory(prefix="tiletable-run-") as scratch:
+        args.db = dbtarget.resolve(args.db, None)  # --db, else $TILETABLE_DB, else a temporary file
         db_path = args.db or os.path.join(scratch, "tiletable.db")
         table = None
         if not args.port and getattr(args, "link", None) is None:
@@ -273,7 +275,7 @@ def _session(args, link, table, names, db_path):
     db = dbmod.Database.open(db_path)
     try:
         added, _, _ = pull_journal(link, db)
-        kept = db_path if args.db else "a temporary database (pass --db to keep the session)"
+        kept = dbtarget.redact(db_path) if args.db else "a temporary database (pass --db to keep the session)"
         print("pulled %d records into %s" % (added, kept), flush=True)
         return db.sessions()[-1]["id"]
     finally:

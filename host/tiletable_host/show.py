@@ -11,13 +11,14 @@ players' names.
     tiletable show 12 --db club.db
 """
 from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
 from tiletable_host.people import chance_text, for_people, players_text, score_event_text, score_scale, scores_text
 from tiletable_host.sessionlog import elapsed_text, replay_session, result_of
 
 
 def configure(parser):
     parser.add_argument("session", type=int, metavar="SESSION", help="session id (see `tiletable sessions`)")
-    parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+    parser.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
 
 
 def render_session(replay):
@@ -90,7 +91,7 @@ def entry_scores_before(replay, entry):
 
 
 def do_show(args):
-    db = dbmod.Database.open(args.db or dbmod.default_path(), create=False)
+    db = dbmod.Database.open(dbtarget.resolve(args.db, dbmod.default_path()), create=False)
     try:
         replay = replay_session(db, args.session)
     finally:

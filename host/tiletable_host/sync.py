@@ -16,6 +16,7 @@ import os
 from tiletable.engine.rulesets import MAX_DOCUMENT, find_ruleset, preset_names
 from tiletable.proto.messages import E_SEQUENCE
 from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.progress import Progress
@@ -30,7 +31,7 @@ def configure(parser):
     parser.add_argument("--presets", action="store_true", help="also sync every preset of the engine (the default without PATH)")
     parser.add_argument("--prune", action="store_true", help="remove rulesets on the table that are not among the sources")
     parser.add_argument("--dry-run", action="store_true", help="validate and compare, but change nothing on the table")
-    parser.add_argument("--db", default=None, help="database that remembers synced rulesets for replays (default: %s)" % dbmod.default_path())
+    parser.add_argument("--db", default=None, help="database that remembers synced rulesets for replays: " + dbtarget.HELP % dbmod.default_path())
     add_link_options(parser)
 
 
@@ -130,7 +131,7 @@ def do_sync(args):
     documents = collect_documents(args.paths, args.presets or not args.paths)
     link = open_link(args)
     try:
-        sync_documents(link, documents, args.db or dbmod.default_path(), args.prune, args.dry_run)
+        sync_documents(link, documents, dbtarget.resolve(args.db, dbmod.default_path()), args.prune, args.dry_run)
     finally:
         close_link(args, link)
     return 0

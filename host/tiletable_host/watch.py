@@ -13,6 +13,7 @@ import sys
 
 from tiletable.record import REC_HEADER, parse_json_payload
 from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
 from tiletable_host.connect import add_link_options, close_link, open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.people import for_people, score_event_text, score_scale, seat_label, seat_name
@@ -24,7 +25,7 @@ from tiletable_host.views import table_lines
 def configure(parser):
     parser.add_argument("--once", action="store_true", help="print the view once and exit")
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between redraws (default: %(default)s)")
-    parser.add_argument("--db", default=None, help="database of synced rulesets, to explain custom games (default: %s)" % dbmod.default_path())
+    parser.add_argument("--db", default=None, help="database of synced rulesets, to explain custom games: " + dbtarget.HELP % dbmod.default_path())
     add_link_options(parser)
 
 
@@ -140,8 +141,10 @@ def _last_play(replay, names, scale):
 
 def open_ruleset_db(path):
     """The ruleset memory, if this PC has a database (watching never creates one)."""
-    path = path or dbmod.default_path()
-    return dbmod.Database.open(path, create=False) if os.path.exists(path) else None
+    target = dbtarget.resolve(path, dbmod.default_path())
+    if dbtarget.is_server(target) or os.path.exists(target):
+        return dbmod.Database.open(target, create=False)
+    return None
 
 
 def do_watch(args):

@@ -24,6 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
 from tiletable_host.errors import CommandError
 from tiletable_host.people import score_scale, score_value
 from tiletable_host.plot import render_svg
@@ -47,7 +48,7 @@ def create_app(hub, db_path):
         without one, or for an unknown session, say so on the page."""
 
         def endpoint(request):
-            if not os.path.exists(db_path):
+            if not dbtarget.is_server(db_path) and not os.path.exists(db_path):
                 return page("message.html", 404, title="History", message="No database at %s yet: pull a table's journal first (tiletable pull)." % db_path)
             try:
                 db = dbmod.Database.open(db_path, create=False)

@@ -15,6 +15,7 @@ import time
 import uvicorn
 
 from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
 from tiletable_host.connect import resolve_port
 from tiletable_host.errors import CommandError
 from tiletable_host.serve.app import create_app
@@ -26,7 +27,7 @@ def configure(parser):
     parser.add_argument("--no-table", action="store_true", help="history only: watch no table")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s, this PC only)")
     parser.add_argument("--http-port", type=int, default=8417, help="HTTP port (default: %(default)s; 0 picks a free one)")
-    parser.add_argument("--db", default=None, help="SQLite database (default: %s)" % dbmod.default_path())
+    parser.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
 
 
 class WebServer:
@@ -68,7 +69,7 @@ class WebServer:
 
 
 def do_serve(args):
-    db_path = args.db or dbmod.default_path()
+    db_path = dbtarget.resolve(args.db, dbmod.default_path())
     ports = [] if args.no_table else (args.port or [resolve_port(None)])
     hub = Hub()
     watchers = [PortWatcher(hub, port, db_path) for port in ports]
@@ -76,7 +77,7 @@ def do_serve(args):
     url = server.start()
     for watcher in watchers:
         watcher.start()
-    print("live view and history on %s (tables: %s; database %s); Ctrl-C stops" % (url, ", ".join(ports) or "none", db_path), flush=True)
+    print("live view and history on %s (tables: %s; database %s); Ctrl-C stops" % (url, ", ".join(ports) or "none", dbtarget.redact(db_path)), flush=True)
     try:
         while server.thread.is_alive():
             server.thread.join(0.5)
