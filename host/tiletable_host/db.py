@@ -808,24 +808,28 @@ class _PostgreSQL:
             db.execute("SELECT pg_advisory_xact_lock(?::bigint)", (self._SCHEMA_LOCK,))
             db._create_or_migrate(self._version(db))
 
-    @staticmethod
-    def _version(db):
+    # The tables of those names in the schema CREATE TABLE would make them in, read from the
+    # catalog by a query of its own (to_regclass would trust this connection's cache of names,
+    # which still misses a table another program created while we waited for the lock).
+    _EXISTING = (
+        "SELECT string_agg(relname, ', ' ORDER BY relname) FROM pg_catalog.pg_class"
+        " WHERE relname = ANY(?::text[]) AND relnamespace = current_schema()::regnamespace"
+    )
+
+    @classmethod
+    def _version(cls, db):
         """The schema version, or None for a database without tiletable's schema."""
-        marks = db.execute("SELECT to_regclass(?) IS NOT NULL", (_MARKS,)).fetchone()[0]
-        if not marks:
+        if not db.execute(cls._EXISTING, ([_MARKS],)).fetchone()[0]:
             return None
         app_id, version = db.execute("SELECT application_id, version FROM %s" % _MARKS).fetchone()
         if app_id != APPLICATION_ID:
             raise CommandError("%s is not a tiletable database (it belongs to another program); pass another --db" % db.path)
         return _known(version, db.path)
 
-    @staticmethod
-    def _foreign_tables(db):
+    @classmethod
+    def _foreign_tables(cls, db):
         """The names of tiletable's tables that exist already in a database without its marks."""
-        found = db.execute(
-            "SELECT string_agg(name, ', ') FROM unnest(?::text[]) AS name WHERE to_regclass(name) IS NOT NULL", (list(TABLES),)
-        ).fetchone()[0]
-        return found
+        return db.execute(cls._EXISTING, (list(TABLES),)).fetchone()[0]
 
     @staticmethod
     def mark(db, version, new):

@@ -1,12 +1,18 @@
 """One Database on both engines: a SQLite file and a PostgreSQL database hold the same records,
 sessions and rulesets, list them alike, and tell a missing or foreign schema in one line."""
+import contextlib
+import multiprocessing
+import os
+
 import pytest
 
 from cli import tiletable
+from dbtrace import trap_statements
 from journal_games import play_into_journal
 from tiletable.record import iter_records
 from tiletable.runtime.journal import Journal
 from tiletable_host import db as dbmod
+from tiletable_host import pull as pullmod
 from tiletable_host.db import Database
 from tiletable_host.errors import CommandError
 from tiletable_host.sessions import ROW
@@ -118,3 +124,99 @@ def test_a_server_database_of_a_newer_tiletable_is_refused(capsys, postgres_url)
     db.close()
     status, _, err = tiletable(capsys, ["sessions", "--db", postgres_url])
     assert status == 1 and "was written by a newer tiletable (schema %d" % (dbmod.SCHEMA_VERSION + 1) in err
+
+
+FORK = multiprocessing.get_context("fork")
+STUCK = 87  # a child's exit status when the other never came to where they meet
+
+
+def _open_when_both_found_it_new(url, found, me):
+    """``Database.open(url)`` that, about to take the schema's lock, waits until the other
+    program has found the database without a schema too; how many CREATEs it ran."""
+    creates = []
+
+    def on_statement(sql):
+        if "pg_advisory_xact_lock(%s::bigint)" in sql:
+            found[me].set()
+            if not found[1 - me].wait(120):
+                os._exit(STUCK)
+        if sql.startswith("CREATE"):
+            creates.append(sql)
+
+    trap_statements(on_statement)
+    Database.open(url).close()
+    return len(creates)
+
+
+def test_two_programs_opening_a_new_server_database_at_once_create_it_once(postgres_url):
+    found = [FORK.Event(), FORK.Event()]
+    receive, send = FORK.Pipe(duplex=False)
+    processes = [FORK.Process(target=lambda me=me: send.send((me, _open_when_both_found_it_new(postgres_url, found, me)))) for me in (0, 1)]
+    for process in processes:
+        process.start()
+    send.close()
+    creates = {}
+    with contextlib.suppress(EOFError):
+        for _ in processes:
+            me, count = receive.recv()
+            creates[me] = count
+    for process in processes:
+        process.join()
+    assert [process.exitcode for process in processes] == [0, 0]
+    assert sorted(creates.values()) == [0, dbmod._SCHEMA.count("CREATE ") + 1]  # and tiletable_schema
+    db = Database.open(postgres_url, create=False)
+    try:
+        assert db.execute("SELECT count(*) FROM tiletable_schema").fetchone()[0] == 1 and db.session_count() == 0
+    finally:
+        db.close()
+
+
+def test_a_commit_the_server_refuses_stores_nothing_and_the_pull_acknowledges_nothing(capsys, device, postgres_url, monkeypatch):
+    """The server refuses the third transaction as it commits (a deferred constraint trigger):
+    what the first two stored stays, nothing is acknowledged, and the next pull completes."""
+    import psycopg
+
+    monkeypatch.setattr(pullmod, "COMMIT_RECORDS", 100)
+    Database.open(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(
+            "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$ BEGIN IF NEW.seq > 250 THEN RAISE EXCEPTION 'refused as it commits'; END IF; RETURN NEW; END $$"
+        )
+        conn.execute("CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON records DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse()")
+    status, _, err = tiletable(capsys, ["pull", "--db", postgres_url], device)
+    assert status == 1 and err.count("\n") == 1 and "refused as it commits" in err
+    assert device.journal.acked == 0
+    db = Database.open(postgres_url)
+    try:
+        stored = [seq for (seq,) in db.execute("SELECT seq FROM records ORDER BY seq")]
+        assert stored == list(range(1, len(stored) + 1)) and 100 <= len(stored) <= 250  # whole transactions, before the refused one
+    finally:
+        db.close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("DROP TRIGGER refuse ON records")
+    assert tiletable(capsys, ["pull", "--db", postgres_url], device)[0] == 0
+    expected = _journal_records(str(device.root) + "/journal")
+    assert device.journal.acked == expected[-1][0]
+    db = Database.open(postgres_url)
+    try:
+        assert db.record_count() == len(expected) and sum(s["records"] for s in db.sessions()) == len(expected)
+    finally:
+        db.close()
+
+
+def test_a_commit_answered_rollback_is_an_error_not_a_success(postgres_url):
+    """A transaction a failed statement aborted is answered COMMIT with ROLLBACK: were that
+    taken for a commit, pull would acknowledge records the database never stored."""
+    import psycopg
+
+    db = Database.open(postgres_url)
+    try:
+        with pytest.raises(CommandError, match=r"did not store the transaction \(the server answered ROLLBACK\)"):
+            with db._writing():
+                db.remember_ruleset("abc", "house", "{}")
+                with contextlib.suppress(psycopg.Error):
+                    db.execute("SELECT 1 / 0")
+        assert db.ruleset_document("abc") is None
+    finally:
+        db.close()
