@@ -1,4 +1,5 @@
-"""The database never half-exists, and many programs share it.
+"""The database never half-exists, and many programs share it (the tests that take ``db_target``
+or ``new_db`` run on a SQLite file and on a PostgreSQL database; locking a file is SQLite's).
 
 A program killed at any statement (``os._exit`` in a forked child as the statement starts: no
 cleanup, nothing closed, as ``kill -9``) leaves a database that opens, and a pull then
@@ -20,6 +21,7 @@ from collections import Counter
 import pytest
 
 from cli import tiletable
+from dbtrace import trap_statements
 from journal_games import play_into_journal
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.record import iter_records
@@ -55,16 +57,9 @@ def _run(argv, link=None):
 
 
 def _trap_statements(on_statement):
-    """Every connection the tool opens in this (forked) process calls ``on_statement(sql)`` as
-    each of its statements starts."""
-    connect = sqlite3.connect
-
-    def traced(*args, **kwargs):
-        conn = connect(*args, **kwargs)
-        conn.set_trace_callback(lambda sql: on_statement(sql.lstrip()))
-        return conn
-
-    sqlite3.connect = traced
+    """Every connection the tool opens in this (forked) process, to either engine, calls
+    ``on_statement(sql)`` as each of its statements starts."""
+    trap_statements(on_statement)
 
 
 def _in_child(work, *args):
@@ -119,15 +114,16 @@ def _journal_records(root):
 
 
 def _stored(db_path):
-    """Every stored record, and every session's (device, first_seq, records count, records held)."""
-    db = Database.open(db_path, create=False)
+    """Every stored record, and every session's (device, first_seq, records count, records held)
+    (a database whose creation was cut off holds none: it is created now, as any program would)."""
+    db = Database.open(db_path)
     try:
-        records = [(d, s, t, bytes(p)) for d, s, t, p in db.conn.execute(
+        records = [(d, s, t, bytes(p)) for d, s, t, p in db.execute(
             "SELECT device, seq, type, payload FROM records r JOIN journals j ON j.id = r.journal ORDER BY device, seq"
         )]
-        sessions = db.conn.execute(
+        sessions = [tuple(row) for row in db.execute(
             "SELECT device, first_seq, records, (SELECT count(*) FROM records r WHERE r.session = s.id) FROM sessions s ORDER BY device, first_seq"
-        ).fetchall()
+        )]
     finally:
         db.close()
     return records, sessions
@@ -156,15 +152,16 @@ def _pull(device_root, db_path, commit_records):
     return _run(["pull", "--db", db_path], _table(device_root))
 
 
-def test_a_pull_killed_at_any_statement_of_a_new_database_leaves_one_a_pull_completes(tmp_path, played):
+def test_a_pull_killed_at_any_statement_of_a_new_database_leaves_one_a_pull_completes(tmp_path, played, new_db, db_engine):
     expected = [("tiletable-local",) + record for record in _journal_records(played)]
-    status, (result, statements) = _in_child(_dying_at, None, _pull, _copy(played, tmp_path, "census"), str(tmp_path / "census.db"), 10)
+    status, (result, statements) = _in_child(_dying_at, None, _pull, _copy(played, tmp_path, "census"), new_db("census"), 10)
     assert status == 0 and result[0] == 0 and result[2] == ""
     points = _kill_points(statements)
-    assert len(points) > 20 and sum(sql.startswith("CREATE") for sql in statements) == dbmod._SCHEMA.count("CREATE ")
+    creates = dbmod._SCHEMA.count("CREATE ") + (db_engine == "postgresql")  # and its table of marks
+    assert len(points) > 20 and sum(sql.startswith("CREATE") for sql in statements) == creates
     for statement in points:
         device = _copy(played, tmp_path, "device%d" % statement)
-        db_path = str(tmp_path / ("t%d.db" % statement))
+        db_path = new_db("t%d" % statement)
         assert _in_child(_dying_at, statement, _pull, device, db_path, 10)[0] == KILLED
         status, out, err = _run(["pull", "--db", db_path], _table(device))
         assert (status, err) == (0, ""), "killed at %r: %s" % (statements[statement - 1], err)
@@ -255,7 +252,8 @@ def test_a_new_file_another_program_is_creating_too_is_waited_for(tmp_path, pati
 class _Rendezvous:
     """Programs that meet where a race between reading and writing would show: each waits,
     before it adds a session, until every other one has read what it is about to store, is
-    waiting for the write lock (BEGIN IMMEDIATE), or has ended."""
+    waiting for the write lock (SQLite's BEGIN IMMEDIATE, a PostgreSQL advisory lock), or has
+    ended."""
 
     def __init__(self, count):
         self.ready = [FORK.Event() for _ in range(count)]
@@ -266,7 +264,7 @@ class _Rendezvous:
         last = []
 
         def on_statement(sql):
-            if sql.startswith("BEGIN IMMEDIATE") or (last and last[0].startswith("SELECT") and " FROM records " in last[0]):
+            if sql.startswith("BEGIN IMMEDIATE") or "pg_advisory_xact_lock" in sql or (last and last[0].startswith("SELECT") and " FROM records " in last[0]):
                 self.ready[me].set()
             if sql.startswith("INSERT INTO sessions"):
                 if not all(ready.wait(WAIT) for other, ready in enumerate(self.ready) if other != me):
@@ -321,12 +319,12 @@ def _import(db_path, *paths):
     return _run(["import"] + list(paths) + ["--db", db_path])
 
 
-def test_an_import_killed_at_any_statement_stores_all_its_records_or_none_and_runs_again(tmp_path, played):
+def test_an_import_killed_at_any_statement_stores_all_its_records_or_none_and_runs_again(tmp_path, played, new_db):
     files = _record_files(played, tmp_path)
-    status, (result, statements) = _in_child(_dying_at, None, _import, str(tmp_path / "census.db"), *files)
+    status, (result, statements) = _in_child(_dying_at, None, _import, new_db("census"), *files)
     assert status == 0 and result[0] == 0 and result[1].count("imported as session") == 3
     for statement in _kill_points(statements):
-        db_path = str(tmp_path / ("t%d.db" % statement))
+        db_path = new_db("t%d" % statement)
         assert _in_child(_dying_at, statement, _import, db_path, *files)[0] == KILLED
         assert len(_stored(db_path)[1]) in (0, 3), "killed at %r" % statements[statement - 1]
         status, out, err = _import(db_path, *files)
@@ -345,9 +343,9 @@ def patient(monkeypatch):
     monkeypatch.setattr(dbmod, "BUSY_TIMEOUT", WAIT)
 
 
-def test_programs_importing_the_same_records_at_once_store_each_once(tmp_path, played, patient):
+def test_programs_importing_the_same_records_at_once_store_each_once(tmp_path, played, patient, db_target):
     a, b, c = _record_files(played, tmp_path)
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     Database.open(db_path).close()
     results = _Rendezvous(3).all([(_import, db_path, a, b), (_import, db_path, a, c), (_import, db_path, b, c)])
     assert [(status, err) for status, _, err in results] == [(0, "")] * 3
@@ -358,10 +356,9 @@ def test_programs_importing_the_same_records_at_once_store_each_once(tmp_path, p
     assert len(records) == len(set((device, seq) for device, seq, _, _ in records)) == sum(count for _, _, count, _ in sessions)
 
 
-def test_programs_pulling_importing_and_syncing_into_a_new_database_at_once_all_succeed(tmp_path, played, patient):
+def test_programs_pulling_importing_and_syncing_into_a_new_database_at_once_all_succeed(tmp_path, played, patient, db_target):
     a, b, c = _record_files(played, tmp_path)
-    os.makedirs(tmp_path / "new")
-    db_path = str(tmp_path / "new" / "t.db")
+    db_path = db_target
     programs = [
         (_pull, _copy(played, tmp_path, "device1"), db_path, 10),
         (_pull, _copy(played, tmp_path, "device2"), db_path, 10),
@@ -377,7 +374,7 @@ def test_programs_pulling_importing_and_syncing_into_a_new_database_at_once_all_
     assert len(sessions) == 6 and all(count == held > 0 for _, _, count, held in sessions)
     assert len(records) == sum(count for _, _, count, _ in sessions)
     db = Database.open(db_path)
-    assert db.conn.execute("SELECT count(*) FROM rulesets").fetchone()[0] >= len(_table(str(tmp_path / "table")).ruleset_list())
+    assert db.execute("SELECT count(*) FROM rulesets").fetchone()[0] >= len(_table(str(tmp_path / "table")).ruleset_list())
     db.close()
 
 

@@ -1,5 +1,6 @@
-"""``tiletable pull`` into SQLite: incremental, idempotent, acknowledged only when committed,
-whole across device resets; and clear errors for a damaged or foreign database file."""
+"""``tiletable pull`` into a SQLite file or a PostgreSQL database (the tests that take
+``db_target`` run on both): incremental, idempotent, acknowledged only when committed, whole
+across device resets; and clear errors for a damaged or foreign database file."""
 import io
 import re
 import sqlite3
@@ -33,15 +34,15 @@ def _journal_records(root):
 
 def _stored(db_path):
     db = Database.open(db_path)
-    rows = db.conn.execute("SELECT seq, type, payload FROM records ORDER BY seq").fetchall()
+    rows = db.execute("SELECT seq, type, payload FROM records ORDER BY seq").fetchall()
     db.close()
     return [(seq, rtype, bytes(payload)) for seq, rtype, payload in rows]
 
 
-def test_pull_stores_every_record_and_acknowledges_them(capsys, tmp_path, device):
+def test_pull_stores_every_record_and_acknowledges_them(capsys, tmp_path, device, db_target):
     play_into_journal(device.journal, seed=1)
     play_into_journal(device.journal, seed=2)
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     status, out, _ = tiletable(capsys, ["pull", "--db", db_path], device)
     assert status == 0, out
     expected = _journal_records(str(tmp_path / "device" / "journal"))
@@ -50,14 +51,14 @@ def test_pull_stores_every_record_and_acknowledges_them(capsys, tmp_path, device
     assert device.journal.acked == expected[-1][0]
 
 
-def test_pull_during_a_game_stores_what_is_on_flash_and_flushes_nothing(capsys, tmp_path, device):
+def test_pull_during_a_game_stores_what_is_on_flash_and_flushes_nothing(capsys, tmp_path, device, db_target):
     """The records still in the table's write buffer may yet be lost: the pull leaves them
     for the next one rather than force a flash sync in the middle of the game."""
     play_into_journal(device.journal, seed=1, max_actions=40)  # ends with a flush
     for _ in range(5):
         device.journal.log_action("6-6")
     flushes, durable = device.journal.flush_count, device.journal.durable_seq
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     assert [r[0] for r in _stored(db_path)] == list(range(1, durable + 1))
     assert device.journal.acked == durable and device.journal.flush_count == flushes
@@ -66,8 +67,8 @@ def test_pull_during_a_game_stores_what_is_on_flash_and_flushes_nothing(capsys, 
     assert [r[0] for r in _stored(db_path)] == list(range(1, durable + 6))
 
 
-def test_pull_is_incremental_and_a_second_pull_adds_nothing(capsys, tmp_path, device):
-    db_path = str(tmp_path / "t.db")
+def test_pull_is_incremental_and_a_second_pull_adds_nothing(capsys, tmp_path, device, db_target):
+    db_path = db_target
     play_into_journal(device.journal, seed=1)
     tiletable(capsys, ["pull", "--db", db_path], device)
     first = _stored(db_path)
@@ -79,9 +80,9 @@ def test_pull_is_incremental_and_a_second_pull_adds_nothing(capsys, tmp_path, de
     assert _stored(db_path) == _journal_records(str(tmp_path / "device" / "journal"))
 
 
-def test_no_ack_leaves_the_table_copy_unacknowledged(capsys, tmp_path, device):
+def test_no_ack_leaves_the_table_copy_unacknowledged(capsys, tmp_path, device, db_target):
     play_into_journal(device.journal, seed=1)
-    assert tiletable(capsys, ["pull", "--no-ack", "--db", str(tmp_path / "t.db")], device)[0] == 0
+    assert tiletable(capsys, ["pull", "--no-ack", "--db", db_target], device)[0] == 0
     assert device.journal.acked == 0
 
 
@@ -117,7 +118,7 @@ def _fill_with_a_game_in_progress(journal):
 
 
 @pytest.mark.parametrize("at_pull", [1, 2, 5])
-def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(capsys, tmp_path, at_pull):
+def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(capsys, tmp_path, at_pull, db_target):
     device = OldFirmware(str(tmp_path / "device"))
     _fill_with_a_game_in_progress(device.journal)
     pulls = []
@@ -132,7 +133,7 @@ def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(cap
         return False
 
     device.before_request = reset_at_pull
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     status, out, _ = tiletable(capsys, ["pull", "--db", db_path], device)
     assert status == 0, out
     assert device.resets == 1
@@ -142,10 +143,10 @@ def test_a_device_reset_in_the_middle_of_a_pull_loses_and_duplicates_nothing(cap
 
 
 @pytest.mark.parametrize("at_frame", [1, 2, 5])
-def test_a_device_reset_in_the_middle_of_a_stream_loses_and_duplicates_nothing(capsys, tmp_path, at_frame):
+def test_a_device_reset_in_the_middle_of_a_stream_loses_and_duplicates_nothing(capsys, tmp_path, at_frame, db_target):
     device = ResetMidStream(str(tmp_path / "device"), at_frame)
     _fill_with_a_game_in_progress(device.journal)
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     status, out, _ = tiletable(capsys, ["pull", "--db", db_path], device)
     assert status == 0, out
     assert device.resets == 1 and device.frames > at_frame  # the stream went on after the reset
@@ -181,7 +182,7 @@ def test_a_table_without_the_stream_says_so_in_one_line(tmp_path):
         device.journal_stream(0)
 
 
-def test_only_committed_records_are_acknowledged(capsys, tmp_path, device, monkeypatch):
+def test_only_committed_records_are_acknowledged(capsys, tmp_path, device, monkeypatch, db_target):
     for seed in range(1, 4):
         play_into_journal(device.journal, seed=seed)
     original = Database.import_records
@@ -194,15 +195,15 @@ def test_only_committed_records_are_acknowledged(capsys, tmp_path, device, monke
         return original(self, name, records, identity)
 
     monkeypatch.setattr(Database, "import_records", fail_on_second_batch)
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     status, _, err = tiletable(capsys, ["pull", "--db", db_path], device)
     assert status == 1 and err == "tiletable: pull: cannot write to %s: disk I/O error\n" % db_path
     assert len(_stored(db_path)) == calls[0]
     assert device.journal.acked == 0
 
 
-def test_a_record_stored_twice_is_kept_once_and_a_different_one_is_refused(tmp_path):
-    db = Database.open(str(tmp_path / "t.db"))
+def test_a_record_stored_twice_is_kept_once_and_a_different_one_is_refused(tmp_path, db_target):
+    db = Database.open(db_target)
     header = b'{"boot":1,"firmware":"t","hash":"0123456789abcdef","players":["a","b"],"ruleset":"muggins","time":null}'
     records = [(1, 1, header), (2, 2, b"D0:5-5")]
     assert db.import_records("table", records) == 2
@@ -222,10 +223,10 @@ class NoIdentity(LocalTransport):
         self.server._handlers[HELLO] = lambda fields: hello(dict(fields, proto=1))
 
 
-def test_a_journal_without_identity_behind_the_database_is_reported(capsys, tmp_path):
+def test_a_journal_without_identity_behind_the_database_is_reported(capsys, tmp_path, db_target):
     device = NoIdentity(str(tmp_path / "device"))
     play_into_journal(device.journal, seed=1)
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     tiletable(capsys, ["pull", "--db", db_path], device)
     wiped = NoIdentity(str(tmp_path / "wiped"))
     status, _, err = tiletable(capsys, ["pull", "--db", db_path], wiped)
@@ -255,10 +256,10 @@ def _stored_sessions(db_path):
         db.close()
 
 
-def test_a_wiped_journal_is_a_new_journal_stored_apart_with_one_line(capsys, tmp_path, device):
+def test_a_wiped_journal_is_a_new_journal_stored_apart_with_one_line(capsys, tmp_path, device, db_target):
     for seed in (1, 2):
         play_into_journal(device.journal, seed=seed)
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     old = device.journal.identity
     wiped = LocalTransport(str(tmp_path / "wiped"))  # the same table, its flash erased: numbering from 1 again
@@ -278,12 +279,12 @@ def test_a_wiped_journal_is_a_new_journal_stored_apart_with_one_line(capsys, tmp
     assert _stored_sessions(db_path) == expected  # every session whole, none mixed with another
 
 
-def test_two_tables_with_one_name_never_mix(capsys, tmp_path):
+def test_two_tables_with_one_name_never_mix(capsys, tmp_path, db_target):
     """Tables A, then B, then A, then B pulled into one database under one device name: each
     session is stored whole, none has two ends."""
     a = LocalTransport(str(tmp_path / "a"))
     b = LocalTransport(str(tmp_path / "b"))
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     for table, seeds in ((a, (1,)), (b, (2, 3, 4)), (a, (5, 6)), (b, (7,))):
         for seed in seeds:
             play_into_journal(table.journal, seed=seed)
@@ -296,9 +297,9 @@ def test_two_tables_with_one_name_never_mix(capsys, tmp_path):
     assert sorted(stored) == sorted(a_sessions + b_sessions)
 
 
-def test_the_journal_of_a_restarted_table_is_the_same_journal(capsys, tmp_path, device):
+def test_the_journal_of_a_restarted_table_is_the_same_journal(capsys, tmp_path, device, db_target):
     play_into_journal(device.journal, seed=1)
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     tiletable(capsys, ["pull", "--db", db_path], device)
     identity = device.journal.identity
     device.reset()  # a power cut: the journal opened again from its flash
@@ -483,11 +484,11 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_a_long_pull_draws_a_progress_bar_on_a_terminal(tmp_path, device):
+def test_a_long_pull_draws_a_progress_bar_on_a_terminal(tmp_path, device, db_target):
     for seed in range(1, 4):
         play_into_journal(device.journal, seed=seed)
     device.hello()
-    db = Database.open(str(tmp_path / "t.db"))
+    db = Database.open(db_target)
     screen = _Terminal()
     added, sessions, last = pull_journal(device, db, progress_stream=screen)
     drawn = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", screen.getvalue())  # without the colours and cursor moves
@@ -495,20 +496,20 @@ def test_a_long_pull_draws_a_progress_bar_on_a_terminal(tmp_path, device):
     assert (added, sessions) == (last, 3)
 
 
-def test_nothing_to_pull_draws_no_bar(tmp_path, device):
+def test_nothing_to_pull_draws_no_bar(tmp_path, device, db_target):
     device.hello()
     screen = _Terminal()
-    pull_journal(device, Database.open(str(tmp_path / "t.db")), progress_stream=screen)
+    pull_journal(device, Database.open(db_target), progress_stream=screen)
     assert screen.getvalue() == ""
 
 
-def test_a_table_without_identity_whose_journal_restarted_is_reported_before_anything_is_stored(capsys, tmp_path):
+def test_a_table_without_identity_whose_journal_restarted_is_reported_before_anything_is_stored(capsys, tmp_path, db_target):
     device = NoIdentity(str(tmp_path / "device"))
     for seed in (1, 2):
         play_into_journal(device.journal, seed=seed)
     device.reset()
     device.reset()  # boot 3 when pulled
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     tiletable(capsys, ["pull", "--db", db_path], device)
     stored = _stored(db_path)
     wiped = NoIdentity(str(tmp_path / "wiped"))  # boot 1, and a longer journal than the first

@@ -15,12 +15,12 @@ from tiletable_host.transport_local import LocalTransport
 
 
 @pytest.fixture
-def pulled(capsys, tmp_path):
+def pulled(capsys, tmp_path, db_target):
     """A database holding two finished Muggins matches and one unfinished, and their final states."""
     device = LocalTransport(str(tmp_path / "device"))
     states = [play_into_journal(device.journal, seed=seed) for seed in (1, 2)]
     states.append(play_into_journal(device.journal, "block", ("cy", "di"), seed=3, max_actions=30))
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     return db_path, states
 
@@ -36,13 +36,14 @@ def test_sessions_lists_each_session_with_its_result(capsys, pulled):
     assert lines[3].endswith("cy, di / in progress")
 
 
-def test_sessions_pads_its_columns_by_characters_as_python_does(tmp_path):
-    """The listing is formatted by SQLite's printf; a table named with accents lines up."""
+def test_sessions_pads_its_columns_by_characters_as_python_does(tmp_path, db_target):
+    """The listing is formatted by the database (SQLite's printf, PostgreSQL's format); a table
+    named with accents lines up."""
     from tiletable.engine.rulesets import canonical_json
     from tiletable_host.sessions import ROW
 
     header = {"ruleset": "muggins", "hash": "0", "players": ["José", "李"], "time": 1700000000}
-    db = Database.open(str(tmp_path / "t.db"))
+    db = Database.open(db_target)
     db.import_records("mesa-niño-ß", [(1, 1, canonical_json(header).encode())])
     (line,) = db.listing(ROW)
     db.close()
@@ -65,13 +66,13 @@ def test_show_explains_every_score_and_ends_with_the_final_scores(capsys, pulled
     assert "disagree" not in out
 
 
-def test_a_seat_is_the_same_person_in_show_and_in_the_records_comments(capsys, tmp_path):
+def test_a_seat_is_the_same_person_in_show_and_in_the_records_comments(capsys, tmp_path, db_target):
     """A game started at the table names its seats P1, P2: shown once, never renumbered; the
     record's actions and score comments count from 0 (docs/RECORD.md), its ``;`` comments as show."""
     device = LocalTransport(str(tmp_path / "device"))
     play_into_journal(device.journal, "muggins", ("P1", "P2"), seed=1, tenths_apart=7)
     play_into_journal(device.journal, "sebastopol", ("ann", "bob", "cy", "di"), seed=2, max_actions=60, tenths_apart=7)
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     for session, players, first in (("1", "P1, P2", "P1 receives "), ("2", "P1 ann, P2 bob, P3 cy, P4 di", "ann receives ")):
         out = tiletable(capsys, ["show", session, "--db", db_path])[1]
@@ -99,10 +100,9 @@ def test_replay_agrees_with_the_table(capsys, pulled):
 def test_replay_reports_a_score_the_engine_does_not_give(capsys, pulled):
     db_path, _ = pulled
     db = Database.open(db_path)
-    seq, payload = db.conn.execute("SELECT seq, payload FROM records WHERE session = 1 AND type = ? ORDER BY seq LIMIT 1", (REC_SCORE,)).fetchone()
+    seq, payload = db.execute("SELECT seq, payload FROM records WHERE session = 1 AND type = ? ORDER BY seq LIMIT 1", (REC_SCORE,)).fetchone()
     seat, points, rule = bytes(payload).decode().split(" ", 2)
-    db.conn.execute("UPDATE records SET payload = ? WHERE seq = ?", (("%s %d %s" % (seat, int(points) + 5, rule)).encode(), seq))
-    db.conn.commit()
+    db.execute("UPDATE records SET payload = ? WHERE seq = ?", (("%s %d %s" % (seat, int(points) + 5, rule)).encode(), seq))
     db.close()
     status, out, err = tiletable(capsys, ["replay", "1", "--db", db_path])
     assert status == 1
@@ -115,9 +115,8 @@ def test_replay_reports_a_score_the_engine_does_not_give(capsys, pulled):
 def test_replay_reports_an_illegal_action_the_table_accepted(capsys, pulled):
     db_path, _ = pulled
     db = Database.open(db_path)
-    seq = db.conn.execute("SELECT seq FROM records WHERE session = 1 AND payload = CAST('draw' AS BLOB) ORDER BY seq LIMIT 1").fetchone()[0]
-    db.conn.execute("UPDATE records SET payload = CAST('pass' AS BLOB) WHERE seq = ?", (seq,))
-    db.conn.commit()
+    seq = db.execute("SELECT seq FROM records WHERE session = 1 AND payload = ? ORDER BY seq LIMIT 1", (b"draw",)).fetchone()[0]
+    db.execute("UPDATE records SET payload = ? WHERE seq = ?", (b"pass", seq))
     db.close()
     status, out, _ = tiletable(capsys, ["replay", "1", "--db", db_path])
     assert status == 1
@@ -134,13 +133,13 @@ def test_export_jsonl_has_one_object_per_record_with_scores_split(capsys, pulled
     assert [(r["seat"], r["player"], r["points"], r["rule"]) for r in scores] == expected
 
 
-def test_a_journal_with_action_times_and_one_from_before_them_show_and_export_side_by_side(capsys, tmp_path):
+def test_a_journal_with_action_times_and_one_from_before_them_show_and_export_side_by_side(capsys, tmp_path, db_target):
     """Journals written before actions had times still import: no time column in `show`, an
     empty ``elapsed`` in `export`; a timed session beside it gives every action its time."""
     device = LocalTransport(str(tmp_path / "device"))
     play_into_journal(device.journal, "block", ("ann", "bob"), seed=3, max_actions=30)
     state = play_into_journal(device.journal, "block", ("ann", "bob"), seed=3, max_actions=30, tenths_apart=37)
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     _, old, _ = tiletable(capsys, ["show", "1", "--db", db_path])
     status, new, _ = tiletable(capsys, ["show", "2", "--db", db_path])
