@@ -3,6 +3,7 @@ sessions and rulesets, list them alike, and tell a missing or foreign schema in 
 import contextlib
 import multiprocessing
 import os
+import re
 
 import pytest
 
@@ -220,3 +221,33 @@ def test_a_commit_answered_rollback_is_an_error_not_a_success(postgres_url):
         assert db.ruleset_document("abc") is None
     finally:
         db.close()
+
+
+def _without_chart_ids(page):
+    """A page without the random id pygal gives each chart it draws."""
+    return re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<id>", page)
+
+
+def test_the_history_pages_are_the_same_from_either_engine(capsys, tmp_path, postgres_url):
+    """`serve --db postgresql://...` shows what `serve --db club.db` shows of the same sessions."""
+    from starlette.testclient import TestClient
+
+    from tiletable_host.serve.app import create_app
+    from tiletable_host.serve.live import Hub
+
+    table = LocalTransport(str(tmp_path / "club"))
+    for seed in (1, 2):
+        play_into_journal(table.journal, seed=seed)
+    play_into_journal(table.journal, "block", ("cy", "di"), seed=3, max_actions=30)
+    local = str(tmp_path / "club.db")
+    for target in (local, postgres_url):
+        assert tiletable(capsys, ["pull", "--no-ack", "--db", target], table)[0] == 0
+    pages = ["/history", "/history?player=ann", "/history/session/1", "/history/session/3", "/history/session/2.tgr",
+             "/history/player/ann", "/history/player/cy", "/history/standings"]
+    answers = {}
+    for target in (local, postgres_url):
+        client = TestClient(create_app(Hub(), target))
+        answers[target] = [(response.status_code, _without_chart_ids(response.text)) for response in map(client.get, pages)]
+    assert [status for status, _ in answers[local]] == [200] * len(pages)
+    assert answers[postgres_url] == answers[local]
+    assert "in progress" in answers[local][0][1] and "ann" in answers[local][7][1]

@@ -10,7 +10,7 @@ from tiletable_host.serve.live import Hub
 from tiletable_host.transport_local import LocalTransport
 
 
-def test_a_named_table_is_named_by_its_name_in_sessions_show_and_the_web_view(capsys, tmp_path):
+def test_a_named_table_is_named_by_its_name_in_sessions_show_and_the_web_view(capsys, tmp_path, db_target):
     device = LocalTransport(str(tmp_path / "device"))
     status, out, _ = tiletable(capsys, ["name"], device)
     assert status == 0 and out == 'tiletable-local has no name (set one with `tiletable name "Table 3"`)\n'
@@ -19,7 +19,7 @@ def test_a_named_table_is_named_by_its_name_in_sessions_show_and_the_web_view(ca
     device.reset()  # kept on the table's flash
     assert device.hello()["name"] == "Table 3"
     play_into_journal(device.journal, seed=1)
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     status, out, _ = tiletable(capsys, ["pull", "--db", db_path], device)
     assert status == 0 and "from Table 3 into" in out
     _, out, _ = tiletable(capsys, ["sessions", "--db", db_path])
@@ -31,10 +31,10 @@ def test_a_named_table_is_named_by_its_name_in_sessions_show_and_the_web_view(ca
     assert "on Table 3," in client.get("/history/session/1").text
 
 
-def test_a_table_without_a_name_is_named_by_its_id(capsys, tmp_path):
+def test_a_table_without_a_name_is_named_by_its_id(capsys, tmp_path, db_target):
     device = LocalTransport(str(tmp_path / "device"))
     play_into_journal(device.journal, seed=1)
-    db_path = str(tmp_path / "t.db")
+    db_path = db_target
     tiletable(capsys, ["pull", "--db", db_path], device)
     _, out, _ = tiletable(capsys, ["show", "1", "--db", db_path])
     assert " on tiletable-local, " in out.splitlines()[0]

@@ -78,11 +78,11 @@ def test_check_and_import_count_the_hands_to_the_last_one(capsys, tmp_path, name
     assert status == 0 and told in out
 
 
-def test_an_imported_record_is_a_session_like_a_pulled_one_and_is_stored_once(capsys, tmp_path):
+def test_an_imported_record_is_a_session_like_a_pulled_one_and_is_stored_once(capsys, tmp_path, new_db):
     db_path, played = played_session(tmp_path, capsys, "muggins")
     text = "".join(recordmod.session_records_text(Database.open(db_path), Database.open(db_path).sessions()))
     path = write(tmp_path, text.replace("[Event ?]", "[Event club night; finals]"))
-    other_db = str(tmp_path / "other.db")
+    other_db = new_db("other")
     status, out, err = tiletable(capsys, ["import", path, "--db", other_db])
     assert (status, err) == (0, "") and out.endswith("imported as session 1\n")
     status, out, _ = tiletable(capsys, ["import", path, "--db", other_db])
@@ -95,10 +95,10 @@ def test_an_imported_record_is_a_session_like_a_pulled_one_and_is_stored_once(ca
     assert out.split("\n\n", 1)[1] == text.split("\n\n", 1)[1]  # the body is unchanged by the trip
 
 
-def test_import_of_a_bad_record_stores_nothing(capsys, tmp_path):
+def test_import_of_a_bad_record_stores_nothing(capsys, tmp_path, new_db):
     good = write(tmp_path, doc_examples()[0], "good.tgr")
     bad = write(tmp_path, doc_examples()[1].replace("3-4/4 4-6 3-6", "3-4/4 6-6 3-6"), "bad.tgr")
-    db_path = str(tmp_path / "t.db")
+    db_path = new_db("t")
     status, out, err = tiletable(capsys, ["import", good, bad, "--db", db_path])
     assert status == 1 and out == ""
     assert err.startswith("tiletable: import: %s: line " % bad) and "illegal action '6-6'" in err
@@ -183,7 +183,7 @@ def test_check_of_a_file_that_is_not_there_or_not_text(capsys, tmp_path):
     assert status == 1 and err.startswith("tiletable: check: cannot read %s: " % path)
 
 
-def test_an_undone_action_is_kept_and_taken_back(capsys, tmp_path):
+def test_an_undone_action_is_kept_and_taken_back(capsys, tmp_path, new_db):
     """A play taken back at the table is in the record, and ``undo`` after it; imported, it is
     the journal's amendment again, and `show` lists the play as undone."""
     device = LocalTransport(str(tmp_path / "device"))
@@ -196,7 +196,7 @@ def test_an_undone_action_is_kept_and_taken_back(capsys, tmp_path):
     assert not state.play(action)  # played again for good: no score in Block
     journal.log_action(state.action_str(action))
     journal.flush()
-    db_path = str(tmp_path / "t.db")
+    db_path = new_db("t")
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     status, out, _ = tiletable(capsys, ["export", "--format", "record", "--db", db_path])
     assert status == 0 and "[Result *]" in out and "[End *]" in out
@@ -205,7 +205,7 @@ def test_an_undone_action_is_kept_and_taken_back(capsys, tmp_path):
     assert "\nundo  ; taken back: %s\n" % state.action_str(action) in out
     checked = recordmod.check_record(record)
     assert checked.scores == state.scores and checked.history == state.history
-    other_db = str(tmp_path / "other.db")
+    other_db = new_db("other")
     status, imported, _ = tiletable(capsys, ["import", write(tmp_path, out), "--db", other_db])
     assert status == 0 and ": 17 actions up to hand 1, in progress: imported as session 1" in imported
     shown = tiletable(capsys, ["show", "1", "--db", other_db])[1]
@@ -233,10 +233,10 @@ def test_check_finds_an_undo_or_an_end_that_does_not_hold(capsys, tmp_path, chan
     assert err.startswith("tiletable: check: %s: line %d: " % (tmp_path / "game.tgr", line)) and message in err, err
 
 
-def test_the_end_of_a_record_is_the_end_of_the_imported_session(capsys, tmp_path):
+def test_the_end_of_a_record_is_the_end_of_the_imported_session(capsys, tmp_path, new_db):
     """``End`` says how the table ended the session; without it a record reads as before."""
     stopped = doc_examples()[0].replace("[Result *]", "[Result *]\n[End stopped 30 10]")
-    db_path = str(tmp_path / "t.db")
+    db_path = new_db("t")
     status, out, _ = tiletable(capsys, ["import", write(tmp_path, stopped), "--db", db_path])
     assert status == 0 and out.endswith(": muggins, ann v bob: 23 actions up to hand 1, stopped 30 10: imported as session 1\n")
     assert tiletable(capsys, ["sessions", "--db", db_path])[1].splitlines()[-1].endswith("ann, bob / stopped: ann 30, bob 10")
@@ -247,7 +247,7 @@ def test_the_end_of_a_record_is_the_end_of_the_imported_session(capsys, tmp_path
     assert tiletable(capsys, ["sessions", "--db", db_path])[1].splitlines()[-1].endswith("ann, bob / in progress")
 
 
-def test_a_stopped_session_stays_stopped_through_export_and_import(capsys, tmp_path):
+def test_a_stopped_session_stays_stopped_through_export_and_import(capsys, tmp_path, new_db):
     import random
 
     from engine.families_play import Rng
@@ -257,7 +257,7 @@ def test_a_stopped_session_stays_stopped_through_export_and_import(capsys, tmp_p
     device = LocalTransport(str(tmp_path / "device"))
     stopped = play_as_the_table(device.journal, find_ruleset("muggins"), random.Random(4), Rng(4), hands=3)
     device.journal.end_session(stopped.result("stopped"))
-    db_path, other_db, path = str(tmp_path / "t.db"), str(tmp_path / "other.db"), str(tmp_path / "s.tgr")
+    db_path, other_db, path = new_db("t"), new_db("other"), str(tmp_path / "s.tgr")
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     assert tiletable(capsys, ["export", "--format", "record", "-o", path, "--db", db_path])[0] == 0
     status, out, _ = tiletable(capsys, ["import", path, "--db", other_db])
@@ -266,31 +266,31 @@ def test_a_stopped_session_stays_stopped_through_export_and_import(capsys, tmp_p
     assert listed == ["stopped: ann %d, bob %d" % tuple(stopped.state.scores)] * 2
 
 
-def test_a_file_of_several_records_checks_and_imports_each(capsys, tmp_path):
+def test_a_file_of_several_records_checks_and_imports_each(capsys, tmp_path, new_db):
     device = LocalTransport(str(tmp_path / "device"))
     played = [play_whole_match(device.journal, name, seed) for seed, name in enumerate(("moon", "columns"), 1)]
-    db_path = str(tmp_path / "t.db")
+    db_path = new_db("t")
     assert tiletable(capsys, ["pull", "--db", db_path], device)[0] == 0
     path = str(tmp_path / "two.tgr")
     assert tiletable(capsys, ["export", "--format", "record", "-o", path, "--db", db_path])[1] == "wrote 2 records to %s\n" % path
     status, out, _ = tiletable(capsys, ["check", path])
     assert status == 0 and [line.split(" (")[0] for line in out.splitlines()] == ["%s: record 1" % path, "%s: record 2" % path]
     assert "(moon, ann v bob v cy: " in out and "(columns, ann v bob: " in out
-    other_db = str(tmp_path / "other.db")
+    other_db = new_db("other")
     status, out, _ = tiletable(capsys, ["import", path, "--db", other_db])
     assert status == 0 and out.count("imported as session") == 2
     assert [s["ruleset"] for s in Database.open(other_db).sessions()] == ["moon", "columns"]
     assert [recordmod.check_record(r).scores for r in recordmod.parse_records(open(path).read())] == [s.scores for s in played]
 
 
-def test_a_record_of_a_custom_ruleset_checks_imports_and_replays(capsys, tmp_path):
+def test_a_record_of_a_custom_ruleset_checks_imports_and_replays(capsys, tmp_path, new_db):
     from tiletable.engine.rulesets import find_ruleset
 
     custom = find_ruleset("muggins", target=61)
     text = doc_examples()[0].replace('"target":200', '"target":61').replace("[Hash 2536ada149cfab8d]", "[Hash %s]" % custom.hash)
     path = write(tmp_path, text)
     assert tiletable(capsys, ["check", path])[0] == 0
-    db_path = str(tmp_path / "t.db")
+    db_path = new_db("t")
     assert tiletable(capsys, ["import", path, "--db", db_path])[0] == 0
     status, out, _ = tiletable(capsys, ["replay", "1", "--db", db_path])  # the ruleset came with the record
     assert status == 0 and "replayed with muggins (hash %s)" % custom.hash in out and out.endswith("final scores ann 30, bob 10\n")

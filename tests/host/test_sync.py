@@ -79,10 +79,10 @@ def test_every_preset_is_pushed_then_found_unchanged(capsys, tmp_path, device):
     assert status == 0 and "sync: 0 pushed, %d unchanged" % len(preset_names()) in out
 
 
-def test_synced_rulesets_are_remembered_for_replays(capsys, tmp_path, device):
+def test_synced_rulesets_are_remembered_for_replays(capsys, tmp_path, device, db_target):
     path = _write(tmp_path, "m61.json", {"family": "line", "name": "m61", "params": {"target": 61}})
-    assert _sync(capsys, tmp_path, device, path)[0] == 0
-    db = Database.open(str(tmp_path / "t.db"))
+    assert tiletable(capsys, ["sync", "--db", db_target, path], device)[0] == 0
+    db = Database.open(db_target)
     expected = find_ruleset("muggins").hash  # a different game: only the file was synced
     assert db.ruleset_document(expected) is None
     stored = [h for (n, v, h) in device.rulestore.list() if n == "m61"]
