@@ -355,6 +355,12 @@ class Database:
         the cursor (fetchone, fetchall, iteration)."""
         return self.conn.execute(self.dialect.sql(sql), params)
 
+    def _insert_rows(self, table, columns, rows):
+        """INSERT ``rows`` (tuples of ``columns``, given by name and SQLite type) into ``table``
+        in as few statements as the engine likes."""
+        if rows:
+            self.dialect.insert_rows(self, table, columns, rows)
+
     @contextlib.contextmanager
     def _writing(self, journal=None, everything=False):
         """One write transaction, committed when the block ends and rolled back when it raises;
@@ -438,38 +444,51 @@ class Database:
             raise database_error(self.path, exc, self.target) from exc
 
     def _import(self, device, identity, records):
+        """What is stored already is read in one statement and the new records written in one
+        batch (on a server each statement is a round trip: one per record was 14 times slower)."""
         from tiletable.record import REC_END, REC_HEADER  # the engine's: listing and showing need none of it
 
-        added = 0
-        counts = {}  # session id -> records added to it
+        records = [(seq, rtype, bytes(payload)) for seq, rtype, payload in records]
         journal = self.journal_id(device, identity)
+        if not records:
+            return 0
+        new = []  # rows of records
+        ends = []  # (session id, result)
+        counts = {}  # session id -> records added to it
         with self._writing(journal):
+            seqs = [seq for seq, _, _ in records]
+            stored = {
+                seq: (rtype, bytes(payload))
+                for seq, rtype, payload in self.execute(
+                    "SELECT seq, type, payload FROM records WHERE journal = ? AND seq BETWEEN ? AND ?", (journal, min(seqs), max(seqs))
+                )
+            }
             session = None
             for seq, rtype, payload in records:
-                stored = self.execute("SELECT type, payload FROM records WHERE journal = ? AND seq = ?", (journal, seq)).fetchone()
-                if stored is not None:
-                    if stored[0] != rtype or bytes(stored[1]) != bytes(payload):
+                held = stored.get(seq)
+                if held is not None:
+                    if held != (rtype, payload):
                         raise ConflictError(
                             "record %d of %s differs from the copy in %s; is this another table with the same name?"
                             % (seq, device, self.path)
                         )
                     continue
+                stored[seq] = (rtype, payload)  # a record given twice is stored once
                 if rtype == REC_HEADER:
                     session = self._add_session(journal, device, seq, payload)
                 elif session is None:
                     session = self._session_of(journal, seq)
-                self.execute(
-                    "INSERT INTO records (journal, seq, type, payload, session) VALUES (?, ?, ?, ?, ?)",
-                    (journal, seq, rtype, bytes(payload), session),
-                )
+                new.append((journal, seq, rtype, payload, session))
                 if rtype == REC_END and session is not None:
-                    result = bytes(payload).decode()
-                    self.execute("UPDATE sessions SET result = ?, outcome = ? WHERE id = ?", (result, self._outcome(session, result), session))
+                    ends.append((session, payload.decode()))
                 counts[session] = counts.get(session, 0) + 1
-                added += 1
+            self._insert_rows("records", (("journal", "INTEGER"), ("seq", "INTEGER"), ("type", "INTEGER"), ("payload", "BLOB"), ("session", "INTEGER")), new)
+            for session_id, result in ends:
+                self.execute("UPDATE sessions SET result = ?, outcome = ? WHERE id = ?", (result, self._outcome(session_id, result), session_id))
             for session_id, count in counts.items():
-                self.execute("UPDATE sessions SET records = records + ? WHERE id = ?", (count, session_id))
-        return added
+                if session_id is not None:
+                    self.execute("UPDATE sessions SET records = records + ? WHERE id = ?", (count, session_id))
+        return len(new)
 
     def _outcome(self, session_id, result):
         """The outcome text `sessions` lists, with the players' names and Buki's chips."""
@@ -703,6 +722,12 @@ class _SQLite:
     def inserted_id(cursor):
         return cursor.lastrowid
 
+    @staticmethod
+    def insert_rows(db, table, columns, rows):
+        """One statement run for each row (in SQLite, a statement is a call, not a round trip)."""
+        insert = "INSERT INTO %s (%s) VALUES (%s)" % (table, ", ".join(name for name, _ in columns), ", ".join("?" * len(columns)))
+        db.conn.executemany(insert, rows)
+
     def prepare(self, db, create):
         """Create or migrate the file, each in one transaction, when it needs it (checked first
         without a lock: another program's long write does not hold up a reader)."""
@@ -785,6 +810,13 @@ class _PostgreSQL:
     @staticmethod
     def inserted_id(cursor):
         return cursor.fetchone()[0]
+
+    def insert_rows(self, db, table, columns, rows):
+        """One statement, one round trip, whatever the number of rows: each column goes as an
+        array, and the server unnests them into rows (an INSERT per row was 14 times slower)."""
+        names = ", ".join(name for name, _ in columns)
+        arrays = ", ".join("%%s::%s[]" % self.ddl(kind) for _, kind in columns)
+        db.conn.execute("INSERT INTO %s (%s) SELECT * FROM unnest(%s)" % (table, names, arrays), [list(column) for column in zip(*rows)])
 
     def prepare(self, db, create):
         """Create or migrate the schema when it needs it: checked first without a lock, then
