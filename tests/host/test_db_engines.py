@@ -14,7 +14,7 @@ from tiletable.record import iter_records
 from tiletable.runtime.journal import Journal
 from tiletable_host import db as dbmod
 from tiletable_host import pull as pullmod
-from tiletable_host.db import Database
+from tiletable_host.db import ConflictError, Database
 from tiletable_host.errors import CommandError
 from tiletable_host.sessions import ROW
 from tiletable_host.transport_local import LocalTransport
@@ -251,3 +251,18 @@ def test_the_history_pages_are_the_same_from_either_engine(capsys, tmp_path, pos
     assert [status for status, _ in answers[local]] == [200] * len(pages)
     assert answers[postgres_url] == answers[local]
     assert "in progress" in answers[local][0][1] and "ann" in answers[local][7][1]
+
+
+def test_a_record_given_twice_in_one_batch_is_stored_once_and_a_different_copy_refused(db_target):
+    from tiletable.record import REC_HEADER
+
+    header = b'{"players": ["ann", "bob"], "ruleset": "muggins", "time": null}'
+    db = Database.open(db_target)
+    try:
+        assert db.import_records("t", [(1, REC_HEADER, header), (2, 2, b"D0:5-5"), (2, 2, b"D0:5-5"), (3, 2, b"D1:6-6")]) == 3
+        with pytest.raises(ConflictError, match="record 5 of t differs"):
+            db.import_records("t", [(4, 2, b"D0:1-1"), (5, 2, b"D0:2-2"), (5, 2, b"D0:3-3")])
+        assert db.session_records(1) == [(1, REC_HEADER, header), (2, 2, b"D0:5-5"), (3, 2, b"D1:6-6")]
+        assert db.sessions()[0]["records"] == 3 and db.record_count() == 3
+    finally:
+        db.close()
