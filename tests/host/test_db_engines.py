@@ -266,3 +266,19 @@ def test_a_record_given_twice_in_one_batch_is_stored_once_and_a_different_copy_r
         assert db.sessions()[0]["records"] == 3 and db.record_count() == 3
     finally:
         db.close()
+
+
+def test_a_server_lost_in_the_middle_is_one_line(postgres_url, postgres_cluster):
+    import psycopg
+
+    db = Database.open(postgres_url)
+    try:
+        pid = db.execute("SELECT pg_backend_pid()").fetchone()[0]
+        with psycopg.connect(postgres_cluster.url(), autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with pytest.raises(CommandError, match=r"^lost the database server of postgresql://\S+ \(.*\); what was not committed is not stored, try again$"):
+            db.sessions()
+        with pytest.raises(CommandError, match=r"^lost the database server of "):
+            db.import_records("t", [(1, 2, b"D0:5-5")])
+    finally:
+        db.close()
