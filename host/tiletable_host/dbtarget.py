@@ -6,7 +6,6 @@ printed: ``redact`` is what errors, logs and pages show. ``connect`` turns the w
 fail into one line each: it cannot be reached, it refuses the login, the database is missing.
 """
 import os
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 ENV = "TILETABLE_DB"
 SCHEMES = ("postgresql", "postgres")
@@ -20,14 +19,18 @@ def resolve(arg, default):
 
 
 def is_server(target):
-    """Whether ``target`` names a PostgreSQL server rather than a SQLite file."""
-    return urlsplit(str(target)).scheme in SCHEMES
+    """Whether ``target`` names a PostgreSQL server rather than a SQLite file (as urllib reads
+    a scheme, without loading it: a command on the default file should not pay for it)."""
+    scheme, colon, _ = str(target).partition(":")
+    return bool(colon) and scheme.lower() in SCHEMES
 
 
 def redact(target):
     """``target`` fit to print: a URL's password (in the address or as ``password=``) becomes ***."""
     if not is_server(target):
         return str(target)
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
     parts = urlsplit(target)
     netloc = parts.netloc
     if "@" in netloc:
@@ -41,6 +44,8 @@ def redact(target):
 
 def _where(url):
     """The server and database a URL names, for a message: ``host/club`` or ``socket dir/club``."""
+    from urllib.parse import parse_qsl, urlsplit
+
     parts = urlsplit(url)
     host = parts.hostname or dict(parse_qsl(parts.query)).get("host") or "localhost"
     if parts.port:
@@ -50,6 +55,8 @@ def _where(url):
 
 def server_error(url, exc):
     """A psycopg error of connecting to ``url`` as one line that says which failure it is."""
+    from urllib.parse import urlsplit
+
     from tiletable_host.errors import CommandError
 
     reason = " ".join(str(exc).split())
@@ -67,6 +74,8 @@ def server_error(url, exc):
 
 def strip_password(text, url):
     """``text`` with the password of ``url`` in it, if any, replaced by ***."""
+    from urllib.parse import unquote, urlsplit
+
     password = urlsplit(url).password
     if not password:
         return text

@@ -13,6 +13,8 @@ def test_a_path_or_a_url():
     assert not dbtarget.is_server("/home/ann/club.db")
     assert dbtarget.is_server("postgresql://ann@club.example/club")
     assert dbtarget.is_server("postgres://ann@club.example/club")
+    assert dbtarget.is_server("PostgreSQL://ann@club.example/club")  # a scheme is any case, as urllib reads it
+    assert not dbtarget.is_server("club.db") and not dbtarget.is_server("C:\\club.db") and not dbtarget.is_server("sqlite:club.db")
     assert dbtarget.resolve(None, "/d.db") == "/d.db"
     assert dbtarget.resolve("x.db", "/d.db") == "x.db"
 
