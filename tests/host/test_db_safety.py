@@ -149,3 +149,13 @@ def test_serve_listens_on_this_pc_only_and_its_pages_never_show_the_password(clu
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and password not in out + err
+
+
+def test_a_login_without_the_right_to_create_the_schema_is_one_line(capsys, device, postgres_cluster, postgres_url):
+    role, password = "guest_" + uuid.uuid4().hex[:8], "Pw-" + uuid.uuid4().hex
+    postgres_cluster.create_role(role, password)  # may log in, owns nothing: public's CREATE is the owner's
+    url = postgres_cluster.url(pgcluster.database_name(postgres_url), role, password)
+    status, out, err = tiletable(capsys, ["pull", "--db", url], device)
+    assert status == 1 and out == "" and err.count("\n") == 1
+    assert "the database server refused %s: permission denied for schema public" % dbtarget.redact(url) in err and password not in err
+    assert device.journal_status()["acked"] == 0
