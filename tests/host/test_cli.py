@@ -81,8 +81,8 @@ def test_version_is_printed_on_stdout_and_is_the_installed_packages():
 @pytest.mark.parametrize("argv", [["sessions"], ["show", "1"], ["export", "1"], ["--version"]])
 def test_reading_the_database_loads_no_library_it_does_not_use(tmp_path, argv):
     """Start-up is most of a command on years of sessions (bench/db_scale.py): the libraries
-    of the web app, the terminal views, the charts, the schema check and the link stay unloaded,
-    and `sessions` loads not even the engine."""
+    of the web app, the terminal views, the charts, the schema check, the link and a database
+    server's driver stay unloaded, and `sessions` loads not even the engine."""
     db = tmp_path / "t.db"
     Database.open(str(db)).close()
     proc = subprocess.run(
@@ -91,7 +91,8 @@ def test_reading_the_database_loads_no_library_it_does_not_use(tmp_path, argv):
         text=True,
     )
     loaded = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
-    heavy = {"rich", "jsonschema", "pygal", "starlette", "uvicorn", "jinja2", "openskill", "serial", "importlib.metadata", "logging"}
+    heavy = {"rich", "jsonschema", "pygal", "starlette", "uvicorn", "jinja2", "openskill", "serial", "importlib.metadata", "logging",
+             "psycopg"}  # a SQLite file needs no database server's driver
     assert loaded and not loaded & heavy, sorted(loaded & heavy)
     assert argv[0] != "sessions" or not any(name.startswith("tiletable.") for name in loaded)
 
