@@ -124,7 +124,9 @@ def _fill_who_and_outcome(db):
 
 
 # MIGRATIONS[v]: (SQL script, Python step or None) taking a database from schema version v to
-# v + 1, inside the one transaction that runs them all.
+# v + 1, inside the one transaction that runs them all. A PostgreSQL database starts at schema 3:
+# the steps below run on SQLite files only, and a step after them is written, like the schema,
+# in words both engines take (SQLite's types, which the PostgreSQL dialect maps).
 MIGRATIONS = {
     # Each session keeps its record count and the texts `sessions` lists (its players and its
     # outcome), so listing years of sessions counts and decodes nothing.
