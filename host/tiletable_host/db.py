@@ -827,7 +827,7 @@ class _PostgreSQL:
         """Create or migrate the schema when it needs it: checked first without a lock, then
         again holding the schema's advisory lock, in the transaction that does it (the programs
         that open a new database at once take turns, and the first creates it)."""
-        version = self._version(db)
+        version = self._version_at_once(db)
         if version == SCHEMA_VERSION:
             return
         if version is None:
@@ -858,7 +858,23 @@ class _PostgreSQL:
         """The schema version, or None for a database without tiletable's schema."""
         if not db.execute(cls._EXISTING, ([_MARKS],)).fetchone()[0]:
             return None
-        app_id, version = db.execute("SELECT application_id, version FROM %s" % _MARKS).fetchone()
+        return cls._checked(db, db.execute("SELECT application_id, version FROM %s" % _MARKS).fetchone())
+
+    @classmethod
+    def _version_at_once(cls, db):
+        """``_version`` in one round trip, outside a transaction (where a failed statement
+        spoils nothing): every command's first look, on a server that may be far away."""
+        import psycopg
+
+        try:
+            marks = db.execute("SELECT application_id, version FROM %s" % _MARKS).fetchone()
+        except psycopg.errors.UndefinedTable:
+            return None
+        return cls._checked(db, marks)
+
+    @staticmethod
+    def _checked(db, marks):
+        app_id, version = marks
         if app_id != APPLICATION_ID:
             raise CommandError("%s is not a tiletable database (it belongs to another program); pass another --db" % db.path)
         return _known(version, db.path)

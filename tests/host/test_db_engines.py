@@ -282,3 +282,11 @@ def test_a_server_lost_in_the_middle_is_one_line(postgres_url, postgres_cluster)
             db.import_records("t", [(1, 2, b"D0:5-5")])
     finally:
         db.close()
+
+
+def test_a_server_database_marked_by_another_program_is_refused(capsys, postgres_url):
+    db = Database.open(postgres_url)
+    db.execute("UPDATE tiletable_schema SET application_id = 1")
+    db.close()
+    status, _, err = tiletable(capsys, ["sessions", "--db", postgres_url])
+    assert (status, err) == (1, "tiletable: sessions: %s is not a tiletable database (it belongs to another program); pass another --db\n" % postgres_url)
