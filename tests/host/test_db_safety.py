@@ -42,7 +42,7 @@ def device(tmp_path):
 
 def _tiletable_process(*argv, env=None):
     """The command in a process of its own (``--debug`` sets up logging, as a user's would)."""
-    return subprocess.run([sys.executable, "-m", "tiletable_host.main", *argv], capture_output=True, text=True, timeout=120,
+    return subprocess.run([sys.executable, "-m", "tiletable_host.main"] + list(argv), capture_output=True, text=True, timeout=120,
                           env=dict(os.environ, **(env or {})))
 
 
