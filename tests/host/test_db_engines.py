@@ -290,3 +290,17 @@ def test_a_server_database_marked_by_another_program_is_refused(capsys, postgres
     db.close()
     status, _, err = tiletable(capsys, ["sessions", "--db", postgres_url])
     assert (status, err) == (1, "tiletable: sessions: %s is not a tiletable database (it belongs to another program); pass another --db\n" % postgres_url)
+
+
+def test_a_write_on_a_server_commits_to_its_disk_whatever_the_server_default(postgres_url):
+    """The tests' cluster runs with synchronous_commit off (a COMMIT returns before the disk
+    has it, and a crash may lose it): a pull's transaction turns it on for itself, since the
+    table deletes what was acknowledged after that COMMIT."""
+    db = Database.open(postgres_url)
+    try:
+        assert db.execute("SHOW synchronous_commit").fetchone()[0] == "off"
+        with db._writing(journal=db.journal_id("t")):
+            assert db.execute("SHOW synchronous_commit").fetchone()[0] == "on"
+        assert db.execute("SHOW synchronous_commit").fetchone()[0] == "off"
+    finally:
+        db.close()
