@@ -55,6 +55,10 @@ from tiletable_host.errors import CommandError
 APPLICATION_ID = 0x54544442  # "TTDB"
 SCHEMA_VERSION = 3
 BUSY_TIMEOUT = 2.0  # seconds to wait for another program's write before calling the file in use
+# Seconds a server lets one of our write transactions sit idle before it ends the session: ours
+# never wait between statements, so only a program that died or lost its network (the server
+# would not notice for hours) comes to it, and its locks stop holding up the other PCs.
+SERVER_IDLE_TIMEOUT = 60
 
 # The schema, in SQLite's words: the PostgreSQL dialect maps its types (``_PostgreSQL.ddl``).
 _SESSIONS = """
@@ -667,7 +671,7 @@ def _server_error(path, exc, target):
 
     state = getattr(exc, "sqlstate", None) or ""
     lost = isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)) and not state
-    if lost or state.startswith("08") or state in ("57P01", "57P02", "57P03"):
+    if lost or state.startswith("08") or state in ("57P01", "57P02", "57P03", "25P03"):  # 25P03: SERVER_IDLE_TIMEOUT
         return CommandError("lost the database server of %s (%s); what was not committed is not stored, try again" % (path, reason))
     if state in ("55P03", "40P01", "40001"):
         return CommandError("database %s is in use by another program; try again when it has finished" % path)
@@ -777,10 +781,16 @@ class _PostgreSQL:
         (r"\bINTEGER\b", "BIGINT"),
         (r"\bBLOB\b", "BYTEA"),
     )
-    # READ COMMITTED whatever the server's default: a statement that follows a lock sees what
-    # the writer before it committed. synchronous_commit on: a COMMIT that returned is on the
-    # server's disk, so the table may delete what it acknowledges after it.
-    begin = "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL synchronous_commit = on"
+    @property
+    def begin(self):
+        """READ COMMITTED whatever the server's default: a statement that follows a lock sees
+        what the writer before it committed. synchronous_commit on: a COMMIT that returned is on
+        the server's disk, so the table may delete what it acknowledges after it. And an idle
+        timeout (SERVER_IDLE_TIMEOUT) for a program that dies in the middle."""
+        return (
+            "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL synchronous_commit = on;"
+            " SET LOCAL idle_in_transaction_session_timeout = %d" % (SERVER_IDLE_TIMEOUT * 1000)
+        )
     _SCHEMA_LOCK = APPLICATION_ID  # pg_advisory_xact_lock(bigint): creating or migrating the schema
     _EVERYTHING = 0  # pg_advisory_xact_lock(APPLICATION_ID, 0): a command storing several things
     # pg_advisory_xact_lock(APPLICATION_ID, journal id): one journal's writers (ids start at 1)

@@ -304,3 +304,19 @@ def test_a_write_on_a_server_commits_to_its_disk_whatever_the_server_default(pos
         assert db.execute("SHOW synchronous_commit").fetchone()[0] == "off"
     finally:
         db.close()
+
+
+def test_a_program_that_goes_silent_in_a_write_holds_the_others_up_only_until_the_server_ends_it(postgres_url, monkeypatch):
+    """A PC that dies or loses its network inside a transaction would hold its journal's lock
+    until the server noticed (hours, through TCP); the server ends an idle write instead."""
+    monkeypatch.setattr(dbmod, "SERVER_IDLE_TIMEOUT", 1)
+    silent, other = Database.open(postgres_url), Database.open(postgres_url)
+    try:
+        writing = silent._writing(journal=silent.journal_id("t"))
+        writing.__enter__()  # takes the journal's lock, then says nothing more
+        assert other.import_records("t", [(1, 2, b"D0:5-5")]) == 1  # waits for the server to end the silent one
+        with pytest.raises(CommandError, match="^lost the database server of "):
+            silent.session_count()
+    finally:
+        silent.conn.close()
+        other.close()

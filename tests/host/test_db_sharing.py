@@ -339,8 +339,10 @@ def _sync(device_root, db_path):
 
 @pytest.fixture
 def patient(monkeypatch):
-    """Programs wait for each other as long as it takes: the order is the test's, not the clock's."""
+    """Programs wait for each other as long as it takes: the order is the test's, not the clock's
+    (a program that waits for the others inside its transaction is not ended by the server)."""
     monkeypatch.setattr(dbmod, "BUSY_TIMEOUT", WAIT)
+    monkeypatch.setattr(dbmod, "SERVER_IDLE_TIMEOUT", 2 * WAIT)
 
 
 def test_programs_importing_the_same_records_at_once_store_each_once(tmp_path, played, patient, db_target):
