@@ -25,62 +25,81 @@ def is_server(target):
     return bool(colon) and scheme.lower() in SCHEMES
 
 
+def _split(url):
+    """``(scheme://, user info or None, the rest of the address, path and query)`` of a URL, read
+    by hand so that a URL urllib or libpq refuses can still be shown without its password."""
+    head, sep, rest = str(url).partition("://")
+    end = min([rest.index(mark) for mark in "/?#" if mark in rest] or [len(rest)])
+    authority, tail = rest[:end], rest[end:]
+    if "@" not in authority:
+        return head + sep, None, authority + tail
+    userinfo, host = authority.rsplit("@", 1)
+    return head + sep, userinfo, "@" + host + tail
+
+
 def redact(target):
     """``target`` fit to print: a URL's password (in the address or as ``password=``) becomes ***."""
     if not is_server(target):
         return str(target)
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+    import re
 
-    parts = urlsplit(target)
-    netloc = parts.netloc
-    if "@" in netloc:
-        auth, host = netloc.rsplit("@", 1)
-        if ":" in auth:
-            auth = auth.split(":", 1)[0] + ":***"
-        netloc = auth + "@" + host
-    query = urlencode([(k, "***" if k == "password" else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)], safe="/")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    start, userinfo, rest = _split(target)
+    if userinfo is not None and ":" in userinfo:
+        userinfo = userinfo.split(":", 1)[0] + ":***"
+    return start + (userinfo or "") + re.sub(r"([?&]password=)[^&#]*", r"\1***", rest)
+
+
+def _passwords(url):
+    """Every password ``url`` holds (in its address and as ``password=``), as written and decoded."""
+    import re
+    from urllib.parse import unquote
+
+    _, userinfo, rest = _split(url)
+    found = [userinfo.split(":", 1)[1]] if userinfo is not None and ":" in userinfo else []
+    found += re.findall(r"[?&]password=([^&#]*)", rest)
+    return {form for password in found if password for form in (password, unquote(password))}
 
 
 def _where(url):
     """The server and database a URL names, for a message: ``host/club`` or ``socket dir/club``."""
     from urllib.parse import parse_qsl, urlsplit
 
-    parts = urlsplit(url)
-    host = parts.hostname or dict(parse_qsl(parts.query)).get("host") or "localhost"
-    if parts.port:
-        host = "%s:%d" % (host, parts.port)
-    return host, parts.path.lstrip("/") or (parts.username or "")
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or dict(parse_qsl(parts.query)).get("host") or "localhost"
+        if parts.port:
+            host = "%s:%d" % (host, parts.port)
+        return host, parts.path.lstrip("/") or (parts.username or ""), parts.username
+    except ValueError:  # a URL urllib cannot read (a port that is no number, an unclosed [)
+        return "of the URL", "", None
 
 
 def server_error(url, exc):
     """A psycopg error of connecting to ``url`` as one line that says which failure it is."""
-    from urllib.parse import urlsplit
+    import psycopg
 
     from tiletable_host.errors import CommandError
 
-    reason = " ".join(str(exc).split())
-    host, database = _where(url)
-    user = urlsplit(url).username or "the default user"
+    reason = strip_password(" ".join(str(exc).split()), url)
+    host, database, user = _where(url)
+    if isinstance(exc, psycopg.ProgrammingError) or host == "of the URL":
+        return CommandError("--db %s is not a URL PostgreSQL can read (%s)" % (redact(url), reason))
     low = reason.lower()
     if "password authentication failed" in low or "no password supplied" in low or (
         "role" in low and "does not exist" in low
     ) or "authentication failed" in low:
-        return CommandError("the database server %s refused the login for %s (check the user and password in --db)" % (host, user))
+        return CommandError(
+            "the database server %s refused the login for %s (check the user and password in --db)" % (host, user or "the default user")
+        )
     if "database" in low and "does not exist" in low:
         return CommandError("the database server %s has no database %s (create it first: createdb %s)" % (host, database, database))
-    return CommandError("cannot reach the database server %s: %s" % (host, strip_password(reason, url)))
+    return CommandError("cannot reach the database server %s: %s" % (host, reason))
 
 
 def strip_password(text, url):
-    """``text`` with the password of ``url`` in it, if any, replaced by ***."""
-    from urllib.parse import unquote, urlsplit
-
-    password = urlsplit(url).password
-    if not password:
-        return text
-    for form in {password, unquote(password)}:
-        text = text.replace(form, "***")
+    """``text`` with every password of ``url`` in it, if any, replaced by ***."""
+    for password in sorted(_passwords(url), key=len, reverse=True):
+        text = text.replace(password, "***")
     return text
 
 

@@ -159,3 +159,18 @@ def test_a_login_without_the_right_to_create_the_schema_is_one_line(capsys, devi
     assert status == 1 and out == "" and err.count("\n") == 1
     assert "the database server refused %s: permission denied for schema public" % dbtarget.redact(url) in err and password not in err
     assert device.journal_status()["acked"] == 0
+
+
+@pytest.mark.parametrize(
+    "url, says",
+    [
+        ("postgresql://club:Sesame-42@[::1/club", "is not a URL PostgreSQL can read (end of string reached"),
+        ("postgresql://club:Sesame-42@server:fivefourthreetwo/club", "is not a URL PostgreSQL can read"),
+        ("postgresql://club:Ses@me-42@/club?host=/no/such/folder", "cannot reach the database server /no/such/folder"),
+        ("postgresql://club@/club?host=/no/such/folder&password=Sesame-42", "cannot reach the database server /no/such/folder"),
+    ],
+)
+def test_a_url_that_does_not_parse_or_lead_anywhere_is_one_line_without_its_password(capsys, url, says):
+    status, out, err = tiletable(capsys, ["sessions", "--db", url])
+    assert status == 1 and out == "" and err.count("\n") == 1, err
+    assert says in err and "Sesame" not in err and "Ses@me" not in err and "***" in dbtarget.redact(url)
