@@ -703,7 +703,7 @@ class _SQLite:
     errors = (sqlite3.Error,)
     begin = "BEGIN IMMEDIATE"
     _WORDS = {
-        "{started}": "coalesce(strftime('%Y-%m-%d %H:%M UTC', time, 'unixepoch'), 'time unknown')",
+        "{started}": "coalesce(strftime('%Y-%m-%d %H:%M UTC', {known_time}, 'unixepoch'), 'time unknown')",
         "{format}": "printf",
         "{returning}": "",
     }
@@ -772,7 +772,7 @@ class _PostgreSQL:
     transaction) where SQLite has its one write lock."""
 
     _WORDS = {
-        "{started}": "coalesce(to_char(to_timestamp(time) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI \"UTC\"'), 'time unknown')",
+        "{started}": "coalesce(to_char(to_timestamp({known_time}) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI \"UTC\"'), 'time unknown')",
         "{format}": "format",
         "{returning}": " RETURNING id",
     }
@@ -925,7 +925,12 @@ class _PostgreSQL:
             db.execute("SELECT sum(length(row::text)) FROM %s AS row" % table).fetchone()
 
 
+# A session's time when it is one both engines write as a date (years 1 to 9999), else NULL
+# ("time unknown"): a table with a wrong clock must not stop PostgreSQL listing every session.
+_KNOWN_TIME = "CASE WHEN time BETWEEN -62135596800 AND 253402300799 THEN time END"
+
+
 def _words(text, words):
     for word, said in words.items():
         text = text.replace(word, said)
-    return text
+    return text.replace("{known_time}", _KNOWN_TIME)

@@ -1,6 +1,7 @@
 """One Database on both engines: a SQLite file and a PostgreSQL database hold the same records,
 sessions and rulesets, list them alike, and tell a missing or foreign schema in one line."""
 import contextlib
+import json
 import multiprocessing
 import os
 import re
@@ -320,3 +321,21 @@ def test_a_program_that_goes_silent_in_a_write_holds_the_others_up_only_until_th
     finally:
         silent.conn.close()
         other.close()
+
+
+def test_a_session_time_no_calendar_holds_is_time_unknown_on_both_engines(db_target):
+    """A table with a wrong clock: PostgreSQL would refuse to write the date and with it the
+    whole listing; both engines say "time unknown" for it instead."""
+    from tiletable.record import REC_HEADER
+
+    db = Database.open(db_target)
+    try:
+        for seq, when in enumerate((2**40, -1, None, 2**62, 253402300799), 1):
+            header = ('{"players": ["ann"], "ruleset": "muggins", "time": %s}' % json.dumps(when)).encode()
+            db.import_records("t", [(seq, REC_HEADER, header)])
+        assert [s["started"] for s in db.sessions()] == [
+            "time unknown", "1969-12-31 23:59 UTC", "time unknown", "time unknown", "9999-12-31 23:59 UTC"
+        ]
+        assert len(db.listing(ROW)) == 5
+    finally:
+        db.close()
