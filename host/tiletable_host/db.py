@@ -262,8 +262,15 @@ def _database_errors(method):
 
 
 def _integer(value):
-    """A header's number as the database keeps it: an int, else None (a column of integers)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    """A header's number as the database keeps it: an int a 64-bit column holds, else None."""
+    fits = isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
+    return value if fits else None
+
+
+def _text(value):
+    """A header's word as the database keeps it: PostgreSQL's text holds no NUL character, so
+    neither engine keeps one (one table's odd header must not stop its pulls into a server)."""
+    return str(value).replace("\x00", "\ufffd")
 
 
 class ConflictError(CommandError):
@@ -489,7 +496,7 @@ class Database:
                 counts[session] = counts.get(session, 0) + 1
             self._insert_rows("records", (("journal", "INTEGER"), ("seq", "INTEGER"), ("type", "INTEGER"), ("payload", "BLOB"), ("session", "INTEGER")), new)
             for session_id, result in ends:
-                self.execute("UPDATE sessions SET result = ?, outcome = ? WHERE id = ?", (result, self._outcome(session_id, result), session_id))
+                self.execute("UPDATE sessions SET result = ?, outcome = ? WHERE id = ?", (result, _text(self._outcome(session_id, result)), session_id))
             for session_id, count in counts.items():
                 if session_id is not None:
                     self.execute("UPDATE sessions SET records = records + ? WHERE id = ?", (count, session_id))
@@ -513,13 +520,13 @@ class Database:
                 journal,
                 device,
                 seq,
-                str(header.get("ruleset", "?")),
-                str(header.get("hash", "")),
+                _text(header.get("ruleset", "?")),
+                _text(header.get("hash", "")),
                 json.dumps(players),
                 _integer(header.get("boot")),
-                None if firmware is None else str(firmware),
+                None if firmware is None else _text(firmware),
                 _integer(header.get("time")),
-                who_text(players if isinstance(players, list) else [players]),
+                _text(who_text(players if isinstance(players, list) else [players])),
             ),
         )
         return self.dialect.inserted_id(cursor)

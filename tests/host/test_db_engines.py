@@ -339,3 +339,19 @@ def test_a_session_time_no_calendar_holds_is_time_unknown_on_both_engines(db_tar
         assert len(db.listing(ROW)) == 5
     finally:
         db.close()
+
+
+def test_a_header_no_column_holds_is_stored_all_the_same_on_both_engines(db_target):
+    """Numbers past 64 bits and a NUL in a name (PostgreSQL's text holds none) would refuse the
+    session, and every pull of that table after it, on one engine or both."""
+    from tiletable.record import REC_END, REC_HEADER
+
+    header = b'{"players": ["a\\u0000b", "cy"], "ruleset": "mug\\u0000gins", "time": 1180591620717411303424, "boot": -9223372036854775809}'
+    db = Database.open(db_target)
+    try:
+        assert db.import_records("t", [(1, REC_HEADER, header), (2, REC_END, b'{"reason": "target", "scores": [61, 3]}')]) == 2
+        (session,) = db.sessions()
+        assert (session["who"], session["ruleset"], session["time"], session["boot"]) == ("a\ufffdb, cy", "mug\ufffdgins", None, None)
+        assert session["players"] == ["a\x00b", "cy"] and session["outcome"] == "target: a\ufffdb 61, cy 3"
+    finally:
+        db.close()
