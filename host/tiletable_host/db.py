@@ -22,8 +22,9 @@ Tables::
 
 Both engines run one schema and one set of queries, the same SQL text (psycopg 3 for
 PostgreSQL, Python's sqlite3 for SQLite: the default needs nothing installed and starts in no
-time); the few places they differ (placeholders, column types, how a date is written, how the
-writers of one journal take turns) are the two dialect classes at the end. The schema and each
+time); the few places they differ (placeholders, column types, how a line or a date is
+written, how a batch of rows is inserted, how writers take turns, the schema's marks) are the
+two dialect classes at the end. The schema and each
 migration are SQL text (``_SCHEMA``, ``MIGRATIONS``), run statement by statement by ``_run_script``.
 
 A SQLite file is marked with ``PRAGMA application_id`` so a foreign file is refused rather than
