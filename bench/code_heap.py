@@ -8,8 +8,9 @@ The official rp2 firmware loads a copied ``.mpy`` into the heap (ROMFS, which ru
 in place, is not enabled on RPI_PICO), so what the boot imports is heap the table cannot use
 for data. What ``main.py`` imports is charged first, then each game family as the table
 imports it when a game starts (one family at a time, unloaded again before the next): the
-growth of ``gc.mem_alloc()`` after ``gc.collect()``. The WebAssembly port's ``binascii`` is a Python
-module (the rp2 port's is built in), so it is imported first and left out of the totals; the
+growth of ``gc.mem_alloc()`` after ``gc.collect()``. The WebAssembly port's ``binascii`` and
+``collections`` are Python modules (the rp2 port's are built in), so they are imported first and
+left out of the totals; the
 rp2 port also freezes ``asyncio`` into flash, so it is not counted either. Compare each
 total with the Pico's heap (about 240 KB at boot on v1.26, REFERENCE-NOTES).
 """
@@ -51,7 +52,7 @@ def unload(modules):
             delattr(parent, attr)
 
 
-for name in ("binascii", "asyncio"):  # built in / frozen on the rp2 port: not charged
+for name in ("binascii", "collections", "asyncio"):  # built in / frozen on the rp2 port: not charged
     __import__(name)
 bits = 64 if sys.maxsize > 2**32 else 32
 print("bytecode in the heap, %d-bit %s port (gc.mem_alloc growth over the imports)" % (bits, sys.platform))

@@ -8,7 +8,8 @@ The firmware boots as main.py boots it (board, App, every preset installed in th
 store as a sync leaves them, nothing attached to the virtual pins), idles, then plays each
 game family in turn through the link's GAME_START handler. Figures are ``gc.mem_alloc()``
 after a collection, above what the port itself holds before the firmware is imported
-(``binascii``, built into the rp2 port, and the simulated ``machine`` are in that baseline):
+(``binascii`` and ``collections``, built into the rp2 port, and the simulated ``machine`` are
+in that baseline):
 
 * code: the modules main.py imports (bytecode, qstrs, module dicts): in the heap when the
   .mpy files are copied onto the stock firmware, in flash with the frozen build;
@@ -36,6 +37,7 @@ def used():
 
 
 import binascii  # noqa: E402,F401  (built into the rp2 port: in the baseline)
+import collections  # noqa: E402,F401  (built in there too; a Python package on the WebAssembly port)
 import machine  # noqa: E402  (the simulated one, built in on the Pico)
 import time  # noqa: E402
 
