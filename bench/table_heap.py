@@ -47,7 +47,10 @@ BASE = used()
 figures = {}
 from tiletable.board.setup import build  # noqa: E402
 from tiletable.engine.rulesets import find_ruleset, preset_names  # noqa: E402
+from tiletable.heap import release_modules, releasing_modules  # noqa: E402
 from tiletable.runtime.app import App  # noqa: E402
+
+FIRMWARE_MODULES = set(sys.modules)  # what main.py imports; a sync's imports go again after it
 
 gc.collect()
 # ---- top level ----
@@ -82,16 +85,18 @@ class Sink:
         return len(data)
 
 
-PRESETS = preset_names()
+PRESETS = releasing_modules(preset_names)
 
 
 def install_next():
-    """Install the next preset as a sync would (one per chunk: its garbage is collected)."""
+    """Install the next preset as a sync would (one per chunk: its garbage is collected), the
+    family's schema module unloaded after, as the link server does at the end of a sync."""
     from tiletable.runtime.rulestore import RuleStore
 
     name = PRESETS[len(RuleStore(ROOT + "/rulesets").names())]
-    ruleset = find_ruleset(name)
+    ruleset = releasing_modules(find_ruleset, name)
     RuleStore(ROOT + "/rulesets").put(ruleset.to_json().encode(), ruleset.hash)
+    release_modules(FIRMWARE_MODULES)
     gc.collect()
 
 
