@@ -1,7 +1,8 @@
 """Table profiles: which zone of the tray plays which role in which game.
 
 The same data as ``hardware/trays.json`` (``tests/runtime/test_profiles.py`` fails when they
-differ), written as Python data so the Pico does not parse JSON at boot. Each zone entry is
+differ), written as Python data so the Pico does not parse JSON at boot. Which games play on a
+profile is said by each preset's document ("trays": tiletable/families.py). Each zone entry is
 ``(zone, role, a, b)``, kept as four characters of a string (``zones_of``): on a stock build,
 whose module constants live in the heap, a tuple per zone took 1.6 KB more of it (unix port).
 
@@ -17,7 +18,7 @@ role        a, b
 ``widow``   -, -
 ==========  ==========================================
 """
-from tiletable.families import FAMILIES
+from tiletable import families
 
 SEAT = "seat"
 END = "end"
@@ -28,18 +29,16 @@ TRICK = "trick"
 WIDOW = "widow"
 ROLE_LETTERS = {"s": SEAT, "e": END, "a": ARM, "f": FIELD, "c": ASSIGN, "t": TRICK, "w": WIDOW}
 
-_LINE_GAMES_2P = ("block", "draw", "bergen", "muggins", "sniff", "matador")
-
-# name -> (players, games, zones): each zone four characters, "<zone><role><a><b>", the role
-# as a letter of ROLE_LETTERS
+# name -> (players, zones): each zone four characters, "<zone><role><a><b>", the role as a
+# letter of ROLE_LETTERS
 PROFILES = {
-    "line-2p": (2, _LINE_GAMES_2P, "0s00 2s10 1e00 3e10"),
-    "line-3p": (3, ("block", "draw", "muggins", "sniff", "matador"), "0s00 1s10 2s20 5e00 7e10"),
-    "line-4p": (4, ("block", "draw", "muggins", "sniff", "matador", "buki"), "0s00 1s10 2s20 3s30 5e00 7e10"),
-    "spinner-4p": (4, ("sebastopol", "sniff"), "0s00 1s10 2s20 3s30 6a00 7a10 8a20 5a30"),
-    "column-2p": (2, ("columns",), "5c00 1f00 6c01 0c10 4f10 2c11 8c20 3f20 7c21"),
-    "trick-3p": (3, ("moon",), "0s00 1s10 2s20 4t00 3w00"),
-    "climb-3p": (3, ("dasan",), "0s00 1s10 2s20"),
+    "line-2p": (2, "0s00 2s10 1e00 3e10"),
+    "line-3p": (3, "0s00 1s10 2s20 5e00 7e10"),
+    "line-4p": (4, "0s00 1s10 2s20 3s30 5e00 7e10"),
+    "spinner-4p": (4, "0s00 1s10 2s20 3s30 6a00 7a10 8a20 5a30"),
+    "column-2p": (2, "5c00 1f00 6c01 0c10 4f10 2c11 8c20 3f20 7c21"),
+    "trick-3p": (3, "0s00 1s10 2s20 4t00 3w00"),
+    "climb-3p": (3, "0s00 1s10 2s20"),
 }
 
 
@@ -47,10 +46,9 @@ class Profile:
     """One profile, looked up both ways: ``role_of[zone]`` and ``seat_zone[seat]`` etc."""
 
     def __init__(self, name):
-        players, games, spec = PROFILES[name]
+        players, spec = PROFILES[name]
         self.name = name
         self.players = players
-        self.games = games
         self.zones = zones = zones_of(spec)
         self.zone_ids = tuple(zone[0] for zone in zones)
         self.role_of = {}
@@ -95,30 +93,30 @@ def seatings(game):
     """The player counts the tray has a profile for ``game`` with, fewest first: what the menu
     offers (tests/runtime/test_profiles.py checks they are the counts its rules allow). The
     menu browses games without importing their families' code."""
-    return sorted(set(PROFILES[name][0] for name in PROFILES if game in PROFILES[name][1]))
+    preset = families.game(game)
+    return sorted(set(PROFILES[tray][0] for tray in preset[3:])) if preset else []
 
 
 def profile_for(game, players, family=None):
-    """The profile for ``game`` with ``players`` seats: the one made for it with that many seats,
-    else the smallest one listing the game that has more seats; when none lists the game with
-    enough seats (a ruleset installed from the PC, Bergen for three), the tray of ``family``'s
-    stand-in preset (the registry's ``stand_in``).
+    """The profile for ``game`` with ``players`` seats: the smallest of the trays its preset
+    document lists that has that many seats or more; when none has enough (a ruleset installed
+    from the PC, Bergen for three), the same among the trays of ``family``'s first preset
+    (``families.stand_in``).
 
     :raises ValueError: when no profile fits.
     """
-    found = _smallest_fit(game, players)
-    if found is None and family in FAMILIES:
-        _, stand_in = FAMILIES[family]
-        found = _smallest_fit(stand_in, players)
+    found = _smallest_fit(families.game(game), players)
+    if found is None and family is not None:
+        found = _smallest_fit(families.stand_in(family), players)
     if found is None:
         raise ValueError("no tray profile for %r with %d players" % (game, players))
     return Profile(found)
 
 
-def _smallest_fit(game, players):
+def _smallest_fit(preset, players):
     best = None
-    for name in PROFILES:
-        count, games, _ = PROFILES[name]
-        if game in games and count >= players and (best is None or count < PROFILES[best][0]):
-            best = name
+    for tray in preset[3:] if preset else ():
+        count = PROFILES[tray][0]
+        if count >= players and (best is None or count < PROFILES[best][0]):
+            best = tray
     return best

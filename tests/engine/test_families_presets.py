@@ -1,30 +1,64 @@
 """Every preset is in the registry and is found by its name and by each of its aliases.
 
-The registry (tiletable/families.py) names each preset's family, so that finding a preset by
-name imports only its own family's schema module (on a 192 KB MicroPython heap there is no room
-for all four at once); an alias is looked up in the presets' documents, one schema module at a
-time. CPython only: it imports every family. test_dasan.py checks an alias under MicroPython.
+A preset is named once, by its document in its family's ``PRESETS``, which also carries its
+menu label, menu order and trays; the registry (tiletable/families.py) reads them once, so that
+finding a preset by name imports only its own family's schema module after that (on a 192 KB
+MicroPython heap there is no room for all four at once); an alias is looked up in the presets'
+documents, one schema module at a time. CPython only: it imports every family. test_dasan.py
+checks an alias under MicroPython.
 """
 import sys
 
 import pytest
 
-from tiletable.engine.rulesets import find_ruleset, schema_module
-from tiletable.families import FAMILIES, GAMES, module
+from tiletable.drivers.segments import glyph
+from tiletable.engine.rulesets import _DOC_KEYS, find_ruleset, preset_document, preset_names, schema_module
+from tiletable.families import FAMILIES, game, games, module
+from tiletable.profiles import PROFILES
 
 
 def _declared_aliases():
     declared = {}
-    for preset in GAMES:
-        for alias in schema_module(preset.family).PRESETS[preset.name].get("aliases", ()):
-            declared[alias] = preset.name
+    for preset in games():
+        for alias in schema_module(preset[1]).PRESETS[preset[0]].get("aliases", ()):
+            declared[alias] = preset[0]
     return declared
 
 
-def test_the_registry_lists_every_preset_of_every_family():
-    presets = set(name for family in FAMILIES if family != "toy" for name in schema_module(family).PRESETS)
-    assert sorted(game.name for game in GAMES) == sorted(presets)
-    assert all(game.family in FAMILIES for game in GAMES)
+def test_the_registry_lists_every_preset_of_every_family_in_the_menus_order():
+    documents = {(name, family): doc for family in FAMILIES for name, doc in schema_module(family).PRESETS.items()}
+    assert sorted((preset[0], preset[1]) for preset in games()) == sorted(documents)
+    orders = [documents[preset[:2]]["order"] for preset in games()]
+    assert orders == sorted(set(orders)), "each preset has a menu place of its own"
+    assert preset_names() == sorted(preset[0] for preset in games())
+
+
+def test_each_presets_document_gives_its_label_and_trays():
+    for name, family, label, *trays in games():
+        document = schema_module(family).PRESETS[name]
+        assert (label, trays) == (document["label"], document["trays"]), name
+        assert len(label) == 4 and [glyph(ch) for ch in label], "a 4-digit group draws %r" % label
+        assert trays and set(trays) <= set(PROFILES), name
+
+
+def test_a_presets_ruleset_document_leaves_the_menus_fields_out():
+    document = preset_document("muggins", "line")
+    assert set(document) <= set(_DOC_KEYS) and document["family"] == "line" and document["name"] == "muggins"
+    assert find_ruleset("muggins").to_doc()["params"]["target"] == 200
+
+
+def test_a_family_added_to_the_registry_brings_its_presets():
+    """The registry reads the presets again when its families change (a test's toy family)."""
+    toy = type(sys)("tiletable.engine.toy_params")
+    toy.PRESETS = {"toy-game": {"version": 1, "label": "tOY ", "order": 5, "trays": ["line-2p"], "params": {}}}
+    sys.modules[toy.__name__] = toy
+    FAMILIES["toy"] = None
+    try:
+        assert games()[0] == ("toy-game", "toy", "tOY ", "line-2p") and game("toy-game")[1] == "toy"
+    finally:
+        del FAMILIES["toy"]
+        del sys.modules[toy.__name__]
+    assert game("toy-game") is None
 
 
 @pytest.mark.parametrize("alias", sorted(_declared_aliases()))
@@ -44,15 +78,15 @@ def test_validating_a_ruleset_imports_its_familys_schema_not_its_play_code():
     from tiletable.engine.rulesets import load_ruleset
     from tiletable.heap import loaded_modules, release_modules
 
-    for preset in GAMES:
-        document = find_ruleset(preset.name).to_json()
-        engine, schema = module(preset.family, ""), module(preset.family, "_params")
+    for preset in games():
+        document = find_ruleset(preset[0]).to_json()
+        engine, schema = module(preset[1], ""), module(preset[1], "_params")
         names = (engine, schema)
         saved = {name: sys.modules.pop(name) for name in names if name in sys.modules}
         loaded = loaded_modules()
         try:
             load_ruleset(document)
-            assert schema in sys.modules and engine not in sys.modules, preset.name
+            assert schema in sys.modules and engine not in sys.modules, preset[0]
         finally:
             release_modules(loaded)
             sys.modules.update(saved)

@@ -181,11 +181,12 @@ def test_column_game_has_three_columns_of_two_hidden_slots_and_a_field():
         assert roles == [("assign", 0), ("assign", 1), ("field", -1)]
 
 
-def test_every_game_has_a_profile_and_every_profile_game_exists():
-    from tiletable.families import GAMES
+def test_every_game_plays_on_trays_that_exist_and_every_tray_has_a_game():
+    from tiletable.families import games
 
-    listed = [game for profile in TRAYS["profiles"].values() for game in profile["games"]]
-    assert set(listed) == set(game.name for game in GAMES)
+    listed = [tray for preset in games() for tray in preset[3:]]
+    assert all(preset[3:] for preset in games())
+    assert set(listed) == set(TRAYS["profiles"])
 
 
 def test_zones_lie_on_the_tray_and_antennas_keep_one_antenna_width_apart():

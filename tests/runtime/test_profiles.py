@@ -29,17 +29,16 @@ def test_profiles_match_the_tray_document():
     document = trays()["profiles"]
     assert sorted(PROFILES) == sorted(document)
     for name, profile in document.items():
-        players, games, spec = PROFILES[name]
+        players, spec = PROFILES[name]
         zones = zones_of(spec)
         assert players == profile["players"], name
-        assert list(games) == profile["games"], name
         assert sorted(zones) == sorted(_json_zone(z) for z in profile["zones"]), name
 
 
 def test_every_zone_of_a_profile_exists_on_the_tray():
     ids = set(z["id"] for z in trays()["tray"]["zones"])
     for name in PROFILES:
-        assert set(zone for zone, _, _, _ in zones_of(PROFILES[name][2])) <= ids
+        assert set(zone for zone, _, _, _ in zones_of(PROFILES[name][1])) <= ids
 
 
 @pytest.mark.parametrize("name", preset_names())

@@ -19,7 +19,7 @@ def with_toy_family(test):
 
     def run():
         sys.modules["tiletable.engine.toy_params"] = sys.modules[__name__]
-        FAMILIES["toy"] = (None, None)  # no table controller, no tray
+        FAMILIES["toy"] = None  # no table controller, no presets
         try:
             test()
         finally:

@@ -17,7 +17,7 @@ from tiletable.engine.line_actions import DRAW, K_BET, K_CLAIM, K_DEAL, K_LOT, K
 from tiletable.engine.line_actions import amount_of, chance_action, kind_of, seat_of, tile_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import tile_str
-from tiletable.families import GAMES, game
+from tiletable.families import game, games
 from tiletable.profiles import profile_for
 from tiletable.record import iter_records
 from tiletable.record_read import InEffect, visit
@@ -104,8 +104,8 @@ class LocalControl(ControlCommands):
 
 def choose_game(control, name, players):
     """Use the menu: seat press steps the game, seat long press the player count, OK starts."""
-    for _ in range(len(GAMES)):
-        if reads(control.display()[0], game(name).label):
+    for _ in range(len(games())):
+        if reads(control.display()[0], game(name)[2]):
             break
         control.press(0)
     for _ in range(4):

@@ -371,7 +371,7 @@ def test_menu_keeps_a_fixed_order_and_opens_on_the_last_game_played(table_root):
     control = local_table(table_root)
     order = ["muggins", "sniff", "matador", "buki", "moon", "columns", "dasan", "block", "draw", "sebastopol", "bergen"]
     for name in order:
-        assert reads(control.display()[0], game(name).label), name
+        assert reads(control.display()[0], game(name)[2]), name
         control.press(0)
     choose_game(control, "sniff", 2)
     control.device.app.table.stop()  # the match is stopped (from the PC); later the power goes

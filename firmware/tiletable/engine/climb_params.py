@@ -16,6 +16,9 @@ PARAMS = {
 PRESETS = {
     "dasan": {
         "version": 1,
+        "label": "dASA",
+        "order": 110,
+        "trays": ["climb-3p"],
         "aliases": ["da-san", "big-three", "dig-a-hole"],
         "description": "Da San (seed 003): 3 players, bid 1-3 for the kitty, climb with combinations",
         "params": {},

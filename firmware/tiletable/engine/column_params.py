@@ -13,6 +13,9 @@ PARAMS = {
 PRESETS = {
     "columns": {
         "version": 1,
+        "label": "COLS",
+        "order": 100,
+        "trays": ["column-2p"],
         "aliases": ["three-columns", "column-battle"],
         "description": "Three Columns (seed 001): 2 players, private decks of 10, three score columns",
         "params": {},

@@ -81,18 +81,27 @@ _MATADORS = ["0-0", "1-6", "2-5", "3-4"]
 PRESETS = {
     "block": {
         "version": 1,
+        "label": "bLOC",
+        "order": 10,
+        "trays": ["line-2p", "line-3p", "line-4p"],
         "aliases": ["block-game"],
         "description": "Block game: no drawing, winner scores the others' pips, 100 (§3.1)",
         "params": {},
     },
     "draw": {
         "version": 1,
+        "label": "drAW",
+        "order": 20,
+        "trays": ["line-2p", "line-3p", "line-4p"],
         "aliases": ["draw-game"],
         "description": "Draw game: Block with drawing when unable, two tiles stay (§3.2)",
         "params": {"stock_after_deal": "boneyard", "draw_policy": "when_unable", "reserve": 2},
     },
     "sebastopol": {
         "version": 1,
+        "label": "SEbA",
+        "order": 30,
+        "trays": ["spinner-4p"],
         "description": "Sebastopol: 4 players, [6|6] spinner, four sixes before anything else, 60 (§3.3)",
         "params": {
             "deal": {"4": 7},
@@ -105,6 +114,9 @@ PRESETS = {
     },
     "bergen": {
         "version": 1,
+        "label": "bErG",
+        "order": 40,
+        "trays": ["line-2p"],
         "description": "Bergen: heavier doublet sets, double-headers 2, triple-headers 3, 1 per hand, 15 (§3.4)",
         "params": {
             "deal": {"2": 7},
@@ -119,6 +131,9 @@ PRESETS = {
     },
     "muggins": {
         "version": 1,
+        "label": "MUGG",
+        "order": 50,
+        "trays": ["line-2p", "line-3p", "line-4p"],
         "aliases": ["all-fives", "fives"],
         "description": "Muggins: ends totalling a multiple of 5 score, claimed or stolen, 200 (§3.5)",
         "params": {
@@ -132,6 +147,9 @@ PRESETS = {
     },
     "sniff": {
         "version": 1,
+        "label": "SNIF",
+        "order": 60,
+        "trays": ["line-2p", "line-3p", "line-4p", "spinner-4p"],
         "description": "Sniff: lightest draw sets, the first double spins and keeps counting, draw any time, 200 (§3.6)",
         "params": {
             "deal": {"2": 7, "3": 6, "4": 5},
@@ -147,6 +165,9 @@ PRESETS = {
     },
     "matador": {
         "version": 1,
+        "label": "MAtA",
+        "order": 70,
+        "trays": ["line-2p", "line-3p", "line-4p"],
         "description": "Matador: touching ends total 7, matadors go anywhere, a blank takes only matadors, 100 (§3.7)",
         "params": {
             "deal": {"2": 7, "3": 7, "4": 5},
@@ -161,6 +182,9 @@ PRESETS = {
     },
     "buki": {
         "version": 1,
+        "label": "bUKI",
+        "order": 80,
+        "trays": ["line-4p"],
         "aliases": ["buki-domino", "bukidomino"],
         "description": "Buki-Domino: doubleless double-eight, banker, forced play, stakes paid 2.5 to 1 (§3.12)",
         "params": {

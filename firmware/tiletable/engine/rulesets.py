@@ -12,7 +12,8 @@ parameters in a canonical JSON form, so two documents that mean the same game ha
 same hash on the Pico and on the PC.
 
 The families, their presets and their modules are in the registry (``tiletable/families.py``).
-A family's schema module provides ``PARAMS`` (the schema), ``PRESETS`` (name -> document) and
+A family's schema module provides ``PARAMS`` (the schema), ``PRESETS`` (name -> document, with
+the menu's "label", "order" and "trays" besides: ``preset_document``) and
 ``check_params(name, params)`` (rules that span several fields); its engine module ``State``
 and ``player_counts(params)`` (the counts a ruleset allows, fewest first). Family modules are imported only when a game needs
 them, so the device carries only what it plays.
@@ -195,16 +196,24 @@ def find_ruleset(name, **overrides):
     preset = families.game(name.lower()) or _aliased(name.lower())
     if preset is None:
         raise ValueError("unknown ruleset: %r" % name)
-    key, family = preset.name, preset.family
-    doc = schema_module(family).PRESETS[key]
-    full = {"family": family, "name": key}
-    for field in doc:
-        full[field] = doc[field]
+    doc = preset_document(preset[0], preset[1])
     if overrides:
         params = dict(doc.get("params", {}))
         params.update(overrides)
-        full["params"] = params
-    return load_ruleset(full)
+        doc["params"] = params
+    return load_ruleset(doc)
+
+
+def preset_document(name, family):
+    """The ruleset document of preset ``name`` of ``family``: its entry in the family's
+    ``PRESETS`` with the family and name, without what only the table's menu reads ("label",
+    "order", "trays": tiletable/families.py)."""
+    doc = schema_module(family).PRESETS[name]
+    full = {"family": family, "name": name}
+    for field in _DOC_KEYS:
+        if field in doc:
+            full[field] = doc[field]
+    return full
 
 
 def _aliased(alias):
@@ -219,7 +228,7 @@ def _aliased(alias):
 
 
 def preset_names():
-    return sorted(preset.name for preset in families.GAMES)
+    return sorted(preset[0] for preset in families.games())
 
 
 def validate_params(name, schema, params):

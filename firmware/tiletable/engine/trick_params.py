@@ -19,6 +19,9 @@ PARAMS = {
 PRESETS = {
     "moon": {
         "version": 1,
+        "label": "MOON",
+        "order": 90,
+        "trays": ["trick-3p"],
         "aliases": ["moon-dominoes"],
         "description": "Moon (seed 002): 3 players, no trumps, the leader names the suit, game 21",
         "params": {},

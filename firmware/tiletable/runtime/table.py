@@ -56,11 +56,12 @@ _ORDINALS = ("1St", "2nd", "3rd", "4th")
 class Menu:
     """Choose a game and a player count: seat button press = next game, long press = next count.
 
-    The games come in a fixed order (the registry's ``GAMES``, then any others by name); the menu
-    opens on the game played last (``select``), Muggins on a table that never played."""
+    The games come in a fixed order (the presets' in the registry, ``families.games()``, then
+    any others by name); the menu opens on the game played last (``select``), Muggins on a
+    table that never played."""
 
     def __init__(self, names):
-        known = [preset.name for preset in families.GAMES if preset.name in names]
+        known = [preset[0] for preset in families.games() if preset[0] in names]
         self.names = known + sorted(name for name in names if families.game(name) is None)
         self.index = self.names.index("muggins") if "muggins" in self.names else 0
         self.players = 4
@@ -99,7 +100,7 @@ class Table:
         self.journal = journal
         self.rulestore = rulestore
         self.clock = clock  # seconds since 1970 for journal headers, or None
-        self.menu = Menu(preset_names())
+        self.menu = Menu(releasing_modules(preset_names))  # the presets' documents are read once
         self.mode = MODE_MENU
         self.session = None  # the match in play (or over, on the final screen)
         self.profile = None
@@ -633,7 +634,7 @@ class Table:
         ui = self.ui
         if self.mode == MODE_MENU:
             preset = families.game(self.menu.name)
-            ui.text(0, preset.label if preset else self.menu.name[:4])
+            ui.text(0, preset[2] if preset else self.menu.name[:4])
             ui.text(1, "%dP" % self.menu.players)
             for seat in range(2, ui.seats):
                 ui.blank(seat)
@@ -744,7 +745,7 @@ def _controller_for(family):
     :raises ValueError: no controller for the family.
     """
     collect_for_code()
-    controller, _ = families.FAMILIES.get(family, (None, None))
+    controller = families.FAMILIES.get(family)
     if controller is None:
         raise ValueError("no table controller for family %r" % family)
     return getattr(__import__(families.module(family, "play_"), None, None, [controller]), controller)
