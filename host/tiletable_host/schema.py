@@ -1,8 +1,8 @@
 """Ruleset files checked with a real JSON Schema validator, every problem at once, before the engine.
 
-The schema is ``ruleset.schema.json`` (the document's fields) with each family's ``params``
-derived from the engine's own ``PARAMS`` declarations, so the two never disagree on names,
-types or ranges. The engine's ``load_ruleset`` stays the authority: it runs after the schema
+The schema is ``ruleset.schema.json`` (the document's fields) with the families of the
+registry (tiletable/families.py) and each family's ``params`` derived from the engine's own
+``PARAMS`` declarations, so the two never disagree on families, names, types or ranges. The engine's ``load_ruleset`` stays the authority: it runs after the schema
 and also checks the rules that span several parameters.
 
     ruleset = read_ruleset_file("house.json")   # or CommandError:
@@ -47,9 +47,11 @@ def param_schema(spec):
 
 
 def ruleset_schema():
-    """The whole schema: the document file plus, per family, its parameters from the engine."""
+    """The whole schema: the document file, the registry's families, and per family its
+    parameters from the engine."""
     with open(RULESET_SCHEMA_PATH) as f:
         schema = json.load(f)
+    schema["properties"]["family"] = {"enum": list(FAMILIES)}
     branches = []
     for family in sorted(FAMILIES):
         params = schema_module(family).PARAMS
