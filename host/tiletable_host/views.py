@@ -1,5 +1,7 @@
 """How the PC shows each game family's state: ``tiletable watch``'s lines of text and the
-browser's picture (JSON), one view class per family of the registry (tiletable/families.py).
+browser's picture (JSON), one view class per family of the registry (tiletable/families.py),
+named after it (``LineView`` for "line": ``view_of``); the browser draws the picture with the
+family's board (serve/static/boards/<family>.js).
 
 A view reads the PC engine's state of the session in progress (``replay.state``); it is here,
 not in the engine, so that the Pico carries none of it.
@@ -84,19 +86,23 @@ class ClimbView:
         }
 
 
-VIEWS = {"line": LineView, "trick": TrickView, "column": ColumnView, "climb": ClimbView}
+def view_of(family):
+    """The view class of ``family``: ``<Family>View`` of this module, or None for a family
+    without one (such as a test's: its table shows the scores and turns only)."""
+    view = globals().get(family[:1].upper() + family[1:] + "View")
+    return view if isinstance(view, type) else None
 
 
 def table_lines(state, names):
     """``tiletable watch``'s lines for the family's view of the table (none for a family
-    without a view, such as a test's)."""
-    view = VIEWS.get(state.family)
+    without a view)."""
+    view = view_of(state.family)
     return view.lines(state, names) if view else []
 
 
 def table_picture(state, replay):
     """The browser's picture of the family's view of the table."""
-    view = VIEWS.get(state.family)
+    view = view_of(state.family)
     return view.picture(state, replay) if view else {"family": state.family}
 
 

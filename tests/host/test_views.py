@@ -1,17 +1,34 @@
-"""Every family of the registry has a view on the PC, for ``tiletable watch`` and the browser."""
+"""Every family of the registry has a view on the PC, for ``tiletable watch`` and the browser,
+and a board on the live page."""
 import json
+import os
 
 import pytest
 
 from engine.families_play import Rng, choose
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.families import FAMILIES, games
-from tiletable_host.views import VIEWS, table_lines, table_picture
+from tiletable_host.serve.app import STATIC, boards
+from tiletable_host.views import table_lines, table_picture, view_of
+
+ENGINE_FAMILIES = [family for family in FAMILIES if family != "toy"]  # not a test's
 
 
-def test_every_family_of_the_registry_has_a_view():
-    assert sorted(set(game[1] for game in games())) == sorted(VIEWS)
-    assert set(VIEWS) <= set(FAMILIES)
+@pytest.mark.parametrize("family", ENGINE_FAMILIES)
+def test_every_family_of_the_registry_has_a_view_and_a_board(family):
+    assert view_of(family) is not None
+    assert family in boards()
+    with open(os.path.join(STATIC, "boards", family + ".js")) as board:
+        assert "function %sBoard(t, table)" % family in board.read()
+
+
+def test_a_family_without_a_view_has_a_plain_picture_and_no_lines():
+    assert view_of("toy") is None
+
+    class _ToyState:
+        family = "toy"
+
+    assert table_picture(_ToyState(), None) == {"family": "toy"} and table_lines(_ToyState(), []) == []
 
 
 @pytest.mark.parametrize("name", [game[0] for game in games()])

@@ -23,6 +23,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from tiletable.families import FAMILIES
 from tiletable_host import db as dbmod
 from tiletable_host import dbtarget
 from tiletable_host.errors import CommandError
@@ -34,6 +35,11 @@ from tiletable_host.sessionlog import replay_session
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 EVENT_POLL = 0.05  # seconds between looks at the hub: a play reaches the page well within a second
+
+
+def boards():
+    """The registry's families whose board the live page loads: ``static/boards/<family>.js``."""
+    return [family for family in FAMILIES if os.path.exists(os.path.join(STATIC, "boards", family + ".js"))]
 
 
 def create_app(hub, db_path):
@@ -64,7 +70,8 @@ def create_app(hub, db_path):
         return endpoint
 
     def live(request):
-        return page("live.html", big=request.query_params.get("big") == "1", title="Live tables")
+        big = request.query_params.get("big") == "1"
+        return page("live.html", big=big, boards=boards(), title="Live tables")
 
     async def events(request):
         async def stream():
