@@ -5,8 +5,8 @@ hardware/pinmap.json and hardware/trays.json are the only hand-written sources; 
 script derives firmware/tiletable/board/pins.py, hardware/PINS.md, hardware/POWER.md,
 hardware/wiring.svg and hardware/trays/<profile>.svg from them, so the firmware, the
 drawings and the pin map cannot disagree (tests/hardware/ regenerates in memory and
-compares with the committed files). A tray's drawing names the games that play on it, as
-their preset documents say ("trays": firmware/tiletable/families.py).
+compares with the committed files). Which games play on a tray is said by their preset
+documents alone ("trays": firmware/tiletable/families.py), so that a new game touches no drawing.
 
     .venv/bin/python tools/gen_hardware.py           # rewrite every generated file
     .venv/bin/python tools/gen_hardware.py --check   # list stale files, exit status 1 if any
@@ -484,21 +484,7 @@ def zone_label(zone):
     return role
 
 
-def tray_games(root=ROOT):
-    """Profile -> the preset games that play on it, in the menu's order (the presets' documents)."""
-    sys.path.insert(0, os.path.join(root, "firmware"))
-    try:
-        from tiletable.families import games
-    finally:
-        sys.path.remove(os.path.join(root, "firmware"))
-    found = {}
-    for preset in games():
-        for tray in preset[3:]:
-            found.setdefault(tray, []).append(preset[0])
-    return found
-
-
-def render_tray_svg(trays, profile_name, games):
+def render_tray_svg(trays, profile_name):
     tray = trays["tray"]
     profile = trays["profiles"][profile_name]
     roles = {zone["id"]: zone for zone in profile["zones"]}
@@ -506,7 +492,7 @@ def render_tray_svg(trays, profile_name, games):
     margin = 60
     width, depth = tray["width"] + 2 * margin, tray["depth"] + 2 * margin + 50
     body = [
-        _text(10, 18, "%s: %s (%d players)" % (profile_name, ", ".join(games), profile["players"]), 12, weight="bold"),
+        _text(10, 18, "%s (%d players)" % (profile_name, profile["players"]), 12, weight="bold"),
         _text(10, 32, "Sizes in mm, generated from hardware/trays.json. Blue: zone used by this profile,", 8),
         _text(10, 42, "dotted: reader antenna under the pad, grey: zone unused.", 8),
         _rect(margin, margin, tray["width"], tray["depth"], fill="#faf6ee", width=2),
@@ -557,9 +543,8 @@ def outputs(root=ROOT):
         "hardware/POWER.md": render_power_md(pinmap),
         "hardware/wiring.svg": render_wiring_svg(pinmap),
     }
-    playing = tray_games(root)
     for name in sorted(trays["profiles"]):
-        files["hardware/trays/%s.svg" % name] = render_tray_svg(trays, name, playing.get(name, []))
+        files["hardware/trays/%s.svg" % name] = render_tray_svg(trays, name)
     return files
 
 
