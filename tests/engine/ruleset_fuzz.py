@@ -27,6 +27,7 @@ from tiletable.engine.rulesets import (
     VERSION_RANGE,
     find_ruleset,
     load_ruleset,
+    preset_document,
     preset_names,
     schema_module,
 )
@@ -94,8 +95,8 @@ class Mutator:
         self.presets = []
         for name in preset_names():
             ruleset = find_ruleset(name)
-            short = schema_module(ruleset.family).PRESETS[name]
-            self.presets.append((ruleset.to_doc(), dict(short, family=ruleset.family, name=name), schema_module(ruleset.family).PARAMS))
+            short = preset_document(name, ruleset.family)  # as written, without the menu's fields
+            self.presets.append((ruleset.to_doc(), short, schema_module(ruleset.family).PARAMS))
 
     def document(self):
         rng = self.rng

@@ -48,3 +48,13 @@ def test_the_fuzzer_counts_what_it_is_meant_to_find():
     findings.bug("unplayable", b"{}", "2 players: ValueError()")
     findings.micropython_lenient_json += 1
     assert findings.bugs() == 1 and findings.examples == [("unplayable", b"{}", "2 players: ValueError()")]
+
+
+def test_the_fuzzers_short_presets_are_documents_a_table_takes():
+    """The short documents it mutates are presets as written (besides their full forms): a
+    table takes each unmutated, so a rejection is the mutation's, not their menu fields'."""
+    from engine.ruleset_fuzz import Mutator
+    from tiletable.engine.rulesets import load_ruleset
+
+    for full, short, _ in Mutator(18).presets:
+        assert load_ruleset(short).hash == load_ruleset(full).hash, short["name"]
