@@ -85,3 +85,25 @@ def test_an_illegal_play_is_shown_with_its_reason_on_the_big_screen():
     text = lines[0]["text"]
     assert re.search(r"Illegal: Err\d+ %s does not match end [LR] \(\d\)" % tile, text), text
     assert "%s to act" % ("ann", "bob")[seat] in text and "Table says: %s to play" % ("ann", "bob")[seat] in text
+
+
+def test_the_live_page_draws_each_familys_board_and_plain_scores_for_a_family_without_one():
+    """The page loads a board for each family of the registry; a table of a family without one
+    (a test's, a new family's before its board) shows its scores and turn, and no error."""
+    from tiletable_host.serve.command import WebServer
+    from tiletable_host.serve.live import Hub
+
+    hub = Hub()
+    shared = {"status": "game", "hand": 1, "turn": "ann to act", "players": ["ann", "bob"], "scores": [12, 7], "to_act": 0}
+    hub.publish("Table 1", dict(shared, ruleset="block", table={"family": "line", "line": None, "ends": "", "boneyard": 14}))
+    hub.publish("Table 2", dict(shared, ruleset="pips-race", table={"family": "pips"}))
+    server = WebServer(hub, "/nonexistent.db")
+    url = server.start()
+    try:
+        lines = live_browser.browser("visit", url)
+    finally:
+        server.stop()
+    assert lines[-1] == {"errors": []}
+    text = lines[0]["text"]
+    assert "block · hand 1 · ann to act" in text and "Open ends: none · boneyard: 14" in text
+    assert "pips-race · hand 1 · ann to act" in text and text.count("ann12\nbob7") == 2, text
