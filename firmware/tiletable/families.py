@@ -41,7 +41,8 @@ def games():
                 doc = presets[name]
                 found.append((doc["order"], (name, family, doc["label"]) + tuple(doc["trays"])))
         found.sort()
-        _GAMES[0], _GAMES[1] = tuple(FAMILIES), [entry for _, entry in found]
+        _GAMES[1] = [entry for _, entry in found]
+        _GAMES[0] = tuple(FAMILIES)  # last: a thread that reads the key finds its list
     return _GAMES[1]
 
 
