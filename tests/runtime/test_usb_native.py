@@ -39,9 +39,8 @@ class Server:
 
 def intake(data, ends, native):
     server = Server()
-    link = UsbLink(server, Feed(data, ends), io.BytesIO())
-    if native:
-        link._take = NativeIntake(link).take
+    link = UsbLink(server, Feed(data, ends), io.BytesIO(), intake=NativeIntake if native else None)
+    assert ("_take" in link.__dict__) == native  # the intake in place of the bytecode's
     polls = []
     while not link.closed:
         read = link.poll()
@@ -60,8 +59,7 @@ for size in (0, 1, 511, 512, 513, 1024, 1500):
         assert mine == theirs and mine[0] == data and mine[2] == ends, (size, ends, mine[1], theirs[1])
         count += 1
 
-link = UsbLink(Server(), Feed(b"", False), io.BytesIO())
-link._take = NativeIntake(link).take
+link = UsbLink(Server(), Feed(b"", False), io.BytesIO(), intake=NativeIntake)
 link.poll()  # as test_usblink_idle: the first poll may set things up
 def idle():
     for _ in range(50):
@@ -77,21 +75,44 @@ def test_the_viper_intake_reads_what_the_bytecode_reads_and_allocates_nothing_at
     assert run_on_unix_port(CHECK) == "ok 14"
 
 
+# the link of an App on the simulated board (sim/), with a pollable USB stream
+APP_LINK = r"""
+import io, select, sys
+sys.path[:0] = ["sim", "firmware"]
+import machine
+from device import Hardware
+from tiletable.runtime.app import App
+
+class Feed(io.IOBase):  # no bytes yet, pollable
+    def readinto(self, b):
+        return 0
+    def ioctl(self, request, arg):
+        return 0 if request == 3 else -1
+
+def link(root, frozen):
+    machine.UNIQUE_ID = b"USBNATIV"
+    return App(Hardware().board, Feed(), io.BytesIO(), lambda: 0, root=root, frozen=frozen).link
+"""
+
+
 @needs_unix_port
-def test_a_frozen_app_on_micropython_takes_the_viper_intake():
+def test_a_frozen_app_on_micropython_takes_the_viper_intake_and_a_stock_one_the_bytecode(tmp_path):
     # the App's choice, with its imports compiled from source (hence the heap)
-    code = CHECK[: CHECK.index("random.seed")] + "from tiletable.runtime.app import native_take\n"
-    code += "print(native_take(UsbLink(Server(), Feed(b'', False), io.BytesIO())) is not None)\n"
-    assert run_on_unix_port(code, heap="2M") == "True"
+    code = APP_LINK + "print('_take' in link(%r, True).__dict__, '_take' in link(%r, False).__dict__)\n"
+    (tmp_path / "frozen").mkdir()
+    (tmp_path / "stock").mkdir()
+    assert run_on_unix_port(code % (str(tmp_path / "frozen"), str(tmp_path / "stock")), heap="4M") == "True False"
 
 
-def test_cpython_keeps_the_bytecode_intake():
+def test_cpython_keeps_the_bytecode_intake(tmp_path):
+    import io
     import os
 
-    from tiletable.runtime.app import native_take
-    from tiletable.runtime.usblink import UsbLink
+    from device import Hardware
+    from tiletable.runtime.app import App
 
     read_end, write_end = os.pipe()
-    with os.fdopen(read_end, "rb", buffering=0) as instream, os.fdopen(write_end, "wb") as outstream:
-        link = UsbLink(None, instream, outstream)
-        assert link._readable is not None and native_take(link) is None
+    with os.fdopen(read_end, "rb", buffering=0) as instream:
+        link = App(Hardware().board, instream, io.BytesIO(), lambda: 0, root=str(tmp_path), frozen=True).link
+        assert link._readable is not None and "_take" not in link.__dict__
+    os.close(write_end)

@@ -76,22 +76,12 @@ else:  # CPython
         return asyncio.sleep(ms / 1000)
 
 
-def native_take(link):
-    """``link``'s intake as machine code (runtime/usb_native.py), or None: only MicroPython
-    compiles viper, and a stream that cannot be polled reads on its own."""
-    if link._readable is None or sys.implementation.name != "micropython":
-        return None
-    from tiletable.runtime.usb_native import NativeIntake
-
-    return NativeIntake(link).take
-
-
 class App:
     """Everything but the hardware. ``ticks_ms`` is the clock (``time.ticks_ms`` on the Pico),
     ``ticks_us`` the tray's finer one for its fields' settling (``time.ticks_us``; without it the
     tray counts in milliseconds);
     ``unique_id`` (``machine.unique_id()``) names the device to the PC; ``frozen`` whether to run
-    as a frozen build does (its link queue, a ``Warmer``, collections in play), by default as
+    as a frozen build does (its link queue and intake, a ``Warmer``, collections in play), by default as
     this package's bytecode says (the simulated table, whose sources stand for a frozen chip
     where its work is charged, says so itself)."""
 
@@ -136,7 +126,10 @@ class App:
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
         if frozen is None:
             frozen = not bytecode_on_heap()
-        self.link = UsbLink(self.server, instream, outstream, OUT_ROOM_FROZEN if frozen else OUT_ROOM)
+        intake = None  # a frozen build's link reads with machine code, where MicroPython compiles viper
+        if frozen and sys.implementation.name == "micropython":
+            from tiletable.runtime.usb_native import NativeIntake as intake
+        self.link = UsbLink(self.server, instream, outstream, OUT_ROOM_FROZEN if frozen else OUT_ROOM, intake)
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
         self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (tiletable/heap.py)
@@ -152,9 +145,6 @@ class App:
 
             self.warmer = Warmer(self)
             self.collects_in_play = True
-            take = native_take(self.link)
-            if take is not None:
-                self.link._take = take
         self.running = True
         self.table.boot(ticks_ms())
 

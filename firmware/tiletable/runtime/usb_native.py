@@ -5,9 +5,10 @@ byte at a time while the poller says one waits (runtime/usblink.py). As bytecode
 32.9 us a byte on the chip (frozen build): a 700-byte ruleset upload spent 23 ms in it, the most
 of its reply's work. Here it takes 20.0 us a byte, the rest being the two calls themselves.
 
-Only on a frozen build: ``App`` gives its link a ``NativeIntake`` there (machine code in flash),
-where on a stock build the ``.mpy``'s machine code would be loaded into the heap (1.2 KB on the
-unix port) that its game imports need, and only MicroPython with a native emitter compiles it.
+Only on a frozen build: the link is made with ``NativeIntake`` as its intake there (machine
+code in flash), where on a stock build the ``.mpy``'s machine code would be loaded into the
+heap (1.2 KB on the unix port) that its game imports need, and only MicroPython with a native
+emitter compiles it.
 Elsewhere the link reads with ``UsbLink._take``'s bytecode; both read the same bytes
 (tests/runtime/test_usb_native.py).
 """
@@ -17,9 +18,10 @@ from tiletable.runtime.usblink import CHUNK
 
 
 class NativeIntake:
-    """A ``UsbLink``'s ``_take`` (runtime/usblink.py) as a call of ``take_into``: ``App`` puts
-    ``NativeIntake(link).take`` in its place. A bound method, not a closure: with a closure in
-    its place every idle poll allocated on the unix port (tests/runtime/test_usb_native.py)."""
+    """A ``UsbLink``'s ``_take`` (runtime/usblink.py) as a call of ``take_into``: a link made
+    with ``intake=NativeIntake`` reads with ``NativeIntake(link).take``. A bound method, not a
+    closure: with a closure in its place every idle poll allocated on the unix port
+    (tests/runtime/test_usb_native.py)."""
 
     def __init__(self, link):
         self.link = link

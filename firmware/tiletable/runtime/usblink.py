@@ -66,9 +66,11 @@ def _poller(stream, mask):
 
 class UsbLink:
     """Link ``server`` (a ``LinkServer``) to ``instream``/``outstream`` (binary streams),
-    through an output queue of ``room`` bytes."""
+    through an output queue of ``room`` bytes. ``intake``, when given, reads in place of
+    ``_take`` where the stream can be polled: ``intake(link).take`` (a frozen build's
+    runtime/usb_native.py ``NativeIntake``)."""
 
-    def __init__(self, server, instream, outstream, room=OUT_ROOM):
+    def __init__(self, server, instream, outstream, room=OUT_ROOM, intake=None):
         self.server = server
         # the streams' methods, bound once: ``stream.readinto`` makes a new bound method (16 bytes
         # of heap) at every look-up, and the link is polled every 5 ms
@@ -93,6 +95,8 @@ class UsbLink:
         self.bytes_in = 0
         self.dropped = 0  # frames dropped because the PC was not reading
         self.streamed = False  # the last poll queued a journal stream frame (more may follow at once)
+        if intake is not None and self._readable is not None:
+            self._take = intake(self).take
 
     def open(self):
         """Enter protocol mode: 0x03 is data from now on, until ``close()``."""
@@ -129,7 +133,7 @@ class UsbLink:
     def _take(self):
         """Read the bytes waiting, up to ``CHUNK``, into ``_chunk``; return how many. One byte a
         call (a bigger read waits for its count): 32.9 us a byte on the chip, most of it the poll.
-        A frozen build's ``App`` puts runtime/usb_native.py's machine code (20.0 us) in its place."""
+        A frozen build's link reads with runtime/usb_native.py's machine code (20.0 us) instead (``intake``)."""
         ask = self._readable
         readinto = self._readinto
         byte = self._byte
