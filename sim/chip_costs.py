@@ -75,7 +75,7 @@ flushed one by one)                                 are left out) of the chip's 
 journal stream frame (1032 bytes,       166 us /    ``CODES_NS_PER_BYTE`` 150 a byte of
 frozen build, 2026-11-26): COBS in       219-254 us  ``frame._codes_in_place`` (the viper pass's
 place (``cobs_codes_in_place``); its                 stand-in), ``CRC_NS_PER_BYTE`` 220 a byte of
-CRC-32 (``binascii.crc32``, 1028 B)                  ``frame.crc32`` (``charged_crc32``): each call
+CRC-32 (``binascii.crc32``, 1028 B)                  the link's CRC (``charged_crc32``): each call
                                                      less its share of a line
 the link's intake (``UsbLink._take``,   54 us /     ``USB_TAKE_US`` 54 a call and
 viper ``usb_native.take_into``, frozen  20.0 us     ``USB_TAKE_NS_PER_BYTE`` 19870 a byte read,
@@ -397,8 +397,8 @@ def _firmware_modules():
 
 
 def charged_crc32(data, value=0):
-    """``binascii.crc32`` for the link's frames (proto/frame.py's ``crc32`` in the simulation):
-    C on the chip, so no line of it is traced; its bytes are counted instead."""
+    """``binascii.crc32`` for the link's frames (the ``crc`` the simulated table gives its link
+    server): C on the chip, so no line of it is traced; its bytes are counted instead."""
     if LineMeter.running is not None:
         LineMeter.running.crc_bytes += len(data)
     return crc32(data, value)
@@ -409,7 +409,8 @@ _IMPORT = builtins.__import__
 
 class ChargedGc:
     """The ``gc`` module as the firmware's link server and ``App`` see it in the simulation
-    (sim/device.py): each ``collect()`` is charged as the chip's, ``GC_COLLECT_US``."""
+    (their ``collector``, sim/device.py): each ``collect()`` is charged as the chip's,
+    ``GC_COLLECT_US``."""
 
     def __init__(self, gc):
         self._gc = gc

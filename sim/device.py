@@ -74,15 +74,9 @@ from tiletable.board.setup import build
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.cards import parse_card
 from tiletable.engine.tiles import parse_tile
-from tiletable.proto import frame as frame_module
-from tiletable.proto import server as server_module
 from tiletable.runtime import app as app_module
 from tiletable.runtime.app import App
 from tiletable.heap import keep_packed
-
-frame_module.crc32 = chip_costs.charged_crc32  # the link's CRC-32 is charged by its bytes
-if hasattr(sys, "settrace"):  # where the firmware's work is charged (CPython)
-    server_module.gc = app_module.gc = ChargedGc(gc)  # their collections are charged as the chip's
 
 TILE_SET = 1  # the enrolled virtual domino set (double-nine: every tile a preset uses)
 CARD_SET = 2  # the enrolled virtual card deck
@@ -458,9 +452,23 @@ class Device:
         # frozen (the App would run as a stock build), and on MicroPython's unix port, where its
         # .mpy files put the bytecode in the heap as a stock build's do, it runs as a stock build
         frozen = True if charged else None
+        # the link's CRC-32 is charged by its bytes; where the firmware's work is charged
+        # (CPython), its collections are charged as the chip's
+        collector = ChargedGc(gc) if hasattr(sys, "settrace") else gc
 
         def making():
-            return App(self.hardware.board, instream, usb_out, self.clock, root=root, unique_id=machine.unique_id(), ticks_us=self.clock.ticks_us, frozen=frozen)
+            return App(
+                self.hardware.board,
+                instream,
+                usb_out,
+                self.clock,
+                root=root,
+                unique_id=machine.unique_id(),
+                ticks_us=self.clock.ticks_us,
+                frozen=frozen,
+                collector=collector,
+                crc=chip_costs.charged_crc32,
+            )
 
         self.app = making() if first_imports is None else first_imports.at_boot(making)
         self.app.wdt = machine.WDT(timeout=_WATCHDOG_MS)  # as main.py starts it, once the boot is over

@@ -1,5 +1,6 @@
 # portable
 """The link dispatcher: ruleset sync and journal pull over frames, and an error reply for everything else."""
+import gc
 import sys
 
 from runtime import toy_family
@@ -47,9 +48,9 @@ HASH = "0123456789abcdef"
 LIST_ALL = {"after": ""}
 
 
-def _server(name):
+def _server(name, collector=gc):
     root = fresh_dir(name)
-    return LinkServer(RuleStore(root + "/rulesets"), Journal(root + "/journal"), "0.3.0", "tiletable-test")
+    return LinkServer(RuleStore(root + "/rulesets"), Journal(root + "/journal"), "0.3.0", "tiletable-test", collector)
 
 
 def _replies(server, wire):
@@ -241,7 +242,7 @@ def _collecting(every, test):
             gc.threshold(was)
 
 
-def _frozen_build_server(name):
+def _frozen_build_server(name, collector=gc):
     """A server as a frozen build makes it: its modules on no file system (heap.bytecode_on_heap),
     so a row of uploads changes no collection setting."""
     from tiletable import heap
@@ -249,7 +250,7 @@ def _frozen_build_server(name):
     loaded = heap.__file__
     heap.__file__ = "tiletable/heap.py"
     try:
-        return _server(name)
+        return _server(name, collector)
     finally:
         heap.__file__ = loaded
 
@@ -349,45 +350,34 @@ class _CountingGc:
         self.collections += 1
 
 
-def _sync_counting_collections(server_module, server):
+def _sync_counting_collections(server):
+    """The collections a sync makes through the server's collector (a ``_CountingGc``)."""
     server.steps = True
     _, _, steps = _stepped(server, RULESET_LIST, {"after": "m"}, 4500)
-    assert server_module.gc.collections == 0 and steps == 1  # a later page
+    assert server.gc.collections == 0 and steps == 1  # a later page
     _, _, steps = _stepped(server, RULESET_LIST, LIST_ALL, 4501)
     assert steps == 3  # the collection (where there is one), the index, the page
-    collected = [server_module.gc.collections]
+    collected = [server.gc.collections]
     for version in range(1, 5):
         data, content_hash = toy_family.document("toy", version, 77)
         _stepped(server, RULESET_PUT_DEFLATED, _put_deflated("toy", data, content_hash), 4502 + 2 * version)
         _stepped(server, RULESET_PUT_COMMIT, {}, 4503 + 2 * version)
-        collected.append(server_module.gc.collections)
+        collected.append(server.gc.collections)
     return collected
 
 
 @toy_family.with_toy_family
 def test_a_sync_collects_the_heap_at_its_first_list_page_and_before_every_fourth_validation():
-    import tiletable.proto.server as server_module
-
-    real, server_module.gc = server_module.gc, _CountingGc()
-    try:
-        server = _frozen_build_server("server-collects")
-        _collecting(-1, lambda: _collected(_sync_counting_collections(server_module, server), [1, 1, 1, 1, 2]))
-    finally:
-        server_module.gc = real
+    server = _frozen_build_server("server-collects", _CountingGc())
+    _collecting(-1, lambda: _collected(_sync_counting_collections(server), [1, 1, 1, 1, 2]))
 
 
 @toy_family.with_toy_family
 def test_where_collections_come_by_bytes_allocated_a_sync_makes_none_of_its_own():
     """A stock build collects every 16 KB allocated (48 KB while uploads last): the collections
     above, for a heap collected only when full, would add to those (20-40 ms each on the chip)."""
-    import tiletable.proto.server as server_module
-
-    real, server_module.gc = server_module.gc, _CountingGc()
-    try:
-        server = _server("server-stock-collects")
-        _collecting(16 * 1024, lambda: _collected(_sync_counting_collections(server_module, server), [0, 0, 0, 0, 0]))
-    finally:
-        server_module.gc = real
+    server = _server("server-stock-collects", _CountingGc())
+    _collecting(16 * 1024, lambda: _collected(_sync_counting_collections(server), [0, 0, 0, 0, 0]))
 
 
 def _collected(counts, expected):

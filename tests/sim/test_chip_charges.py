@@ -1,7 +1,7 @@
 """The simulated table charges what the chip spends outside the firmware's lines: a garbage
 collection where the firmware calls ``gc.collect()`` (a sync's first list page), and the first
 import of a module after a boot (the first journal stream's two modules), once per boot."""
-from chip_costs import GC_COLLECT_US, IMPORT_US, FirstImports, LineMeter
+from chip_costs import GC_COLLECT_US, IMPORT_US, ChargedGc, FirstImports, LineMeter
 from linktime import DeviceTimeTransport, fill_journal
 from tiletable.proto.messages import RULESET_LIST
 
@@ -18,13 +18,13 @@ def test_a_sync_s_first_list_page_is_charged_its_collection(tmp_path):
 
 
 def test_a_collection_is_charged_only_while_the_firmware_s_work_is_metered():
-    import device  # noqa: F401 (importing the simulation gives the firmware its charged gc)
-    import tiletable.proto.server as server
+    import gc
 
+    charged = ChargedGc(gc)  # the collector the simulated table gives the firmware
     meter = LineMeter()
-    meter.run(server.gc.collect)
+    meter.run(charged.collect)
     assert meter.cost_us() == GC_COLLECT_US
-    server.gc.collect()  # the simulation's own, between services
+    charged.collect()  # the simulation's own, between services
     assert meter.cost_us() == 0
 
 
@@ -35,8 +35,6 @@ def test_a_collection_charges_nothing_of_the_garbage_earlier_work_left():
     it is closed. They are not the metered work's: its cost is the same whatever ran before."""
     import gc
 
-    import device  # noqa: F401 (the firmware's charged gc)
-    import tiletable.proto.server as server
     from tiletable.runtime.warmup import warm_steps
 
     def leave_a_suspended_generator():
@@ -53,7 +51,7 @@ def test_a_collection_charges_nothing_of_the_garbage_earlier_work_left():
 
     meter = LineMeter()
     leave_a_suspended_generator()
-    meter.run(server.gc.collect)
+    meter.run(ChargedGc(gc).collect)
     assert meter.cost_us() == GC_COLLECT_US
     leave_a_suspended_generator()
     meter.run(gc.collect)  # the PC's own collection, in the middle of the firmware's work

@@ -121,12 +121,11 @@ def test_a_frozen_build_collects_just_after_a_play_at_most_every_two_seconds(tmp
     plays; after a play (here the deal, once all of it is out), rather than in whichever step
     finds the heap full."""
     from player import choose_game
-    from tiletable.runtime import app as app_module
 
     control = local_table(tmp_path, fast=False)
     table = control.device
     collected = []
-    monkeypatch.setattr(app_module, "gc", type("Gc", (), {"collect": staticmethod(lambda: collected.append(table.clock()))}))
+    monkeypatch.setattr(table.app, "gc", type("Gc", (), {"collect": staticmethod(lambda: collected.append(table.clock()))}))
     table.app.collects_in_play = True  # as on a build with the code frozen in
     table.run_for(5000)
     choose_game(control, "muggins", 2)
@@ -161,12 +160,11 @@ class _ThresholdGc:
 
 @pytest.fixture
 def stock_gc(monkeypatch):
-    """A _ThresholdGc for the App and tiletable/heap.py, with keep_packed's 16 KB set."""
-    from tiletable.runtime import app as app_module
+    """A _ThresholdGc for tiletable/heap.py, with keep_packed's 16 KB set (a test gives it to
+    its App as its collector)."""
     from tiletable import heap
 
     gc = _ThresholdGc(16 * 1024)
-    monkeypatch.setattr(app_module, "gc", gc)
     monkeypatch.setattr(heap, "gc", gc)
     was, heap.EVERY[0] = heap.EVERY[0], gc.value
     yield gc
@@ -182,6 +180,7 @@ def test_a_stock_build_collects_in_no_step_that_reads_a_tile_before_its_play_is_
     control = local_table(tmp_path, fast=False)
     table = control.device
     gc = stock_gc
+    monkeypatch.setattr(table.app, "gc", gc)
     table.app._threshold = gc.value  # as App finds it on a stock build
     ui = table.app.table.ui
     shown = []  # whether collections were held at each verdict shown and each play made
@@ -216,7 +215,7 @@ def test_a_stock_build_collects_in_no_step_that_reads_a_tile_before_its_play_is_
     assert gc.value == 16 * 1024  # given back once the plays were shown
 
 
-def test_a_stock_build_collects_every_48_kb_while_a_row_of_uploads_lasts(tmp_path, stock_gc):
+def test_a_stock_build_collects_every_48_kb_while_a_row_of_uploads_lasts(tmp_path, monkeypatch, stock_gc):
     """On the chip a stock build's sync of the presets spent about 0.45 s of its 3 s in
     collections of 20 ms each. A row of uploads collects every 48 KB allocated, and the 16 KB
     that keep the heap packed come back when it ends (the host gone quiet, or another request),
@@ -226,6 +225,7 @@ def test_a_stock_build_collects_every_48_kb_while_a_row_of_uploads_lasts(tmp_pat
 
     link = DeviceTimeTransport(str(tmp_path))
     gc = stock_gc
+    monkeypatch.setattr(link.device.app, "gc", gc)
     link.device.app._threshold = gc.value
     services = link.device.services
     documents = collect_documents([], True)

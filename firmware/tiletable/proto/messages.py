@@ -133,7 +133,7 @@ person).
 
 import struct
 
-from tiletable.proto.frame import encode_frame
+from tiletable.proto.frame import crc32, encode_frame
 
 REPLY = 0x80
 
@@ -464,9 +464,10 @@ def _text(where, raw):
         raise ProtocolError(E_MALFORMED, "%s: field %r is not UTF-8 text" % where)
 
 
-def encode_message(msg_type, seq, fields=None):
-    """The wire bytes of a whole message: its payload in a frame (see frame.py).
+def encode_message(msg_type, seq, fields=None, crc=crc32):
+    """The wire bytes of a whole message: its payload in a frame (see frame.py; ``crc`` as
+    ``encode_frame`` takes it).
 
     Example: ``encode_message(JOURNAL_ACK, 7, {"seq": 1200})``
     """
-    return encode_frame(msg_type, seq, encode_payload(msg_type, fields or {}))
+    return encode_frame(msg_type, seq, encode_payload(msg_type, fields or {}), crc=crc)

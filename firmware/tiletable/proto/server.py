@@ -28,6 +28,7 @@ the reply is out.
 """
 
 import gc
+from binascii import crc32
 
 from tiletable.engine.errors import RulesetError
 from tiletable.proto.frame import MAX_FRAME, MAX_PAYLOAD, PROTOCOL_VERSION, FrameDecoder
@@ -82,7 +83,9 @@ _UPLOADS_COLLECT_EVERY = 48 * 1024
 
 
 class LinkServer:
-    """Answers link requests for one device.
+    """Answers link requests for one device. ``collector`` makes its garbage collections
+    (``gc``) and ``crc`` its frames' CRC-32 (``binascii.crc32``): the simulated table passes
+    ones that charge the chip's time for them.
 
     Example::
 
@@ -92,12 +95,14 @@ class LinkServer:
             usb.write(frame)
     """
 
-    def __init__(self, rulestore, journal, firmware, device):
+    def __init__(self, rulestore, journal, firmware, device, collector=gc, crc=crc32):
         self.rulestore = rulestore
         self.journal = journal
         self.firmware = firmware
         self.device = device
-        self.decoder = FrameDecoder()
+        self.gc = collector
+        self.crc = crc
+        self.decoder = FrameDecoder(crc=crc)
         self.maintenance_requested = False
         self.errors_sent = 0
         self.repeats_answered = 0
@@ -229,18 +234,18 @@ class LinkServer:
             collect_every(self._kept_every)
 
     def _reply(self, msg_type, seq, fields):
-        return None if fields is None else encode_message(msg_type | REPLY, seq, fields)
+        return None if fields is None else encode_message(msg_type | REPLY, seq, fields, self.crc)
 
     def _error(self, code, msg_type, seq, message):
         self.errors_sent += 1
         while len(message.encode()) > 255:  # a "str" field holds 255 bytes of UTF-8
             message = message[:-16]
-        return encode_message(ERROR, seq, {"code": code, "request": msg_type & 0xFF, "message": message})
+        return encode_message(ERROR, seq, {"code": code, "request": msg_type & 0xFF, "message": message}, self.crc)
 
     def event(self, msg_type, fields):
         """The frame of an unsolicited event (EV_*), numbered by the server's own counter."""
         self._event_seq = (self._event_seq + 1) & 0xFFFF
-        return encode_message(msg_type, self._event_seq, fields)
+        return encode_message(msg_type, self._event_seq, fields, self.crc)
 
     # ----- requests
 
@@ -276,7 +281,7 @@ class LinkServer:
         if not after:
             self._validations = 0
             if collects_when_full():
-                gc.collect()
+                self.gc.collect()
             yield None
             self.rulestore.refresh()
             yield None
@@ -334,7 +339,7 @@ class LinkServer:
         yield None
         self._validations += 1
         if self._validations % _COLLECT_UPLOADS == 0 and collects_when_full():
-            gc.collect()
+            self.gc.collect()
             yield None
         if self.kept_modules is None and self._keeps_modules:
             self.kept_modules = loaded_modules()
@@ -417,7 +422,7 @@ class LinkServer:
         ``stream.frame_into`` as its queue has room, and drops the stream once ``done``."""
         from tiletable.proto.stream import JournalStream  # on the first stream: not in the boot's heap
 
-        self.stream = JournalStream(self.journal, self._request_seq, fields)
+        self.stream = JournalStream(self.journal, self._request_seq, fields, self.crc)
         return None
 
     def _end_stream(self):

@@ -23,7 +23,8 @@ class JournalStream:
     :raises ProtocolError: E_BAD_VALUE for no frames or no bytes per frame.
     """
 
-    def __init__(self, journal, seq, fields):
+    def __init__(self, journal, seq, fields, crc):
+        self.crc = crc  # the link server's CRC-32 (proto/frame.py's encode_frame)
         self.limit = min(fields["max"], DATA_MAX)
         if self.limit < 1 or fields["frames"] < 1:
             raise ProtocolError(E_BAD_VALUE, "journal stream of %d frames of %d bytes" % (fields["frames"], fields["max"]))
@@ -111,7 +112,7 @@ class JournalStream:
         self.offset += count
         if last:
             self.close()
-        return seal_frame_in_place(out, at, data_at + count)
+        return seal_frame_in_place(out, at, data_at + count, self.crc)
 
     def close(self):
         """End the run: the file kept open is closed."""

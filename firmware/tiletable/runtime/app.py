@@ -14,6 +14,7 @@ the journal; on a frozen build it also readies the menu's game, runtime/warmup.p
 """
 import gc
 import sys
+from binascii import crc32
 
 try:
     import asyncio
@@ -83,13 +84,16 @@ class App:
     ``unique_id`` (``machine.unique_id()``) names the device to the PC; ``frozen`` whether to run
     as a frozen build does (its link queue and intake, a ``Warmer``, collections in play), by default as
     this package's bytecode says (the simulated table, whose sources stand for a frozen chip
-    where its work is charged, says so itself)."""
+    where its work is charged, says so itself). ``collector`` makes the link server's and the
+    app's garbage collections (``gc``), ``crc`` the link frames' CRC-32 (``binascii.crc32``):
+    the simulated table passes ones that charge the chip's time for them."""
 
-    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None, ticks_us=None, frozen=None):
+    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None, ticks_us=None, frozen=None, collector=gc, crc=crc32):
         self._restart_spare = bytearray(_RESTART_SPARE)
         self.board = board
         self.ticks_ms = ticks_ms
         self._ticks_us = ticks_us if ticks_us is not None else (lambda: ticks_ms() * 1000)
+        self.gc = collector
         self.longest_us = [0] * len(SERVICES)  # see SERVICES; reported and reset by STATE
         self.wdt = None  # main.py starts the watchdog once the boot (journal check, resume) is over
         self._uid_table = root + "/uids.json"
@@ -105,7 +109,7 @@ class App:
         self.ui = TableUi(board.display, board.buzzer)
         self.wall_clock = WallClock(ticks_ms)
         self.table = Table(board, self.ui, self.journal, self.rulestore, self.wall_clock.now_s)
-        self.server = LinkServer(self.rulestore, self.journal, FIRMWARE, device_name(unique_id))
+        self.server = LinkServer(self.rulestore, self.journal, FIRMWARE, device_name(unique_id), collector, crc)
         self.server.steps = True  # a commit or a game start gives the loop back between its steps
         self.server.register(GAME_START, self._game_start, "game", stepped=True)
         self.server.register(GAME_STOP, self._game_stop, "game")
@@ -136,7 +140,7 @@ class App:
         # the bytes between collections tiletable/heap.py's keep_packed set (copied .mpy files; a
         # frozen build and CPython set none): held off in scan steps, then its setting as it is
         # then (heap.EVERY: a row of uploads changes it) put back (App.scan)
-        threshold = gc.threshold() if hasattr(gc, "threshold") else -1
+        threshold = collector.threshold() if hasattr(collector, "threshold") else -1
         self._threshold = threshold if threshold > 0 else None
         self._collected_ms = ticks_ms()
         self._collected_after = 0  # the table's count of journalled actions at that collection
@@ -184,7 +188,7 @@ class App:
         import os
 
         self._restart_spare = None  # its room is the note's
-        gc.collect()
+        self.gc.collect()
         note = self._start_flag + ".tmp"
         try:
             with open(note, "w") as f:
@@ -360,13 +364,13 @@ class App:
         if self.selftest is not None:
             return  # the self test has the readers
         if self._threshold is not None:  # (no local here: this frame stays within 11 words)
-            gc.threshold(-1)
+            self.gc.threshold(-1)
         try:
             self._scan(now_ms)
         except MemoryError:
             self._out_of_heap()
         if self._threshold is not None and not self.tray.previews:
-            gc.threshold(EVERY[0])
+            self.gc.threshold(EVERY[0])
 
     def _scan(self, now_ms):
         # Apart from scan()'s try block: a call whose frame needs more than 11 words (locals,
@@ -503,7 +507,7 @@ class App:
             return
         self._collected_after = acted
         self._collected_ms = now_ms
-        gc.collect()
+        self.gc.collect()
 
     def _end_uploads(self, now_ms):
         """A row of uploads whose host has gone quiet is over: the modules it kept go."""
