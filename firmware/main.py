@@ -18,7 +18,7 @@ if bytecode_on_heap():
     keep_packed()  # before the imports: tiletable/heap.py
 
 from tiletable.board.setup import build  # noqa: E402
-from tiletable.runtime.app import App  # noqa: E402
+from tiletable.runtime.app import assemble  # noqa: E402
 
 _WATCHDOG_MS = 8000  # the rp2 port allows up to 8388 ms; the housekeeping task feeds it every 100 ms
 _MAINTENANCE_FLAG = "/maintenance"
@@ -51,7 +51,7 @@ def start():
     board = build(machine)
     if maintenance_flagged() or board.menu_held():
         return  # stay at the REPL, no watchdog
-    app = App(board, sys.stdin.buffer, sys.stdout.buffer, time.ticks_ms, unique_id=machine.unique_id(), ticks_us=time.ticks_us)
+    app = assemble(board, sys.stdin.buffer, sys.stdout.buffer, time.ticks_ms, unique_id=machine.unique_id(), ticks_us=time.ticks_us)
     app.selftest_on_first_boot(time.ticks_ms())  # hardware/README.md: first-run self test
     # Only now: checking the journal and replaying a long game to resume it may take more
     # than the watchdog's 8 s on an RP2040, and a watchdog started earlier would reset the

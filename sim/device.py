@@ -1,11 +1,12 @@
 """The whole table simulated in one process: firmware runtime + wire-level peripheral models.
 
-The firmware's ``App`` (runtime/app.py) runs unchanged on ``board.setup.build`` wired to the
-virtual ``machine`` (sim/machine.py): nine MFRC522 models with NTAG213 tags, a MAX7219
-chain, a WS2812 strip, a PWM buzzer and bouncing button contacts. The process's
-stdin/stdout are the USB serial port (the firmware's own usblink code path), so run it
-behind ``host/tiletable_host/ptybridge.py`` (``simtable.SimulatedTable`` does) and talk to
-it like a Pico. It runs on CPython and on the MicroPython unix port::
+The firmware's ``App`` (runtime/app.py), assembled as main.py assembles it (``assemble``),
+runs unchanged on ``board.setup.build`` wired to the virtual ``machine`` (sim/machine.py):
+nine MFRC522 models with NTAG213 tags, a MAX7219 chain, a WS2812 strip, a PWM buzzer and
+bouncing button contacts. The process's stdin/stdout are the USB serial port (the
+firmware's own usblink code path), so run it behind ``host/tiletable_host/ptybridge.py``
+(``simtable.SimulatedTable`` does) and talk to it like a Pico. It runs on CPython and on
+the MicroPython unix port::
 
     python sim/device.py --control 7650 --root /tmp/table
     cd build/mpy && micropython -X heapsize=512K -c \\
@@ -21,8 +22,8 @@ command runs the table.
 **Control side** (for tests and demos): a loopback TCP port (``--control``), one command
 per line, one reply line each, ``ok ...`` or ``err <reason>``. Commands that change the
 table wait until the table has taken them in, running it ahead of the wall clock in its
-device time (``Services``: App.run()'s schedule, work charged at the chip's costs,
-chip_costs.py; docs/SIMULATED_TABLE.md):
+device time (``Services``: the App's services on App.run()'s schedule, work charged at the
+chip's costs, chip_costs.py; docs/SIMULATED_TABLE.md):
 
 =========================  =====================================================================
 ``place <zone> <item>...``  lay pieces on a zone (``5-6`` a tile, ``H4`` or ``c29`` a card, ``blank`` a
@@ -74,8 +75,7 @@ from tiletable.board.setup import build
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.cards import parse_card
 from tiletable.engine.tiles import parse_tile
-from tiletable.runtime import app as app_module
-from tiletable.runtime.app import App
+from tiletable.runtime.app import SERVICES, assemble
 from tiletable.heap import keep_packed
 
 TILE_SET = 1  # the enrolled virtual domino set (double-nine: every tile a preset uses)
@@ -126,15 +126,18 @@ class DeviceClock:
 
 
 class Services:
-    """``App.run()``'s four services on the device's clock, as uasyncio runs them: each task
-    runs when its sleep is over (in the order they fell due), and the clock moves on by what
-    the run cost on the chip. The tray scan sleeps as ``Tray.next_poll_ms`` says, the buttons
-    10 ms, the link as ``App.serve_wait`` says, the housekeeping 100 ms; the watchdog
-    (started as main.py starts it, 8 s) resets the board when housekeeping has not fed it for
-    that long: it is checked after every run (the chip would cut the run short; here it ends)."""
+    """The ``App``'s services (``App.services()``: a step and a period each) on the device's
+    clock, as uasyncio runs them: each task runs when its sleep is over (in the order they fell
+    due), and the clock moves on by what the run cost on the chip. The watchdog (started as
+    main.py starts it, 8 s) resets the board when housekeeping has not fed it for that long: it
+    is checked after every run (the chip would cut the run short; here it ends).
 
-    def __init__(self, app, clock, readers, scan_when=None):
-        self.app = app
+    The ``App``'s ``meter`` too (``start`` hands it over): the table's work on tray events is
+    charged per line (``run``), the scan's own work by its bus accesses and fixed costs
+    (``scanned``); every other step is charged per line."""
+
+    def __init__(self, clock, readers, scan_when=None):
+        self.app = None  # the App whose services run (``start``)
         self.readers = readers  # the MFRC522 models: they count the fields switched on
         self.scan_when = scan_when  # None, or a test's fast mode: scan only while this says so
         self.clock = clock
@@ -143,13 +146,24 @@ class Services:
         self.busy_us = 0  # device time spent running services (the rest the chip sleeps)
         self.watchdog_fired = False
         self._fed = (0, 0)  # (feeds counted, device us of the last)
-        self._seq = 4
-        # [due us, order, step, index in App.longest_us]
-        self._tasks = [[0, 0, self._scan, 0], [0, 1, self._buttons, 1], [0, 2, self._link_start, 2], [0, 3, self._housekeeping, 3]]
-        zone_events = app._zone_events  # the table's work on tray events: charged per line
-        app._zone_events = lambda event, now_ms: self.meter.run(zone_events, event, now_ms)
+        self._tasks = []  # [due us, order, how it runs, step, period, first, index in App.longest_us]
+        self._seq = 0
+        self._fields = 0  # the scan step in progress: fields on when it began
+        self._switched = 0  # and fields switched on so far
         self.led_writes = []  # (device us, colours) of the latest strip writes
+
+    def start(self, app):
+        """Run ``app``'s services (made with this as its ``meter``), each due at once."""
+        self.app = app
+        runs = {"scan": self._scan, "link": self._link}
+        for index, (step, period, first) in enumerate(app.services()):
+            self._tasks.append([0, index, runs.get(SERVICES[index], self._metered), step, period, first, index])
+        self._seq = len(self._tasks)
         self._time_led_writes(app.board.strip)
+
+    def run(self, call, *args):
+        """The ``App``'s meter: ``call(*args)``, its lines charged as the chip's."""
+        return self.meter.run(call, *args)
 
     def _time_led_writes(self, strip):
         """Charge the work counted so far before each strip write, and note when it was: the
@@ -189,13 +203,18 @@ class Services:
             bus.now_us = task[0]
         started = bus.now_us
         bus.advance_us(chip_costs.WAKE_US)  # asyncio's pass that wakes the task
-        sleep_ms = task[2]()
+        if task[5] is not None:  # the service's first run
+            self.meter.run(task[5], self.clock())
+            task[5] = None
+        sleep_ms = task[2](task[3])
+        if sleep_ms is None:
+            sleep_ms = task[4]
         bus.advance_us(self.meter.cost_us())
         took = bus.now_us - started
         self.busy_us += took
         longest = self.app.longest_us
-        if took > longest[task[3]]:
-            longest[task[3]] = took
+        if took > longest[task[6]]:
+            longest[task[6]] = took
         task[0] = (bus.now_us // 1000 + sleep_ms) * 1000 if sleep_ms else bus.now_us
         task[1] = self._seq
         self._seq += 1
@@ -211,47 +230,41 @@ class Services:
             self.watchdog_fired = True
             self.app.running = False
 
-    def _scan(self):
-        app = self.app
-        if app.selftest is not None:  # it has the readers
-            return app_module._BUTTON_MS
+    def _metered(self, step):
+        return self.meter.run(step, self.clock())
+
+    def _link(self, step):
+        """The link's step reads the time itself once it has served (App.serve_wait): the
+        models are brought up to the device's time there, inside its metered work (a button's
+        edge then runs its interrupt handler among the charged lines, as the chip runs it
+        inside whatever step it interrupts)."""
+        return self.meter.run(step, self.bus.now_us // 1000)
+
+    def _scan(self, step):
+        """The scan's step, not traced (its tight driver loops would be overcharged per line):
+        its wake-up is charged here, its bus accesses by the reader models, its visits and
+        fields switched on in ``scanned``. While the self test has the readers the step does
+        nothing (App.scan_step) and costs nothing more than the wake-up."""
+        if self.app.selftest is not None:
+            return step(self.bus.now_us // 1000)
         if self.scan_when is not None and not self.scan_when():
             return _IDLE_SCAN_MS
-        bus = self.bus
-        bus.advance_us(chip_costs.SCAN_WAKE_US)
-        zones = app.tray.zones
-        fields = _fields_on(zones)
-        switched = self._field_switches()
-        now = self.clock()
-        app.scan(now)
-        # a poll may visit a zone, switching its field off, and power the next in the field it
-        # freed: the count of fields on stays, so the switches are counted instead
-        on = self._field_switches() - switched
-        off = on - (_fields_on(zones) - fields)
-        bus.advance_us(off * chip_costs.VISIT_US + on * chip_costs.FIELD_ON_US)
-        bus.advance_us(chip_costs.NEXT_POLL_US)
-        wait = ticks_diff(app.tray.next_poll_ms(now), now)
-        return wait if wait > 0 else 0
+        self.bus.advance_us(chip_costs.SCAN_WAKE_US)
+        self._fields = _fields_on(self.app.tray.zones)
+        self._switched = self._field_switches()
+        return step(self.clock())
+
+    def scanned(self):
+        """The ``App``'s meter, once the tray has polled: a poll may visit a zone, switching its
+        field off, and power the next in the field it freed, so the count of fields on stays:
+        the switches are counted instead. Then the cost of working out the next poll."""
+        on = self._field_switches() - self._switched
+        off = on - (_fields_on(self.app.tray.zones) - self._fields)
+        self.bus.advance_us(off * chip_costs.VISIT_US + on * chip_costs.FIELD_ON_US + chip_costs.NEXT_POLL_US)
 
     def _field_switches(self):
         """Fields switched on so far, every reader's together."""
         return sum(reader.field_switches for reader in self.readers)
-
-    def _buttons(self):
-        self.meter.run(self.app.buttons, self.clock())
-        return app_module._BUTTON_MS
-
-    def _link_start(self):
-        self.meter.run(self.app.start_pending, self.clock())
-        self._tasks[2][2] = self._link
-        return self._link()
-
-    def _link(self):
-        return self.meter.run(self.app.serve_wait)
-
-    def _housekeeping(self):
-        self.meter.run(self.app.housekeeping, self.clock())
-        return app_module._HOUSEKEEPING_MS
 
 
 def _fields_on(zones):
@@ -452,12 +465,14 @@ class Device:
         # frozen (the App would run as a stock build), and on MicroPython's unix port, where its
         # .mpy files put the bytecode in the heap as a stock build's do, it runs as a stock build
         frozen = True if charged else None
+        self.unsettled = []  # zones placed on or lifted from that the tray has not confirmed yet
+        self.services = Services(self.clock, self.hardware.readers, (lambda: self.unsettled) if fast else None)
         # the link's CRC-32 is charged by its bytes; where the firmware's work is charged
         # (CPython), its collections are charged as the chip's
         collector = ChargedGc(gc) if hasattr(sys, "settrace") else gc
 
         def making():
-            return App(
+            return assemble(
                 self.hardware.board,
                 instream,
                 usb_out,
@@ -468,12 +483,12 @@ class Device:
                 frozen=frozen,
                 collector=collector,
                 crc=chip_costs.charged_crc32,
+                meter=self.services,
             )
 
         self.app = making() if first_imports is None else first_imports.at_boot(making)
         self.app.wdt = machine.WDT(timeout=_WATCHDOG_MS)  # as main.py starts it, once the boot is over
-        self.unsettled = []  # zones placed on or lifted from that the tray has not confirmed yet
-        self.services = Services(self.app, self.clock, self.hardware.readers, (lambda: self.unsettled) if fast else None)
+        self.services.start(self.app)
         self.services.meter.first_imports = first_imports
         if charged:
             usb_out.meter = self.services.meter

@@ -75,13 +75,13 @@ def test_the_viper_intake_reads_what_the_bytecode_reads_and_allocates_nothing_at
     assert run_on_unix_port(CHECK) == "ok 14"
 
 
-# the link of an App on the simulated board (sim/), with a pollable USB stream
+# the link of an App ``assemble`` makes on the simulated board (sim/), with a pollable USB stream
 APP_LINK = r"""
 import io, select, sys
 sys.path[:0] = ["sim", "firmware"]
 import machine
 from device import Hardware
-from tiletable.runtime.app import App
+from tiletable.runtime.app import assemble
 
 class Feed(io.IOBase):  # no bytes yet, pollable
     def readinto(self, b):
@@ -91,13 +91,14 @@ class Feed(io.IOBase):  # no bytes yet, pollable
 
 def link(root, frozen):
     machine.UNIQUE_ID = b"USBNATIV"
-    return App(Hardware().board, Feed(), io.BytesIO(), lambda: 0, root=root, frozen=frozen).link
+    app = assemble(Hardware().board, Feed(), io.BytesIO(), lambda: 0, root=root, frozen=frozen)
+    return app.link
 """
 
 
 @needs_unix_port
 def test_a_frozen_app_on_micropython_takes_the_viper_intake_and_a_stock_one_the_bytecode(tmp_path):
-    # the App's choice, with its imports compiled from source (hence the heap)
+    # assemble()'s choice, with its imports compiled from source (hence the heap)
     code = APP_LINK + "print('_take' in link(%r, True).__dict__, '_take' in link(%r, False).__dict__)\n"
     (tmp_path / "frozen").mkdir()
     (tmp_path / "stock").mkdir()
@@ -109,10 +110,10 @@ def test_cpython_keeps_the_bytecode_intake(tmp_path):
     import os
 
     from device import Hardware
-    from tiletable.runtime.app import App
+    from tiletable.runtime.app import assemble
 
     read_end, write_end = os.pipe()
     with os.fdopen(read_end, "rb", buffering=0) as instream:
-        link = App(Hardware().board, instream, io.BytesIO(), lambda: 0, root=str(tmp_path), frozen=True).link
+        link = assemble(Hardware().board, instream, io.BytesIO(), lambda: 0, root=str(tmp_path), frozen=True).link
         assert link._readable is not None and "_take" not in link.__dict__
     os.close(write_end)

@@ -34,7 +34,7 @@ from tiletable.proto.messages import (
     is_request,
     message_schema,
 )
-from tiletable.runtime.app import App
+from tiletable.runtime.app import assemble
 from tiletable.runtime.rulestore import INDEX_FILE
 
 STRS = [
@@ -93,7 +93,7 @@ def build_app(root):
     hardware = Hardware()
     clock = StoppedClock(hardware)
     instream = open(os.devnull, "rb")
-    app = App(hardware.board, instream, Sink(), clock, root=root, unique_id=b"FUZZ\x00\x00\x00\x01")
+    app = assemble(hardware.board, instream, Sink(), clock, root=root, unique_id=b"FUZZ\x00\x00\x00\x01")
     app.table.start("muggins", ["ann", "bob"], clock())
     app.table.stop()
     app.journal.flush()

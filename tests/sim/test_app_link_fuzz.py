@@ -67,30 +67,30 @@ def test_a_game_start_over_the_link_is_answered_in_steps_and_begins_at_the_last(
 def test_the_menus_game_is_readied_in_steps_while_the_link_is_quiet(table_root):
     app = build_app(table_root)
     app.warmer = Warmer(app)  # as on a build with the code frozen in (here the bytecode is the PC's)
-    app.rulestore._ready = None  # forget the start build_app made
+    app.table.rulestore._ready = None  # forget the start build_app made
     app._link_read_ms = 0  # a request was read at 0 ms
     app.housekeeping(500)
-    assert app.rulestore._ready is None  # the link is not quiet yet
+    assert app.table.rulestore._ready is None  # the link is not quiet yet
     steps = 0
     now = 1000
     streams = ("tiletable.proto.stream", "tiletable.runtime.journal_read")  # what a first pull imports
     imported = {name: sys.modules.pop(name) for name in streams if name in sys.modules}
     try:
-        while app.rulestore._ready is None or app.warmer._steps is not None:
+        while app.table.rulestore._ready is None or app.warmer._steps is not None:
             app.housekeeping(now)
             steps += 1
             now += 100
         assert all(name in sys.modules for name in streams)
     finally:
         sys.modules.update(imported)  # the modules the other tests imported
-    assert steps >= 4 and app.rulestore._ready[1].name == app.table.menu.name == "muggins"
+    assert steps >= 4 and app.table.rulestore._ready[1].name == app.table.menu.name == "muggins"
     assert "tiletable.runtime.play_line" in sys.modules
-    app.rulestore._ready = None
+    app.table.rulestore._ready = None
     app.housekeeping(now)
-    assert app.rulestore._ready is None  # not again until a request comes or the menu changes
+    assert app.table.rulestore._ready is None  # not again until a request comes or the menu changes
     app._link_read_ms = now
     for _ in range(15):
         now += 100
         app.housekeeping(now)
-    assert app.rulestore._ready is not None  # a request came (a sync may change the ruleset)
+    assert app.table.rulestore._ready is not None  # a request came (a sync may change the ruleset)
     app.journal.close()

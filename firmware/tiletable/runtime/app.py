@@ -1,11 +1,13 @@
-"""The firmware's services wired together: tray scan, buttons, table, display, link, journal.
+"""The firmware's services: tray scan, buttons, table, display, link, journal.
 
-``App`` builds the runtime objects from a ``Board`` (board/setup.py) and offers one
-synchronous ``step(now_ms)`` per service, so the same code runs as asyncio tasks on the
-Pico (``run()``, gathered by main.py) and step by step in a simulation that wants to skip
-time. Nothing here imports ``machine``.
+``assemble()`` builds the runtime's parts from a ``Board`` (board/setup.py), for main.py, the
+simulated table (sim/device.py) and the tests alike, and hands them to an ``App``, which
+schedules them: it publishes its services (``services()``: a synchronous step and a period
+each), so the same code runs as asyncio tasks on the Pico (``run()``, gathered by main.py)
+and step by step in a simulation that runs them on its own clock. Nothing here imports
+``machine``.
 
-Services (``run()``): the tray scan (as fast as the readers' field settling allows), the
+Services (``services()``): the tray scan (as fast as the readers' field settling allows), the
 buttons, the table's timers and the journal's flush of what the table accepted (every 10 ms),
 the USB link (every 5 ms; every 1 ms during a transfer, at once while a full chunk came in or
 a ruleset commit or a game start goes on in steps), and the watchdog (every 100 ms: a task
@@ -51,8 +53,8 @@ _HOUSEKEEPING_MS = 100
 # (App._collect_in_play).
 _COLLECT_IN_PLAY_MS = 2000
 _UPLOADS_QUIET_MS = 1000  # a link this long quiet after ruleset uploads has ended their row (LinkServer)
-# The services, in the order of ``App.longest_us``: each one's longest step since the last STATE
-# request (a step holds the loop: nothing else runs until it returns).
+# The services, in the order of ``App.services()`` and ``App.longest_us``: each one's longest
+# step since the last STATE request (a step holds the loop: nothing else runs until it returns).
 SERVICES = ("scan", "buttons", "link", "housekeeping")
 # Heap kept free for the note of a restart into a game (App.restart_into): on a heap games
 # have cut up, opening a file (1.2 KB on the 64-bit unix port) may find no other room.
@@ -64,6 +66,39 @@ def device_name(unique_id):
     if not unique_id:
         return DEVICE
     return DEVICE + "-" + "".join("%02x" % b for b in unique_id)
+
+
+def assemble(board, instream, outstream, ticks_ms, root="", unique_id=None, ticks_us=None, frozen=None, collector=gc, crc=crc32, meter=None):
+    """The ``App`` on ``board``, its link on ``instream``/``outstream`` (the USB serial
+    streams), its files under ``root``. ``ticks_ms`` is the clock (``time.ticks_ms`` on the
+    Pico), ``ticks_us`` the tray's finer one for its fields' settling (``time.ticks_us``;
+    without it the tray counts in milliseconds); ``unique_id`` (``machine.unique_id()``)
+    names the device to the PC. ``frozen``: whether to run as a frozen build does (its link
+    queue and intake, a ``Warmer``, collections in play), by default as this package's
+    bytecode says (the simulated table, whose sources stand for a frozen chip where its work
+    is charged, says so itself). What a simulation does differently comes in with the chip's
+    defaults: ``collector`` makes the link server's and the app's garbage collections
+    (``gc``), ``crc`` the link frames' CRC-32 (``binascii.crc32``), and ``meter`` (see
+    ``App``)."""
+    if frozen is None:
+        frozen = not bytecode_on_heap()
+    tray = Tray(
+        board.readers,
+        Resolver(UidTable.read(root + "/uids.json")),
+        fields=pins.READER_FIELDS_ON,
+        conflicts=pins.READER_FIELD_CONFLICTS,
+        ticks_us=ticks_us,
+    )
+    journal = Journal(root + "/journal")
+    rulestore = RuleStore(root + "/rulesets", FIRMWARE)
+    wall_clock = WallClock(ticks_ms)
+    table = Table(board, TableUi(board.display, board.buzzer), journal, rulestore, wall_clock.now_s)
+    server = LinkServer(rulestore, journal, FIRMWARE, device_name(unique_id), collector, crc)
+    intake = None  # a frozen build's link reads with machine code, where MicroPython compiles viper
+    if frozen and sys.implementation.name == "micropython":
+        from tiletable.runtime.usb_native import NativeIntake as intake
+    link = UsbLink(server, instream, outstream, OUT_ROOM_FROZEN if frozen else OUT_ROOM, intake)
+    return App(board, tray, table, server, link, wall_clock, ticks_ms, root, ticks_us, frozen, collector, meter)
 
 
 # The services wake about 600 times a second at idle: each wake's sleep is asyncio's own,
@@ -78,38 +113,32 @@ else:  # CPython
 
 
 class App:
-    """Everything but the hardware. ``ticks_ms`` is the clock (``time.ticks_ms`` on the Pico),
-    ``ticks_us`` the tray's finer one for its fields' settling (``time.ticks_us``; without it the
-    tray counts in milliseconds);
-    ``unique_id`` (``machine.unique_id()``) names the device to the PC; ``frozen`` whether to run
-    as a frozen build does (its link queue and intake, a ``Warmer``, collections in play), by default as
-    this package's bytecode says (the simulated table, whose sources stand for a frozen chip
-    where its work is charged, says so itself). ``collector`` makes the link server's and the
-    app's garbage collections (``gc``), ``crc`` the link frames' CRC-32 (``binascii.crc32``):
-    the simulated table passes ones that charge the chip's time for them."""
+    """The table's services on the parts ``assemble()`` made: the board, its ``tray``, the
+    ``table`` (with its journal and display), the link ``server`` and the USB ``link``, the
+    ``wall_clock``. ``ticks_ms`` is the clock (``time.ticks_ms`` on the Pico), ``ticks_us``
+    the finer one its steps are timed by (``time.ticks_us``); ``root`` the folder of the
+    table's files; ``frozen`` whether to run as a frozen build does (a ``Warmer``, collections
+    in play); ``collector`` makes its garbage collections (``gc``). ``meter``: a simulation
+    that charges the chip's time for the firmware's work (sim/device.py), None on the chip:
+    ``meter.run(call, *args)`` runs the table's work on the tray's events, and
+    ``meter.scanned()`` hears that the tray's poll is over, before the scan works out its wait."""
 
-    def __init__(self, board, instream, outstream, ticks_ms, root="", unique_id=None, ticks_us=None, frozen=None, collector=gc, crc=crc32):
+    def __init__(self, board, tray, table, server, link, wall_clock, ticks_ms, root="", ticks_us=None, frozen=False, collector=gc, meter=None):
         self._restart_spare = bytearray(_RESTART_SPARE)
         self.board = board
         self.ticks_ms = ticks_ms
         self._ticks_us = ticks_us if ticks_us is not None else (lambda: ticks_ms() * 1000)
         self.gc = collector
+        self.meter = meter
         self.longest_us = [0] * len(SERVICES)  # see SERVICES; reported and reset by STATE
         self.wdt = None  # main.py starts the watchdog once the boot (journal check, resume) is over
         self._uid_table = root + "/uids.json"
-        self.tray = Tray(
-            board.readers,
-            Resolver(UidTable.read(self._uid_table)),
-            fields=pins.READER_FIELDS_ON,
-            conflicts=pins.READER_FIELD_CONFLICTS,
-            ticks_us=ticks_us,
-        )
-        self.journal = Journal(root + "/journal")
-        self.rulestore = RuleStore(root + "/rulesets", FIRMWARE)
-        self.ui = TableUi(board.display, board.buzzer)
-        self.wall_clock = WallClock(ticks_ms)
-        self.table = Table(board, self.ui, self.journal, self.rulestore, self.wall_clock.now_s)
-        self.server = LinkServer(self.rulestore, self.journal, FIRMWARE, device_name(unique_id), collector, crc)
+        self.tray = tray
+        self.table = table
+        self.journal = table.journal
+        self.wall_clock = wall_clock
+        self.server = server
+        self.link = link
         self.server.steps = True  # a commit or a game start gives the loop back between its steps
         self.server.register(GAME_START, self._game_start, "game", stepped=True)
         self.server.register(GAME_STOP, self._game_stop, "game")
@@ -128,12 +157,6 @@ class App:
         self._selftest_shown = 0
         self._start_flag = root + "/start.json"
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
-        if frozen is None:
-            frozen = not bytecode_on_heap()
-        intake = None  # a frozen build's link reads with machine code, where MicroPython compiles viper
-        if frozen and sys.implementation.name == "micropython":
-            from tiletable.runtime.usb_native import NativeIntake as intake
-        self.link = UsbLink(self.server, instream, outstream, OUT_ROOM_FROZEN if frozen else OUT_ROOM, intake)
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
         self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (tiletable/heap.py)
@@ -158,8 +181,9 @@ class App:
         """GAME_START, in the table's steps (a generator: see LinkServer ``steps``)."""
         self._refuse_during_selftest()
         players = fields["players"]
-        if not 2 <= len(players) <= self.ui.seats:
-            raise ProtocolError(E_BAD_VALUE, "%d players; the table seats 2 to %d" % (len(players), self.ui.seats))
+        seats = self.table.ui.seats
+        if not 2 <= len(players) <= seats:
+            raise ProtocolError(E_BAD_VALUE, "%d players; the table seats 2 to %d" % (len(players), seats))
         try:
             for session in self.table.start_steps(fields["ruleset"], players, self.ticks_ms()):
                 if session is None:
@@ -203,8 +227,9 @@ class App:
     def start_pending(self, now_ms):
         """Start the game a restart was for (once: the note goes first), when the services
         run (before the link answers anything): whether the game leaves room to be played is
-        judged on the heap they hold. A game the journal resumed comes first; a game that does
-        not fit now is reported, not retried."""
+        judged on the heap they hold (the link service's first run, ``services()``: the scan
+        and the buttons have run once, as the link has not). A game the journal resumed comes
+        first; a game that does not fit now is reported, not retried."""
         import json
         import os
 
@@ -351,6 +376,30 @@ class App:
 
     # ----- one step of each service
 
+    def services(self):
+        """The services, in ``SERVICES``' order, each as (step, period, first): ``step(now_ms)``
+        runs it once and returns the ms until it is due again, or None for its ``period``;
+        ``first(now_ms)``, where not None, runs once before the first step, in the same run
+        (the link's: ``start_pending``). ``run()`` runs them as asyncio tasks; the simulated
+        table on its own clock (sim/device.py)."""
+        return (
+            (self.scan_step, _BUTTON_MS, None),
+            (self.buttons, _BUTTON_MS, None),
+            (self.serve_wait, _LINK_MS, self.start_pending),
+            (self.housekeeping, _HOUSEKEEPING_MS, None),
+        )
+
+    def scan_step(self, now_ms):
+        """The scan service: a scan, then the ms until the tray has work again (as fast as the
+        readers' fields settle); None while the self test has the readers."""
+        if self.selftest is not None:
+            return None
+        self.scan(now_ms)
+        if self.meter is not None:
+            self.meter.scanned()
+        wait = ticks_diff(self.tray.next_poll_ms(now_ms), now_ms)
+        return wait if wait > 0 else 0
+
     def scan(self, now_ms):
         """Poll the tray once and hand its confirmed events to the table; what they change is
         shown at once (not at the next timer tick), and the tray is told which pad to watch.
@@ -379,7 +428,10 @@ class App:
         tray.poll(now_ms)
         event = tray.events.get()
         if event is not None:
-            self._zone_events(event, now_ms)
+            if self.meter is None:
+                self._zone_events(event, now_ms)
+            else:
+                self.meter.run(self._zone_events, event, now_ms)
         table = self.table
         tray.hot = table.hot_zone
         tray.active = table.zones_in_use
@@ -468,10 +520,11 @@ class App:
             self.running = False
         return read
 
-    def serve_wait(self):
-        """Serve once; return the ms until the link should be served again (0: a full chunk
-        came in and more may wait, or a journal stream frame went out and the next may fit;
-        ``_LINK_BUSY_MS`` during a transfer; else ``_LINK_MS``)."""
+    def serve_wait(self, now_ms):
+        """The link service's step: serve once; return the ms until the link should be served
+        again (0: a full chunk came in and more may wait, or a journal stream frame went out
+        and the next may fit; ``_LINK_BUSY_MS`` during a transfer; else ``_LINK_MS``). The
+        time is read once served (a request may take a while): ``now_ms`` is not used."""
         read = self.serve()
         if read >= CHUNK or self.link.streamed:
             return 0
@@ -515,13 +568,6 @@ class App:
         if read is None or ticks_diff(now_ms, read) >= _UPLOADS_QUIET_MS:
             self.server.release_modules()
 
-    def step(self, now_ms):
-        """Every service once (the simulation's fast-forward uses this)."""
-        self.scan(now_ms)
-        self.buttons(now_ms)
-        self.serve()
-        self.housekeeping(now_ms)
-
     def close(self):
         """Flush the journal and give the USB port back to the REPL."""
         self.journal.flush()
@@ -529,64 +575,24 @@ class App:
 
     # ----- asyncio services
 
-    async def _scan_service(self):
+    async def _service(self, index, step, period, first):
+        """Run ``services()``'s ``index``-th service until the app stops, timing each run."""
         ticks_us = self._ticks_us
         longest = self.longest_us
-        while self.running:
-            if self.selftest is not None:  # it has the readers: no scan, and no busy loop
-                await _sleep_ms(_BUTTON_MS)
-                continue
-            started = ticks_us()
-            now = self.ticks_ms()
-            self.scan(now)
-            wait = ticks_diff(self.tray.next_poll_ms(now), now)
-            took = ticks_diff(ticks_us(), started)
-            if took > longest[0]:
-                longest[0] = took
-            await _sleep_ms(wait if wait > 0 else 0)
-
-    async def _button_service(self):
-        ticks_us = self._ticks_us
-        longest = self.longest_us
-        while self.running:
-            started = ticks_us()
-            self.buttons(self.ticks_ms())
-            took = ticks_diff(ticks_us(), started)
-            if took > longest[1]:
-                longest[1] = took
-            await _sleep_ms(_BUTTON_MS)
-
-    async def _link_service(self):
-        ticks_us = self._ticks_us
-        longest = self.longest_us
-        # the scan and the buttons have run once (services() order), as the link has not
         started = ticks_us()
-        self.start_pending(self.ticks_ms())
+        if first is not None:
+            first(self.ticks_ms())
         while self.running:
-            wait = self.serve_wait()
+            wait = step(self.ticks_ms())
             took = ticks_diff(ticks_us(), started)
-            if took > longest[2]:
-                longest[2] = took
-            await _sleep_ms(wait)
+            if took > longest[index]:
+                longest[index] = took
+            await _sleep_ms(period if wait is None else wait)
             started = ticks_us()
-
-    async def _housekeeping_service(self):
-        ticks_us = self._ticks_us
-        longest = self.longest_us
-        while self.running:
-            started = ticks_us()
-            self.housekeeping(self.ticks_ms())
-            took = ticks_diff(ticks_us(), started)
-            if took > longest[3]:
-                longest[3] = took
-            await _sleep_ms(_HOUSEKEEPING_MS)
-
-    def services(self):
-        """The coroutines to gather (a simulation adds its own control service)."""
-        return [self._scan_service(), self._button_service(), self._link_service(), self._housekeeping_service()]
 
     async def run(self, *extra):
         """Run until maintenance is requested (or the simulated host goes away); ``close()``
-        afterwards, also when this raises."""
+        afterwards, also when this raises. ``extra``: more coroutines to gather."""
         self.link.open()
-        await asyncio.gather(*(self.services() + list(extra)))
+        tasks = [self._service(index, *service) for index, service in enumerate(self.services())]
+        await asyncio.gather(*(tasks + list(extra)))
