@@ -25,7 +25,9 @@ from tiletable.engine.rulesets import find_ruleset, load_ruleset
 def _rejects(state, text, code, words):
     """``text`` is refused with ``code`` and a reason containing ``words``; the state is unchanged."""
     before = snapshot(state)
+    checked = raises(IllegalAction, state.check, text)  # the check play makes, and the table's Session
     err = raises(IllegalAction, state.play, text)
+    assert (checked.code, checked.reason) == (err.code, err.reason), text
     assert err.code == code, (text, err.code, err.reason)
     assert words in err.reason, (text, err.reason)
     assert snapshot(state) == before, text
@@ -45,6 +47,15 @@ def test_unknown_or_malformed_tiles_are_refused():
     _rejects(state, "bet", E_TILE, "not an action")
     buki = start("buki", [["7-8"], ["0-1"], ["0-2"], ["0-3"]])
     _rejects(buki, "8-8", E_TILE, "not in this game's set")
+
+
+def test_check_returns_a_legal_action_and_changes_nothing():
+    state = _block()
+    before = snapshot(state)
+    action = state.check("4-6>R")
+    assert state.action_str(action) == "4-6>R" and state.check(action) == action
+    assert snapshot(state) == before
+    run(state, "4-6>R")
 
 
 def test_illegal_plays_name_the_reason():

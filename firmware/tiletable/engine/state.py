@@ -153,16 +153,24 @@ class GameState:
     def is_over(self):
         return self.outcome() is not None
 
-    def play(self, action):
-        """Check and apply an action (or its canonical text); return the ScoreEvents it caused.
+    def check(self, action):
+        """``action`` (an action or its canonical text) as an action, when it is legal now.
 
-        :raises IllegalAction: with a reason code; the state is unchanged.
+        :raises IllegalAction: with a reason code (text that is no action: ``E_TILE``).
         """
         if isinstance(action, str):
             action = self.parse_action(action)
         problem = self.why_illegal(action)
         if problem is not None:
             raise IllegalAction(self.action_str(action), problem[0], problem[1])
+        return action
+
+    def play(self, action):
+        """Check and apply an action (or its canonical text); return the ScoreEvents it caused.
+
+        :raises IllegalAction: with a reason code; the state is unchanged.
+        """
+        action = self.check(action)
         before = len(self.score_events)
         self.apply(action)
         return self.score_events[before:]

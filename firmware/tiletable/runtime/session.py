@@ -9,7 +9,6 @@ the engine's checked path. ``seqs`` holds each action's journal sequence number,
 amends the record it takes back.
 """
 from tiletable.drivers.clock import ticks_add, ticks_diff
-from tiletable.engine.errors import IllegalAction
 
 
 class Session:
@@ -55,13 +54,7 @@ class Session:
 
         :raises IllegalAction: not legal now (or not an action of this game).
         """
-        state = self.state
-        if isinstance(action, str):
-            action = state.parse_action(action)
-        problem = state.why_illegal(action)
-        if problem is not None:
-            raise IllegalAction(state.action_str(action), problem[0], problem[1])
-        return action
+        return self.state.check(action)
 
     def apply(self, action, now_ms):
         """Play a checked action and journal it with the score events it made (its sequence
