@@ -141,7 +141,7 @@ def _mpy_tree(out):
     engine = os.path.join(FIRMWARE, "tiletable", "engine")
     target = os.path.join(out, "firmware", "tiletable", "engine")
     os.makedirs(target)
-    for folder, names in ((os.path.join(FIRMWARE, "tiletable"), ["__init__.py"]), (engine, sorted(os.listdir(engine)))):
+    for folder, names in ((os.path.join(FIRMWARE, "tiletable"), ["__init__.py", "families.py"]), (engine, sorted(os.listdir(engine)))):
         for name in names:
             if name.endswith(".py"):
                 dest = os.path.join(target if folder == engine else os.path.dirname(target), name[:-3] + ".mpy")
