@@ -13,6 +13,7 @@ fact is broken only when more offending tiles turn up than unseen draws could ex
 ['hand 0, action 5, P1: renege: passed on ends 3 and 4, but held 3-4']
 """
 
+from tiletable.engine.line_actions import SET_POINT
 from tiletable.engine.tiles import tile_str
 
 UNSEEN = 0xFF  # a draw whose tile the table did not see (the unseen-tile code of line actions)
@@ -52,6 +53,32 @@ class Knowledge:
 
     def log_play(self, index, seat, t):
         self.log.append((index, seat, t, 0))
+
+    # --- what a line game's moves imply (``line.State`` calls these while a hand has unseen tiles)
+    def note_play(self, state, seat, t, point):
+        """Log a play; a set from an unseen hand by the best-tile rule claims that tile."""
+        index = len(state.history) - 1
+        if point == SET_POINT and state.hidden[seat] and _set_by_rank(state, t):
+            self.add_setter_claim(index, seat, "set %s as holder of the best setting tile" % tile_str(t))
+            if state.p["set_constraint"] == "qualifying_tile":
+                rank = state.rules.set_rank
+                better = [u for u in state.tiles if rank(u) > rank(t)]
+                self.add_fact(index, seat, mask_of(better), "setter", "set %s as its best setting tile" % tile_str(t))
+        self.log_play(index, seat, t)
+
+    def note_lacks(self, state, seat, verb):
+        """Passing or a forced draw says: nothing in this hand fits now (checked at the reveal)."""
+        points = state._points()
+        first_double = state.layout.doubles == 0
+        fitting = []
+        for t in state.free:
+            found = []
+            state._tile_plays(t, points, first_double, found)
+            if found:
+                fitting.append(t)
+        if fitting:
+            text = "%s on %s: held nothing that fits" % (verb, state.layout.text())
+            self.add_fact(len(state.history) - 1, seat, mask_of(fitting), "must play", text)
 
     def log_draw(self, index, seat, t):
         """``t`` is ``UNSEEN`` for a draw the table did not see."""
@@ -122,6 +149,17 @@ class Knowledge:
                     )
                 )
         return out
+
+
+def _set_by_rank(state, t):
+    """Whether setting ``t`` claims the best-ranked tile (S3, Bergen, a fixed tile's S3
+    fallback): not a setter by rotation, lots, the fixed tile itself, or the last winner."""
+    p = state.p
+    if state.hand_number > 0 and p["later_setter"] == "previous_winner":
+        return False
+    if p["setter"] == "fixed_tile":
+        return t != state.rules.fixed
+    return p["setter"] in ("highest_double", "lowest_double", "double_draw_equalized")
 
 
 def mask_of(tiles):

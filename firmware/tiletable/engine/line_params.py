@@ -8,6 +8,11 @@ bytecode and tables are free heap on a Pico during play.
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.tiles import high, is_double, low, parse_tile
 
+# The per-move scoring rules (``per_move_scoring``): each is a class ``Rule`` in a module of its
+# own, engine/line_score_<name>.py, that line.LineRules imports only for the games scoring with
+# it; a new rule is that module and its name here.
+SCORING_RULES = ("fives", "headers")
+
 # The schema (see rulesets.py). Defaults are the Block game; comments name the rule-book
 # section or the open question (U-...) a default settles.
 PARAMS = {
@@ -44,7 +49,7 @@ PARAMS = {
     "may_pass_when_able": ("bool", False),  # Sniff U-000-8; the same switch as must_play_if_able=false
     "draw_policy": ("choice", "none", ("none", "when_unable", "anytime")),
     "reserve": ("int", 2, 0, 4),
-    "per_move_scoring": ("choice", "none", ("none", "fives", "headers")),
+    "per_move_scoring": ("choice", "none", ("none",) + SCORING_RULES),
     "score_multiple": ("int", 5, 2, 10),
     "count_mode": ("choice", "line", ("line", "all_fives_spinner", "sniff_us")),
     "double_header_points": ("int", 2, 0, 100),
