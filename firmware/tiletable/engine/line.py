@@ -71,7 +71,7 @@ _LINE_ENDS = (0, 1)
 
 def player_counts(params):
     """The player counts the deal table gives a deal for."""
-    return sorted(int(k) for k in params["deal"])
+    return sorted(map(int, params["deal"]))
 
 
 def setter_rank(t):
@@ -211,9 +211,8 @@ class State(GameState):
                 self.hands[seat].append(t)
                 self.loc[t] = seat + 1
                 self.free.remove(t)
-                base = self.outcomes_base  # a deal's base (tile 0) or -1
-                if base >= 0 and (base >> 8) & 7 == seat:
-                    self.outcomes.remove(base | t)  # keep chance_outcomes' list current
+                if self.outcomes_base == action - t:  # chance_outcomes' list is this seat's: keep it current
+                    self.outcomes.remove(action)
                 else:
                     self.outcomes_base = -1
             self.stock -= 1
@@ -230,7 +229,39 @@ class State(GameState):
                 line_deal.bergen_drew(self)
         elif kind == K_PLAY:
             self.claim_points = 0  # any play, pass or draw closes the claim window
-            self._lay(action)
+            seat = self.turn
+            t = action & 0xFF
+            point = (action >> 8) & 7
+            if self.knowledge:
+                self.knowledge.note_play(self, seat, t, point)
+            hand = self.hands[seat]
+            try:
+                hand.remove(t)
+            except ValueError:  # one of the seat's unseen tiles
+                self.hidden[seat] -= 1
+                self.free.remove(t)
+                self.outcomes_base = -1
+            self.loc[t] = LOC_PLAYED
+            if t >> 4 != t & 15 and point != SET_POINT and action < 0x2000 and not self.sum7:
+                lay = self.layout  # a single on an end, matching: the half that does not match faces out
+                lay.attach(point, t, t & 15 if t >> 4 == lay.val[point] else t >> 4, False, False, self.rules.stub)
+            else:
+                self._lay_special(action, t, point)
+            self.passes = 0
+            if self.betting:
+                self.betting.took_turn(seat, self.setter, False)
+            if self.scoring:
+                self.scoring.score(self, seat, t, point)
+                if self._outcome is not None:
+                    return
+            if not hand and not self.hidden[seat]:
+                if self.claim_points:  # a domino ends the hand at once: nobody is left to act before the award
+                    self.scoring.claim(self, seat)
+                    if self._outcome is not None:
+                        return
+                self._hand_over()
+                return
+            self.turn = (seat + self.step) % self.players
         elif kind == K_PASS:
             self.claim_points = 0
             self._pass()
@@ -254,48 +285,9 @@ class State(GameState):
         else:  # a bet, the stakes, a spectator's bet, the banker's answer
             self.betting.act(kind, action, self.turn)
 
-    def _lay(self, action):
-        seat = self.turn
-        t = action & 0xFF
-        point = (action >> 8) & 7
-        lay = self.layout
-        if self.knowledge:
-            self.knowledge.note_play(self, seat, t, point)
-        hand = self.hands[seat]
-        if t in hand:
-            hand.remove(t)
-        else:  # one of the seat's unseen tiles
-            self.hidden[seat] -= 1
-            self.free.remove(t)
-            self.outcomes_base = -1
-        self.loc[t] = LOC_PLAYED
-        if t >> 4 != t & 15 and point != SET_POINT and action < 0x2000:  # a plain single on an end
-            v = lay.val[point]
-            if self.sum7:
-                out = t & 15 if (t >> 4) + v == 7 else t >> 4
-            else:
-                out = t & 15 if t >> 4 == v else t >> 4
-            lay.attach(point, t, out, False, False, self.rules.stub)
-        else:
-            self._lay_special(action, t, point)
-        self.passes = 0
-        if self.betting:
-            self.betting.took_turn(seat, self.setter, False)
-        if self.scoring:
-            self.scoring.score(self, seat, t, point)
-            if self._outcome is not None:
-                return
-        if not hand and not self.hidden[seat]:
-            if self.claim_points:  # a domino ends the hand at once: nobody is left to act before the award
-                self.scoring.claim(self, seat)
-                if self._outcome is not None:
-                    return
-            self._hand_over()
-            return
-        self.turn = (seat + self.step) % self.players
-
     def _lay_special(self, action, t, point):
-        """Lay a set, a double or a matador: how it lies and whether it spins."""
+        """Lay a set, a double, a matador or a tile whose halves make 7 with the end: how it
+        lies, which half faces out and whether it spins."""
         lay = self.layout
         orient = (action >> 11) & 3
         spinner = crosswise = False
@@ -346,15 +338,15 @@ class State(GameState):
 
     # --- the hand: who sets, the end of the hand, the award (§2.2, §3.4, §2.5), the match end
     def _new_hand(self):
+        """Everything a hand starts from but the layout (new with the state, reset after a hand)."""
         n = self.players
         self.loc[:] = self.rules.unused_loc
         self.free = list(self.tiles)  # the unseen tiles, sorted: the stock and the unseen hands
-        self.outcomes_base = -1  # chance_outcomes' last deal/draw list and its action base (-1: stale)
+        self.outcomes_base = -1  # chance_outcomes' last deal/draw list and its actions' base (tile 0; -1: stale)
         self.outcomes = None
         self.hands = [[] for _ in range(n)]
         self.hidden = [0] * n
         self.stock = len(self.tiles)
-        self.layout.reset()
         self.knowledge = None
         self.hand_scores = [0] * n
         self.phase = P_DEAL
@@ -412,6 +404,7 @@ class State(GameState):
             return
         self.last_winner = winner
         self.hand_number += 1
+        self.layout.reset()
         self._new_hand()
 
     def _award(self, seat, points, rule, detail):

@@ -36,9 +36,13 @@ def award_hand(state):
         return winner
     if len(winners) > 1 and state.p["blocked_tie"] != "split":
         return None
-    others = [s for s in range(n) if s not in winners]
-    summed = sum(totals[s] for s in others)
-    terms = " + ".join(str(totals[s]) for s in others)
+    summed = 0
+    terms = []
+    for s in range(n):
+        if s not in winners:
+            summed += totals[s]
+            terms.append(str(totals[s]))
+    terms = " + ".join(terms)
     for w in winners:
         points, detail = _hand_points(state, how, summed, terms, totals[w], "own")
         if len(winners) > 1:
