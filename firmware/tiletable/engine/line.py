@@ -106,8 +106,6 @@ class LineRules:
         self.matadors = [parse_tile(t) for t in p["matadors"]]
         self.fixed = parse_tile(p["fixed_tile"]) if p["fixed_tile"] else -1
         self.sum7 = p["match_rule"] == "sum_to_7"
-        # equal matching, no matadors, no blank-end rule: legal plays come from the quick loop
-        self.plain = not (self.matadors or self.sum7 or p["zero_end_only_matadors"])
         self.may_pass = p["may_pass_when_able"] or not p["must_play_if_able"]
         self.draws = p["draw_policy"] != "none"
         self.draw_when_unable = p["draw_policy"] == "when_unable"
@@ -116,8 +114,13 @@ class LineRules:
         self.sides_first = p["spinner_arm_order"] == "sides_first"
         self.zero_only_matadors = p["zero_end_only_matadors"]
         # how a double may lie (see _orients): (0,) as the rules say, (1, 2) crosswise or inline by choice
-        self.first_orients = (1, 2) if p["first_double_orientation"] == "player_choice" else (0,)
-        self.other_orients = (1, 2) if p["other_doubles"] == "player_choice" else (0,)
+        self.first_orients = (1, 2) if p["first_double_orientation"] == "player_choice" else _RULED
+        self.other_orients = (1, 2) if p["other_doubles"] == "player_choice" else _RULED
+        # equal matching, no matadors, no blank-end rule, doubles laid as the rules say: the
+        # plays on a line without a spinner come from generate_legal_actions' quick loop
+        self.quick = not (self.matadors or self.sum7 or p["zero_end_only_matadors"]) and (
+            self.first_orients is _RULED and self.other_orients is _RULED
+        )
         self.stub = p["sniff_mode"] == "pagat_inline_stub"
         self.set_rank = lowest_setter_rank if p["setter"] == "lowest_double" else setter_rank
         name = p["per_move_scoring"]
@@ -438,57 +441,52 @@ class State(GameState):
             if forced is not None:
                 return forced
         out = []
-        if self.claim_points:
-            for s in range(self.players):
-                if s != self.claim_mover or not self.claim_waived:
-                    out.append(seat_action(K_CLAIM, s))
-            if not self.claim_waived:
-                out.append(WAIVE)
         lay = self.layout
         if not lay.tiles:
             if seat == self.setter:
                 self._gen_sets(seat, out)
         else:
             rules = self.rules
-            first_double = lay.doubles == 0
-            before = len(out)
-            if lay.spinner < 0 and rules.plain:
-                # _tile_plays inlined for equal matching on a plain line: the hot loop of simulation
-                points = _LINE_ENDS
+            if lay.spinner < 0 and rules.quick:
+                # _tile_plays inlined for a plain line whose doubles lie as the rules say: the hot loop of simulation
                 v0 = lay.val[0]
                 v1 = lay.val[1]
-                doubles = self.first_orients if first_double else self.other_orients
                 for t in self.hands[seat]:
                     lo = t >> 4
                     hi = t & 15
-                    if lo != hi:
-                        if lo == v0 or hi == v0:
-                            out.append(t)  # play_action(t, 0)
-                        if lo == v1 or hi == v1:
-                            out.append(t | 0x100)  # play_action(t, 1)
-                    else:
-                        for o in doubles:
-                            if lo == v0:
-                                out.append(play_action(t, 0, o))
-                            if lo == v1:
-                                out.append(play_action(t, 1, o))
+                    if lo == v0 or hi == v0:
+                        out.append(t)  # play_action(t, 0)
+                    if lo == v1 or hi == v1:
+                        out.append(t | 0x100)  # play_action(t, 1)
             else:
                 points = self._points()
+                first_double = lay.doubles == 0
                 for t in self.hands[seat]:
                     self._tile_plays(t, points, first_double, out)
-            known_play = len(out) > before
+            known_play = bool(out)
             if self.hidden[seat]:
+                points = self._points()
+                first_double = lay.doubles == 0
                 for t in self.free:
                     self._tile_plays(t, points, first_double, out)
+            # line_checks' rules for a draw and a pass, without building their reasons
             can_draw = rules.draws and self.stock > rules.reserve
-            if can_draw and not (known_play and rules.draw_when_unable):
-                out.append(DRAW)
-            if not (can_draw and not known_play) and not (known_play and not self.may_pass):
-                out.append(PASS)  # line_checks' rule for a pass, without building its reasons
+            if known_play:
+                if self.may_pass:
+                    out.append(PASS)
+                if can_draw and not rules.draw_when_unable:
+                    out.append(DRAW)
+            else:
+                out.append(DRAW if can_draw else PASS)
+        if self.claim_points:
+            for s in range(self.players):
+                if s != self.claim_mover or not self.claim_waived:
+                    out.append(seat_action(K_CLAIM, s))
+            if not self.claim_waived:
+                out.append(WAIVE)
         if b is not None:
             b.options(seat, self.setter, not lay.tiles, out)
-        if len(out) > 1:
-            out.sort()
+        out.sort()
         return out
 
     # --- generation helpers ------------------------------------------------------------
