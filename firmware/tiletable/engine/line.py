@@ -360,8 +360,7 @@ class State(GameState):
         self.claim_mover = -1
         self.claim_waived = False
         self.claim_terms = ""
-        self.lots = [-1] * n
-        self.lot_seats = []
+        self.lot_seats = []  # and lots, once a lightest draw is due (line_deal)
         self.bergen_next = 0
         self.bergen_draws = 0
         self.drawer = -1
@@ -463,21 +462,20 @@ class State(GameState):
                 first_double = lay.doubles == 0
                 for t in self.hands[seat]:
                     self._tile_plays(t, points, first_double, out)
-            known_play = bool(out)
-            if self.hidden[seat]:
-                points = self._points()
-                first_double = lay.doubles == 0
-                for t in self.free:
-                    self._tile_plays(t, points, first_double, out)
             # line_checks' rules for a draw and a pass, without building their reasons
             can_draw = rules.draws and self.stock > rules.reserve
-            if known_play:
+            if out:  # a known tile fits
                 if self.may_pass:
                     out.append(PASS)
                 if can_draw and not rules.draw_when_unable:
                     out.append(DRAW)
             else:
                 out.append(DRAW if can_draw else PASS)
+            if self.hidden[seat]:  # and whatever unseen tile fits, from a hand the table cannot see
+                points = self._points()
+                first_double = lay.doubles == 0
+                for t in self.free:
+                    self._tile_plays(t, points, first_double, out)
         if self.claim_points:
             for s in range(self.players):
                 if s != self.claim_mover or not self.claim_waived:

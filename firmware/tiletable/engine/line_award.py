@@ -24,7 +24,7 @@ def award_hand(state):
         if state.p["blocked_winner"] == "hoyle_no_doubles_first":
             keys = [(1 if any(is_double(t) for t in state.hands[s]) else 0, totals[s]) for s in range(n)]
         else:
-            keys = [(0, totals[s]) for s in range(n)]
+            keys = totals
         least = min(keys)
         winners = [s for s in range(n) if keys[s] == least]
         if len(winners) > 1 and state.p["blocked_tie"] == "lightest_tile":

@@ -41,23 +41,18 @@ COUNT_SNIFF_US = 2
 COUNT_MODES = ("line", "all_fives_spinner", "sniff_us")  # the count_mode parameter's values, by code
 
 
-_ZERO_VALUES = (0, 0, 0, 0)
-_ZERO_BYTES = bytes(4)
-
 
 class Layout:
     """Open ends, spinner and counting; mutated only through ``set`` and ``attach``."""
 
     def __init__(self):
-        self.val = [0, 0, 0, 0]
-        self.role = bytearray(4)
-        self.xd = bytearray(4)
         self.reset()
 
     def reset(self):
-        self.val[:] = _ZERO_VALUES
-        self.role[:] = _ZERO_BYTES  # SHUT
-        self.xd[:] = _ZERO_BYTES
+        """Empty the table for a new hand (new containers: a hand's end, not the scan loop)."""
+        self.val = [0, 0, 0, 0]
+        self.role = bytearray(4)  # SHUT
+        self.xd = bytearray(4)
         self.tiles = 0
         self.lone_double = False  # a crosswise double set alone: both ends at once, counted once
         self.spinner = -1  # the spinner's value, once there is one

@@ -29,6 +29,7 @@ Parameter specs are tuples:
 """
 
 import io
+import sys
 
 from tiletable import families
 from tiletable.engine.errors import RulesetError
@@ -64,7 +65,9 @@ def _players_refused(counts, players):
 
 def family_module(name):
     """The engine module of a game family. :raises KeyError: for an unknown family."""
-    return __import__(families.module(name, ""), None, None, ["State"])
+    module = families.module(name, "")
+    # sys.modules first: CPython's __import__ with a from-list runs Python code at every new state
+    return sys.modules.get(module) or __import__(module, None, None, ["State"])
 
 
 def schema_module(family):
