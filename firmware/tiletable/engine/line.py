@@ -144,6 +144,7 @@ class State(GameState):
     """A match of one line game. See the module docstring for actions and the hand flow."""
 
     family = "line"
+    shared = ("ruleset", "p", "rules", "tiles", "matadors", "scoring")  # fixed by the ruleset
 
     def __init__(self, ruleset, players):
         GameState.__init__(self, ruleset, players)

@@ -7,7 +7,8 @@ alone replays the match on the host exactly as it went on the table.
 * ``current_player()`` -> a seat, ``CHANCE``, ``SIMULTANEOUS`` or ``TERMINAL``
 * ``legal_actions()`` -> a lazy view: iterate it, test ``a in state.legal_actions()``, ``count()``
 * ``play(a)`` checks and raises ``IllegalAction`` (state unchanged); ``apply(a)`` trusts its caller
-* ``undo()`` takes back the last action; ``outcome()`` is None until the match ends
+* ``undo()`` takes back the last action (``push(a)`` applies keeping a snapshot that an
+  undo restores, as python-chess's ``push``/``pop``); ``outcome()`` is None until the match ends
 * every score change is a ``ScoreEvent`` saying which rule gave it and the arithmetic
 
 Actions are small ints or tuples chosen by each family; their canonical text
@@ -16,9 +17,37 @@ Actions are small ints or tuples chosen by each family; their canonical text
 
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction
 
+_NOT_SNAPSHOT = ("history", "score_events", "_undo")  # logs that only grow: a snapshot keeps their lengths
+
 CHANCE = -1
 SIMULTANEOUS = -2
 TERMINAL = -4
+
+
+def _copied(value, shared):
+    """A copy of a state's value deep enough that play cannot change it: lists, dicts,
+    bytearrays and the state's own objects (a line's layout, Buki's betting) are copied;
+    numbers, text, tuples, score events and the objects in ``shared`` (the ruleset, its
+    parameters and rules, which play never changes) are the same objects."""
+    kind = type(value)
+    if kind is list:
+        return [_copied(item, shared) for item in value]
+    if kind is bytearray:
+        return bytearray(value)
+    if value is None or kind in (int, str, bool, tuple, ScoreEvent, Outcome):
+        return value
+    for keep in shared:
+        if value is keep:
+            return value
+    if kind is dict:
+        return {key: _copied(value[key], shared) for key in value}
+    attrs = getattr(value, "__dict__", None)
+    if attrs is None:
+        return value  # functions and the like
+    copy = object.__new__(kind)
+    for key in attrs:
+        setattr(copy, key, _copied(attrs[key], shared))
+    return copy
 
 
 class ScoreEvent:
@@ -89,11 +118,13 @@ class GameState:
     """Base class of a family's state. Subclasses implement the hooks marked below."""
 
     family = ""
+    shared = ("ruleset",)  # attributes play never changes: an undo snapshot shares them
 
     def __init__(self, ruleset, players):
         self.ruleset = ruleset
         self.players = players
         self.history = []
+        self._undo = None  # push's snapshot: (history length, score events, attribute names, values)
         self.score_events = []
         self.scores = [0] * players
         self.hand_number = 0
@@ -180,6 +211,17 @@ class GameState:
         self.history.append(action)
         self._apply(action)
 
+    def push(self, action):
+        """Apply an action keeping a snapshot of the state before it, so that ``undo`` restores
+        it instead of replaying the match (the table's path: only the last push is kept, RAM)."""
+        attrs = self.__dict__
+        shared = [attrs[name] for name in self.shared if name in attrs]
+        names = tuple(key for key in attrs if key not in _NOT_SNAPSHOT and key not in self.shared)
+        values = [_copied(attrs[key], shared) for key in names]
+        self._undo = None  # no snapshot in the snapshot
+        self._undo = (len(self.history), len(self.score_events), names, values)
+        self.apply(action)
+
     def award(self, seat, points, rule, detail):
         """Credit points to a seat and keep the explanation."""
         event = ScoreEvent(seat, points, rule, detail, self.hand_number)
@@ -199,12 +241,23 @@ class GameState:
         return copy
 
     def undo(self):
-        """Take back the last action (rebuilds from the history: exact, and cheap in RAM).
+        """Take back the last action: the snapshot of ``push`` when it was pushed, else rebuilt
+        from the history (exact, and cheap in RAM).
 
         :raises IndexError: when there is nothing to undo.
         """
         if not self.history:
             raise IndexError("nothing to undo")
+        saved = self._undo
+        self._undo = None
+        if saved is not None and saved[0] == len(self.history) - 1:
+            length, events, names, values = saved
+            last = self.history[-1]
+            del self.history[length:]
+            del self.score_events[events:]
+            for i in range(len(names)):
+                setattr(self, names[i], values[i])
+            return last
         copy = self.fresh()
         history = self.history
         for i in range(len(history) - 1):  # no slice: a long match's history is a big block

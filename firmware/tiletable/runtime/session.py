@@ -62,7 +62,7 @@ class Session:
         state = self.state
         journal = self.journal
         before = len(state.score_events)
-        state.apply(action)
+        state.push(action)  # an undo restores its snapshot, replaying nothing
         text = state.action_str(action)
         self.seqs.append(journal.log_action(text, max(0, ticks_diff(now_ms, self.started_ms)) // 100))
         for event in state.score_events[before:]:
