@@ -12,6 +12,8 @@ from tiletable.engine.line_actions import (
 )
 from tiletable.engine.tiles import is_double, pips
 
+_DEAL = chance_action(K_DEAL, 0)  # a deal to seat 0 of tile 0: chance_outcomes adds the seat and the tile
+
 
 def lot(state, seat, t):
     state.lots[seat] = t
@@ -123,7 +125,7 @@ def reveal_seat(state):
 def chance_outcomes(state):
     phase = state.phase
     if phase == P_DEAL or phase == P_DRAWN:  # the hot path of simulation: one list, no calls
-        base = K_DEAL << 24 | (state.dealt // state.per_hand if phase == P_DEAL else state.drawer) << 8
+        base = _DEAL | (state.dealt // state.per_hand if phase == P_DEAL else state.drawer) << 8
         if base != state.outcomes_base:
             state.outcomes = [base | t for t in state.free]
             state.outcomes_base = base
