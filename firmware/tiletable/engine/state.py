@@ -17,37 +17,9 @@ Actions are small ints or tuples chosen by each family; their canonical text
 
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction
 
-_NOT_SNAPSHOT = ("history", "score_events", "_undo")  # logs that only grow: a snapshot keeps their lengths
-
 CHANCE = -1
 SIMULTANEOUS = -2
 TERMINAL = -4
-
-
-def _copied(value, shared):
-    """A copy of a state's value deep enough that play cannot change it: lists, dicts,
-    bytearrays and the state's own objects (a line's layout, Buki's betting) are copied;
-    numbers, text, tuples, score events and the objects in ``shared`` (the ruleset, its
-    parameters and rules, which play never changes) are the same objects."""
-    kind = type(value)
-    if kind is list:
-        return [_copied(item, shared) for item in value]
-    if kind is bytearray:
-        return bytearray(value)
-    if value is None or kind in (int, str, bool, tuple, ScoreEvent, Outcome):
-        return value
-    for keep in shared:
-        if value is keep:
-            return value
-    if kind is dict:
-        return {key: _copied(value[key], shared) for key in value}
-    attrs = getattr(value, "__dict__", None)
-    if attrs is None:
-        return value  # functions and the like
-    copy = object.__new__(kind)
-    for key in attrs:
-        setattr(copy, key, _copied(attrs[key], shared))
-    return copy
 
 
 class ScoreEvent:
@@ -124,7 +96,7 @@ class GameState:
         self.ruleset = ruleset
         self.players = players
         self.history = []
-        self._undo = None  # push's snapshot: (history length, score events, attribute names, values)
+        self._undo = None  # push's snapshot (engine/snapshot.py)
         self.score_events = []
         self.scores = [0] * players
         self.hand_number = 0
@@ -214,12 +186,9 @@ class GameState:
     def push(self, action):
         """Apply an action keeping a snapshot of the state before it, so that ``undo`` restores
         it instead of replaying the match (the table's path: only the last push is kept, RAM)."""
-        attrs = self.__dict__
-        shared = [attrs[name] for name in self.shared if name in attrs]
-        names = tuple(key for key in attrs if key not in _NOT_SNAPSHOT and key not in self.shared)
-        values = [_copied(attrs[key], shared) for key in names]
-        self._undo = None  # no snapshot in the snapshot
-        self._undo = (len(self.history), len(self.score_events), names, values)
+        from tiletable.engine.snapshot import take  # not at boot, nor in simulations
+
+        self._undo = take(self)
         self.apply(action)
 
     def award(self, seat, points, rule, detail):
@@ -251,13 +220,9 @@ class GameState:
         saved = self._undo
         self._undo = None
         if saved is not None and saved[0] == len(self.history) - 1:
-            length, events, names, values = saved
-            last = self.history[-1]
-            del self.history[length:]
-            del self.score_events[events:]
-            for i in range(len(names)):
-                setattr(self, names[i], values[i])
-            return last
+            from tiletable.engine.snapshot import restore
+
+            return restore(self, saved)
         copy = self.fresh()
         history = self.history
         for i in range(len(history) - 1):  # no slice: a long match's history is a big block
