@@ -116,9 +116,9 @@ class LineRules:
         # how a double may lie (see _orients): (0,) as the rules say, (1, 2) crosswise or inline by choice
         self.first_orients = (1, 2) if p["first_double_orientation"] == "player_choice" else _RULED
         self.other_orients = (1, 2) if p["other_doubles"] == "player_choice" else _RULED
-        # equal matching, no matadors, no blank-end rule, doubles laid as the rules say: the
-        # plays on a line without a spinner come from generate_legal_actions' quick loop
-        self.quick = not (self.matadors or self.sum7 or p["zero_end_only_matadors"]) and (
+        # no spinner, equal matching, no matadors, no blank-end rule, doubles laid as the rules
+        # say: the plays come from generate_legal_actions' quick loop
+        self.quick = p["spinner"] == "none" and not (self.matadors or self.sum7 or p["zero_end_only_matadors"]) and (
             self.first_orients is _RULED and self.other_orients is _RULED
         )
         self.stub = p["sniff_mode"] == "pagat_inline_stub"
@@ -162,6 +162,7 @@ class State(GameState):
         self.other_orients = rules.other_orients
         self.scoring = rules.scoring
         self.per_hand = p["deal"][str(players)]
+        self.deal_size = self.per_hand * players
         self.step = 1 if p["direction"] == "clockwise" else players - 1
         self.betting = None  # Buki's Betting: its module is imported for Buki alone (RAM on the Pico)
         if p["hand_award"] == "betting_settlement":
@@ -223,7 +224,7 @@ class State(GameState):
             phase = self.phase
             if phase == P_DEAL:
                 self.dealt += 1
-                if self.dealt == self.per_hand * self.players:
+                if self.dealt == self.deal_size:
                     line_deal.deal_done(self)
             elif phase == P_DRAWN:
                 if self.knowledge:
@@ -447,7 +448,7 @@ class State(GameState):
                 self._gen_sets(seat, out)
         else:
             rules = self.rules
-            if lay.spinner < 0 and rules.quick:
+            if rules.quick:
                 # _tile_plays inlined for a plain line whose doubles lie as the rules say: the hot loop of simulation
                 v0 = lay.val[0]
                 v1 = lay.val[1]
@@ -501,7 +502,7 @@ class State(GameState):
         for t in tiles:
             if must < 0 or t == must:  # line_checks' rule for a set, without building its reason
                 for o in _RULED if t >> 4 != t & 15 else self.first_orients:
-                    out.append(play_action(t, SET_POINT, o))
+                    out.append(t | 0x400 | o << 11)  # play_action(t, SET_POINT, o), once a hand
 
     def _points(self):
         """The attach slots open now, in order (Sebastopol: only the first free spinner point)."""
