@@ -188,6 +188,19 @@ def test_read_since_returns_whole_records_in_bounded_chunks():
     raises(ValueError, journal.read_since, 0, bytearray(MAX_RECORD - 1))
 
 
+def test_a_read_keeps_no_session_file_open_once_it_returns():
+    """An open file holds heap on the chip (a littlefs cache): a pull's file is closed when the
+    reply is full and when it has read everything, and a stream's reader too."""
+    root = fresh_dir("journal-read-closes")
+    journal = _fill_sessions(root, 3, 40, flush_records=7)
+    out = bytearray(MAX_RECORD + 40)
+    assert journal.read_since(3, out)  # out fills in the oldest file
+    assert journal._reader is None
+    journal.open_reader(journal.firsts[-1])
+    assert _all_records(journal)[-1][0] == journal.next_seq - 1
+    assert journal._reader is None
+
+
 def test_session_in_progress_is_read_back_after_a_restart_and_resumed():
     root = fresh_dir("journal-resume")
     journal = Journal(root, flush_records=1)

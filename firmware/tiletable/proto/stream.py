@@ -2,9 +2,9 @@
 
 Imported by the link server on the first stream request, not at boot: the stock build runs
 bytecode from the heap, and the first game start needs those bytes. ``JournalStream`` reads
-the ``Journal``'s file index (``_firsts``, ``_sizes``, ``_path``) as the journal's own
-readers do; the file it keeps open between frames is the journal's ``_reader``, which the
-journal closes when a rotation removes that file or a flush writes to it.
+through the ``Journal``'s public read API: its file index (``firsts``, ``sizes``),
+``position_of``, and ``open_reader``, the file kept open between frames, which the journal
+closes when a rotation removes that file or a flush writes to it.
 """
 import struct
 
@@ -41,24 +41,25 @@ class JournalStream:
         not on flash yet. The host's hint (``first``, ``offset``: where the last record it stored
         ended) is taken when the header there has the right number: no search."""
         journal = self.journal
-        if not journal._firsts or seq > journal.durable_seq:
+        firsts = journal.firsts
+        if not firsts or seq > journal.durable_seq:
             return None
-        if first in journal._firsts:
-            index = journal._firsts.index(first)
-            size = journal._sizes[index]
-            if offset == size and index + 1 < len(journal._firsts) and journal._firsts[index + 1] == seq:
+        if first in firsts:
+            index = firsts.index(first)
+            size = journal.sizes[index]
+            if offset == size and index + 1 < len(firsts) and firsts[index + 1] == seq:
                 return seq, 0
             if offset < size and self._seq_at(first, offset) == seq:
                 return first, offset
         index, offset = journal.position_of(seq)
-        return journal._firsts[index], offset
+        return firsts[index], offset
 
     def _seq_at(self, first, offset):
         header = bytearray(HEAD_SIZE)
-        with open(self.journal._path(first), "rb") as f:
-            f.seek(offset)
-            if f.readinto(header) != HEAD_SIZE:
-                return -1
+        f = self.journal.open_reader(first)  # kept open: the stream reads on from here
+        f.seek(offset)
+        if f.readinto(header) != HEAD_SIZE:
+            return -1
         return struct.unpack_from("<I", header, 3)[0]
 
     def _read(self, out):
@@ -68,27 +69,25 @@ class JournalStream:
         records: each was verified when the journal was opened and has been written a flushed
         batch at a time since, and every record carries its CRC-32 for the host to check."""
         journal = self.journal
-        firsts = journal._firsts
+        firsts = journal.firsts
+        sizes = journal.sizes
         if self.first not in firsts:
             return -1
         index = firsts.index(self.first)
-        if self.offset > journal._sizes[index]:
+        if self.offset > sizes[index]:
             return -1
-        if self.offset == journal._sizes[index]:
+        if self.offset == sizes[index]:
             if index + 1 == len(firsts):
                 return 0
             index += 1
             self.first = firsts[index]
             self.offset = 0
-        want = out[: min(len(out), journal._sizes[index] - self.offset)]
-        reader = journal._reader
-        if reader is None or reader[0] != self.first:
-            # kept open between frames (an open is 2 ms on the chip); the journal closes it
-            # before it writes to the file (the newest grows, and may be cut back)
-            journal.end_read()
-            reader = journal._reader = (self.first, open(journal._path(self.first), "rb"))
-        reader[1].seek(self.offset)
-        return reader[1].readinto(want)
+        want = out[: min(len(out), sizes[index] - self.offset)]
+        # kept open between frames; the journal closes it before it writes to the file (the
+        # newest grows, and may be cut back)
+        reader = journal.open_reader(self.first)
+        reader.seek(self.offset)
+        return reader.readinto(want)
 
     def frame_into(self, out, at, most=DATA_MAX):
         """Put the next frame, of at most ``most`` journal bytes, on the wire into ``out`` from
@@ -102,7 +101,7 @@ class JournalStream:
         if count < 0:  # the file went away: the host asks again, and the record is found by number
             last = 1
             count = 0
-        elif count == 0 or (journal._firsts[-1] == self.first and journal._sizes[-1] == self.offset + count):
+        elif count == 0 or (journal.firsts[-1] == self.first and journal.sizes[-1] == self.offset + count):
             last = 2  # the end of what is on flash
         else:
             last = 1 if self.left == 1 else 0

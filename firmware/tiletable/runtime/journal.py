@@ -38,6 +38,11 @@ POSIX), so later appends never follow garbage. If the flash has no room for that
 file is sealed instead: read up to its last good record, never appended to, repaired at a
 later open.
 
+Reading: ``firsts`` and ``sizes`` index the session files (the segments), oldest first: each
+one's first sequence number and its bytes of verified records; ``open_reader`` opens one,
+``position_of`` finds a record's place and ``read_since`` copies records. ``runtime/journal_read.py`` (imported on the first read) and ``proto/stream.py``
+read through these alone.
+
 Budget: the files may hold ``max_bytes``. To make room, whole sessions are deleted oldest
 first, but only sessions the host has acknowledged and never the newest one. When nothing can
 be deleted the journal is *full* (``is_full``): the session in progress may continue into
@@ -118,12 +123,12 @@ class Journal:
         self._pending_records = 0
         self._pending_since = None
         self._file = None
-        self._firsts = []  # first sequence number of each session file, ascending
-        self._sizes = []  # valid bytes of each session file
-        self._stored = 0  # sum of _sizes
+        self.firsts = []  # first sequence number of each session file, ascending (read-only outside)
+        self.sizes = []  # valid bytes of each session file (read-only outside)
+        self._stored = 0  # sum of sizes
         self._ended = []  # whether each session file ends with REC_END
         self._cursor = None  # (file index, offset, next seq) where the last read stopped
-        self._reader = None  # (first seq, open file): the file a stream reads (proto/stream.py), closed before it is written
+        self._reader = None  # (first seq, open file): open_reader's, closed before that file is written
         self.dropped = 0
         self.is_full = False
         self._flash_full = False  # the last flush failed (no space, I/O error)
@@ -145,7 +150,7 @@ class Journal:
         self.durable_seq = self.next_seq - 1  # the last record known to be on flash
         self.boot += 1
         self._write_state()
-        self.in_session = bool(self._firsts) and not self._ended[-1]
+        self.in_session = bool(self.firsts) and not self._ended[-1]
         self._session_logged = self.in_session
 
     # ----- opening
@@ -229,8 +234,8 @@ class Journal:
                     sealed = True
             if boot > highest_boot:
                 highest_boot = boot
-            self._firsts.append(first)
-            self._sizes.append(valid)
+            self.firsts.append(first)
+            self.sizes.append(valid)
             self._stored += valid
             self._ended.append(last_type == REC_END or sealed)
             last_seq = first + count - 1
@@ -331,8 +336,8 @@ class Journal:
         self._dropped_in_session = 0
         self._session_logged = logged
         if logged:
-            self._firsts.append(seq)
-            self._sizes.append(0)
+            self.firsts.append(seq)
+            self.sizes.append(0)
             self._ended.append(False)
             self._add(REC_HEADER, payload)
             self.flush()  # a failure here forgets the file: see _write_failed
@@ -401,7 +406,7 @@ class Journal:
         if (
             not self._session_logged
             or not self._room_for(OVERHEAD + size)
-            or (self._file is None and not self._open(self._path(self._firsts[-1]), "ab"))
+            or (self._file is None and not self._open(self._path(self.firsts[-1]), "ab"))
         ):
             self.dropped += 1
             self._dropped_in_session += 1
@@ -443,15 +448,15 @@ class Journal:
         I/O error) drops the pending records and keeps the game going; see ``_write_failed``."""
         if not self._pending:
             return
-        if self._reader is not None and self._reader[0] == self._firsts[-1]:
-            self.end_read()  # a stream's reader sees the file as it was opened: never one that changes
+        if self._reader is not None and self._reader[0] == self.firsts[-1]:
+            self.end_read()  # a reader sees the file as it was opened: never one that changes
         try:
             self._file.write(memoryview(self._buf)[: self._pending])
             _sync(self._file)
         except OSError:
             self._write_failed()
             return
-        self._sizes[-1] += self._pending
+        self.sizes[-1] += self._pending
         self._stored += self._pending
         self.durable_seq = self.next_seq - 1
         self._pending = 0
@@ -480,11 +485,11 @@ class Journal:
         self._file = None
         self._flash_full = True
         self.is_full = True
-        first = self._firsts[-1]
+        first = self.firsts[-1]
         path = self._path(first)
         valid, count, _, _ = self._verify(path, first)
-        self._stored += valid - self._sizes[-1]
-        self._sizes[-1] = valid
+        self._stored += valid - self.sizes[-1]
+        self.sizes[-1] = valid
         self.next_seq = first + count
         self.durable_seq = self.next_seq - 1
         if count == 0:  # even the header is lost: the session goes unlogged
@@ -498,8 +503,8 @@ class Journal:
 
     def _forget_newest(self, path):
         self._remove(path)
-        self._stored -= self._sizes.pop()
-        self._firsts.pop()
+        self._stored -= self.sizes.pop()
+        self.firsts.pop()
         self._ended.pop()
         self._cursor = None
 
@@ -546,14 +551,14 @@ class Journal:
     def _rotate(self, excess):
         """Delete the oldest acknowledged sessions (never the newest file) until ``excess``
         bytes are freed or the next one is not fully acknowledged."""
-        while excess > 0 and len(self._firsts) > 1 and self._firsts[1] - 1 <= self.acked:
-            if self._reader is not None and self._reader[0] == self._firsts[0]:
+        while excess > 0 and len(self.firsts) > 1 and self.firsts[1] - 1 <= self.acked:
+            if self._reader is not None and self._reader[0] == self.firsts[0]:
                 self.end_read()
-            os.remove(self._path(self._firsts[0]))
-            excess -= self._sizes[0]
-            self._stored -= self._sizes[0]
-            self._firsts.pop(0)
-            self._sizes.pop(0)
+            os.remove(self._path(self.firsts[0]))
+            excess -= self.sizes[0]
+            self._stored -= self.sizes[0]
+            self.firsts.pop(0)
+            self.sizes.pop(0)
             self._ended.pop(0)
             self._cursor = None
             self._flash_full = False
@@ -584,7 +589,7 @@ class Journal:
     # ----- reading
 
     def first_seq(self):
-        return self._firsts[0] if self._firsts else self.next_seq
+        return self.firsts[0] if self.firsts else self.next_seq
 
     def read_since(self, after_seq, out):
         """Copy whole records with sequence numbers above ``after_seq`` into ``out`` (a
@@ -603,17 +608,32 @@ class Journal:
         """
         from tiletable.runtime.journal_read import read_since  # on the first read: not in the boot's heap
 
-        return read_since(self, after_seq, out)
+        used, self._cursor = read_since(self, after_seq, out, self._cursor, memoryview(self._buf)[: self._pending])
+        return used
 
     def position_of(self, seq):
         """(file index, offset) on flash of record ``seq``, or of the first record after it
         when it is gone (rotated away); the newest file's end for one still in the write buffer."""
         from tiletable.runtime.journal_read import position_of  # on the first read, as above
 
-        return position_of(self, seq)
+        return position_of(self, seq, self._cursor)
+
+    def open_reader(self, first):
+        """The session file whose first record is ``first`` (one of ``firsts``), open for
+        reading (its first ``sizes`` bytes are whole verified records) and kept open between
+        calls (an open takes 2 ms on the chip) until ``end_read``, which the journal calls
+        itself before it writes to that file or removes it.
+
+        :raises OSError: when the file is gone.
+        """
+        reader = self._reader
+        if reader is None or reader[0] != first:
+            self.end_read()
+            reader = self._reader = (first, open(self._path(first), "rb"))
+        return reader[1]
 
     def end_read(self):
-        """Close the session file a journal stream keeps open between frames."""
+        """Close the file ``open_reader`` keeps open (an open file holds heap: a littlefs cache)."""
         if self._reader is not None:
             self._reader[1].close()
             self._reader = None
@@ -624,7 +644,7 @@ class Journal:
         if f.readinto(mv[:HEAD_SIZE]) != HEAD_SIZE:
             return -1
         n = struct.unpack_from("<H", self._record, 0)[0]
-        if n > MAX_PAYLOAD or offset + OVERHEAD + n > self._sizes[index]:
+        if n > MAX_PAYLOAD or offset + OVERHEAD + n > self.sizes[index]:
             return -1
         if f.readinto(mv[HEAD_SIZE : OVERHEAD + n]) != n + CRC_SIZE:
             return -1
@@ -634,9 +654,9 @@ class Journal:
 
     def _records_of(self, index):
         """Yield ``(seq, rtype, payload bytes)`` for the records of session file ``index``."""
-        with open(self._path(self._firsts[index]), "rb") as f:
+        with open(self._path(self.firsts[index]), "rb") as f:
             offset = 0
-            while offset < self._sizes[index]:
+            while offset < self.sizes[index]:
                 got = self._read_record(f, offset, index)
                 if got < 0:
                     return
@@ -645,7 +665,7 @@ class Journal:
                 offset += got
 
     def _header_of(self, index):
-        with open(self._path(self._firsts[index]), "rb") as f:
+        with open(self._path(self.firsts[index]), "rb") as f:
             got = self._read_record(f, 0, index)
         if got < 0:
             return None
@@ -657,7 +677,7 @@ class Journal:
         if not self.in_session or not self._session_logged:
             raise JournalError("no session in progress")
         self.flush()
-        for record in self._records_of(len(self._firsts) - 1):
+        for record in self._records_of(len(self.firsts) - 1):
             yield record
 
     def sessions(self, after_first=-1):
@@ -665,13 +685,13 @@ class Journal:
         dicts: first, last, header (dict), ended, acked. Flushes nothing: a header reaches
         the flash when its session starts."""
         out = []
-        for index in range(len(self._firsts)):
-            first = self._firsts[index]
+        for index in range(len(self.firsts)):
+            first = self.firsts[index]
             if first <= after_first:
                 continue
             header = self._header_of(index)
-            if index + 1 < len(self._firsts):
-                last = self._firsts[index + 1] - 1
+            if index + 1 < len(self.firsts):
+                last = self.firsts[index + 1] - 1
             else:
                 last = self.next_seq - 1
             out.append({"first": first, "last": last, "header": header, "ended": self._ended[index], "acked": last <= self.acked})

@@ -2,8 +2,10 @@
 and where a record lies on flash (JOURNAL_STREAM, proto/stream.py).
 
 Imported on the first read, not at boot (``Journal.read_since`` imports it): the stock build
-runs bytecode from the heap, and the first game start needs those bytes. These functions use
-the ``Journal``'s file index (``_firsts``, ``_sizes``, ``_cursor``) as its own methods do.
+runs bytecode from the heap, and the first game start needs those bytes. These functions read
+the session files through the ``Journal``'s public read API (``firsts``, ``sizes``,
+``open_reader``); the journal hands them where the last read stopped (its cursor) and the
+records still in its write buffer, and keeps the cursor they return.
 """
 import struct
 from binascii import crc32
@@ -11,68 +13,77 @@ from binascii import crc32
 from tiletable.record import HEAD_SIZE, MAX_PAYLOAD, MAX_RECORD, OVERHEAD, RECORD_NAMES
 
 
-def read_since(journal, after_seq, out):
-    """``Journal.read_since``: see there."""
+def read_since(journal, after_seq, out, cursor, pending):
+    """``Journal.read_since``: see there. ``cursor`` is ``(file index, offset, next seq)``
+    where the last read stopped, or None; ``pending`` the write buffer's records. Returns the
+    bytes copied and the cursor to keep. The file read is closed at the end (an open one
+    holds heap), unless ``out`` filled up."""
     if len(out) < MAX_RECORD:
         raise ValueError("read buffer of %d bytes is under one record (%d)" % (len(out), MAX_RECORD))
-    if not journal._firsts or after_seq + 1 >= journal.next_seq:
-        return 0
-    index, offset = position_of(journal, after_seq + 1)
+    firsts = journal.firsts
+    if not firsts or after_seq + 1 >= journal.next_seq:
+        return 0, cursor
+    index, offset = position_of(journal, after_seq + 1, cursor)
     mv = memoryview(out)
     used = 0
-    while index < len(journal._firsts):
-        size = journal._sizes[index]
+    while index < len(firsts):
+        size = journal.sizes[index]
         if offset < size:
-            with open(journal._path(journal._firsts[index]), "rb") as f:
-                f.seek(offset)
-                got = f.readinto(mv[used : used + min(len(out) - used, size - offset)])
+            f = journal.open_reader(firsts[index])
+            f.seek(offset)
+            got = f.readinto(mv[used : used + min(len(out) - used, size - offset)])
             whole, last_seq, damaged = _whole_records(out, used, used + got)
             used += whole
             offset += whole
             if whole:
-                journal._cursor = (index, offset, last_seq + 1)
+                cursor = (index, offset, last_seq + 1)
             if offset < size and not damaged:
-                return used  # out is full
+                journal.end_read()
+                return used, cursor  # out is full
         index += 1
         offset = 0
-    journal._cursor = None
-    return _copy_pending(journal, after_seq, out, used)
+    journal.end_read()
+    return _copy_pending(pending, after_seq, out, used), None
 
 
-def _copy_pending(journal, after_seq, out, used):
-    """Append the records still in the write buffer with sequence numbers above
+def _copy_pending(pending, after_seq, out, used):
+    """Append the records of ``pending`` (the write buffer's) with sequence numbers above
     ``after_seq`` to ``out[:used]`` while they fit; return the bytes used then."""
     pos = 0
-    while pos < journal._pending:
-        n, _, seq = struct.unpack_from("<HBI", journal._buf, pos)
+    while pos < len(pending):
+        n, _, seq = struct.unpack_from("<HBI", pending, pos)
         size = OVERHEAD + n
         if seq > after_seq:
             if used + size > len(out):
                 break
-            out[used : used + size] = memoryview(journal._buf)[pos : pos + size]
+            out[used : used + size] = pending[pos : pos + size]
             used += size
         pos += size
     return used
 
-def position_of(journal, seq):
-    """(file index, offset) of record ``seq``, or of the first record after it is gone."""
-    if journal._cursor is not None and journal._cursor[2] == seq:
-        return journal._cursor[0], journal._cursor[1]
+
+def position_of(journal, seq, cursor):
+    """(file index, offset) of record ``seq``, or of the first record after it is gone;
+    ``cursor`` as ``read_since`` takes it. The file stays open for the read that follows."""
+    if cursor is not None and cursor[2] == seq:
+        return cursor[0], cursor[1]
+    firsts = journal.firsts
     if seq > journal.durable_seq:  # still in the write buffer: after the newest file's end
-        return len(journal._firsts) - 1, journal._sizes[-1]
+        return len(firsts) - 1, journal.sizes[-1]
     index = 0
-    for i in range(len(journal._firsts)):
-        if journal._firsts[i] <= seq:
+    for i in range(len(firsts)):
+        if firsts[i] <= seq:
             index = i
     offset = 0
-    current = journal._firsts[index]
-    header = memoryview(journal._record)[:HEAD_SIZE]
-    with open(journal._path(journal._firsts[index]), "rb") as f:
-        while current < seq and offset < journal._sizes[index]:  # skip by lengths: verified at open
-            f.seek(offset)
-            f.readinto(header)
-            offset += OVERHEAD + struct.unpack_from("<H", journal._record, 0)[0]
-            current += 1
+    current = firsts[index]
+    size = journal.sizes[index]
+    header = bytearray(HEAD_SIZE)
+    f = journal.open_reader(current)
+    while current < seq and offset < size:  # skip by lengths: verified at open
+        f.seek(offset)
+        f.readinto(header)
+        offset += OVERHEAD + struct.unpack_from("<H", header, 0)[0]
+        current += 1
     return index, offset
 
 
