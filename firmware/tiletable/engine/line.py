@@ -591,3 +591,61 @@ class State(GameState):
             self.turn,
             self.layout.text(),
         )
+
+    # --- what the table asks (runtime/play_line.py): named questions, never the attributes
+    def current_phase(self):
+        """Where the hand stands: ``P_DEAL``, ``P_LOT``, ``P_DECLARE``, ``P_BERGEN``, ``P_PLAY``,
+        ``P_DRAWN``, ``P_REVEAL`` or ``P_OVER`` (line_actions)."""
+        return self.phase
+
+    def deal_position(self):
+        """``(seat, index)``: the seat the next tile of the deal goes to, and its place in
+        that seat's hand."""
+        return divmod(self.dealt, self.per_hand)
+
+    def waits_for(self, seat):
+        """Whether the hand waits for ``seat``: to play (its turn), to lay its drawn tile, to
+        draw (Bergen), to lay its lot tile or its tiles to reveal, or for its next tile of the
+        deal. Several seats are waited for at a lot draw or a reveal, lowest seat first."""
+        phase = self.phase
+        if phase == P_LOT:
+            return seat in self.lot_seats
+        if phase == P_REVEAL:
+            return self.hidden[seat] > 0
+        if phase == P_BERGEN:
+            return seat == self.bergen_next and self.stock > 0
+        if phase == P_DEAL:
+            return seat == self._deal_seat()
+        return seat == self.turn and (phase == P_PLAY or phase == P_DRAWN)
+
+    def holds_unseen(self, seat):
+        """Whether ``seat`` holds tiles the table has not seen (a hand that was not scanned)."""
+        return self.hidden[seat] > 0
+
+    def open_claim(self):
+        """``(mover, points)`` of a Muggins count waiting to be claimed, or None."""
+        return (self.claim_mover, self.claim_points) if self.claim_points else None
+
+    def is_betting(self):
+        """Whether seats bet chips (Buki): scores are then half-chips (``chips``)."""
+        return self.betting is not None
+
+    def has_tile(self, t):
+        """Whether ``t`` is in this game's set."""
+        return t in self.tiles
+
+    def lay_problem(self, t, slot):
+        """``(code, reason)`` why ``t`` cannot be laid by the mover at ``slot`` (None: anywhere),
+        for a tile that has no legal play there; the first tile is asked as a set."""
+        probe = play_action(t, SET_POINT if self.layout.is_empty() else (slot or 0))
+        return self.why_illegal(probe) or (E_NO_MATCH, "%s fits nowhere" % action_text(probe))
+
+    def set_problem(self, seat, t):
+        """None when ``seat`` may say it holds the setting tile (hands unseen) and set ``t``,
+        laid on its pad; else ``(code, reason)``. Asked without playing the declaration."""
+        problem = self.why_illegal(seat_action(K_SETTER, seat))
+        if problem is None and t not in self.hands[seat]:
+            problem = self._where_problem(t, E_NOT_HELD)
+            if problem is None and not self.hidden[seat]:
+                problem = (E_NOT_HELD, "P%d does not hold %s" % (seat, tile_str(t)))
+        return problem or self._set_problem(t)

@@ -1,0 +1,101 @@
+# portable
+"""The questions the table's controller asks a line game (``current_phase``, ``waits_for``,
+``set_problem``...) agree with what the game does, over random play with hands seen and unseen."""
+import gc
+
+from engine.line_random import VARIANTS, new_rng, pick
+from engine.line_setup import start
+from tiletable.engine.errors import E_NOT_HELD, E_SET, E_TILE
+from tiletable.engine.line_actions import (
+    K_DEAL,
+    K_LOT,
+    K_PLAY,
+    K_REVEAL,
+    K_SETTER,
+    K_STAKES,
+    P_BERGEN,
+    P_DEAL,
+    P_DECLARE,
+    P_DRAWN,
+    P_LOT,
+    P_PLAY,
+    P_REVEAL,
+    kind_of,
+    seat_action,
+    seat_of,
+    tile_of,
+)
+from tiletable.engine.rulesets import find_ruleset
+from tiletable.engine.tiles import parse_tile
+
+ACTIONS_PER_GAME = 150  # a hand or two (undo replays the history, in a 192 KB heap)
+
+
+def _declared_sets(state, seat, t):
+    """Whether ``seat`` may declare and then set ``t``, tried (and taken back); None when the
+    game then asks for the stakes first (Buki: the set comes after them)."""
+    declare = seat_action(K_SETTER, seat)
+    if declare not in state.legal_actions():
+        return False
+    state.apply(declare)
+    legal = list(state.legal_actions())
+    state.undo()
+    if legal and kind_of(legal[0]) == K_STAKES:
+        return None
+    return any(kind_of(a) == K_PLAY and tile_of(a) == t for a in legal)
+
+
+def _check(state):
+    phase = state.current_phase()
+    waited = [s for s in range(state.players) if state.waits_for(s)]
+    chance = [a for a in state.legal_actions() if kind_of(a) in (K_DEAL, K_LOT, K_REVEAL)]
+    if phase in (P_DEAL, P_DRAWN, P_LOT, P_REVEAL) or (phase == P_BERGEN and chance):
+        assert waited and set(seat_of(a) for a in chance) == set([waited[0]]), (phase, waited, chance)
+    elif phase != P_PLAY:
+        assert waited == [], (phase, waited)
+    if phase == P_DEAL:
+        seat, index = state.deal_position()
+        assert seat == waited[0] and 0 <= index < len(state.hands[seat]) + state.hidden[seat] + 1
+    if phase in (P_PLAY, P_DRAWN):
+        assert waited == [state.turn], (phase, waited)
+        assert phase == P_DRAWN or state.current_player() in (state.turn, state.setter)  # a spectator's bet: the banker
+    for seat in range(state.players):
+        assert state.holds_unseen(seat) == (state.hidden[seat] > 0)
+    claim = state.open_claim()
+    assert claim is None or (claim[1] > 0 and 0 <= claim[0] < state.players)
+    if phase in (P_DECLARE, P_BERGEN):
+        for seat in range(state.players):
+            for t in state.hands[seat] + state.hands[seat - 1][:1] + state.free[:3] + [0x77]:
+                expected = _declared_sets(state, seat, t)
+                if expected is not None:
+                    assert (state.set_problem(seat, t) is None) == expected, (seat, t, state.set_problem(seat, t))
+    return phase
+
+
+def test_the_answers_agree_with_the_game_in_random_play():
+    phases = set()
+    rng = new_rng(38)
+    for name, params in VARIANTS:
+        ruleset = find_ruleset(name, **params)
+        for players in sorted(int(k) for k in ruleset.params["deal"]):
+            gc.collect()
+            state = ruleset.new_state(players)
+            for _ in range(ACTIONS_PER_GAME):
+                if state.is_over():
+                    break
+                phases.add(_check(state))
+                state.apply(pick(state, rng, 0.6))
+    assert phases == set([P_DEAL, P_LOT, P_DECLARE, P_BERGEN, P_PLAY, P_DRAWN, P_REVEAL]), phases
+
+
+def test_laying_the_setting_tile_from_an_unseen_hand_is_checked_without_playing():
+    state = start("draw", [["?"] * 7, ["?"] * 7])  # nobody seen: the holder declares as it sets
+    assert state.current_phase() == P_DECLARE
+    history = list(state.history)
+    assert state.set_problem(1, parse_tile("6-6")) is None
+    assert state.history == history  # nothing was played to find out
+    fixed = start("draw", [["?"] * 7, ["3-3"] + ["?"] * 6], setter="fixed_tile", fixed_tile="6-6")
+    assert fixed.set_problem(1, parse_tile("3-3"))[0] == E_SET  # the fixed tile, not any tile
+    assert fixed.set_problem(1, parse_tile("6-6")) is None
+    assert fixed.set_problem(0, parse_tile("3-3"))[0] == E_NOT_HELD  # known to be in P1's hand
+    assert fixed.set_problem(0, 0x77)[0] == E_TILE  # 7-7 is no tile of a double six
