@@ -47,7 +47,6 @@ from tiletable.engine.line_actions import (
     amount_of,
     chance_action,
     kind_of,
-    play_action,
     point_of,
     seat_action,
     tile_of,
@@ -83,7 +82,7 @@ class LineController(Controller):
     def __init__(self, table):
         Controller.__init__(self, table)
         st = self.state
-        self.per_hand = st.per_hand
+        self.per_hand = st.ruleset.params["deal"][str(st.players)]  # tiles a hand scan may hold
         self.scanned = [[] for _ in range(st.players)]
         self.queued = [[] for _ in range(st.players)]  # lots and reveals laid before their turn
         self.violations_seen = len(st.violations)
@@ -92,7 +91,7 @@ class LineController(Controller):
         self.deal_going = False  # OK was pressed to deal: the next tiles go out at each tick
         self.last_stake = self._stakes_chosen()  # seat -> its last stake (Buki), offered first next time
         self.hand = st.hand_number  # the hand whose summary comes when it ends
-        if st.phase == P_DEAL and st.hand_number:  # resumed between hands: the last one's result
+        if st.current_phase() == P_DEAL and st.hand_number:  # resumed between hands: the last one's result
             self.summary = True
             for violation in st.violations:
                 if violation.hand == st.hand_number - 1:
@@ -111,13 +110,13 @@ class LineController(Controller):
         if role == SEAT:
             seat = a
         elif role in (END, ARM):
-            seat = st.turn
+            seat = self._first_awaited()  # the mover (or the drawer): an end zone cannot tell who laid it
         else:
             return
         tiles = self.items(event, tagrecord.KIND_TILE, seat, now_ms)
         if not tiles:
             return
-        phase = st.phase
+        phase = st.current_phase()
         if phase == P_DEAL:
             if role == SEAT and not self.summary:  # during the summary the pads are cleared
                 self._scan(seat, tiles, now_ms)
@@ -134,7 +133,7 @@ class LineController(Controller):
         if role in (END, ARM):
             self._on_end(a, t, now_ms)
         elif phase == P_DRAWN:
-            if seat != st.drawer:
+            if not st.waits_for(seat):
                 self.not_your_turn(seat, now_ms)
             elif self.act(chance_action(K_DEAL, seat, t), seat, now_ms):
                 self.after_act(now_ms)
@@ -150,7 +149,7 @@ class LineController(Controller):
         """A hand scan: the tiles on the pad become the seat's known hand at the deal."""
         known = self.scanned[seat]
         for t in tiles:
-            if t not in self.state.tiles:
+            if not self.state.has_tile(t):
                 self.reject(seat, E_TILE, "%s is not in this game's set" % tile_str(t), now_ms)
                 return
             for other in self.scanned:
@@ -175,13 +174,13 @@ class LineController(Controller):
             else:
                 self.choice = Choice(choice.seat, options, [option_label(a) for a in options], "end")
             return
-        self._lay(self.state.turn, t, slot, now_ms)
+        self._lay(self._first_awaited(), t, slot, now_ms)
 
     def hot_zone(self):
         """The mover's pad; while a scanned hand shows its drawn tile, the drawer's."""
         st = self.state
-        if st.phase == P_DRAWN:
-            return self.table.profile.seat_zone.get(st.drawer)
+        if st.current_phase() == P_DRAWN:
+            return self.table.profile.seat_zone.get(self._first_awaited())  # the drawer
         return Controller.hot_zone(self)
 
     def preview(self, role, a, b, identity):
@@ -192,9 +191,10 @@ class LineController(Controller):
         if role != SEAT or self.choice is not None or identity[0] != tagrecord.KIND_TILE:
             return None
         t = identity[2]
-        if st.phase == P_DRAWN and a == st.drawer:
+        phase = st.current_phase()
+        if phase == P_DRAWN and st.waits_for(a):
             return st.why_illegal(chance_action(K_DEAL, a, t)) is None
-        if st.phase != P_PLAY or a != st.current_player():
+        if phase != P_PLAY or a != st.current_player():
             return None
         for action in st.legal_actions():
             if kind_of(action) == K_PLAY and tile_of(action) == t:
@@ -208,8 +208,7 @@ class LineController(Controller):
             if kind_of(a) == K_PLAY and tile_of(a) == t and (slot is None or point_of(a) == slot):
                 options.append(a)
         if not options:
-            probe = play_action(t, SET_POINT if st.layout.is_empty() else (slot or 0))
-            problem = st.why_illegal(probe) or (E_NO_MATCH, "%s fits nowhere" % action_text(probe))
+            problem = st.lay_problem(t, slot)
             self.reject(seat, problem[0], problem[1], now_ms)
         elif len(options) == 1:
             if self.act(options[0], seat, now_ms):
@@ -219,18 +218,10 @@ class LineController(Controller):
 
     def _declare_and_set(self, seat, t, now_ms):
         """Unseen hands: laying the setting tile says "I hold it" (``setter<seat>``) and sets it."""
-        st = self.state
-        declare = seat_action(K_SETTER, seat)
-        if declare not in st.legal_actions():
-            self.reject(seat, E_PHASE, "P%d cannot declare now" % seat, now_ms)
-            return
-        st.apply(declare)
-        sets = [a for a in st.legal_actions() if kind_of(a) == K_PLAY and tile_of(a) == t]
-        problem = None if sets else st.why_illegal(play_action(t, SET_POINT)) or (E_SET, "cannot set that tile")
-        st.undo()
+        problem = self.state.set_problem(seat, t)
         if problem is not None:
             self.reject(seat, problem[0], problem[1], now_ms)
-        elif self.act(declare, seat, now_ms, quiet=True):
+        elif self.act(seat_action(K_SETTER, seat), seat, now_ms, quiet=True):
             self._lay(seat, t, None, now_ms)
 
     # ----- buttons
@@ -266,14 +257,15 @@ class LineController(Controller):
     def _press(self, seat, now_ms):
         """The seat's "no-tile" action: draw, or go when drawing is not allowed."""
         st = self.state
-        if st.phase == P_BERGEN:
+        phase = st.current_phase()
+        if phase == P_BERGEN:
             draw = chance_action(K_DEAL, seat, UNKNOWN_TILE)
             if draw in st.legal_actions():
                 self.act(draw, seat, now_ms)
             else:
                 self.not_your_turn(seat, now_ms)
             return
-        if st.phase != P_PLAY or seat != st.current_player():
+        if phase != P_PLAY or seat != st.current_player():
             self.not_your_turn(seat, now_ms)
             return
         for action in (DRAW, PASS):
@@ -286,7 +278,7 @@ class LineController(Controller):
 
     def _open_bet(self, seat, now_ms):
         st = self.state
-        if st.betting is None or st.phase != P_PLAY or seat != st.turn:
+        if not st.is_betting() or st.current_phase() != P_PLAY or seat != st.current_player():
             return
         bets = [a for a in st.legal_actions() if kind_of(a) == K_BET]
         if bets:
@@ -312,7 +304,7 @@ class LineController(Controller):
             self.summary = False
             self.foul = [False] * st.players
             self.close_hand()
-        elif st.phase == P_DEAL:
+        elif st.current_phase() == P_DEAL:
             self.deal_going = True  # the table's tick, in this same step, deals the first tiles
 
     def _deal(self, now_ms):
@@ -323,13 +315,13 @@ class LineController(Controller):
         tiles dealt: a deal cut short by a restart goes on where it stopped at the next OK."""
         st = self.state
         for _ in range(_DEAL_STEP):
-            seat, i = divmod(st.dealt, self.per_hand)
+            seat, i = st.deal_position()
             known = self.scanned[seat]
             t = known[i] if i < len(known) else UNKNOWN_TILE
-            if not self.act(chance_action(K_DEAL, seat, t), seat, now_ms, quiet=st.dealt > 0):
+            if not self.act(chance_action(K_DEAL, seat, t), seat, now_ms, quiet=seat + i > 0):
                 self.deal_going = False
                 return
-            if st.phase != P_DEAL:  # the last hand is full
+            if st.current_phase() != P_DEAL:  # the last hand is full
                 self.deal_going = False
                 self.scanned = [[] for _ in range(st.players)]
                 self.after_act(now_ms)
@@ -342,12 +334,13 @@ class LineController(Controller):
         in the engine's order, Buki's stake choices, and the summary when a hand ended."""
         st = self.state
         while not st.is_over():
-            phase = st.phase
-            if phase == P_DRAWN and st.hidden[st.drawer]:
-                if not self.act(chance_action(K_DEAL, st.drawer, UNKNOWN_TILE), st.drawer, now_ms, quiet=True):
+            phase = st.current_phase()
+            if phase == P_DRAWN and st.holds_unseen(self._first_awaited()):
+                drawer = self._first_awaited()
+                if not self.act(chance_action(K_DEAL, drawer, UNKNOWN_TILE), drawer, now_ms, quiet=True):
                     break
             elif phase == P_REVEAL or phase == P_LOT:
-                seat = st.lot_seats[0] if phase == P_LOT else self._first_hidden()
+                seat = self._first_awaited()
                 if not self.queued[seat]:
                     break
                 t = self.queued[seat].pop(0)
@@ -358,19 +351,21 @@ class LineController(Controller):
             self._hand_ended(now_ms)
         self._open_forced_choice()
 
-    def _first_hidden(self):
+    def _first_awaited(self):
+        """The seat the hand waits for: the mover, the drawer, whose lot draw or reveal comes
+        next (seat by seat); 0 when it waits for nobody's tile (a declaration)."""
         for seat in range(self.state.players):
-            if self.state.hidden[seat]:
+            if self.state.waits_for(seat):
                 return seat
         return 0
 
     def _open_forced_choice(self):
         st = self.state
-        if self.choice is not None or st.betting is None or st.phase != P_PLAY:
+        if self.choice is not None or not st.is_betting() or st.current_phase() != P_PLAY:
             return
         legal = list(st.legal_actions())
         if legal and kind_of(legal[0]) in (K_STAKES, K_BET) and kind_of(legal[-1]) == kind_of(legal[0]):
-            seat = st.setter if kind_of(legal[0]) == K_STAKES else st.turn
+            seat = st.current_player()  # the banker sets the stakes; a bet is the mover's
             self.choice = Choice(seat, legal, [option_label(a) for a in legal], "stake")
             last = self.last_stake.get(seat)
             for i in range(len(legal)):
@@ -406,13 +401,13 @@ class LineController(Controller):
         choice offers first after an undo or a power cut is what it offered before."""
         st = self.state
         chosen = {}
-        if st.betting is None:
+        if not st.is_betting():
             return chosen
         replay = st.fresh()
         for action in st.history:
             kind = kind_of(action)
             if kind == K_STAKES or kind == K_BET:
-                chosen[replay.setter if kind == K_STAKES else replay.turn] = amount_of(action)
+                chosen[replay.current_player()] = amount_of(action)  # the banker, or the mover
             replay.apply(action)
         return chosen
 
@@ -421,14 +416,14 @@ class LineController(Controller):
         Bergen's equal draws (``last`` taken back into ``P_BERGEN``) were each a seat's press:
         one UNDO each, not the deal with them."""
         if last.startswith("D") and (before.startswith("D") or before == "draw"):
-            return self.state.phase != P_BERGEN
+            return self.state.current_phase() != P_BERGEN
         return before.startswith("setter")
 
     # ----- display
 
     def score_text(self, points):
         """Buki's half-chips as chips (``75`` -> ``"37.5"``), other games' points as they are."""
-        if self.state.betting is None:
+        if not self.state.is_betting():
             return str(points)
         from tiletable.engine.betting import chips_text  # loaded with the game's betting
 
@@ -436,7 +431,7 @@ class LineController(Controller):
 
     def draw_score(self, seat, highlight=False):
         st = self.state
-        if st.betting is None:
+        if not st.is_betting():
             self.ui.number(seat, st.scores[seat], highlight)
             return
         text = st.chips(seat)
@@ -448,7 +443,8 @@ class LineController(Controller):
     def draw(self):
         st = self.state
         ui = self.ui
-        phase = st.phase
+        phase = st.current_phase()
+        claim = st.open_claim()
         for seat in range(st.players):
             if self.summary:
                 if self.foul[seat]:
@@ -459,15 +455,15 @@ class LineController(Controller):
                 count = len(self.scanned[seat])
                 ui.text(seat, "h%3d" % count if count else "dEAL")
             elif phase == P_LOT:
-                ui.text(seat, "Lot") if seat in st.lot_seats else self.draw_score(seat)
+                ui.text(seat, "Lot") if st.waits_for(seat) else self.draw_score(seat)
             elif phase in (P_DECLARE, P_BERGEN):
-                ui.text(seat, "drAW" if phase == P_BERGEN and seat == st.bergen_next and st.stock else "SEt?")
+                ui.text(seat, "drAW" if st.waits_for(seat) else "SEt?")
             elif phase == P_REVEAL:
-                ui.text(seat, "rEVL") if st.hidden[seat] else self.draw_score(seat)
-            elif phase == P_DRAWN and seat == st.drawer:
+                ui.text(seat, "rEVL") if st.waits_for(seat) else self.draw_score(seat)
+            elif phase == P_DRAWN and st.waits_for(seat):
                 ui.text(seat, "SHO?", True)  # a scanned hand: show the drawn tile on the pad
-            elif st.claim_points and seat == st.claim_mover:
-                ui.text(seat, "C%3d" % st.claim_points, True)
+            elif claim is not None and seat == claim[0]:
+                ui.text(seat, "C%3d" % claim[1], True)
             else:
                 self.draw_score(seat)
         self.blank_unused()
@@ -484,15 +480,15 @@ class LineController(Controller):
 
     def play_prompt(self):
         st = self.state
-        phase = st.phase
+        phase = st.current_phase()
         if phase == P_DEAL:
             return "deal: scan hands on the pads, then OK"
         if phase == P_LOT:
-            return "lot: %s lays one tile" % self.table.seat_name(st.lot_seats[0])
+            return "lot: %s lays one tile" % self.table.seat_name(self._first_awaited())
         if phase in (P_DECLARE, P_BERGEN):
             return "the holder of the setting tile lays it"
         if phase == P_REVEAL:
-            return "reveal: %s lays its tiles" % self.table.seat_name(self._first_hidden())
+            return "reveal: %s lays its tiles" % self.table.seat_name(self._first_awaited())
         if phase == P_DRAWN:
-            return "%s lays the drawn tile" % self.table.seat_name(st.drawer)
+            return "%s lays the drawn tile" % self.table.seat_name(self._first_awaited())
         return "%s to play" % self.table.seat_name(st.current_player())
