@@ -220,6 +220,23 @@ def test_play_runs_counter_clockwise_and_a_trick_ends_after_two_passes():
     assert state.current_player() == A and state.last is None and state.hands[A].size() == 19
 
 
+def test_the_player_of_the_play_to_beat_leads_after_the_passes_it_waits_for():
+    """What the table asks when a seat lays cards out of turn on its own play (play_climb.py):
+    how many passes come first, and whether its cards may lead then; nothing is played."""
+    state = _opened_by_b()
+    play_texts(state, "C7 PASS C8")  # B leads, C passes, A plays: B is to play on A's 8
+    before = len(state.history)
+    assert state.current_player() == B
+    assert [state.passes_before_lead(seat) for seat in (A, B, C)] == [2, 0, 0]  # B, then C
+    assert state.lead_problem(A, (parse_card("D9"),)) is None  # an unseen card may lead
+    assert state.lead_problem(A, (parse_card("D5"),)) is None  # under the 8: a lead need beat nothing
+    assert state.lead_problem(A, (parse_card("C7"),))[0] == E_NOT_HELD  # played already
+    assert state.lead_problem(A, combo("4-5"))[0] == E_COMBO
+    assert len(state.history) == before and state.current_player() == B
+    play_texts(state, "PASS PASS")
+    assert state.current_player() == A and state.passes_before_lead(A) == 0
+
+
 def test_bad_input_is_rejected_with_the_state_unchanged():
     state = _opened_by_b()
     before = len(state.history)

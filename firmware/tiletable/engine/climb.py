@@ -362,7 +362,7 @@ class State(GameState):
         if self._outcome is not None:
             return (E_OVER, "the match is over")
         if isinstance(action, tuple):
-            return self._play_problem(action)
+            return self._play_problem(action, self.turn, self.last)
         if not isinstance(action, int) or action < 0:
             return (E_TILE, "not a da san action: %r" % (action,))
         kind, seat, item = _fields(action)
@@ -439,11 +439,12 @@ class State(GameState):
             return (E_NOT_HELD, "P%d does not hold %s" % (seat, combo_str(cards)))
         return None
 
-    def _play_problem(self, cards):
+    def _play_problem(self, cards, seat, last):
+        """Why ``seat`` may not play ``cards`` against ``last`` (None: a lead)."""
         if self.phase != _PLAY:
             return (E_PHASE, "no card play now")
         if not cards:
-            if self.last is None:
+            if last is None:
                 return (E_MUST_PLAY, "the leader must play a combination")
             return None
         for i in range(len(cards)):
@@ -455,11 +456,11 @@ class State(GameState):
         kind = classify(cards)
         if kind is None:
             return (E_COMBO, "%s is not a combination" % combo_str(cards))
-        if self.last is not None:
-            problem = beat_problem(kind, self.last)
+        if last is not None:
+            problem = beat_problem(kind, last)
             if problem:
                 return (E_COMBO, problem)
-        return self._held_problem(self.turn, cards)
+        return self._held_problem(seat, cards)
 
     # --- applying --------------------------------------------------------------------------
     def _apply(self, action):
@@ -632,6 +633,24 @@ class State(GameState):
             return "the kitty gets " + unseen
         return "P%d is dealt %s" % (seat, unseen)
 
+
+    # --- what the table asks (runtime/play_climb.py): named questions, never the attributes
+    def passes_before_lead(self, seat):
+        """How many seats must pass before ``seat`` leads: nonzero only while the play to beat
+        is its own (it cannot beat itself, so cards it lays now mean a new lead)."""
+        if self.phase != _PLAY or self.last is None or self.last_player != seat:
+            return 0
+        count = 0
+        waiting = self.turn
+        while waiting != seat:
+            count += 1
+            waiting = self.next_seat(waiting)
+        return count
+
+    def lead_problem(self, seat, cards):
+        """Why ``seat`` may not lead ``cards`` (a tuple) once the others passed; None when it
+        may. Asked without playing the passes."""
+        return self._play_problem(cards, seat, None)
 
 def _parse_one(text, body, unknown_ok):
     if unknown_ok and body == "?":

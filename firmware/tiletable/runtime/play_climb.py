@@ -23,8 +23,7 @@ from tiletable import tagrecord
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.cards import card_str
-from tiletable.engine.climb import PASS
-from tiletable.engine.errors import E_COMBO, E_TILE, IllegalAction
+from tiletable.engine.errors import E_TILE, IllegalAction
 from tiletable.profiles import SEAT
 from tiletable.runtime.controller import TextController
 
@@ -118,7 +117,7 @@ class ClimbController(TextController):
         st = self.state
         passes = 0
         if seat != st.current_player():
-            passes = self._passes_before_lead(seat)
+            passes = st.passes_before_lead(seat)
             if not passes:
                 self.not_your_turn(seat, now_ms)
                 return
@@ -128,7 +127,7 @@ class ClimbController(TextController):
         except IllegalAction as exc:
             self.reject(seat, exc.code, exc.reason, now_ms)
             return
-        problem = self._problem_after(passes, action, text)
+        problem = st.lead_problem(seat, action) if passes else st.why_illegal(action)
         if problem is not None:
             self.reject(seat, problem[0], problem[1], now_ms)
             return
@@ -137,32 +136,6 @@ class ClimbController(TextController):
         if self.act(action, seat, now_ms):
             self.played.update(cards)
             self.after_act(now_ms)
-
-    def _passes_before_lead(self, seat):
-        """How many seats must pass before ``seat`` leads: nonzero only when ``seat`` made the
-        trick's last play (it cannot beat its own play, so its cards are a new lead)."""
-        st = self.state
-        if st.last is None or st.last_player != seat or st.current_player() < 0:
-            return 0
-        count = 0
-        waiting = st.current_player()
-        while waiting != seat:
-            count += 1
-            waiting = st.next_seat(waiting)
-        return count
-
-    def _problem_after(self, passes, action, text):
-        """(code, reason) when ``action`` is not legal once ``passes`` seats passed (tried on
-        the state, then taken back), else None."""
-        st = self.state
-        for _ in range(passes):
-            st.apply(PASS)
-        problem = None
-        if action not in st.legal_actions():
-            problem = st.why_illegal(action) or (E_COMBO, "%s does not beat the last play" % text)
-        for _ in range(passes):
-            st.undo()
-        return problem
 
     def tick(self, now_ms):
         taken = False
