@@ -204,6 +204,22 @@ def test_unscanned_hands_play_any_unseen_card():
     assert state.scores == [5 + 5 + 10, 0] and state.hands[0].unknown == 1
 
 
+def test_assignments_laid_together_are_checked_in_turn_without_playing_them():
+    """The table lays both seats' cards at once (play_column.py): the second is checked as though
+    the first were made, and nothing is played to find out."""
+    state = find_ruleset("columns").new_state()
+    play_texts(state, "F:2-3 F:1-4 F:4-6 D0:? D0:? D0:? D0:? D1:? D1:? D1:? D1:?")
+    first, second, other = (state.parse_action(t) for t in ("A0:1-1,6-6,0-2", "A1:1-1,1-2,5-6", "A1:2-4,1-2,5-6"))
+    before = len(state.history)
+    assert state.why_illegal(second) is None  # alone, P1 may hold 1-1
+    refused = state.refused_assignment([first, second])
+    assert refused[0] == 1 and refused[1][0] == E_NOT_HELD  # not once P0 put 1-1 down
+    assert state.refused_assignment([first, other]) is None
+    assert state.refused_assignment([state.parse_action("A0:2-3,6-6,0-2"), other])[0] == 0  # 2-3 is on the field
+    assert len(state.history) == before and not state.assigned(0)
+    assert [state.has_pile(slot) for slot in range(3)] == [True, True, True]
+
+
 def test_action_text_round_trips():
     state = setup("2-3 1-4 4-6", "1-1 6-6 0-2 3-3", "2-4 1-2 5-6 4-4")
     for text in ("D0:1-2", "D1:?", "F:0-0", "A0:1-1,6-6,0-2", "A1:-,3-4,5-5"):

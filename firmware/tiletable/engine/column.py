@@ -267,7 +267,9 @@ class State(GameState):
             return (E_CHANCE, "%s is already out" % tile_str(tile))
         return None
 
-    def _hand_problem(self, seat, cards):
+    def _hand_problem(self, seat, cards, taken=()):
+        """Why ``seat``'s hand cannot give ``cards``; ``taken``: cards another assignment of the
+        round gives first (out of the unseen pool, as though seen)."""
         hand = self.hands[seat]
         unseen_used = 0
         for slot in range(COLUMNS):
@@ -283,7 +285,7 @@ class State(GameState):
             if cards.count(card) > 1:
                 return (E_TILE, "%s is assigned twice" % tile_str(card))
             if not hand.holds(card):
-                if self._seen[card]:
+                if self._seen[card] or card in taken:
                     return (E_NOT_HELD, "%s is not in seat %d's hand" % (tile_str(card), seat))
                 unseen_used += 1
                 if unseen_used > hand.unknown:
@@ -416,6 +418,25 @@ class State(GameState):
             return "the field turns up %s" % text[2:]
         return "P%d draws %s" % (seat, "a card unseen" if text[3:] == "?" else text[3:])
 
+
+    # --- what the table asks (runtime/play_column.py): named questions, never the attributes
+    def has_pile(self, slot):
+        """Whether column ``slot`` holds a pile (an empty column takes no card)."""
+        return self.columns[slot] is not None
+
+    def refused_assignment(self, actions):
+        """``(index, (code, reason))`` of the first of ``actions``, assignments laid at the same
+        time, that is refused, each checked as though those before it were made; None when all
+        may be. Asked without playing them."""
+        taken = []
+        for i in range(len(actions)):
+            problem = self.why_illegal(actions[i])
+            if problem is None and taken:
+                problem = self._hand_problem(_fields(actions[i])[1], _cards(actions[i]), taken)
+            if problem is not None:
+                return i, problem
+            taken.extend(_cards(actions[i]))
+        return None
 
 def _parse_card(text, body, unknown_ok):
     if unknown_ok and body == "?":

@@ -80,7 +80,7 @@ class ColumnController(TextController):
         """The seat's assignment from the cards on its slots, or None while one is missing."""
         cards = []
         for column in range(COLUMNS):
-            if self.state.columns[column] is None:  # an empty column takes no card
+            if not self.state.has_pile(column):  # an empty column takes no card
                 cards.append("-")
                 continue
             text = self.slot.get((column, seat))
@@ -107,26 +107,22 @@ class ColumnController(TextController):
         self.after_act(now_ms)
 
     def _first_refused(self, seats, texts):
-        """(seat, code, reason) of the first assignment the engine refuses, each checked after
-        the ones before it (tried on the state, then taken back): None when all are legal."""
+        """(seat, code, reason) of the first assignment the engine refuses, each checked as
+        though the ones before it were made (the engine's question, nothing played): None
+        when all are legal."""
         st = self.state
-        tried = 0
-        problem = None
+        actions = []
+        unreadable = None
         for i in range(len(seats)):
             try:
-                action = st.parse_action(texts[i])
-                problem = st.why_illegal(action)
+                actions.append(st.parse_action(texts[i]))
             except IllegalAction as exc:
-                problem = (exc.code, exc.reason)
-            if problem is not None:
-                problem = (seats[i], problem[0], problem[1])
+                unreadable = (seats[i], exc.code, exc.reason)
                 break
-            if i + 1 < len(seats):
-                st.apply(action)
-                tried += 1
-        for _ in range(tried):
-            st.undo()
-        return problem
+        refused = st.refused_assignment(actions)
+        if refused is not None:
+            return (seats[refused[0]], refused[1][0], refused[1][1])
+        return unreadable
 
     def draw(self):
         self.draw_scores()
