@@ -54,6 +54,18 @@ def test_TV_MOON_1_follow_declared_suit_4():
     assert state.leader == P2
 
 
+def test_the_table_asks_who_holds_a_tile_and_who_took_the_last_trick():
+    state = hand_with_p1_bidding(unscanned=(P3,))
+    assert state.known_holder(parse_tile("4-6")) == P2 and state.known_holder(parse_tile("5-6")) is None  # P3 unscanned
+    assert state.last_trick() is None  # no trick taken yet
+    play_texts(state, "4-5/4 4-6")
+    assert state.last_trick() is None  # the trick is not complete
+    state.play("6-6")
+    assert state.last_trick() == (P2, 1)
+    state.play("5-5")
+    assert state.last_trick() is None  # the next trick has begun
+
+
 def test_TV_MOON_2_same_tile_other_suit():
     state = hand_with_p1_bidding()
     state.play("4-5/5")

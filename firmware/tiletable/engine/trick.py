@@ -606,6 +606,21 @@ class State(GameState):
         return text
 
 
+    # --- what the table asks (runtime/play_trick.py): named questions, never the attributes
+    def known_holder(self, tile):
+        """The seat whose hand is known to hold ``tile`` (it was scanned), or None."""
+        for seat in range(len(self.hands)):
+            if self.hands[seat].holds(tile):
+                return seat
+        return None
+
+    def last_trick(self):
+        """``(winner, tricks it has taken this hand)`` of the trick just taken, while the next
+        one is not begun; else None."""
+        if self.trick or not self.trick_number or self.leader is None:
+            return None
+        return self.leader, self.tricks[self.leader]
+
 def _rank_in(tile, suit):
     """Rank within a suit: the double is highest (7), then the other end, high to low."""
     lo = tile >> 4

@@ -72,19 +72,11 @@ class TrickController(TextController):
             else:
                 self.reject(seat, E_PHASE, "tiles are played on the trick zone", now_ms)
         elif role == TRICK:
-            holder = self._known_holder(event.items[0][2])
+            holder = self.state.known_holder(event.items[0][2])
             if holder is not None and holder != seat:
                 self.not_your_turn(holder, now_ms)
             else:
                 self._play(seat, text, now_ms)
-
-    def _known_holder(self, tile):
-        """The seat whose scanned hand holds ``tile``, or None."""
-        hands = self.state.hands
-        for seat in range(len(hands)):
-            if hands[seat].holds(tile):
-                return seat
-        return None
 
     def _play(self, seat, text, now_ms):
         candidates = (text, text + "/" + text[0], text + "/" + text[-1])  # as is, or naming a suit
@@ -132,9 +124,10 @@ class TrickController(TextController):
 
     def draw(self):
         TextController.draw(self)
-        st = self.state
         if self.summary:
             for seat in self.foul:
                 self.ui.text(seat, "FOUL", True)
-        elif self.choice is None and not st.trick and st.leader is not None and st.trick_number and self.on_trick_zone:
-            self.ui.text(st.leader, "tr%2d" % st.tricks[st.leader], True)  # took the last trick
+        elif self.choice is None and self.on_trick_zone:
+            taken = self.state.last_trick()
+            if taken is not None:
+                self.ui.text(taken[0], "tr%2d" % taken[1], True)  # took the last trick
