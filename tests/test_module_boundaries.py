@@ -1,4 +1,5 @@
-"""No firmware module reaches into another's private names (a leading underscore).
+"""No firmware module reaches into another's private names (a leading underscore), and the
+table's controllers ask a game state rather than read its attributes.
 
 A module may use the private attributes it defines itself (on ``self``, or a helper class's
 on the object it serves), never those of an object another module defines: what a module
@@ -14,6 +15,18 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
+
+# What a controller may read of a game state besides calling its methods: the attributes every
+# family's state has (engine/state.py) and the records a family keeps for people to read.
+STATE_ATTRIBUTES = {
+    "players", "ruleset", "history", "scores", "score_events", "hand_number",  # GameState's
+    "violations",  # the line games': rules broken, found at a reveal
+    "reneges",  # Moon's
+    "last_battle",  # the column game's
+}
+CONTROLLERS = ("firmware/tiletable/runtime/controller.py",) + tuple(
+    "firmware/tiletable/runtime/play_%s.py" % family for family in ("line", "trick", "column", "climb")
+)
 
 # Modules that still reach in, each waiting for the part of issue 38 that rebuilds it. Take a
 # module off the list once it is clean: a listed module with nothing found fails the test.
@@ -66,6 +79,51 @@ def foreign_private_names(source):
                 if _is_private(alias.name):
                     found.append((node.lineno, "from %s import %s" % (node.module, alias.name)))
     return sorted(found)
+
+
+def state_attributes_read(source):
+    """``(line, name)`` of each attribute of a game state a controller reads rather than calls:
+    the state is ``st``, ``state``, ``replay`` or ``self.state``."""
+    tree = ast.parse(source)
+    called = set(id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or id(node) in called:
+            continue
+        value = node.value
+        is_state = isinstance(value, ast.Name) and value.id in ("st", "state", "replay")
+        is_state = is_state or (isinstance(value, ast.Attribute) and value.attr == "state" and isinstance(value.value, ast.Name) and value.value.id == "self")
+        if is_state and node.attr not in STATE_ATTRIBUTES:
+            found.append((node.lineno, node.attr))
+    return sorted(found)
+
+
+def test_the_check_finds_a_controller_reading_the_games_attributes():
+    source = "def draw(self):\n    st = self.state\n    if st.phase == 1 and st.current_phase() and st.scores:\n        return self.state.drawer\n"
+    assert state_attributes_read(source) == [(3, "phase"), (4, "drawer")]
+
+
+def moves_tried(source):
+    """``(line, method)`` of each ``apply``/``undo`` on the table's own state (``st`` or
+    ``self.state``): a move tried and taken back, where the game could be asked."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("apply", "undo"):
+            value = node.func.value
+            if (isinstance(value, ast.Name) and value.id == "st") or (isinstance(value, ast.Attribute) and value.attr == "state"):
+                found.append((node.lineno, node.func.attr))
+    return found
+
+
+@pytest.mark.parametrize("path", CONTROLLERS)
+def test_a_controller_asks_the_game_rather_than_reading_it(path):
+    """Controllers call the state's methods (``current_phase()``, ``waits_for(seat)``...): what a
+    family keeps in its attributes is its own to change (issue 38, item 5). Nor do they try a
+    move and take it back: the game answers the question (``set_problem``, ``lead_problem``)."""
+    with open(os.path.join(ROOT, path)) as handle:
+        source = handle.read()
+    assert state_attributes_read(source) == []
+    assert moves_tried(source) == []
 
 
 def test_the_check_finds_a_reach_into_another_modules_private_field():
