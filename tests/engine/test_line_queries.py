@@ -1,11 +1,11 @@
 # portable
 """The questions the table's controller asks a line game (``current_phase``, ``waits_for``,
-``set_problem``...) agree with what the game does, over random play with hands seen and unseen."""
+``lay_problem``...) agree with what the game does, over random play with hands seen and unseen."""
 import gc
 
 from engine.line_random import VARIANTS, new_rng, pick
 from engine.line_setup import start
-from tiletable.engine.errors import E_NOT_HELD, E_SET, E_TILE
+from tiletable.engine.errors import E_NO_MATCH, E_NOT_HELD, E_SET, E_TILE
 from tiletable.engine.line_actions import (
     K_DEAL,
     K_LOT,
@@ -53,9 +53,6 @@ def _check(state):
         assert waited and set(seat_of(a) for a in chance) == set([waited[0]]), (phase, waited, chance)
     elif phase != P_PLAY:
         assert waited == [], (phase, waited)
-    if phase == P_DEAL:
-        seat, index = state.deal_position()
-        assert seat == waited[0] and 0 <= index < len(state.hands[seat]) + state.hidden[seat] + 1
     if phase in (P_PLAY, P_DRAWN):
         assert waited == [state.turn], (phase, waited)
         assert phase == P_DRAWN or state.current_player() in (state.turn, state.setter)  # a spectator's bet: the banker
@@ -68,7 +65,7 @@ def _check(state):
             for t in state.hands[seat] + state.hands[seat - 1][:1] + state.free[:3] + [0x77]:
                 expected = _declared_sets(state, seat, t)
                 if expected is not None:
-                    assert (state.set_problem(seat, t) is None) == expected, (seat, t, state.set_problem(seat, t))
+                    assert (state.lay_problem(seat, t, None) is None) == expected, (seat, t, state.lay_problem(seat, t, None))
     return phase
 
 
@@ -92,10 +89,20 @@ def test_laying_the_setting_tile_from_an_unseen_hand_is_checked_without_playing(
     state = start("draw", [["?"] * 7, ["?"] * 7])  # nobody seen: the holder declares as it sets
     assert state.current_phase() == P_DECLARE
     history = list(state.history)
-    assert state.set_problem(1, parse_tile("6-6")) is None
+    assert state.lay_problem(1, parse_tile("6-6"), None) is None
     assert state.history == history  # nothing was played to find out
     fixed = start("draw", [["?"] * 7, ["3-3"] + ["?"] * 6], setter="fixed_tile", fixed_tile="6-6")
-    assert fixed.set_problem(1, parse_tile("3-3"))[0] == E_SET  # the fixed tile, not any tile
-    assert fixed.set_problem(1, parse_tile("6-6")) is None
-    assert fixed.set_problem(0, parse_tile("3-3"))[0] == E_NOT_HELD  # known to be in P1's hand
-    assert fixed.set_problem(0, 0x77)[0] == E_TILE  # 7-7 is no tile of a double six
+    assert fixed.lay_problem(1, parse_tile("3-3"), None)[0] == E_SET  # the fixed tile, not any tile
+    assert fixed.lay_problem(1, parse_tile("6-6"), None) is None
+    assert fixed.lay_problem(0, parse_tile("3-3"), None)[0] == E_NOT_HELD  # known to be in P1's hand
+    assert fixed.lay_problem(0, 0x77, None)[0] == E_TILE  # 7-7 is no tile of a double six
+
+
+def test_a_tile_with_no_play_is_told_why():
+    state = start("draw", [["6-6", "1-2", "0-0"], ["5-5", "3-4", "0-1"]], setter="highest_double", set_constraint="any")
+    assert state.current_phase() == P_PLAY and state.waits_for(0)  # P0 holds the highest double
+    assert state.lay_problem(0, parse_tile("5-5"), None)[0] == E_NOT_HELD  # P1's, seen at the deal
+    state.play("1-2")
+    assert state.lay_problem(1, parse_tile("5-5"), None)[0] == E_NO_MATCH  # fits neither 1 nor 2
+    assert state.lay_problem(1, parse_tile("0-1"), 1)[0] == E_NO_MATCH  # fits L, not R
+    assert state.open_claim() is None and not state.is_betting() and not state.holds_unseen(0)

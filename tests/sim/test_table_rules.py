@@ -5,7 +5,7 @@ import sys
 import pytest
 from player import SETTLED, at_budget, choose_game, journal_sessions, local_table, reads, replay
 from tiletable.drivers.status_leds import StatusLeds
-from tiletable.engine.errors import E_CLAIM, E_TURN, RulesetError
+from tiletable.engine.errors import E_CLAIM, E_TILE, E_TURN, RulesetError
 from tiletable.heap import unload_module
 
 import device
@@ -49,6 +49,21 @@ def test_illegal_play_flashes_red_buzzes_shows_the_code_and_changes_nothing(tmp_
     assert control.tones()[0].startswith("220/")
     assert control.state()["actions"] == before["actions"]
     assert control.state()["last_error"][0] == 4
+
+
+def test_a_hand_scan_refuses_a_tile_of_another_set_and_deals_its_tiles_as_seen(tmp_path):
+    control = local_table(tmp_path)
+    choose_game(control, "block", 2)  # the deal: hands may be scanned until OK
+    control.place(0, "7-7")
+    assert control.state()["last_error"] == [E_TILE, "7-7 is not in this game's set"]
+    assert reads(control.display()[0], "Err%d" % E_TILE)
+    control.remove(0)
+    for tile in ("1-2", "3-4"):
+        control.place(0, tile)
+        control.remove(0)
+    control.press("ok")
+    actions = flushed_journal(control, tmp_path)[1]
+    assert actions[:3] == ["D0:1-2", "D0:3-4", "D0:?"] and actions[7:9] == ["D1:?", "D1:?"]
 
 
 def test_out_of_turn_play_is_refused_with_err1(tmp_path):

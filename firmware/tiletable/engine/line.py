@@ -598,11 +598,6 @@ class State(GameState):
         ``P_DRAWN``, ``P_REVEAL`` or ``P_OVER`` (line_actions)."""
         return self.phase
 
-    def deal_position(self):
-        """``(seat, index)``: the seat the next tile of the deal goes to, and its place in
-        that seat's hand."""
-        return divmod(self.dealt, self.per_hand)
-
     def waits_for(self, seat):
         """Whether the hand waits for ``seat``: to play (its turn), to lay its drawn tile, to
         draw (Bergen), to lay its lot tile or its tiles to reveal, or for its next tile of the
@@ -630,22 +625,18 @@ class State(GameState):
         """Whether seats bet chips (Buki): scores are then half-chips (``chips``)."""
         return self.betting is not None
 
-    def has_tile(self, t):
-        """Whether ``t`` is in this game's set."""
-        return t in self.tiles
+    def lay_problem(self, seat, t, slot):
+        """Why ``seat`` cannot lay tile ``t`` now: ``(code, reason)``, or None when it may.
 
-    def lay_problem(self, t, slot):
-        """``(code, reason)`` why ``t`` cannot be laid by the mover at ``slot`` (None: anywhere),
-        for a tile that has no legal play there; the first tile is asked as a set."""
+        While nobody sets yet (hands unseen), laying the setting tile says ``seat`` holds it:
+        None when it may declare and set ``t``, asked without playing the declaration. In play,
+        asked of the mover's tile with no legal play at end ``slot`` (None: at any end): why not."""
+        if self.phase == P_DECLARE or self.phase == P_BERGEN:
+            problem = self.why_illegal(seat_action(K_SETTER, seat))
+            if problem is None and t not in self.hands[seat]:
+                problem = self._where_problem(t, E_NOT_HELD)
+                if problem is None and not self.hidden[seat]:
+                    problem = (E_NOT_HELD, "P%d does not hold %s" % (seat, tile_str(t)))
+            return problem or self._set_problem(t)
         probe = play_action(t, SET_POINT if self.layout.is_empty() else (slot or 0))
         return self.why_illegal(probe) or (E_NO_MATCH, "%s fits nowhere" % action_text(probe))
-
-    def set_problem(self, seat, t):
-        """None when ``seat`` may say it holds the setting tile (hands unseen) and set ``t``,
-        laid on its pad; else ``(code, reason)``. Asked without playing the declaration."""
-        problem = self.why_illegal(seat_action(K_SETTER, seat))
-        if problem is None and t not in self.hands[seat]:
-            problem = self._where_problem(t, E_NOT_HELD)
-            if problem is None and not self.hidden[seat]:
-                problem = (E_NOT_HELD, "P%d does not hold %s" % (seat, tile_str(t)))
-        return problem or self._set_problem(t)

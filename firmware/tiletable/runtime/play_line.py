@@ -149,8 +149,9 @@ class LineController(Controller):
         """A hand scan: the tiles on the pad become the seat's known hand at the deal."""
         known = self.scanned[seat]
         for t in tiles:
-            if not self.state.has_tile(t):
-                self.reject(seat, E_TILE, "%s is not in this game's set" % tile_str(t), now_ms)
+            problem = self.state.why_illegal(chance_action(K_DEAL, self._first_awaited(), t))
+            if problem is not None and problem[0] == E_TILE:  # not in this game's set
+                self.reject(seat, E_TILE, problem[1], now_ms)
                 return
             for other in self.scanned:
                 if t in other and other is not known:
@@ -208,7 +209,7 @@ class LineController(Controller):
             if kind_of(a) == K_PLAY and tile_of(a) == t and (slot is None or point_of(a) == slot):
                 options.append(a)
         if not options:
-            problem = st.lay_problem(t, slot)
+            problem = st.lay_problem(seat, t, slot)
             self.reject(seat, problem[0], problem[1], now_ms)
         elif len(options) == 1:
             if self.act(options[0], seat, now_ms):
@@ -218,7 +219,7 @@ class LineController(Controller):
 
     def _declare_and_set(self, seat, t, now_ms):
         """Unseen hands: laying the setting tile says "I hold it" (``setter<seat>``) and sets it."""
-        problem = self.state.set_problem(seat, t)
+        problem = self.state.lay_problem(seat, t, None)
         if problem is not None:
             self.reject(seat, problem[0], problem[1], now_ms)
         elif self.act(seat_action(K_SETTER, seat), seat, now_ms, quiet=True):
@@ -311,16 +312,19 @@ class LineController(Controller):
         """Deal the next ``_DEAL_STEP`` tiles, seat by seat: scanned tiles as seen, the rest
         unseen; one batch a tick, so a deal of every hand (14 to 28 journalled plays) never holds
         the loop for long (OK only starts it: a batch at OK and another at the tick of the same
-        step held the loop for 50 ms on the chip). Where the deal goes on is the engine's count of
-        tiles dealt: a deal cut short by a restart goes on where it stopped at the next OK."""
+        step held the loop for 50 ms on the chip). Where the deal goes on is the seat the engine
+        waits for: a deal cut short by a restart goes on where it stopped at the next OK."""
         st = self.state
         for _ in range(_DEAL_STEP):
-            seat, i = st.deal_position()
+            seat = self._first_awaited()
             known = self.scanned[seat]
-            t = known[i] if i < len(known) else UNKNOWN_TILE
-            if not self.act(chance_action(K_DEAL, seat, t), seat, now_ms, quiet=seat + i > 0):
+            t = known[0] if known else UNKNOWN_TILE
+            started = bool(st.history) and kind_of(st.history[-1]) == K_DEAL  # a hand starts with its deal
+            if not self.act(chance_action(K_DEAL, seat, t), seat, now_ms, quiet=started):
                 self.deal_going = False
                 return
+            if known:
+                known.pop(0)  # dealt as seen
             if st.current_phase() != P_DEAL:  # the last hand is full
                 self.deal_going = False
                 self.scanned = [[] for _ in range(st.players)]
