@@ -376,12 +376,14 @@ class LineMeter:
 
     def _import(self, name, globals=None, locals=None, fromlist=(), level=0):
         """``__import__`` while the firmware's lines are counted: an import is charged whole (its
-        module's lines are not traced), a first one since the boot as the chip's (``IMPORT_US``)."""
+        module's lines are not traced), a first one since the boot as the chip's (``IMPORT_US``).
+        An import inside another's module leaves tracing off: the outer import's is not over."""
+        traced = sys.gettrace()
         sys.settrace(None)
         try:
             module = _IMPORT(name, globals, locals, fromlist, level)
         finally:
-            sys.settrace(self._global)
+            sys.settrace(traced)
         if level == 0:
             self.import_us += self.first_imports.note(name, fromlist)
         return module

@@ -85,6 +85,34 @@ def test_a_first_import_brings_in_what_its_module_imports_and_the_boot_s_modules
     assert imports.note("json") == 0
 
 
+def test_an_import_is_charged_whole_even_after_an_import_of_its_own(tmp_path, monkeypatch):
+    """A module that imports another, then calls its own function, adds no line: tracing stays
+    off until the outermost import returns. Turned back on when the inner import returned, it
+    traced the rest of the outer module's import (and CPython 3.11 crashed in a simulated
+    table's first game start, tracing a generator there)."""
+    import sys
+
+    package = tmp_path / "tiletable"  # the meter counts lines of code under a tiletable folder
+    package.mkdir()
+    (package / "encap_inner.py").write_text("VALUE = 1\n")
+    (package / "encap_outer.py").write_text(
+        "import encap_inner\n\n\ndef add():\n    total = 0\n    for i in range(10):\n        total += i\n    return total\n\n\nTOTAL = add()\n"
+    )
+    monkeypatch.syspath_prepend(str(package))
+    meter = LineMeter()
+    meter.first_imports = FirstImports(str(package))
+
+    def load():
+        import encap_outer  # noqa: F401
+
+    try:
+        meter.run(load)
+    finally:
+        for name in ("encap_outer", "encap_inner"):
+            sys.modules.pop(name, None)
+    assert meter.lines == 0 and meter.engine_lines == 0 and meter.init_lines == 0
+
+
 def test_a_walk_of_the_modules_is_charged_for_the_firmware_s_modules_only():
     import sys
 
