@@ -51,7 +51,6 @@ from tiletable.engine.line_actions import (
     seat_action,
     tile_of,
 )
-from tiletable.engine.tiles import tile_str
 from tiletable.profiles import ARM, END, SEAT
 from tiletable.runtime.controller import Choice, Controller
 
