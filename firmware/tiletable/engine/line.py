@@ -53,7 +53,8 @@ rule (``line_score_<name>.py``, registered in ``line_params.SCORING_RULES``), Bu
 from tiletable.engine import line_award, line_checks, line_deal
 from tiletable.engine.line_actions import (
     DRAW, K_CLAIM, K_DEAL, K_DRAW, K_LOT, K_PASS, K_PLAY, K_REVEAL, K_SETTER, K_WAIVE, LOC_FREE,
-    LOC_NONE, LOC_PLAYED, PASS, P_DEAL, P_DRAWN, P_OVER, P_PLAY, P_REVEAL, SET_POINT, UNKNOWN_TILE,
+    LOC_NONE, LOC_PLAYED, PASS, P_BERGEN, P_DEAL, P_DRAWN, P_LOT, P_OVER, P_PLAY, P_REVEAL, SET_POINT,
+    UNKNOWN_TILE,
     WAIVE, action_text, parse_action_text, play_action, seat_action,
 )
 from tiletable.engine.errors import E_TILE, IllegalAction
@@ -610,7 +611,7 @@ class State(GameState):
         if phase == P_BERGEN:
             return seat == self.bergen_next and self.stock > 0
         if phase == P_DEAL:
-            return seat == self._deal_seat()
+            return seat == line_deal.deal_seat(self)
         return seat == self.turn and (phase == P_PLAY or phase == P_DRAWN)
 
     def holds_unseen(self, seat):
@@ -625,18 +626,4 @@ class State(GameState):
         """Whether seats bet chips (Buki): scores are then half-chips (``chips``)."""
         return self.betting is not None
 
-    def lay_problem(self, seat, t, slot):
-        """Why ``seat`` cannot lay tile ``t`` now: ``(code, reason)``, or None when it may.
-
-        While nobody sets yet (hands unseen), laying the setting tile says ``seat`` holds it:
-        None when it may declare and set ``t``, asked without playing the declaration. In play,
-        asked of the mover's tile with no legal play at end ``slot`` (None: at any end): why not."""
-        if self.phase == P_DECLARE or self.phase == P_BERGEN:
-            problem = self.why_illegal(seat_action(K_SETTER, seat))
-            if problem is None and t not in self.hands[seat]:
-                problem = self._where_problem(t, E_NOT_HELD)
-                if problem is None and not self.hidden[seat]:
-                    problem = (E_NOT_HELD, "P%d does not hold %s" % (seat, tile_str(t)))
-            return problem or self._set_problem(t)
-        probe = play_action(t, SET_POINT if self.layout.is_empty() else (slot or 0))
-        return self.why_illegal(probe) or (E_NO_MATCH, "%s fits nowhere" % action_text(probe))
+    lay_problem = line_checks.lay_problem

@@ -13,7 +13,7 @@ from tiletable.engine.errors import (
 from tiletable.engine.line_actions import (
     K_BET, K_CLAIM, K_DEAL, K_DRAW, K_LOT, K_PASS, K_PLAY, K_REFUSE, K_REVEAL, K_SETTER, K_WAIVE, LOC_FREE,
     LOC_LOT, LOC_NONE, LOC_PLAYED, P_BERGEN, P_DEAL, P_DECLARE, P_DRAWN, P_LOT, P_PLAY, P_REVEAL,
-    SET_POINT, UNKNOWN_TILE, action_text, kind_of, play_fields, seat_of, tile_of,
+    SET_POINT, UNKNOWN_TILE, action_text, kind_of, play_action, play_fields, seat_action, seat_of, tile_of,
 )
 from tiletable.engine.line_deal import deal_seat, may_declare, may_set, reveal_seat
 from tiletable.engine.line_layout import SLOT_NAMES
@@ -90,6 +90,13 @@ def _why_chance(state, action, kind):
     return _where_problem(state, t, E_CHANCE)
 
 
+def _set_problem(state, t):
+    """None when the setter may set t, else (code, reason)."""
+    if state.must_set >= 0 and t != state.must_set:
+        return (E_SET, "the setter must set the tile that made it setter, %s" % tile_str(state.must_set))
+    return None
+
+
 def _where_problem(state, t, code):
     """None when t is unseen (could be anywhere hidden), else why it cannot come from there."""
     where = state.loc[t]
@@ -121,8 +128,9 @@ def _why_play(state, seat, action):
             return (E_PHASE, "the first tile is set, not played on an end: write %s" % tile_str(t))
         if seat != state.setter:
             return (E_TURN, "P%d sets, not P%d" % (state.setter, seat))
-        if state.must_set >= 0 and t != state.must_set:
-            return (E_SET, "the setter must set the tile that made it setter, %s" % tile_str(state.must_set))
+        problem = _set_problem(state, t)
+        if problem is not None:
+            return problem
         if orient not in state._orients(t, True) or out >= 0:
             return (E_TILE, _orient_hint(state, t, True))
         return None
@@ -207,3 +215,20 @@ def describe(state, action):
 
         return describe_bet(kind, action, state.turn, state.setter, state.p["stake_ratio"])
     return text
+
+
+def lay_problem(state, seat, t, slot):
+    """Why ``seat`` cannot lay tile ``t`` now: ``(code, reason)``, or None when it may.
+
+    While nobody sets yet (hands unseen), laying the setting tile says ``seat`` holds it:
+    None when it may declare and set ``t``, asked without playing the declaration. In play,
+    asked of the mover's tile with no legal play at end ``slot`` (None: at any end): why not."""
+    if state.phase == P_DECLARE or state.phase == P_BERGEN:
+        problem = state.why_illegal(seat_action(K_SETTER, seat))
+        if problem is None and t not in state.hands[seat]:
+            problem = _where_problem(state, t, E_NOT_HELD)
+            if problem is None and not state.hidden[seat]:
+                problem = (E_NOT_HELD, "P%d does not hold %s" % (seat, tile_str(t)))
+        return problem or _set_problem(state, t)
+    probe = play_action(t, SET_POINT if state.layout.is_empty() else (slot or 0))
+    return state.why_illegal(probe) or (E_NO_MATCH, "%s fits nowhere" % action_text(probe))
