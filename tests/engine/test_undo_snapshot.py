@@ -6,7 +6,7 @@ import pytest
 
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE
-from tiletable.families import GAMES
+from tiletable.families import games
 
 
 def _view(value):
@@ -38,7 +38,7 @@ def _replayed(state):
     return copy
 
 
-@pytest.mark.parametrize("name", [game.name for game in GAMES])
+@pytest.mark.parametrize("name", [game[0] for game in games()])
 def test_undo_of_a_push_is_the_replayed_state(name):
     rng = random.Random(name)
     ruleset = find_ruleset(name)
