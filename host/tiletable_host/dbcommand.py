@@ -1,0 +1,280 @@
+"""``tiletable db``: move a database between SQLite and PostgreSQL, and check one.
+
+``db copy SRC DST`` copies everything SRC holds into DST (made when missing): its rulesets,
+every journal with its records in order (each session is stored as a pull stores it, with
+its result and record count), the journals' boot counters and the tables' names. It may be
+stopped at any moment and run again: it goes on from what DST holds, and stores nothing
+twice. DST may already hold sessions (a club's database): they stay, and a table DST knows
+keeps the name and journal DST has for it. Session numbers are DST's own.
+
+``db check [--db DB]`` reads the whole database: on SQLite every page first (integrity_check),
+then on either engine tiletable's own consistency (every session's record count, every record
+filed under an existing session of its own journal, results, journals, tables). One line per
+finding; exit status 1 when there is any.
+
+    tiletable db copy ~/.local/share/tiletable/tiletable.db postgresql://club@server/club
+    tiletable db check --db postgresql://club@server/club
+"""
+import os
+import sqlite3
+
+from tiletable.record import REC_END, REC_HEADER
+from tiletable_host import db as dbmod
+from tiletable_host import dbtarget
+from tiletable_host.errors import CommandError
+
+BATCH = 2000  # records per transaction of a copy: a kill loses at most one batch's work
+SHOWN = 20  # findings of one kind printed before "... and N more"
+
+
+def configure(parser):
+    commands = parser.add_subparsers(dest="db_command", metavar="{copy,check}", required=True)
+    copy = commands.add_parser(
+        "copy", help="copy every journal, session and ruleset of SRC into DST (SQLite file or postgresql:// URL)",
+        description="Copy every journal, record, session, ruleset and table name of SRC into DST, either of them"
+        " a SQLite file or a postgresql:// URL. Stopped and run again, it goes on; run twice, it stores nothing twice.",
+    )
+    copy.add_argument("source", metavar="SRC", help="the database to copy from")
+    copy.add_argument("destination", metavar="DST", help="the database to copy into (made when missing)")
+    check = commands.add_parser(
+        "check", help="read the whole database and report every inconsistency, one line each",
+        description="Read the whole database (on SQLite every page first) and report each inconsistency on one line;"
+        " exit status 1 when there is any.",
+    )
+    check.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
+
+
+def do_db(args):
+    if args.db_command == "copy":
+        return do_copy(args.source, args.destination)
+    return do_check(dbtarget.resolve(args.db, dbmod.default_path()))
+
+
+# ----- reading what the Database API does not list (plain SQL, the same text on both engines:
+# every value in it is an integer this module formats, so no placeholder style is needed)
+
+
+def _rows(db, sql):
+    """Every row of ``sql`` on ``db``'s connection (sqlite3 or psycopg)."""
+    try:
+        return db.conn.execute(sql).fetchall()
+    except Exception as exc:  # sqlite3.Error or psycopg.Error: the engine's own one line
+        raise CommandError("cannot read %s: %s" % (dbtarget.redact(db.path), " ".join(str(exc).split())))
+
+
+def journals(db):
+    """``(id, device, identity, boot)`` of every journal, in the order they were first stored."""
+    return _rows(db, "SELECT id, device, identity, boot FROM journals ORDER BY id")
+
+
+def journal_records(db, journal, after, limit):
+    """Up to ``limit`` ``(seq, type, payload bytes)`` of journal ``journal`` after ``after``, in order."""
+    rows = _rows(db, "SELECT seq, type, payload FROM records WHERE journal = %d AND seq > %d ORDER BY seq LIMIT %d"
+                 % (journal, after, limit))
+    return [(seq, rtype, bytes(payload)) for seq, rtype, payload in rows]
+
+
+def tables(db):
+    """``(device, name, journal identity or None)`` of every table, by device."""
+    return _rows(db, "SELECT t.device, t.name, j.identity FROM tables t LEFT JOIN journals j ON j.id = t.journal ORDER BY t.device")
+
+
+def rulesets(db):
+    """``(hash, name, document)`` of every ruleset stored, by hash."""
+    return _rows(db, "SELECT hash, name, document FROM rulesets ORDER BY hash")
+
+
+def raise_boot(db, journal, boot):
+    """A journal's boot counter becomes ``boot`` when that is higher (it only grows)."""
+    with db.transaction():
+        db.conn.execute("UPDATE journals SET boot = %d WHERE id = %d AND boot < %d" % (boot, journal, boot))
+
+
+# ----- db copy
+
+
+def _same(source, destination):
+    if dbtarget.is_server(source) or dbtarget.is_server(destination):
+        return source == destination
+    return os.path.exists(destination) and os.path.samefile(source, destination)
+
+
+def copy(source_db, destination_db):
+    """Copy everything ``source_db`` holds into ``destination_db`` (two open Databases);
+    returns a dict of what was copied and how much of it was new."""
+    done = {"journals": 0, "records": 0, "new records": 0, "rulesets": 0, "new rulesets": 0, "tables": 0}
+    sessions_before = destination_db.session_count()
+    for ruleset_hash, name, document in rulesets(source_db):  # first: a session's outcome text needs its ruleset
+        done["rulesets"] += 1
+        if destination_db.ruleset_document(ruleset_hash) is None:
+            destination_db.remember_ruleset(ruleset_hash, name, document)
+            done["new rulesets"] += 1
+    for journal, device, identity, boot in journals(source_db):
+        done["journals"] += 1
+        copied_to = destination_db.journal_id(device, identity)
+        after = 0
+        while True:
+            batch = journal_records(source_db, journal, after, BATCH)
+            if not batch:
+                break
+            done["new records"] += destination_db.import_records(device, batch, identity)  # stored ones are skipped
+            done["records"] += len(batch)
+            after = batch[-1][0]
+        raise_boot(destination_db, copied_to, boot)
+    for device, name, identity in tables(source_db):
+        done["tables"] += 1
+        if identity is not None and destination_db.table_journal(device) is None:  # DST's own knowledge of a table wins
+            destination_db.remember_pull(device, identity, destination_db.last_boot(device, identity), name)
+    done["sessions"] = source_db.session_count()
+    done["new sessions"] = destination_db.session_count() - sessions_before
+    return done
+
+
+def do_copy(source, destination):
+    if _same(source, destination):
+        raise CommandError("%s and %s are the same database" % (dbtarget.redact(source), dbtarget.redact(destination)))
+    source_db = dbmod.Database.open(source, create=False)
+    try:
+        destination_db = dbmod.Database.open(destination)
+        try:
+            done = copy(source_db, destination_db)
+        finally:
+            destination_db.close()
+    finally:
+        source_db.close()
+    print("copied %s into %s: %d sessions (%d new), %d records (%d new) of %d journals, %d rulesets (%d new), %d tables"
+          % (dbtarget.redact(source), dbtarget.redact(destination), done["sessions"], done["new sessions"], done["records"],
+             done["new records"], done["journals"], done["rulesets"], done["new rulesets"], done["tables"]))
+    return 0
+
+
+# ----- db check
+
+
+def _integrity(path):
+    """SQLite's own findings on the file at ``path``, every page read (integrity_check; the
+    references between tables are consistency's); the file is opened read-only, left as it is."""
+    if not os.path.isfile(path):
+        raise CommandError("no database at %s (pass another --db)" % path)
+    try:
+        conn = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    except sqlite3.Error as exc:
+        raise CommandError("cannot open database %s: %s" % (path, exc))
+    try:
+        damage = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+        if damage == ["ok"]:
+            damage = []
+        return ["damaged: %s" % line for item in damage for line in item.splitlines() if not line.startswith("***")]
+    except sqlite3.DatabaseError as exc:
+        return ["damaged: %s" % exc]
+    finally:
+        conn.close()
+
+
+# Each check: (what a finding says, with the row's values, and the query finding them). Every
+# query is plain SQL both engines run as it is.
+_CHECKS = (
+    ("session %d says it holds %d records, but %d are filed under it",
+     "SELECT s.id, s.records, count(r.seq) FROM sessions s LEFT JOIN records r ON r.session = s.id"
+     " GROUP BY s.id, s.records HAVING s.records <> count(r.seq) ORDER BY s.id"),
+    ("record %d of journal %d is filed under session %d, which does not exist",
+     "SELECT r.seq, r.journal, r.session FROM records r LEFT JOIN sessions s ON s.id = r.session"
+     " WHERE r.session IS NOT NULL AND s.id IS NULL ORDER BY r.journal, r.seq"),
+    ("record %d of journal %d is filed under session %d, which starts at record %d of journal %d",
+     "SELECT r.seq, r.journal, s.id, s.first_seq, s.journal FROM records r JOIN sessions s ON s.id = r.session"
+     " WHERE s.journal <> r.journal OR r.seq < s.first_seq ORDER BY r.journal, r.seq"),
+    ("record %d of journal %d is filed under session %d, but session %d starts after it and before that record",
+     "SELECT r.seq, r.journal, r.session, later.id FROM records r JOIN sessions s ON s.id = r.session"
+     " JOIN sessions later ON later.journal = r.journal AND later.first_seq > s.first_seq AND later.first_seq <= r.seq"
+     " ORDER BY r.journal, r.seq"),
+    ("record %d of journal %d is filed under no session, though session %d starts before it",
+     "SELECT r.seq, r.journal, (SELECT max(s.id) FROM sessions s WHERE s.journal = r.journal AND s.first_seq <= r.seq)"
+     " FROM records r WHERE r.session IS NULL"
+     " AND EXISTS (SELECT 1 FROM sessions s WHERE s.journal = r.journal AND s.first_seq <= r.seq) ORDER BY r.journal, r.seq"),
+    ("session %d has no header record (record %d of journal %d)",
+     "SELECT s.id, s.first_seq, s.journal FROM sessions s WHERE NOT EXISTS (SELECT 1 FROM records r"
+     " WHERE r.journal = s.journal AND r.seq = s.first_seq AND r.type = %d AND r.session = s.id) ORDER BY s.id" % REC_HEADER),
+    ("record %d of journal %d starts a session, but no session is stored from it",
+     "SELECT r.seq, r.journal FROM records r WHERE r.type = %d AND NOT EXISTS (SELECT 1 FROM sessions s"
+     " WHERE s.journal = r.journal AND s.first_seq = r.seq) ORDER BY r.journal, r.seq" % REC_HEADER),
+    ("session %d has an end record but no result",
+     "SELECT s.id FROM sessions s WHERE s.result IS NULL AND EXISTS (SELECT 1 FROM records r"
+     " WHERE r.session = s.id AND r.type = %d) ORDER BY s.id" % REC_END),
+    ("session %d has a result but no end record",
+     "SELECT s.id FROM sessions s WHERE s.result IS NOT NULL AND NOT EXISTS (SELECT 1 FROM records r"
+     " WHERE r.session = s.id AND r.type = %d) ORDER BY s.id" % REC_END),
+    ("session %d is filed under journal %d, which does not exist",
+     "SELECT s.id, s.journal FROM sessions s LEFT JOIN journals j ON j.id = s.journal WHERE j.id IS NULL ORDER BY s.id"),
+    ("session %d names table %s, but its journal %d is %s's",
+     "SELECT s.id, s.device, j.id, j.device FROM sessions s JOIN journals j ON j.id = s.journal"
+     " WHERE j.device <> s.device ORDER BY s.id"),
+    ("record %d of journal %d is filed under a journal that does not exist",
+     "SELECT r.seq, r.journal FROM records r LEFT JOIN journals j ON j.id = r.journal WHERE j.id IS NULL"
+     " ORDER BY r.journal, r.seq"),
+    ("table %s's last journal %d does not exist",
+     "SELECT t.device, t.journal FROM tables t LEFT JOIN journals j ON j.id = t.journal"
+     " WHERE t.journal IS NOT NULL AND j.id IS NULL ORDER BY t.device"),
+    ("table %s's last journal %d is %s's",
+     "SELECT t.device, j.id, j.device FROM tables t JOIN journals j ON j.id = t.journal WHERE j.device <> t.device"
+     " ORDER BY t.device"),
+)
+
+
+# Every table and column the queries of this schema version use.
+_COLUMNS = {
+    "journals": "id, device, identity, boot",
+    "tables": "device, name, journal",
+    "sessions": "id, journal, device, first_seq, ruleset, hash, players, boot, firmware, time, result, records, who, outcome",
+    "records": "journal, seq, type, payload, session",
+    "rulesets": "hash, name, document",
+}
+
+
+def _schema(db):
+    """Findings on the tables themselves: each one and each column there, as schema
+    SCHEMA_VERSION has them (the version mark alone is what opening the database checks)."""
+    for table, columns in _COLUMNS.items():
+        try:
+            _rows(db, "SELECT %s FROM %s WHERE 1 = 0" % (columns, table))
+        except CommandError as exc:
+            return ["the %s table is not as schema %d has it (%s)" % (table, dbmod.SCHEMA_VERSION, str(exc).split(": ", 1)[-1])]
+    return []
+
+
+def consistency(db):
+    """tiletable's own findings on an open Database: (how many, one line each, at most SHOWN
+    of a kind with a line saying how many more)."""
+    schema = _schema(db)
+    if schema:  # the other queries would only fail on it
+        return len(schema), schema
+    count, lines = 0, []
+    for text, query in _CHECKS:
+        rows = _rows(db, query)
+        count += len(rows)
+        lines += [text % tuple(row) for row in rows[:SHOWN]]
+        if len(rows) > SHOWN:
+            lines.append("... and %d more like that" % (len(rows) - SHOWN))
+    return count, lines
+
+
+def check(target):
+    """The findings on the database ``target`` (a path or a URL): (how many, one line each)."""
+    if not dbtarget.is_server(target):
+        damage = _integrity(target)
+        if damage:  # reading on through a damaged file finds nothing more to trust
+            return len(damage), damage
+    db = dbmod.Database.open(target, create=False)
+    try:
+        return consistency(db)
+    finally:
+        db.close()
+
+
+def do_check(target):
+    count, lines = check(target)
+    for line in lines:
+        print(line)
+    if count:
+        raise CommandError("%s: %d problem%s found" % (dbtarget.redact(target), count, "" if count == 1 else "s"))
+    print("%s: no problems found" % dbtarget.redact(target))
+    return 0
