@@ -67,10 +67,11 @@ def journals(db):
     return _rows(db, "SELECT id, device, identity, boot FROM journals ORDER BY id")
 
 
-def journal_records(db, journal, after, limit):
-    """Up to ``limit`` ``(seq, type, payload bytes)`` of journal ``journal`` after ``after``, in order."""
-    rows = _rows(db, "SELECT seq, type, payload FROM records WHERE journal = %d AND seq > %d ORDER BY seq LIMIT %d"
-                 % (journal, after, limit))
+def journal_records(db, journal, after, limit=None, up_to=None):
+    """``(seq, type, payload bytes)`` of journal ``journal`` after ``after`` (and up to ``up_to``),
+    in order; the first ``limit`` of them."""
+    rows = _rows(db, "SELECT seq, type, payload FROM records WHERE journal = %d AND seq > %d%s ORDER BY seq%s" % (
+        journal, after, "" if up_to is None else " AND seq <= %d" % up_to, "" if limit is None else " LIMIT %d" % limit))
     return [(seq, rtype, bytes(payload)) for seq, rtype, payload in rows]
 
 
@@ -117,7 +118,10 @@ def copy(source_db, destination_db):
             batch = journal_records(source_db, journal, after, BATCH)
             if not batch:
                 break
-            done["new records"] += destination_db.import_records(device, batch, identity)  # stored ones are skipped
+            held = {record[0]: record for record in journal_records(destination_db, copied_to, after, up_to=batch[-1][0])}
+            missing = [record for record in batch if held.get(record[0]) != record]  # another record there: import refuses it
+            if missing:
+                done["new records"] += destination_db.import_records(device, missing, identity)
             done["records"] += len(batch)
             after = batch[-1][0]
         raise_boot(destination_db, copied_to, boot)

@@ -67,7 +67,7 @@ def _contents(target):
              s["firmware"], s["time"], json.dumps(s["result"]), s["records"], s["who"], s["outcome"], s["table"], tuple(db.session_records(s["id"])))
             for s in db.sessions()
         )
-        records = sorted((journals[journal],) + record for journal in journals for record in dbcommand.journal_records(db, journal, 0, 10**9))
+        records = sorted((journals[journal],) + record for journal in journals for record in dbcommand.journal_records(db, journal, 0))
         return {
             "journals": sorted((device, identity, boot) for _, device, identity, boot in dbcommand.journals(db)),
             "tables": sorted(tuple(row) for row in dbcommand.tables(db)),
@@ -338,3 +338,17 @@ def test_check_finds_a_table_of_another_schema(capsys, source):
 def test_check_of_a_missing_database(capsys, tmp_path):
     status, out, err = tiletable(capsys, ["db", "check", "--db", str(tmp_path / "none.db")])
     assert status == 1 and out == "" and err == "tiletable: db: no database at %s (pass another --db)\n" % (tmp_path / "none.db")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_destination_holding_other_bytes_for_a_record_is_refused_in_one_line(request, capsys, tmp_path, source, engine):
+    dst = _target(request, tmp_path, engine, "copy")
+    assert tiletable(capsys, ["db", "copy", source, dst])[0] == 0
+    ids, sessions = _ids(dst)
+    changed = sessions[ids[1]]["first_seq"] + 3
+    _execute(dst, "UPDATE records SET payload = %s WHERE seq = %d AND session = %d" % (
+        "'\\x00'::bytea" if engine == "postgresql" else "x'00'", changed, ids[1]))
+    status, out, err = tiletable(capsys, ["db", "copy", source, dst])
+    assert status == 1 and out == ""
+    assert err == "tiletable: db: record %d of tiletable-local differs from the copy in %s; is this another table with the same name?\n" % (
+        changed, dst)
