@@ -22,6 +22,7 @@ from tiletable.record import REC_END, REC_HEADER
 from tiletable_host import db as dbmod
 from tiletable_host import dbtarget
 from tiletable_host.errors import CommandError
+from tiletable_host.progress import Progress
 
 BATCH = 2000  # records per transaction of a copy: a kill loses at most one batch's work
 SHOWN = 20  # findings of one kind printed before "... and N more"
@@ -100,9 +101,10 @@ def _same(source, destination):
     return os.path.exists(destination) and os.path.samefile(source, destination)
 
 
-def copy(source_db, destination_db):
+def copy(source_db, destination_db, progress=lambda records: None):
     """Copy everything ``source_db`` holds into ``destination_db`` (two open Databases);
-    returns a dict of what was copied and how much of it was new."""
+    returns a dict of what was copied and how much of it was new. ``progress(records)`` is
+    told how many records are done after each batch."""
     done = {"journals": 0, "records": 0, "new records": 0, "rulesets": 0, "new rulesets": 0, "tables": 0}
     sessions_before = destination_db.session_count()
     for ruleset_hash, name, document in rulesets(source_db):  # first: a session's outcome text needs its ruleset
@@ -123,6 +125,7 @@ def copy(source_db, destination_db):
             if missing:
                 done["new records"] += destination_db.import_records(device, missing, identity)
             done["records"] += len(batch)
+            progress(done["records"])
             after = batch[-1][0]
         raise_boot(destination_db, copied_to, boot)
     for device, name, identity in tables(source_db):
@@ -141,7 +144,8 @@ def do_copy(source, destination):
     try:
         destination_db = dbmod.Database.open(destination)
         try:
-            done = copy(source_db, destination_db)
+            with Progress("copy", source_db.record_count(), "records") as bar:  # drawn on a terminal only
+                done = copy(source_db, destination_db, bar.update)
         finally:
             destination_db.close()
     finally:
