@@ -10,6 +10,7 @@ import json
 import multiprocessing
 import os
 import sqlite3
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -216,7 +217,7 @@ def test_a_missing_source_is_one_line_and_makes_no_destination(capsys, tmp_path)
 def test_a_password_in_a_url_is_never_printed(request, capsys, source, postgres_cluster):
     postgres_cluster.create_role("club", "horse-staple")
     url = postgres_cluster.create_database()
-    name = url.rsplit("/", 1)[1].split("?")[0]
+    name = urlsplit(url).path.lstrip("/")
     postgres_cluster.execute('ALTER DATABASE "%s" OWNER TO club' % name)
     with_password = postgres_cluster.url(name, user="club", password="horse-staple")
     status, out, err = tiletable(capsys, ["db", "copy", source, with_password])
