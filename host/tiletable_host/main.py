@@ -58,7 +58,7 @@ COMMANDS = [
     _command("export", "export", "write stored records as JSON Lines, CSV or tile game records"),
     _command("check", "record_check", "replay tile game record files through the engine and report the first problem"),
     _command("import", "record_import", "store tile game record files in the PC's database"),
-    _command("db", "dbcommand", "copy a database between SQLite and PostgreSQL, or check one (db copy SRC DST, db check)"),
+    _command("db", "dbcommand", "copy a database between SQLite and PostgreSQL (db copy SRC DST), or check one (db check)"),
     _command("replay", "replay", "re-run a session through the engine and compare with the table's scores"),
     _command("plot", "plot", "draw each seat's score over a session as SVG"),
     _command("simulate", "simulate", "play many hands with computer players (engine only) and report statistics"),
