@@ -56,11 +56,11 @@ def do_db(args):
 
 
 def _rows(db, sql):
-    """Every row of ``sql`` on ``db``'s connection (sqlite3 or psycopg)."""
+    """Every row of ``sql`` on ``db`` (either engine)."""
     try:
-        return db.conn.execute(sql).fetchall()
-    except Exception as exc:  # sqlite3.Error or psycopg.Error: the engine's own one line
-        raise CommandError("cannot read %s: %s" % (dbtarget.redact(db.path), " ".join(str(exc).split())))
+        return db.execute(sql).fetchall()
+    except db.dialect.errors as exc:  # the engine's own words, on one line
+        raise CommandError("cannot read %s: %s" % (db.path, " ".join(str(exc).split())))
 
 
 def journals(db):
@@ -273,6 +273,11 @@ def check(target):
             return len(damage), damage
     db = dbmod.Database.open(target, create=False)
     try:
+        if dbtarget.is_server(target):
+            try:
+                db.check()  # every row of every table read: the server's own damage
+            except CommandError as exc:
+                return 1, [str(exc)]
         return consistency(db)
     finally:
         db.close()
