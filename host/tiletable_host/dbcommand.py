@@ -17,6 +17,7 @@ finding; exit status 1 when there is any.
 """
 import os
 import sqlite3
+from urllib.parse import quote
 
 from tiletable.record import REC_END, REC_HEADER
 from tiletable_host import db as dbmod
@@ -165,7 +166,7 @@ def _integrity(path):
     if not os.path.isfile(path):
         raise CommandError("no database at %s (pass another --db)" % path)
     try:
-        conn = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+        conn = sqlite3.connect("file:%s?mode=ro" % quote(os.path.abspath(path)), uri=True)
     except sqlite3.Error as exc:
         raise CommandError("cannot open database %s: %s" % (path, exc))
     try:

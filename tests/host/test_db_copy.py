@@ -321,11 +321,16 @@ def test_check_finds_records_filed_under_the_wrong_session_and_journals_missing(
     ]
 
 
-def test_check_reads_every_page_of_a_sqlite_file(capsys, tmp_path, source):
-    data = bytearray(open(source, "rb").read())
-    for i in range(4096 * 2 + 8, min(len(data), 4096 * 3)):  # scribble over a b-tree page
+def _scribble(path):
+    """Damage a SQLite file's third page (a b-tree page), as a failing disk would."""
+    data = bytearray(open(path, "rb").read())
+    for i in range(4096 * 2 + 8, min(len(data), 4096 * 3)):
         data[i] = 0x5A
-    open(source, "wb").write(bytes(data))
+    open(path, "wb").write(bytes(data))
+
+
+def test_check_reads_every_page_of_a_sqlite_file(capsys, tmp_path, source):
+    _scribble(source)
     status, out, err = tiletable(capsys, ["db", "check", "--db", source])
     assert status == 1 and out.startswith("damaged: ") and err.startswith("tiletable: db: %s: " % source)
 
@@ -353,3 +358,13 @@ def test_a_destination_holding_other_bytes_for_a_record_is_refused_in_one_line(r
     assert status == 1 and out == ""
     assert err == "tiletable: db: record %d of tiletable-local differs from the copy in %s; is this another table with the same name?\n" % (
         changed, dst)
+
+
+def test_check_of_a_file_whose_name_looks_like_a_uri(capsys, tmp_path, source):
+    odd = str(tmp_path / "club night?#1 %20.db")
+    assert tiletable(capsys, ["db", "copy", source, odd])[0] == 0
+    assert tiletable(capsys, ["db", "check", "--db", odd]) == (0, "%s: no problems found\n" % odd, "")
+    _scribble(odd)
+    status, out, _ = tiletable(capsys, ["db", "check", "--db", odd])
+    assert status == 1 and out.startswith("damaged: ")
+    assert "club night" not in os.listdir(tmp_path)  # the file named, not the start of its name as a URI
