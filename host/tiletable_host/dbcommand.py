@@ -90,7 +90,7 @@ def rulesets(db):
 def raise_boot(db, journal, boot):
     """A journal's boot counter becomes ``boot`` when that is higher (it only grows)."""
     with db.transaction():
-        db.conn.execute("UPDATE journals SET boot = %d WHERE id = %d AND boot < %d" % (boot, journal, boot))
+        db.execute("UPDATE journals SET boot = %d WHERE id = %d AND boot < %d" % (boot, journal, boot))
 
 
 # ----- db copy
