@@ -111,6 +111,7 @@ def test_the_example_holds_every_kind_of_thing(source):
     assert len(held["journals"]) == 3 and len(held["rulesets"]) >= 1 and held["tables"][0][1] == "Table 3"
     assert len(held["sessions"]) == 5 and sum(s[8] == "null" for s in held["sessions"]) == 2  # the record's, and one at the table
     assert len({identity for _, identity, _ in held["journals"]}) == 3
+    assert sorted(boot for device, _, boot in held["journals"] if device == "tiletable-local")[0] > 0  # boots to copy
 
 
 @pytest.mark.parametrize("pair", [("sqlite", "sqlite"), ("sqlite", "postgresql"), ("postgresql", "sqlite"),
