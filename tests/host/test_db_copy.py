@@ -80,7 +80,7 @@ def _contents(target):
         db.close()
 
 
-def unnamed(held):
+def _unnamed(held):
     """The sessions of ``_contents`` without the table's name (a club's database keeps its own)."""
     return {s[:12] + s[13:] for s in held["sessions"]}
 
@@ -90,8 +90,8 @@ def _journal_of(db, session_id):
 
 
 @pytest.fixture
-def source(request, capsys, tmp_path, record_file):
-    """A filled SQLite database (the engine each test's parameters name is made from it)."""
+def source(capsys, tmp_path, record_file):
+    """The laptop's filled SQLite file (a test's PostgreSQL source is copied from it: ``_source_of``)."""
     path = str(tmp_path / "laptop.db")
     _fill(capsys, tmp_path, path, record_file)
     return path
@@ -198,7 +198,7 @@ def test_a_copy_into_a_club_database_keeps_what_it_holds(request, capsys, tmp_pa
     assert (status, err) == (0, "")
     assert "5 sessions (4 new)" in out  # the imported record is the same one
     after = _contents(club)
-    assert unnamed(after) == unnamed(club_before) | unnamed(laptop_held)
+    assert _unnamed(after) == _unnamed(club_before) | _unnamed(laptop_held)
     assert after["tables"] == club_before["tables"] and after["tables"][0][1] == "Table 3"
     assert tiletable(capsys, ["db", "check", "--db", club])[0] == 0
 
