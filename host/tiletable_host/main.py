@@ -167,10 +167,11 @@ def run(args):
 
 
 def _db_targets(args):
-    """The databases this command may name: its --db, and $TILETABLE_DB."""
+    """The databases this command may name: its --db (db copy: its SRC and DST), and $TILETABLE_DB."""
     from tiletable_host import dbtarget  # only when there is something to print
 
-    return [target for target in (getattr(args, "db", None), os.environ.get(dbtarget.ENV)) if target]
+    named = [getattr(args, name, None) for name in ("db", "source", "destination")]
+    return [target for target in named + [os.environ.get(dbtarget.ENV)] if target]
 
 
 def _without_passwords(args, text):

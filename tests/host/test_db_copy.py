@@ -10,6 +10,8 @@ import json
 import multiprocessing
 import os
 import sqlite3
+import subprocess
+import sys
 from urllib.parse import urlsplit
 
 import pytest
@@ -369,3 +371,33 @@ def test_check_of_a_file_whose_name_looks_like_a_uri(capsys, tmp_path, source):
     status, out, _ = tiletable(capsys, ["db", "check", "--db", odd])
     assert status == 1 and out.startswith("damaged: ")
     assert "club night" not in os.listdir(tmp_path)  # the file named, not the start of its name as a URI
+
+
+def test_the_debug_log_of_a_copy_never_shows_a_password(capsys, source, postgres_cluster):
+    """``--debug`` logs the server's connections (psycopg's own lines): a password in SRC or DST
+    is taken out of them, as from those of a --db."""
+    postgres_cluster.create_role("club_debug", "Horse-Staple-9")
+    url = postgres_cluster.create_database()
+    postgres_cluster.execute('ALTER DATABASE "%s" OWNER TO club_debug' % urlsplit(url).path.lstrip("/"))
+    with_password = postgres_cluster.url(urlsplit(url).path.lstrip("/"), user="club_debug", password="Horse-Staple-9")
+    for argv in (["db", "copy", source, with_password], ["db", "copy", with_password, source + ".back"],
+                 ["db", "check", "--db", with_password]):
+        result = subprocess.run([sys.executable, "-m", "tiletable_host.main", "--debug"] + argv, capture_output=True, text=True,
+                                timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert "connection attempt" in result.stderr and "Horse-Staple" not in result.stderr + result.stdout, argv
+
+
+def test_an_unexpected_error_naming_src_or_dst_never_shows_its_password(capsys, monkeypatch, tmp_path):
+    """The last net under every message (main.run): a password of SRC or DST, as of a --db."""
+    from tiletable_host import db as dbmod
+
+    def broken(target, create=True):
+        raise RuntimeError("something new went wrong with %s" % target)
+
+    monkeypatch.setattr(dbmod.Database, "open", broken)
+    url = "postgresql://club:Horse-Staple-9@/club?host=%s" % tmp_path
+    for argv in (["db", "copy", url, str(tmp_path / "x.db")], ["db", "copy", str(tmp_path / "x.db"), url]):
+        status, _, err = tiletable(capsys, argv)
+        assert status == 1 and "unexpected error (RuntimeError: something new went wrong with" in err
+        assert "Horse-Staple" not in err
