@@ -12,10 +12,10 @@ import os
 import sqlite3
 import subprocess
 import sys
-from urllib.parse import urlsplit
 
 import pytest
 
+import pgcluster
 from cli import tiletable
 from journal_games import play_into_journal
 from tiletable.record import REC_END
@@ -220,7 +220,7 @@ def test_a_missing_source_is_one_line_and_makes_no_destination(capsys, tmp_path)
 def test_a_password_in_a_url_is_never_printed(request, capsys, source, postgres_cluster):
     postgres_cluster.create_role("club", "horse-staple")
     url = postgres_cluster.create_database()
-    name = urlsplit(url).path.lstrip("/")
+    name = pgcluster.database_name(url)
     postgres_cluster.execute('ALTER DATABASE "%s" OWNER TO club' % name)
     with_password = postgres_cluster.url(name, user="club", password="horse-staple")
     status, out, err = tiletable(capsys, ["db", "copy", source, with_password])
@@ -378,8 +378,8 @@ def test_the_debug_log_of_a_copy_never_shows_a_password(capsys, source, postgres
     is taken out of them, as from those of a --db."""
     postgres_cluster.create_role("club_debug", "Horse-Staple-9")
     url = postgres_cluster.create_database()
-    postgres_cluster.execute('ALTER DATABASE "%s" OWNER TO club_debug' % urlsplit(url).path.lstrip("/"))
-    with_password = postgres_cluster.url(urlsplit(url).path.lstrip("/"), user="club_debug", password="Horse-Staple-9")
+    postgres_cluster.execute('ALTER DATABASE "%s" OWNER TO club_debug' % pgcluster.database_name(url))
+    with_password = postgres_cluster.url(pgcluster.database_name(url), user="club_debug", password="Horse-Staple-9")
     for argv in (["db", "copy", source, with_password], ["db", "copy", with_password, source + ".back"],
                  ["db", "check", "--db", with_password]):
         result = subprocess.run([sys.executable, "-m", "tiletable_host.main", "--debug"] + argv, capture_output=True, text=True,
