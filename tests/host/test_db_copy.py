@@ -2,8 +2,8 @@
 
 A copy holds everything its source does (journals with their boot counters, records, sessions
 with their results, rulesets, the tables' names), run twice it stores nothing twice, and killed
-in the middle of a transaction (``os._exit`` in a forked child: nothing closed or rolled back,
-as ``kill -9``) it finishes when run again. ``check`` finds each kind of inconsistency, one line
+at a statement inside a transaction (``os._exit`` in a forked child: nothing closed or rolled
+back, as ``kill -9``) it finishes when run again. ``check`` finds each kind of inconsistency, one line
 each, on either engine.
 """
 import json
@@ -133,31 +133,24 @@ def test_a_copy_holds_everything_and_a_second_copy_adds_nothing(request, capsys,
     assert tiletable(capsys, ["db", "check", "--db", dst])[:2] == (0, "%s: no problems found\n" % dst)
 
 
-def _copy_killed_in_batch(src, dst, killed_at):
-    """``db copy`` in a forked child that dies (no cleanup) halfway through the records of its
-    ``killed_at``-th batch, inside that batch's transaction; returns the child's exit status."""
+def _copy_killed_at(src, dst, statement, nth):
+    """``db copy`` in a forked child that dies (no cleanup, nothing rolled back) as its ``nth``
+    statement that starts with ``statement`` is sent, on either engine (inside a write
+    transaction but for a COMMIT, which is then never sent); returns the child's exit status."""
 
     def child():
-        import tiletable_host.db as dbmod
+        from dbtrace import trap_statements
 
         dbcommand.BATCH = 40
-        store = dbmod.Database.import_records
-        calls = []
+        seen = []
 
-        def dying(self, device, records, identity=""):
-            calls.append(1)
-            if len(calls) < killed_at:
-                return store(self, device, records, identity)
+        def on_statement(sql):
+            if sql.startswith(statement):
+                seen.append(sql)
+                if len(seen) == nth:
+                    os._exit(KILLED)
 
-            def until_halfway():
-                for number, record in enumerate(records):
-                    if number == len(records) // 2:
-                        os._exit(KILLED)
-                    yield record
-
-            return store(self, device, until_halfway(), identity)
-
-        dbmod.Database.import_records = dying
+        trap_statements(on_statement)
         os._exit(tiletable_status(["db", "copy", src, dst]))
 
     process = FORK.Process(target=child)
@@ -173,12 +166,13 @@ def tiletable_status(argv):
 
 
 @pytest.mark.parametrize("pair", [("sqlite", "sqlite"), ("sqlite", "postgresql"), ("postgresql", "sqlite")], ids="-to-".join)
-@pytest.mark.parametrize("killed_at", [1, 4, 9])
+@pytest.mark.parametrize("killed_at", [("INSERT INTO sessions", 2), ("INSERT INTO records", 3), ("UPDATE sessions SET result", 2),
+                                       ("UPDATE sessions SET records", 7), ("COMMIT", 9)], ids=lambda at: "%s-%d" % at)
 def test_a_copy_killed_halfway_finishes_when_run_again(request, capsys, tmp_path, source, pair, killed_at):
     from_, to = pair
     src = _source_of(request, capsys, tmp_path, from_, source)
     dst = _target(request, tmp_path, to, "copy")
-    assert _copy_killed_in_batch(src, dst, killed_at) == KILLED
+    assert _copy_killed_at(src, dst, *killed_at) == KILLED
     status, out, err = tiletable(capsys, ["db", "copy", src, dst])
     assert (status, err) == (0, "")
     assert _contents(dst) == _contents(source)
