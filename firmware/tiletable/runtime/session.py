@@ -62,7 +62,10 @@ class Session:
         state = self.state
         journal = self.journal
         before = len(state.score_events)
-        state.push(action)  # an undo restores its snapshot, replaying nothing
+        # apply, not push: a snapshot copies the whole state before every play (the deal's
+        # tiles too), time the chip owes the next tile's LEDs; a table's undo is rare, and
+        # rebuilding the state from the history then costs nothing while nobody plays
+        state.apply(action)
         text = state.action_str(action)
         self.seqs.append(journal.log_action(text, max(0, ticks_diff(now_ms, self.started_ms)) // 100))
         for event in state.score_events[before:]:
