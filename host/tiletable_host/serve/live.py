@@ -52,6 +52,13 @@ class Hub:
             self._tables[name] = dict(picture, name=name, at=time.time())
             self.version += 1
 
+    def remove(self, name):
+        """Take the table ``name`` off the page (a club table forgotten, or now watched here)."""
+        with self._lock:
+            if self._tables.pop(name, None) is not None:
+                del self._published[name]
+                self.version += 1
+
     def tables(self):
         """``(version, [picture, ...])`` in the order the tables were first published."""
         with self._lock:
@@ -65,6 +72,7 @@ def picture_of(view):
     info = view.link.device_info if view.link is not None else None
     if info:
         shown["title"] = info.get("name") or info["device"]  # the table as people named it
+        shown["device"] = info["device"]  # its id: how a club's database knows it (serve/club.py)
     return shown
 
 

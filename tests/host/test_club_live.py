@@ -1,0 +1,188 @@
+"""The room live from one page (issue 41): PCs by the tables publish their pictures into the
+club's PostgreSQL database (``live_tables`` + NOTIFY), and any ``serve`` on that database
+shows every table of the club, whichever PC it hangs off; a PC that went away is shown as
+gone, a table moved to another PC is the same table, and a password is never shown.
+
+Nothing here waits on the clock to order things: a test waits for a state (``wait_for``), and
+"a PC that fell silent" is a row made old in the database, not a wait of STALE_AFTER."""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+from urllib.parse import urlsplit
+
+import pytest
+
+from tiletable_host.serve import club
+from tiletable_host.serve.live import Hub
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from live_browser import wait_for  # noqa: E402
+
+WAIT = 60.0  # seconds for a state that comes at once when it works (a loaded machine is slow)
+
+
+def _game(title, seq=7):
+    return {"status": "game", "ruleset": "muggins", "hand": 1, "players": ["ann", "bob"], "scores": [5, 0], "to_act": 1,
+            "turn": "bob to act", "prompt": "", "error": "", "table": None, "last": {"seq": seq, "text": "6-6", "description": "ann sets 6-6", "scores": []},
+            "title": title}
+
+
+def _shown(hub):
+    """``{name: picture}`` of what the hub shows."""
+    return {t["name"]: t for t in hub.tables()[1]}
+
+
+def _execute(url, sql):
+    """Run ``sql`` on the club's database as another program would; its rows, if any."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        cursor = conn.execute(sql)
+        return cursor.fetchall() if cursor.description else None
+
+
+@pytest.fixture
+def room(postgres_url):
+    """A listener's hub on the club's database, and publishers made on demand; all stopped after."""
+    threads = []
+
+    def publisher(pc):
+        thread = club.ClubPublisher(postgres_url, pc=pc, say=lambda line: None)
+        thread.start()
+        threads.append(thread)
+        return thread
+
+    hub = Hub()
+    club.check(postgres_url)
+    listener = club.ClubListener(hub, postgres_url, check=0.05)
+    listener.start()
+    try:
+        yield hub, publisher, postgres_url
+    finally:
+        listener.stop()
+        for thread in threads:
+            thread.stop()
+        listener.join(10)
+
+
+def test_tables_published_by_two_pcs_show_on_the_club_page_by_name_and_place(room):
+    hub, publisher, _ = room
+    one, two = publisher("pi-1"), publisher("pi-2")
+    one.publish("/dev/ttyACM0", dict(_game("Table 1"), device="tiletable-aaaa"))
+    two.publish("/dev/ttyACM0", dict(_game("Table 2", seq=3), device="tiletable-bbbb"))
+    assert wait_for(lambda: sorted(_shown(hub)) == ["tiletable-aaaa", "tiletable-bbbb"], WAIT)
+    shown = _shown(hub)
+    assert shown["tiletable-aaaa"]["title"] == "Table 1" and shown["tiletable-aaaa"]["place"] == "pi-1, /dev/ttyACM0"
+    assert shown["tiletable-bbbb"]["place"] == "pi-2, /dev/ttyACM0" and shown["tiletable-bbbb"]["last"]["seq"] == 3
+    two.publish("/dev/ttyACM0", dict(_game("Table 2", seq=4), device="tiletable-bbbb"))
+    assert wait_for(lambda: _shown(hub)["tiletable-bbbb"]["last"]["seq"] == 4, WAIT)
+
+
+def test_a_port_where_no_table_ever_answered_is_not_published(room):
+    hub, publisher, url = room
+    one = publisher("pi-1")
+    one.publish("/dev/ttyACM0", {"status": "unplugged", "text": "no table on /dev/ttyACM0; waiting for it"})
+    one.publish("/dev/ttyACM1", dict(_game("Table 1"), device="tiletable-aaaa"))
+    assert wait_for(lambda: one.written == 1, WAIT)
+    assert _execute(url, "SELECT device FROM live_tables") == [("tiletable-aaaa",)]
+
+
+def test_an_unplugged_table_is_shown_unplugged_under_its_name(room):
+    hub, publisher, _ = room
+    one = publisher("pi-1")
+    one.publish("/dev/ttyACM0", dict(_game("Table 1"), device="tiletable-aaaa"))
+    one.publish("/dev/ttyACM0", {"status": "unplugged", "text": "no table on /dev/ttyACM0 (gone); waiting for it"})
+    assert wait_for(lambda: _shown(hub).get("tiletable-aaaa", {}).get("status") == "unplugged", WAIT)
+    assert _shown(hub)["tiletable-aaaa"]["title"] == "Table 1"
+
+
+def test_a_pc_that_falls_silent_is_shown_gone_and_comes_back(room):
+    hub, publisher, url = room
+    one = publisher("pi-1")
+    one.publish("/dev/ttyACM0", dict(_game("Table 1"), device="tiletable-aaaa"))
+    assert wait_for(lambda: _shown(hub).get("tiletable-aaaa", {}).get("status") == "game", WAIT)
+    _execute(url, "UPDATE live_tables SET updated = now() - interval '5 minutes'")  # its heartbeats stopped
+    assert wait_for(lambda: _shown(hub)["tiletable-aaaa"]["status"] == "gone", WAIT)
+    text = _shown(hub)["tiletable-aaaa"]["text"]
+    assert re.match(r"Table 1 \(pi-1, /dev/ttyACM0\): not heard from since \d{4}-\d\d-\d\d \d\d:\d\d UTC; is pi-1 off, or off the network\?$", text), text
+    one.publish("/dev/ttyACM0", dict(_game("Table 1", seq=8), device="tiletable-aaaa"))
+    assert wait_for(lambda: _shown(hub)["tiletable-aaaa"].get("last", {}).get("seq") == 8, WAIT)
+    assert _shown(hub)["tiletable-aaaa"]["status"] == "game"
+
+
+def test_a_pc_that_stops_watching_says_so_and_a_table_not_heard_of_for_long_is_forgotten(room):
+    hub, publisher, url = room
+    one = publisher("pi-1")
+    one.publish("/dev/ttyACM0", dict(_game("Table 1"), device="tiletable-aaaa"))
+    assert wait_for(lambda: "tiletable-aaaa" in _shown(hub), WAIT)
+    one.stop()
+    assert wait_for(lambda: _shown(hub)["tiletable-aaaa"]["status"] == "gone", WAIT)
+    assert re.match(r"Table 1 \(pi-1, /dev/ttyACM0\): pi-1 stopped watching it at \d{4}-\d\d-\d\d \d\d:\d\d UTC$", _shown(hub)["tiletable-aaaa"]["text"])
+    _execute(url, "UPDATE live_tables SET updated = now() - interval '2 days'")
+    assert wait_for(lambda: _shown(hub) == {}, WAIT)
+
+
+def test_a_table_moved_to_another_pc_is_the_same_table_and_the_old_pc_cannot_take_it_back(room):
+    hub, publisher, url = room
+    old, new = publisher("pi-1"), publisher("pi-2")
+    old.publish("/dev/ttyACM0", dict(_game("Table 1"), device="tiletable-aaaa"))
+    assert wait_for(lambda: old.written == 1, WAIT)
+    new.publish("/dev/ttyUSB3", dict(_game("Table 1", seq=9), device="tiletable-aaaa"))
+    assert wait_for(lambda: new.written == 1, WAIT)
+    old.publish("/dev/ttyACM0", {"status": "unplugged", "text": "no table on /dev/ttyACM0; waiting for it"})
+    assert wait_for(lambda: old.written == 2, WAIT)
+    assert _execute(url, "SELECT pc, port, connected FROM live_tables") == [("pi-2", "/dev/ttyUSB3", True)]
+    assert wait_for(lambda: _shown(hub).get("tiletable-aaaa", {}).get("place") == "pi-2, /dev/ttyUSB3", WAIT)
+    assert list(_shown(hub)) == ["tiletable-aaaa"]
+
+
+def test_a_serve_does_not_show_its_own_tables_twice(postgres_url):
+    hub = Hub()
+    mine = club.ClubPublisher(postgres_url, pc="pi-1", say=lambda line: None)
+    theirs = club.ClubPublisher(postgres_url, pc="pi-2", say=lambda line: None)
+    listener = club.ClubListener(hub, postgres_url, own=mine.id, check=0.05)
+    for thread in (mine, theirs, listener):
+        thread.start()
+    try:
+        club.Relay(hub, mine).publish("/dev/ttyACM0", dict(_game("Table 1"), device="tiletable-aaaa"))
+        theirs.publish("/dev/ttyACM0", dict(_game("Table 2"), device="tiletable-bbbb"))
+        assert wait_for(lambda: "tiletable-bbbb" in _shown(hub) and mine.written == 1, WAIT)
+        listener_saw = lambda: _execute(postgres_url, "SELECT count(*) FROM live_tables")[0][0]  # noqa: E731
+        assert listener_saw() == 2
+        theirs.publish("/dev/ttyACM0", dict(_game("Table 2", seq=2), device="tiletable-bbbb"))  # a later look at every row
+        assert wait_for(lambda: _shown(hub)["tiletable-bbbb"]["last"]["seq"] == 2, WAIT)
+        assert sorted(_shown(hub)) == ["/dev/ttyACM0", "tiletable-bbbb"]
+    finally:
+        for thread in (mine, theirs, listener):
+            thread.stop()
+
+
+def test_a_club_server_that_goes_away_is_said_once_and_publishing_resumes(postgres_cluster, postgres_url):
+    lines = []
+    hub = Hub()
+    publisher = club.ClubPublisher(postgres_url, pc="pi-1", say=lines.append, retry=0.05)
+    listener = club.ClubListener(hub, postgres_url, check=0.05, retry=0.05)
+    publisher.start()
+    listener.start()
+    database = urlsplit(postgres_url).path.lstrip("/")
+    try:
+        publisher.publish("/dev/ttyACM0", dict(_game("Table 1"), device="tiletable-aaaa"))
+        assert wait_for(lambda: _shown(hub).get("tiletable-aaaa", {}).get("status") == "game", WAIT)
+        postgres_cluster.execute('ALTER DATABASE "%s" ALLOW_CONNECTIONS false' % database)
+        postgres_cluster.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '%s'" % database)
+        publisher.publish("/dev/ttyACM0", dict(_game("Table 1", seq=8), device="tiletable-aaaa"))
+        assert wait_for(lambda: _shown(hub)["tiletable-aaaa"]["status"] == "gone", WAIT)
+        assert _shown(hub)["tiletable-aaaa"]["text"].startswith("no news of this table: ")
+        assert wait_for(lambda: lines, WAIT)
+        postgres_cluster.execute('ALTER DATABASE "%s" ALLOW_CONNECTIONS true' % database)
+        assert wait_for(lambda: _shown(hub)["tiletable-aaaa"].get("last", {}).get("seq") == 8, WAIT)
+        assert wait_for(lambda: len(lines) == 2, WAIT)  # one line when it goes, one when it is back: not one per attempt
+        assert lines[0].startswith("cannot publish to the club server: ") and lines[1].startswith("club server ")
+    finally:
+        publisher.stop()
+        listener.stop()
