@@ -176,8 +176,9 @@ def _print_view(view, live=None):
 
 class LiveView:
     """The browser view beside the session (``tiletable serve``'s app on this command's own
-    link and database): the address is printed, and the table's picture published after
-    every play."""
+    link and database; ``port`` None: none), and with a club's PostgreSQL database the same
+    pictures published to the club (serve/club.py): the address is printed, and the table's
+    picture published after every play."""
 
     def __init__(self, db_path, port, table_name):
         from tiletable_host.serve.command import WebServer
@@ -185,18 +186,33 @@ class LiveView:
 
         self.hub = Hub()
         self.table_name = table_name
-        self.server = WebServer(self.hub, db_path, port=port)
+        self.server = WebServer(self.hub, db_path, port=port) if port is not None else None
+        self.publisher = None
+        if dbtarget.is_server(db_path):
+            from tiletable_host.serve import club
+
+            club.check(db_path)
+            self.publisher = club.ClubPublisher(db_path)
 
     def start(self):
-        print("live view in a browser: %s" % self.server.start(), flush=True)
+        if self.publisher is not None:
+            self.publisher.start()
+        if self.server is not None:
+            print("live view in a browser: %s" % self.server.start(), flush=True)
 
     def publish(self, view):
         from tiletable_host.serve.live import picture_of
 
-        self.hub.publish(self.table_name, picture_of(view))
+        picture = picture_of(view)
+        self.hub.publish(self.table_name, picture)
+        if self.publisher is not None:
+            self.publisher.publish(self.table_name, picture)
 
     def stop(self):
-        self.server.stop()
+        if self.server is not None:
+            self.server.stop()
+        if self.publisher is not None:
+            self.publisher.stop()
 
 
 def do_run(args):
@@ -241,8 +257,8 @@ def _session(args, link, table, names, db_path):
     view = TableView(link)
     link.on_event = view.on_event
     live = None
-    if args.http_port >= 0:
-        live = LiveView(db_path, args.http_port, "simulated table" if table is not None else args.port)
+    if args.http_port >= 0 or dbtarget.is_server(db_path):
+        live = LiveView(db_path, args.http_port if args.http_port >= 0 else None, "simulated table" if table is not None else args.port)
         live.start()
     try:
         if table is not None:

@@ -186,3 +186,124 @@ def test_a_club_server_that_goes_away_is_said_once_and_publishing_resumes(postgr
     finally:
         publisher.stop()
         listener.stop()
+
+
+class _Enough(Exception):
+    """Stops the scripted game after the plays a test wanted."""
+
+
+def _serve(*argv):
+    """``tiletable serve`` in a process of its own; (process, its address)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tiletable_host.main", "serve", "--http-port", "0"] + list(argv),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    line = process.stdout.readline()
+    match = re.match(r"live view and history on (http://127\.0\.0\.1:\d+/) ", line)
+    if not match:
+        process.kill()
+        raise AssertionError("serve did not start: %r %s" % (line, process.communicate(timeout=30)[1]))
+    assert "s3cret-word" not in line
+    return process, match.group(1), line
+
+
+def _stop(process):
+    """Ctrl-C, as a person stops it; its standard error (killed if it does not stop)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+    try:
+        return process.communicate(timeout=60)[1]
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return process.communicate()[1]
+
+
+def _tables(url):
+    """The tables of the first server-sent event of the page at ``url``: {title: picture}."""
+    with urllib.request.urlopen(url + "events", timeout=30) as stream:
+        for raw in stream:
+            line = raw.decode().strip()
+            if line.startswith("data:"):
+                return {t.get("title") or t["name"]: t for t in json.loads(line[5:])}
+    return {}
+
+
+def _named_game(port, title, names):
+    """Name the table at ``port``, install the presets and start a Muggins game on it."""
+    import tempfile
+
+    from tiletable_host import sync as syncmod
+    from tiletable_host.connect import open_link
+    from tiletable_host.name import set_name
+
+    class Options:
+        timeout = 5.0
+        link = None
+
+    Options.port = port
+    link = open_link(Options)
+    try:
+        set_name(link, title)
+        syncmod.sync_documents(link, syncmod.collect_documents([], True), os.path.join(tempfile.mkdtemp(), "sync.db"))
+        link.game_start("muggins", names)
+        return link.device_info["device"]
+    finally:
+        link.close()
+
+
+def test_two_pcs_by_two_tables_and_the_big_screen_show_the_room_live(tmp_path, postgres_cluster, postgres_url):
+    """Two "PCs" (serve processes, each watching a simulated table, publishing to the club's
+    database with a password in its URL) and the room's screen (a third serve, no table of
+    its own) showing both tables live by their names; a play on one reaches the screen; a PC
+    stopped is shown as such, one killed (silent) as not heard from."""
+    from tiletable.engine.rulesets import find_ruleset
+    from tiletable_host.run import ScriptedGame
+    from tiletable_host.simtable import SimulatedTable
+
+    postgres_cluster.create_role("table_pc", "s3cret-word")
+    postgres_cluster.execute('GRANT ALL ON DATABASE "%s" TO table_pc' % urlsplit(postgres_url).path.lstrip("/"))
+    postgres_cluster.execute("GRANT ALL ON SCHEMA public TO table_pc", database=urlsplit(postgres_url).path.lstrip("/"))
+    secret_url = postgres_url.replace("postgresql://postgres@", "postgresql://table_pc:s3cret-word@")
+    tables = [SimulatedTable.start(root=str(tmp_path / ("table%d" % n))) for n in (1, 2)]
+    processes = []
+    try:
+        devices = [_named_game(table.port, "Table %d" % n, names) for n, table, names in zip((1, 2), tables, (["ann", "bob"], ["cy", "di"]))]
+        for table in tables:
+            processes.append(_serve("--port", table.port, "--db", secret_url)[0])
+        screen, url, line = _serve("--no-table", "--db", postgres_url)
+        processes.append(screen)
+        assert "tables: every table the club's PCs publish" in line
+        both = lambda: {title: t.get("status") for title, t in _tables(url).items()}  # noqa: E731
+        assert wait_for(lambda: both() == {"Table 1": "game", "Table 2": "game"}, WAIT), both()
+        shown = _tables(url)
+        assert shown["Table 1"]["players"] == ["ann", "bob"] and shown["Table 2"]["players"] == ["cy", "di"]
+        assert [shown["Table %d" % n]["device"] for n in (1, 2)] == devices
+        assert shown["Table 1"]["place"].endswith(", " + tables[0].port)
+
+        seen = []
+
+        def on_play(hand_over):  # each play reaches the screen before the next is made
+            last = lambda: (_tables(url)["Table 1"].get("last") or {}).get("seq", 0)  # noqa: E731
+            assert wait_for(lambda: last() > (seen[-1] if seen else 0), WAIT), "play %d never reached the screen" % (len(seen) + 1)
+            seen.append(last())
+            if len(seen) == 4:
+                raise _Enough()
+
+        with pytest.raises(_Enough):
+            ScriptedGame(tables[0].control, tables[0].control, find_ruleset("muggins"), 2, 5, on_play).play(1)
+        assert _tables(url)["Table 2"]["last"] is None  # the other table, where nothing was played
+
+        assert _stop(processes[1]).strip().endswith("tiletable: serve: interrupted")  # Ctrl-C on the second PC
+        assert wait_for(lambda: _tables(url)["Table 2"]["status"] == "gone", WAIT)
+        assert re.match(r"Table 2 \(.+, %s\): .+ stopped watching it at " % re.escape(tables[1].port), _tables(url)["Table 2"]["text"])
+        processes[0].kill()  # the first PC switched off: no last word, its heartbeats stop
+        processes[0].wait()
+        assert _tables(url)["Table 1"]["status"] == "game"
+        _execute(postgres_url, "UPDATE live_tables SET updated = now() - interval '1 hour' WHERE device = '%s'" % devices[0])
+        assert wait_for(lambda: _tables(url)["Table 1"]["status"] == "gone", WAIT)
+        assert "not heard from since" in _tables(url)["Table 1"]["text"]
+    finally:
+        errors = [_stop(process) for process in processes]
+        for table in tables:
+            table.stop()
+    assert all("s3cret-word" not in err for err in errors)

@@ -1,5 +1,5 @@
 """The web app (Starlette): live pages fed by server-sent events, history pages rendered on
-the server from the SQLite database the other commands use.
+the server from the database the other commands use (a SQLite file, or the club's server).
 
 Routes::
 

@@ -6,7 +6,14 @@ Pico, or the pty that tiletable sim prints); a table that is unplugged is shown 
 and comes back when it is plugged in again. The history pages read the same database as
 pull, sessions and show (--db).
 
+With a club's PostgreSQL database (--db postgresql://...), the tables this PC watches are
+published to the club, and the page shows every table of the club live, whichever PC it hangs
+off (serve/club.py), beside the whole club's history: a PC or Pi by each table runs the first
+line, the big screen in the room the second.
+
     tiletable serve --port /dev/ttyACM0 --db club.db
+    tiletable serve --port /dev/ttyACM0 --db postgresql://table3@clubhouse/club
+    tiletable serve --no-table --host 0.0.0.0 --db postgresql://screen@clubhouse/club
 """
 import socket
 import threading
@@ -72,17 +79,33 @@ def do_serve(args):
     db_path = dbtarget.resolve(args.db, dbmod.default_path())
     ports = [] if args.no_table else (args.port or [resolve_port(None)])
     hub = Hub()
-    watchers = [PortWatcher(hub, port, db_path) for port in ports]
+    publisher = listener = None
+    if dbtarget.is_server(db_path):
+        from tiletable_host.serve import club
+
+        club.check(db_path)  # an unreachable server or a refused login: one line, before anything starts
+        publisher = club.ClubPublisher(db_path) if ports else None
+        listener = club.ClubListener(hub, db_path, own=publisher.id if publisher else None)
+    watched = club.Relay(hub, publisher) if publisher else hub
+    watchers = [PortWatcher(watched, port, db_path) for port in ports]
     server = WebServer(hub, db_path, args.host, args.http_port)
     url = server.start()
-    for watcher in watchers:
-        watcher.start()
-    print("live view and history on %s (tables: %s; database %s); Ctrl-C stops" % (url, ", ".join(ports) or "none", dbtarget.redact(db_path)), flush=True)
+    for thread in [publisher, listener] + watchers:
+        if thread is not None:
+            thread.start()
+    tables = ", ".join(ports)
+    if listener is not None:
+        tables = (tables + " and " if tables else "") + "every table the club's PCs publish"
+    print("live view and history on %s (tables: %s; database %s); Ctrl-C stops" % (url, tables or "none", dbtarget.redact(db_path)), flush=True)
     try:
         while server.thread.is_alive():
             server.thread.join(0.5)
     finally:
         for watcher in watchers:
             watcher.stop()
+        if listener is not None:
+            listener.stop()
+        if publisher is not None:
+            publisher.stop()  # after the watchers: their last pictures go out, then "stopped watching"
         server.stop()
     return 0

@@ -52,9 +52,10 @@ function render(t) {
   const box = sectionFor(t.name);
   box.replaceChildren();
   box.dataset.status = t.status;
-  const where = t.title ? `${t.title} · ${t.name}` : t.name;
+  const where = t.title ? `${t.title} · ${t.place || t.name}` : t.name;
   if (t.status !== "game") {
     box.appendChild(el("h2", "", t.title || t.name));
+    if (t.place) box.appendChild(el("p", "where", t.place));
     box.appendChild(el("p", "message", t.text));
     return;
   }
@@ -74,5 +75,7 @@ source.addEventListener("tables", (event) => {
   const waiting = document.getElementById("waiting");
   if (waiting && tables.length) waiting.remove();
   for (const t of tables) render(t);
+  const names = new Set(tables.map((t) => t.name));  // a club table forgotten, or now watched here
+  for (const box of tablesBox.querySelectorAll("section.table")) if (!names.has(box.dataset.name)) box.remove();
   document.body.dataset.updated = String(Date.now());
 });
