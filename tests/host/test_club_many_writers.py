@@ -37,7 +37,9 @@ TABLES = 8
 SESSIONS = 3  # per table
 ACTIONS = size(24, 120)  # per session at most
 KILLS = size(1, 8)  # kills at random moments per table, then one at its JOURNAL_ACK, then a pull left to finish
-COMMIT_RECORDS = 10  # records per transaction: many commits, many moments between them
+# records per transaction, table by table: many commits and moments between them, or one commit
+# at the end of the pull (the one just before the JOURNAL_ACK)
+COMMIT_RECORDS = (7, 1000)
 WAIT = 300  # seconds for a program that is not stuck (a loaded machine); never reached when it works
 
 
@@ -84,6 +86,7 @@ class _Table:
         self.table = SimulatedTable.start(root=root)
         # a whole pull sends about two statements per record: a kill lands within it (or ends a pull resumed)
         self.schedule = [rng.randint(1, 2 * len(self.expected)) for _ in range(KILLS)] + ["ack", 0]
+        self.commit_records = COMMIT_RECORDS[number % len(COMMIT_RECORDS)]
         self.rounds = []  # (kill point, exit status, output)
         self.process = None
 
@@ -91,7 +94,7 @@ class _Table:
         """Start the next pull of the schedule."""
         self.kill_at = self.schedule[len(self.rounds)]
         argv = [sys.executable, os.path.join(HERE, "killed_pull.py"), self.table.port, url,
-                str(killed_pull.AT_ACK if self.kill_at == "ack" else self.kill_at), str(COMMIT_RECORDS)]
+                str(killed_pull.AT_ACK if self.kill_at == "ack" else self.kill_at), str(self.commit_records)]
         self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
     def finished(self):
