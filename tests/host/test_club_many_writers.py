@@ -40,6 +40,7 @@ KILLS = size(1, 8)  # kills at random moments per table, then one at its JOURNAL
 # records per transaction, table by table: many commits and moments between them, or one commit
 # at the end of the pull (the one just before the JOURNAL_ACK)
 COMMIT_RECORDS = (7, 1000)
+EVENTS = size(60, 200)  # about the events of a whole pull of a table (a pull resumed has fewer; one with nothing new 16)
 WAIT = 300  # seconds for a program that is not stuck (a loaded machine); never reached when it works
 
 
@@ -84,8 +85,7 @@ class _Table:
         self.number = number
         self.expected = _fill(root, number)
         self.table = SimulatedTable.start(root=root)
-        # a whole pull sends about two statements per record: a kill lands within it (or ends a pull resumed)
-        self.schedule = [rng.randint(1, 2 * len(self.expected)) for _ in range(KILLS)] + ["ack", 0]
+        self.schedule = [rng.randint(1, EVENTS) for _ in range(KILLS)] + ["ack", 0]
         self.commit_records = COMMIT_RECORDS[number % len(COMMIT_RECORDS)]
         self.rounds = []  # (kill point, exit status, output)
         self.process = None
