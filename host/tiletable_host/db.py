@@ -19,6 +19,9 @@ Tables::
               how many records it holds
     rulesets  hash -> name, document: every ruleset this PC synced (noted before it is sent)
               or imported, so a session can be replayed with the exact ruleset it was played with
+    live_tables  device -> the table's live picture as the PC beside it last published it to
+              the club's server, that PC, and when it was heard from (serve/club.py; a SQLite
+              file keeps it empty: its page shows only the tables its own PC watches)
 
 Both engines run one schema and one set of queries, the same SQL text (psycopg 3 for
 PostgreSQL, Python's sqlite3 for SQLite: the default needs nothing installed and starts in no
@@ -54,7 +57,7 @@ from tiletable_host import dbtarget
 from tiletable_host.errors import CommandError
 
 APPLICATION_ID = 0x54544442  # "TTDB"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT = 2.0  # seconds to wait for another program's write before calling the file in use
 # Seconds a server lets one of our write transactions sit idle before it ends the session: ours
 # never wait between statements, so only a program that died or lost its network (the server
@@ -110,8 +113,24 @@ CREATE TABLE rulesets (
     name TEXT NOT NULL,
     document TEXT NOT NULL
 )"""
-_SCHEMA = ";\n".join((_JOURNALS, _TABLES, _SESSIONS % "sessions", _RECORDS % "records", _RECORDS_BY_SESSION, _RULESETS)) + ";\n"
-TABLES = ("journals", "tables", "sessions", "records", "rulesets")  # every table, each before those that refer to it
+# The club's live view (serve/club.py): not history, so neither copied nor checked (``TABLES``).
+# ``connected``/``stopped`` are 0 or 1; ``change`` counts the row's pictures; ``updated`` is the
+# database server's clock, in seconds since 1970, when the PC was last heard from.
+_LIVE_TABLES = """
+CREATE TABLE live_tables (
+    device TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    pc TEXT NOT NULL,
+    port TEXT NOT NULL,
+    publisher TEXT NOT NULL,
+    connected INTEGER NOT NULL,
+    stopped INTEGER NOT NULL DEFAULT 0,
+    picture TEXT NOT NULL,
+    change INTEGER NOT NULL,
+    updated INTEGER NOT NULL
+)"""
+_SCHEMA = ";\n".join((_JOURNALS, _TABLES, _SESSIONS % "sessions", _RECORDS % "records", _RECORDS_BY_SESSION, _RULESETS, _LIVE_TABLES)) + ";\n"
+TABLES = ("journals", "tables", "sessions", "records", "rulesets")  # every table of the history, each before those that refer to it
 _MARKS = "tiletable_schema"  # PostgreSQL: the table of the application id and the schema version
 
 
@@ -172,6 +191,8 @@ UPDATE sessions SET records = (SELECT count(*) FROM records r WHERE r.session = 
         )) + ";\n",
         None,
     ),
+    # The tables of a club's room, live: each PC beside a table publishes its picture there.
+    3: (_LIVE_TABLES + ";\n", None),
 }
 
 

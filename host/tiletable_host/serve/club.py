@@ -34,67 +34,40 @@ FORGET_AFTER = 12 * 3600.0  # seconds without news after which a table is not sh
 CHECK = 1.0  # seconds between a listener's looks at every row (the stale ones), NOTIFY or not
 RETRY = 2.0  # seconds between attempts to reach a club server that went away
 
-# The one table of the club's live view (issue 41: in the schema with the records; created
-# here when missing, under a lock, so that PCs starting at once do not race to create it).
-DDL = """
-CREATE TABLE IF NOT EXISTS live_tables (
-    device TEXT PRIMARY KEY,
-    title TEXT NOT NULL,
-    pc TEXT NOT NULL,
-    port TEXT NOT NULL,
-    publisher TEXT NOT NULL,
-    connected BOOLEAN NOT NULL,
-    picture TEXT NOT NULL,
-    change BIGINT NOT NULL,
-    updated TIMESTAMPTZ NOT NULL DEFAULT now(),
-    stopped BOOLEAN NOT NULL DEFAULT FALSE
-);
-CREATE SEQUENCE IF NOT EXISTS live_tables_change
-"""
-_DDL_LOCK = 0x54544C56  # "TTLV": the advisory lock that creating the table takes
+# the database server's clock, in whole seconds since 1970 (live_tables.updated: db.py's schema)
+_NOW = "floor(extract(epoch FROM now()))::bigint"
+_HEARD = "to_char(to_timestamp(updated) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI \"UTC\"')"
 
 _UPSERT = """
 INSERT INTO live_tables (device, title, pc, port, publisher, connected, picture, change, updated, stopped)
-VALUES (%(device)s, %(title)s, %(pc)s, %(port)s, %(publisher)s, %(connected)s, %(picture)s, nextval('live_tables_change'), now(), FALSE)
+VALUES (%%(device)s, %%(title)s, %%(pc)s, %%(port)s, %%(publisher)s, %%(connected)s, %%(picture)s, 1, %(now)s, 0)
 ON CONFLICT (device) DO UPDATE SET title = excluded.title, pc = excluded.pc, port = excluded.port,
     publisher = excluded.publisher, connected = excluded.connected, picture = excluded.picture,
-    change = excluded.change, updated = now(), stopped = FALSE
-WHERE live_tables.publisher = excluded.publisher OR excluded.connected OR NOT live_tables.connected
-    OR live_tables.stopped OR live_tables.updated < now() - make_interval(secs => %(stale)s)
-"""
+    change = live_tables.change + 1, updated = excluded.updated, stopped = 0
+WHERE live_tables.publisher = excluded.publisher OR excluded.connected = 1 OR live_tables.connected = 0
+    OR live_tables.stopped = 1 OR live_tables.updated < %(now)s - %%(stale)s
+""" % {"now": _NOW}
 
 
-def ensure_schema(conn):
-    """Create ``live_tables`` when the database lacks it (``conn`` in autocommit mode)."""
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_DDL_LOCK,))
-        for statement in DDL.split(";"):
-            conn.execute(statement)
+def _connect(url, create):
+    """The club's database as an autocommit psycopg connection; with ``create``, its schema
+    created or migrated when it needs it (as a pull does: a PC publishing writes there), else
+    only a database that has it (a screen that only looks creates nothing).
 
+    :raises CommandError: one line: the server cannot be reached, refuses the login, lacks the
+        database or (without ``create``) tiletable's schema, or holds another program's tables.
+    """
+    from tiletable_host import db as dbmod
 
-def _connect(url):
-    """An autocommit connection to the club's database, with ``live_tables`` in it."""
-    import psycopg
-
-    conn = dbtarget.connect(url, autocommit=True)
-    try:
-        ensure_schema(conn)
-    except psycopg.Error as exc:
-        conn.close()
-        raise CommandError("cannot keep the live tables in %s: %s" % (dbtarget.redact(url), " ".join(str(exc).split())))
-    except BaseException:
-        conn.close()
-        raise
-    return conn
+    return dbmod.Database.open(url, create=create).conn
 
 
 def check(url):
-    """Connect once and create ``live_tables`` when missing.
+    """Connect once, to say at the start what is wrong with the server in one line.
 
-    :raises CommandError: one line: the server cannot be reached, refuses the login, or
-        lacks the database.
+    :raises CommandError: the server cannot be reached, refuses the login, or lacks the database.
     """
-    _connect(url).close()
+    dbtarget.connect(url).close()
 
 
 class ClubPublisher(threading.Thread):
@@ -133,7 +106,7 @@ class ClubPublisher(threading.Thread):
                 "pc": self.pc,
                 "port": name,
                 "publisher": self.id,
-                "connected": picture.get("status") in ("game", "idle"),
+                "connected": int(picture.get("status") in ("game", "idle")),
                 "picture": json.dumps(dict(picture, device=device), sort_keys=True),
                 "stale": self.stale_after,
             }
@@ -155,7 +128,7 @@ class ClubPublisher(threading.Thread):
                 rows, self._pending = list(self._pending.values()), {}
                 stopping = self._stopping
             try:
-                conn = conn or _connect(self.url)
+                conn = conn or _connect(self.url, create=True)
                 self._write(conn, rows, stopping)
                 if self._failing:
                     self.say("club server %s answers again; publishing" % dbtarget.redact(self.url))
@@ -182,13 +155,13 @@ class ClubPublisher(threading.Thread):
                     conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, row["device"]))
             if stopping:
                 gone = conn.execute(
-                    "UPDATE live_tables SET stopped = TRUE, updated = now(), change = nextval('live_tables_change')"
-                    " WHERE publisher = %s RETURNING device", (self.id,)
+                    "UPDATE live_tables SET stopped = 1, updated = %s, change = change + 1 WHERE publisher = %%s RETURNING device" % _NOW,
+                    (self.id,),
                 ).fetchall()
                 for (device,) in gone:
                     conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, device))
             else:  # still here, for the tables whose picture did not change
-                conn.execute("UPDATE live_tables SET updated = now() WHERE publisher = %s AND NOT stopped", (self.id,))
+                conn.execute("UPDATE live_tables SET updated = %s WHERE publisher = %%s AND stopped = 0" % _NOW, (self.id,))
         self.written += len(rows)
 
     def _requeue(self, rows):
@@ -246,7 +219,7 @@ class ClubListener(threading.Thread):
         while not self.stopping.is_set():
             conn = None
             try:
-                conn = _connect(self.url)
+                conn = _connect(self.url, create=False)  # none yet: no PC has published or pulled
                 conn.execute("LISTEN %s" % CHANNEL)
                 while not self.stopping.is_set():
                     self._look(conn)
@@ -263,8 +236,8 @@ class ClubListener(threading.Thread):
         """Read what changed since the last look into the hub: new pictures, tables gone,
         tables forgotten or now this program's own."""
         rows = conn.execute(
-            "SELECT device, change, stopped OR updated < now() - make_interval(secs => %s),"
-            " updated >= now() - make_interval(secs => %s) AND publisher <> %s FROM live_tables",
+            "SELECT device, change, stopped = 1 OR updated < {now} - %s, updated >= {now} - %s AND publisher <> %s"
+            " FROM live_tables".format(now=_NOW),
             (self.stale_after, self.forget_after, self.own),
         ).fetchall()
         wanted = {device: (change, gone) for device, change, gone, shown in rows if shown}
@@ -276,8 +249,8 @@ class ClubListener(threading.Thread):
         if not changed:
             return
         for device, title, pc, port, picture, change, stopped, gone, heard in conn.execute(
-            "SELECT device, title, pc, port, picture, change, stopped, stopped OR updated < now() - make_interval(secs => %s),"
-            " to_char(updated AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI UTC') FROM live_tables WHERE device = ANY(%s)",
+            "SELECT device, title, pc, port, picture, change, stopped = 1, stopped = 1 OR updated < {now} - %s, {heard}"
+            " FROM live_tables WHERE device = ANY(%s)".format(now=_NOW, heard=_HEARD),
             (self.stale_after, changed),
         ):
             place = "%s, %s" % (pc, port)
