@@ -59,7 +59,7 @@ def room(postgres_url):
 
     hub = Hub()
     club.check(postgres_url)
-    listener = club.ClubListener(hub, postgres_url, check=0.05)
+    listener = club.ClubListener(hub, postgres_url, check=0.05, retry=0.05)  # until a publisher made the schema
     listener.start()
     try:
         yield hub, publisher, postgres_url
@@ -106,7 +106,7 @@ def test_a_pc_that_falls_silent_is_shown_gone_and_comes_back(room):
     one = publisher("pi-1")
     one.publish("/dev/ttyACM0", dict(_game("Table 1"), device="tiletable-aaaa"))
     assert wait_for(lambda: _shown(hub).get("tiletable-aaaa", {}).get("status") == "game", WAIT)
-    _execute(url, "UPDATE live_tables SET updated = now() - interval '5 minutes'")  # its heartbeats stopped
+    _execute(url, "UPDATE live_tables SET updated = updated - 300")  # its heartbeats stopped
     assert wait_for(lambda: _shown(hub)["tiletable-aaaa"]["status"] == "gone", WAIT)
     text = _shown(hub)["tiletable-aaaa"]["text"]
     assert re.match(r"Table 1 \(pi-1, /dev/ttyACM0\): not heard from since \d{4}-\d\d-\d\d \d\d:\d\d UTC; is pi-1 off, or off the network\?$", text), text
@@ -123,7 +123,7 @@ def test_a_pc_that_stops_watching_says_so_and_a_table_not_heard_of_for_long_is_f
     one.stop()
     assert wait_for(lambda: _shown(hub)["tiletable-aaaa"]["status"] == "gone", WAIT)
     assert re.match(r"Table 1 \(pi-1, /dev/ttyACM0\): pi-1 stopped watching it at \d{4}-\d\d-\d\d \d\d:\d\d UTC$", _shown(hub)["tiletable-aaaa"]["text"])
-    _execute(url, "UPDATE live_tables SET updated = now() - interval '2 days'")
+    _execute(url, "UPDATE live_tables SET updated = updated - 2 * 86400")
     assert wait_for(lambda: _shown(hub) == {}, WAIT)
 
 
@@ -145,7 +145,7 @@ def test_a_serve_does_not_show_its_own_tables_twice(postgres_url):
     hub = Hub()
     mine = club.ClubPublisher(postgres_url, pc="pi-1", say=lambda line: None)
     theirs = club.ClubPublisher(postgres_url, pc="pi-2", say=lambda line: None)
-    listener = club.ClubListener(hub, postgres_url, own=mine.id, check=0.05)
+    listener = club.ClubListener(hub, postgres_url, own=mine.id, check=0.05, retry=0.05)
     for thread in (mine, theirs, listener):
         thread.start()
     try:
@@ -299,9 +299,15 @@ def test_two_pcs_by_two_tables_and_the_big_screen_show_the_room_live(tmp_path, p
         processes[0].kill()  # the first PC switched off: no last word, its heartbeats stop
         processes[0].wait()
         assert _tables(url)["Table 1"]["status"] == "game"
-        _execute(postgres_url, "UPDATE live_tables SET updated = now() - interval '1 hour' WHERE device = '%s'" % devices[0])
+        _execute(postgres_url, "UPDATE live_tables SET updated = updated - 3600 WHERE device = '%s'" % devices[0])
         assert wait_for(lambda: _tables(url)["Table 1"]["status"] == "gone", WAIT)
         assert "not heard from since" in _tables(url)["Table 1"]["text"]
+        pulled = subprocess.run([sys.executable, "-m", "tiletable_host.main", "pull", "--port", tables[0].port, "--db", secret_url],
+                                capture_output=True, text=True, timeout=WAIT)
+        assert pulled.returncode == 0 and "s3cret-word" not in pulled.stdout + pulled.stderr, pulled.stderr
+        with urllib.request.urlopen(url + "history", timeout=30) as page:  # the club's history, on the room's screen
+            text = page.read().decode()
+        assert re.search(r'<td>muggins</td><td>Table 1</td>\s*<td><a href="/history/player/ann">ann</a>, <a href="/history/player/bob">bob</a></td>', text), text
     finally:
         errors = [_stop(process) for process in processes]
         for table in tables:
