@@ -135,7 +135,7 @@ def test_serve_listens_on_this_pc_only_and_its_pages_never_show_the_password(clu
     )
     try:
         line = proc.stdout.readline()
-        match = re.match(r"live view and history on (http://127\.0\.0\.1:\d+/) \(tables: none; database (.*)\); Ctrl-C stops$", line.strip())
+        match = re.match(r"live view and history on (http://127\.0\.0\.1:\d+/) \(tables: every table the club's PCs publish; database (.*)\); Ctrl-C stops$", line.strip())
         assert match and match.group(2) == dbtarget.redact(url) and password not in line, line
         with pytest.raises(urllib.error.HTTPError) as page:  # nothing stored yet: the page says so
             urllib.request.urlopen(match.group(1) + "history", timeout=30)
