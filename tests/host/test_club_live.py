@@ -21,6 +21,7 @@ from tiletable_host.serve.live import Hub
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import live_browser  # noqa: E402
 from live_browser import wait_for  # noqa: E402
 
 WAIT = 60.0  # seconds for a state that comes at once when it works (a loaded machine is slow)
@@ -188,6 +189,17 @@ def test_a_club_server_that_goes_away_is_said_once_and_publishing_resumes(postgr
         listener.stop()
 
 
+def _browser_missing():
+    """Why the page cannot be looked at in a browser here (test_serve_browser.py's needs), or None."""
+    import shutil
+
+    if not (shutil.which("chromium") or os.path.exists("/usr/bin/chromium")):
+        return "no Chromium"
+    if not shutil.which("node") or not os.path.isdir(os.path.join(ROOT, "node_modules", "playwright-core")):
+        return "no Node.js or playwright-core"
+    return None
+
+
 class _Enough(Exception):
     """Stops the scripted game after the plays a test wanted."""
 
@@ -296,6 +308,12 @@ def test_two_pcs_by_two_tables_and_the_big_screen_show_the_room_live(tmp_path, p
         assert _stop(processes[1]).strip().endswith("tiletable: serve: interrupted")  # Ctrl-C on the second PC
         assert wait_for(lambda: _tables(url)["Table 2"]["status"] == "gone", WAIT)
         assert re.match(r"Table 2 \(.+, %s\): .+ stopped watching it at " % re.escape(tables[1].port), _tables(url)["Table 2"]["text"])
+        if _browser_missing() is None:  # the room's page in a browser: one table playing, one gone
+            lines = live_browser.browser("visit", url + "?big=1")
+            assert lines[-1] == {"errors": []}
+            text = lines[0]["text"]
+            assert "Table 1 · %s" % shown["Table 1"]["place"] in text and "Last play: " in text, text
+            assert re.search(r"Table 2\s+.+, %s\s+Table 2 \(.+\): .+ stopped watching it at " % re.escape(tables[1].port), text), text
         processes[0].kill()  # the first PC switched off: no last word, its heartbeats stop
         processes[0].wait()
         assert _tables(url)["Table 1"]["status"] == "game"
