@@ -331,3 +331,20 @@ def test_two_pcs_by_two_tables_and_the_big_screen_show_the_room_live(tmp_path, p
         for table in tables:
             table.stop()
     assert all("s3cret-word" not in err for err in errors)
+
+
+def test_run_on_a_club_server_publishes_its_table_and_says_when_it_stops(capsys, postgres_url):
+    """`tiletable run --db postgresql://...` (no page of its own) publishes its table to the
+    club while it plays, pulls the session there, and leaves the table marked as no longer
+    watched."""
+    from cli import tiletable
+
+    status, out, err = tiletable(capsys, ["run", "--hands", "1", "--http-port", "-1", "--timeout", "30", "--name", "Table 9", "--db", postgres_url])
+    assert status == 0, err
+    assert "live view in a browser" not in out
+    rows = _execute(postgres_url, "SELECT device, title, connected, stopped, change, picture FROM live_tables")
+    assert len(rows) == 1
+    device, title, connected, stopped, change, picture = rows[0]
+    assert (title, connected, stopped) == ("Table 9", 1, 1) and change > 2  # a picture after each play, then "stopped"
+    assert json.loads(picture)["players"] == ["ann", "bob"]
+    assert _execute(postgres_url, "SELECT DISTINCT device FROM sessions") == [(device,)]
