@@ -269,6 +269,10 @@ def _start(work, name, hold_at=None):
         if hold_at:
             import psycopg
 
+            from tiletable_host import db as dbmod
+
+            dbmod.SERVER_IDLE_TIMEOUT = WAIT  # held on purpose: the server must not end it as a dead program's
+
             execute = psycopg.Cursor.execute
 
             def holding(self, query, *args, **kwargs):
