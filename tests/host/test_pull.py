@@ -13,7 +13,7 @@ from tiletable.proto.messages import HELLO, JOURNAL_PULL, JOURNAL_STREAM
 from tiletable.record import REC_END
 from tiletable.record import iter_records
 from tiletable.runtime.journal import Journal
-from tiletable_host.db import ConflictError, Database
+from tiletable_host.db import SCHEMA_VERSION, ConflictError, Database
 from tiletable_host.errors import CommandError
 from tiletable_host.pull import pull_journal
 from tiletable_host.transport import DeviceError
@@ -412,7 +412,7 @@ def test_a_database_of_schema_1_or_2_is_migrated_in_place(capsys, tmp_path, devi
             conn.execute("PRAGMA user_version = 1")
         conn.close()
     db = Database.open(path)
-    assert db.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert db.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert db.listing("%s|%s|%s|%s|%s|%s|%s") == listed
     assert [s["journal"] for s in db.sessions()] == ["", ""] and db.last_boot("tiletable-local") == 2
     db.close()
@@ -453,7 +453,7 @@ def test_a_database_from_a_newer_tiletable_is_refused_and_left_alone(capsys, tmp
     conn.close()
     status, _, err = tiletable(capsys, ["sessions", "--db", path])
     assert status == 1
-    assert err == "tiletable: sessions: database %s was written by a newer tiletable (schema 9; this one knows up to 3): upgrade tiletable\n" % path
+    assert err == "tiletable: sessions: database %s was written by a newer tiletable (schema 9; this one knows up to %d): upgrade tiletable\n" % (path, SCHEMA_VERSION)
 
 
 def test_a_database_another_program_holds_is_called_in_use(capsys, tmp_path, device):
