@@ -53,7 +53,8 @@ def room(postgres_url):
     threads = []
 
     def publisher(pc):
-        thread = club.ClubPublisher(postgres_url, pc=pc, say=lambda line: None)
+        # no heartbeat within a test: a row a test makes old stays old until the test publishes
+        thread = club.ClubPublisher(postgres_url, pc=pc, say=lambda line: None, heartbeat=3600)
         thread.start()
         threads.append(thread)
         return thread
@@ -303,7 +304,7 @@ def test_two_pcs_by_two_tables_and_the_big_screen_show_the_room_live(tmp_path, p
 
         with pytest.raises(_Enough):
             ScriptedGame(tables[0].control, tables[0].control, find_ruleset("muggins"), 2, 5, on_play).play(1)
-        assert _tables(url)["Table 2"]["last"] is None  # the other table, where nothing was played
+        assert _tables(url)["Table 2"].get("last") is None  # the other table, where nothing was played
 
         assert _stop(processes[1]).strip().endswith("tiletable: serve: interrupted")  # Ctrl-C on the second PC
         assert wait_for(lambda: _tables(url)["Table 2"]["status"] == "gone", WAIT)
@@ -316,7 +317,6 @@ def test_two_pcs_by_two_tables_and_the_big_screen_show_the_room_live(tmp_path, p
             assert re.search(r"Table 2\s+.+, %s\s+Table 2 \(.+\): .+ stopped watching it at " % re.escape(tables[1].port), text), text
         processes[0].kill()  # the first PC switched off: no last word, its heartbeats stop
         processes[0].wait()
-        assert _tables(url)["Table 1"]["status"] == "game"
         _execute(postgres_url, "UPDATE live_tables SET updated = updated - 3600 WHERE device = '%s'" % devices[0])
         assert wait_for(lambda: _tables(url)["Table 1"]["status"] == "gone", WAIT)
         assert "not heard from since" in _tables(url)["Table 1"]["text"]
