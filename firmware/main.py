@@ -12,10 +12,10 @@ import asyncio
 import machine
 import time
 
-from tiletable.heap import bytecode_on_heap, keep_io_wait_off_heap, keep_packed
+from tiletable.heap import build_policy, keep_io_wait_off_heap
 
-if bytecode_on_heap():
-    keep_packed()  # before the imports: tiletable/heap.py
+policy = build_policy()  # this build's heap policy (tiletable/heap.py)
+policy.keep_packed()  # before the imports: where the bytecode is in the heap, it is kept packed
 
 from tiletable.board.setup import build  # noqa: E402
 from tiletable.runtime.app import assemble  # noqa: E402
@@ -51,7 +51,7 @@ def start():
     board = build(machine)
     if maintenance_flagged() or board.menu_held():
         return  # stay at the REPL, no watchdog
-    app = assemble(board, sys.stdin.buffer, sys.stdout.buffer, time.ticks_ms, unique_id=machine.unique_id(), ticks_us=time.ticks_us)
+    app = assemble(board, sys.stdin.buffer, sys.stdout.buffer, time.ticks_ms, unique_id=machine.unique_id(), ticks_us=time.ticks_us, policy=policy)
     app.selftest_on_first_boot(time.ticks_ms())  # hardware/README.md: first-run self test
     # Only now: checking the journal and replaying a long game to resume it may take more
     # than the watchdog's 8 s on an RP2040, and a watchdog started earlier would reset the

@@ -184,8 +184,7 @@ _CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_ob
 _PROTO = "/tiletable/proto/"
 _ENGINE = "/tiletable/engine/"
 _FRAME = "/tiletable/proto/frame.py"
-_HEAP = "/tiletable/heap.py"  # release_modules, at the rate measured when it was in rulesets.py
-_MODULE_WALKS = (_HEAP, "/tiletable/runtime/table.py")  # their [m for m in sys.modules ...]
+_HEAP = "/tiletable/heap.py"  # StockHeap.release, at the rate measured when it was in rulesets.py
 _USBLINK = "/tiletable/runtime/usblink.py"
 _DEFLATE = "/sim/cpython/deflate.py"  # the shim standing in for MicroPython's C module
 
@@ -214,7 +213,7 @@ class LineMeter:
         self.import_us = 0  # what the firmware modules imported for the first time since the boot cost (``IMPORT_US``)
         self.first_imports = None  # the boot's ``FirstImports``, if imports are charged
         self.flash = None  # the littlefs chip the firmware's files are on (sim/flashfs.py), if any
-        self._whole = (self._cobs, self._codes, self._inflation, self._inflate, self._walk, self._walk_validate, self._take)  # charged at the call, their lines not traced
+        self._whole = (self._cobs, self._codes, self._inflation, self._inflate, self._walk_validate, self._take)  # charged at the call, their lines not traced
         self._tracers = {}  # code object -> its line counter, or None for code not the firmware's
         self._thread = None  # the thread ``run`` counts the lines of
         self._traced = None  # the trace function a collection suspended (``_collecting``)
@@ -267,11 +266,8 @@ class LineMeter:
             self.proto_lines += 1
         return self._proto_line
 
-    def _walk(self, frame, event, arg):
-        self.lines += _firmware_modules()  # a line a module, as the chip walks them
-
     def _walk_validate(self, frame, event, arg):
-        self.validate_lines += _firmware_modules()
+        self.validate_lines += _firmware_modules()  # a line a module, as the chip walks them
 
     def _canonical_line(self, frame, event, arg):
         if event == "line":
@@ -311,8 +307,8 @@ class LineMeter:
             return self._codes
         if path.endswith(_FRAME) and code.co_name == "cobs_decode_into":
             return self._line  # slices a code group at a time: the chip's pace, not the codec's
-        if code.co_name == "<listcomp>" and "m" in code.co_varnames and path.endswith(_MODULE_WALKS):
-            return self._walk_validate if path.endswith(_HEAP) else self._walk
+        if code.co_name == "<listcomp>" and "m" in code.co_varnames and path.endswith(_HEAP):
+            return self._walk_validate  # its [m for m in sys.modules ...]
         if path.endswith(_USBLINK) and code.co_name == "_take":
             return self._take
         if path.endswith(_RULESETS):

@@ -442,13 +442,16 @@ class Hardware:
 class Device:
     """One power-on of the simulated table: hardware, firmware ``App`` on ``Services``, control commands."""
 
-    def __init__(self, root, control, pieces, instream, outstream, fast=False, flash=None, stepped=False):
+    def __init__(self, root, control, pieces, instream, outstream, fast=False, flash=None, stepped=False, policy=None):
         """``fast``: for functional tests only, the tray is scanned only while a zone placed on or
         lifted from has not been confirmed yet, and firmware lines are not counted (bus accesses
         and the scan's fixed costs still are): device time is not the chip's then. ``flash``: a
         ``flashfs.FlashFs`` mounted over ``root`` (CPython), whose work is charged at the chip's
         costs; without one the files are the PC's and cost nothing. ``stepped``: device time moves
-        only within control commands (``--stepped``)."""
+        only within control commands (``--stepped``). ``policy``: the class of the firmware's heap
+        policy (tiletable/heap.py; one made for each power-on), by default the runtime's: on CPython, where the firmware's work is
+        charged as the frozen chip's it was measured on, a frozen build's; on MicroPython's unix
+        port, whose .mpy files put the bytecode in the heap, a stock build's."""
         self.hardware = Hardware()
         self.clock = DeviceClock(self.hardware.clock)
         self.clock.follower = self.hardware.follow
@@ -460,11 +463,6 @@ class Device:
         if charged:
             first_imports = FirstImports(tagrecord.__file__.rpartition("/")[0])
 
-        # where its work is charged, the table stands for the frozen chip those charges were
-        # measured on (its link queue, the Warmer, collections in play); its sources are not
-        # frozen (the App would run as a stock build), and on MicroPython's unix port, where its
-        # .mpy files put the bytecode in the heap as a stock build's do, it runs as a stock build
-        frozen = True if charged else None
         self.unsettled = []  # zones placed on or lifted from that the tray has not confirmed yet
         self.services = Services(self.clock, self.hardware.readers, (lambda: self.unsettled) if fast else None)
         # the link's CRC-32 is charged by its bytes; where the firmware's work is charged
@@ -480,7 +478,7 @@ class Device:
                 root=root,
                 unique_id=machine.unique_id(),
                 ticks_us=self.clock.ticks_us,
-                frozen=frozen,
+                policy=policy and policy(),
                 collector=collector,
                 crc=chip_costs.charged_crc32,
                 meter=self.services,

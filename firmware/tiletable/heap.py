@@ -20,7 +20,12 @@ pieces leave: on the stock build the idle table spent 42 % of its time in ``gc_a
 
 Where the bytecode is in the heap, the modules a task imported are unloaded once it is over
 (``release_modules``): a family's schema module after its rulesets are validated, a family's
-engine and controller when a game of another family starts (runtime/table.py), the self test.
+engine and controller when a game of another family starts, the self test.
+
+Which of these a build does is its *heap policy*, one object the app hands to the table, the
+game starter, the link server and the rule store (``build_policy()`` picks it): ``StockHeap``
+(here) where the bytecode is in the heap, ``heap_frozen.FrozenHeap`` on a frozen build and on
+CPython, where no module is ever unloaded. Nothing else asks which build it runs on.
 """
 import gc
 import sys
@@ -28,28 +33,10 @@ import sys
 from tiletable import frozen
 
 COLLECT_EVERY = 16 * 1024  # bytes allocated between collections
-
-
-_ON_HEAP = ["", None]  # the ``__file__`` bytecode_on_heap() last looked at, and its answer
-
-
-def bytecode_on_heap():
-    """Whether this package's bytecode is in the heap: loaded from files (the ``.mpy`` files
-    ``tiletable deploy`` copies to a stock UF2, or ``.py`` sources compiled at import), not
-    frozen into the UF2. Worked out once: its ``os.stat`` took 1.75 ms of an RP2040's time, and
-    a game start asked four times."""
-    module = sys.modules[__name__]
-    path = getattr(module, "__file__", None)
-    if _ON_HEAP[0] != path:
-        _ON_HEAP[0], _ON_HEAP[1] = path, not frozen(module)
-    return _ON_HEAP[1]
-
-
-def collect_for_code():
-    """Collect now where the bytecode is in the heap, so that the modules a game imports find
-    room in few pieces; on a frozen build it would only cost time (14 ms on an RP2040)."""
-    if bytecode_on_heap():
-        gc.collect()
+# Bytes allocated between collections while a row of uploads lasts (StockHeap.keep_uploads): on
+# the chip a stock build's sync of the presets spent about 0.45 s of its 3 s in collections of
+# 20 ms each at keep_packed's 16 KB, and the code a row keeps goes at its end
+UPLOADS_COLLECT_EVERY = 48 * 1024
 
 
 # The bytes between collections set last (collect_every), which a step that held collections
@@ -103,42 +90,6 @@ def free_bytes():
     return gc.mem_free() if hasattr(gc, "mem_free") else 0
 
 
-def check_room(total, block):
-    """Raise MemoryError unless ``total`` bytes are free, ``block`` of them in one piece. It
-    collects only when what is free before collecting is not enough (garbage counts as used,
-    so that is a lower bound): a collection takes 22-30 ms of a stock build's game start.
-    Where the bytecode is not in the heap only the block is tried: a frozen build's heap has
-    over 140 KB free in play, and ``gc.mem_free()`` walks all of it (8.6 ms of an RP2040's)."""
-    bytearray(block)
-    if bytecode_on_heap() and hasattr(gc, "mem_free") and gc.mem_free() < total:
-        free = free_bytes()
-        if free < total:
-            raise MemoryError("%d bytes free, %d wanted" % (free, total))
-
-
-def loaded_modules():
-    """The names of the modules imported so far (for ``release_modules``)."""
-    return set(sys.modules)
-
-
-def releasing_modules(call, *args):
-    """``call(*args)``, then every module it imported unloaded again (``release_modules``):
-    validating a ruleset imports its family's schema module."""
-    loaded = loaded_modules()
-    try:
-        return call(*args)
-    finally:
-        release_modules(loaded)
-
-
-def release_modules(loaded):
-    """Unload every module imported since ``loaded`` (``loaded_modules()``): a sync or a
-    ruleset list validates every family's rulesets, and on a Pico running copied .mpy files
-    the modules that took would otherwise hold their bytecode in its heap until reset."""
-    for name in [m for m in sys.modules if m not in loaded]:
-        unload_module(name)
-
-
 # Whether the heap ran out since forget_failed_imports() last did its work
 _RAN_OUT = [False]
 
@@ -180,19 +131,149 @@ def forget_failed_imports():
         del modules[placed]
 
 
-def unload_module(name):
-    """Forget module ``name`` (and its name in its package), so the garbage collector can
-    take its bytecode back once nothing else refers to it. A module frozen into the firmware
-    is kept: its bytecode is in flash, so forgetting it frees little and the next import of
-    it (a validation, a game start) costs again, about 100 ms on an RP2040."""
-    module = sys.modules.get(name)
-    if module is None or frozen(module):
-        return
-    del sys.modules[name]
-    package, _, attr = name.rpartition(".")
-    parent = sys.modules.get(package)
-    if parent is not None:
-        try:  # no dir(parent): a start that ran out of heap unloads through here
-            delattr(parent, attr)
-        except (AttributeError, TypeError):
-            pass
+def build_policy():
+    """The heap policy of the build this runs on: ``StockHeap`` where MicroPython has this
+    package's bytecode in its heap (loaded from files: the ``.mpy`` files ``tiletable deploy``
+    copies to a stock UF2, or ``.py`` sources compiled at import), else
+    ``heap_frozen.FrozenHeap`` (imported only then). Asked once, by main.py (an ``os.stat``:
+    1.75 ms of an RP2040's time)."""
+    if sys.implementation.name == "micropython" and not frozen(sys.modules[__name__]):
+        return StockHeap()
+    from tiletable.heap_frozen import FrozenHeap
+
+    return FrozenHeap()
+
+
+class StockHeap:
+    """The heap policy where the bytecode is in the heap (copied ``.mpy`` files on a stock
+    UF2): the heap kept packed, every module a task imported unloaded once it is over, and a
+    game's start made where its code finds room (a game of another family set aside first, the
+    families no game holds unloaded, imports on a cut-up heap collected as they go, a restart
+    into the game when games played since boot are what is in the way).
+
+    Its users: ``App`` (link queue, self test, housekeeping), ``GameStarter`` (runtime/starter.py),
+    ``LinkServer`` (a row of uploads), ``RuleStore`` (validations)."""
+
+    link_room = 2048  # the link's output queue (runtime/usblink.py's OUT_ROOM says why)
+    collects_in_play = False  # collections come by bytes allocated (keep_packed)
+    warmer = None  # no readying of games ahead (runtime/warmup.py): their code would hold the heap
+    native_intake = None  # no machine code for the link (runtime/usb_native.py): it would be heap
+
+    def __init__(self):
+        self.restart_may_help = False  # the last start came on a heap games had used before
+        self._fresh = True  # no game prepared since boot: a restart would not give more room
+        self._families = {}  # family -> the modules its first start (or resume) imported
+        self.kept_modules = None  # set(sys.modules) before a row of uploads kept a schema module
+        self._kept_every = -1  # collect_every()'s setting before that row
+
+    def keep_packed(self):
+        keep_packed()
+
+    # ----- modules
+
+    def release(self, loaded):
+        """Unload every module imported since ``loaded`` (``set(sys.modules)`` then; None:
+        nothing to do): a sync or a ruleset list validates every family's rulesets, and the
+        modules that took would otherwise hold their bytecode in the heap until reset."""
+        if loaded is not None:
+            for name in [m for m in sys.modules if m not in loaded]:
+                self.unload(name)
+
+    def releasing(self, call, *args):
+        """``call(*args)``, then every module it imported unloaded again: validating a ruleset
+        imports its family's schema module."""
+        loaded = set(sys.modules)
+        try:
+            return call(*args)
+        finally:
+            self.release(loaded)
+
+    def unload(self, name):
+        """Forget module ``name`` (and its name in its package), so the garbage collector can
+        take its bytecode back once nothing else refers to it. A module frozen into the firmware
+        is kept: its bytecode is in flash, so forgetting it frees little and the next import of
+        it (a validation, a game start) costs again, about 100 ms on an RP2040."""
+        module = sys.modules.get(name)
+        if module is None or frozen(module):
+            return
+        del sys.modules[name]
+        package, _, attr = name.rpartition(".")
+        parent = sys.modules.get(package)
+        if parent is not None:
+            try:  # no dir(parent): a start that ran out of heap unloads through here
+                delattr(parent, attr)
+            except (AttributeError, TypeError):
+                pass
+
+    # ----- a game's start (runtime/starter.py)
+
+    def starting(self):
+        """A start or a resume begins: whether a restart could give it more room is known now.
+        Returns what ``release`` compares with to unload what the start imports."""
+        self.restart_may_help = not self._fresh
+        self._fresh = False
+        return set(sys.modules)
+
+    def make_way(self, starter, family):
+        """Before a start imports ``family``'s code (None: after one that found no room): a game
+        of another family in progress is set aside (an attempt beside it ran out of heap and
+        left its pieces, interned names and the partial import, where the next attempt needed
+        room), the families no game holds are unloaded, and the heap is collected so that the
+        code finds room in few pieces."""
+        session = starter.table.session
+        if session is not None and family is not None and session.ruleset.family != family:
+            starter.set_aside()
+        if starter.table.session is None:
+            for other in [f for f in self._families if f != family]:
+                for module in self._families.pop(other):
+                    self.unload(module)
+        gc.collect()
+
+    def load(self, call, arg):
+        """``call(arg)``, which imports a family's code: on a heap games have cut up with a
+        collection every ``COLLECT_EVERY`` bytes allocated, whatever the threshold was
+        (``App.scan`` holds collections off while a tile awaits its confirmation), then the
+        threshold as it was. Imported with collections held off, Moon's code and garbage spread
+        over the holes of a 124 KB region (the 64-bit unix port) and left 60 KB free, no 4 KB in
+        one piece. On a fresh heap the import is laid out as it comes: that left Buki 2 KB more
+        room (tests/sim/test_main_boot.py, 352K)."""
+        if not (self.restart_may_help and hasattr(gc, "threshold")):
+            return call(arg)
+        was = gc.threshold()
+        gc.threshold(COLLECT_EVERY)
+        try:
+            return call(arg)
+        finally:
+            gc.threshold(was)
+
+    def check_room(self, total, block):
+        """Raise MemoryError unless ``total`` bytes are free, ``block`` of them in one piece. It
+        collects only when what is free before collecting is not enough (garbage counts as
+        used, so that is a lower bound): a collection takes 22-30 ms of a stock build's start."""
+        bytearray(block)
+        if hasattr(gc, "mem_free") and gc.mem_free() < total:
+            free = free_bytes()
+            if free < total:
+                raise MemoryError("%d bytes free, %d wanted" % (free, total))
+
+    def note_family(self, family, loaded):
+        """Remember the modules the first game of ``family`` imported (those not in ``loaded``)."""
+        if family not in self._families:
+            self._families[family] = [m for m in sys.modules if m not in loaded]
+
+    # ----- a row of uploads (proto/server.py)
+
+    def keep_uploads(self):
+        """A row of uploads keeps the schema modules its validations import until it ends
+        (``end_uploads``): importing one again at each upload took about 130 ms of a put; and
+        collections come every ``UPLOADS_COLLECT_EVERY`` bytes meanwhile."""
+        if self.kept_modules is None:
+            self.kept_modules = set(sys.modules)
+            self._kept_every = collect_every(UPLOADS_COLLECT_EVERY)
+
+    def end_uploads(self):
+        """Unload what a row of uploads kept imported."""
+        if self.kept_modules is not None:
+            self.release(self.kept_modules)
+            self.kept_modules = None
+            collect_every(self._kept_every)

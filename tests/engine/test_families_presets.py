@@ -76,19 +76,19 @@ def test_validating_a_ruleset_imports_its_familys_schema_not_its_play_code():
     """On a stock UF2 a family module's import took about 150 ms of each ruleset's put: every
     family's PARAMS, PRESETS and check_params are in a schema module of their own."""
     from tiletable.engine.rulesets import load_ruleset
-    from tiletable.heap import loaded_modules, release_modules
+    from tiletable.heap import StockHeap
 
     for preset in games():
         document = find_ruleset(preset[0]).to_json()
         engine, schema = module(preset[1], ""), module(preset[1], "_params")
         names = (engine, schema)
         saved = {name: sys.modules.pop(name) for name in names if name in sys.modules}
-        loaded = loaded_modules()
+        loaded = set(sys.modules)
         try:
             load_ruleset(document)
             assert schema in sys.modules and engine not in sys.modules, preset[0]
         finally:
-            release_modules(loaded)
+            StockHeap().release(loaded)
             sys.modules.update(saved)
 
 

@@ -48,9 +48,10 @@ HASH = "0123456789abcdef"
 LIST_ALL = {"after": ""}
 
 
-def _server(name, collector=gc):
+def _server(name, policy=None, collector=gc):
+    """A server on a fresh directory; ``policy``: its heap policy (tiletable/heap.py), by default the runtime's."""
     root = fresh_dir(name)
-    return LinkServer(RuleStore(root + "/rulesets"), Journal(root + "/journal"), "0.3.0", "tiletable-test", collector)
+    return LinkServer(RuleStore(root + "/rulesets", policy=policy), Journal(root + "/journal"), "0.3.0", "tiletable-test", policy, collector)
 
 
 def _replies(server, wire):
@@ -243,16 +244,11 @@ def _collecting(every, test):
 
 
 def _frozen_build_server(name, collector=gc):
-    """A server as a frozen build makes it: its modules on no file system (heap.bytecode_on_heap),
-    so a row of uploads changes no collection setting."""
-    from tiletable import heap
+    """A server as a frozen build makes it (heap_frozen.FrozenHeap): a row of uploads keeps no
+    modules and changes no collection setting."""
+    from tiletable.heap_frozen import FrozenHeap
 
-    loaded = heap.__file__
-    heap.__file__ = "tiletable/heap.py"
-    try:
-        return _server(name, collector)
-    finally:
-        heap.__file__ = loaded
+    return _server(name, FrozenHeap(), collector)
 
 
 @toy_family.with_toy_family
@@ -274,9 +270,11 @@ def test_every_fourth_upload_in_steps_collects_garbage_in_a_step_before_its_vali
 @toy_family.with_toy_family
 def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_request():
     from tiletable.engine.rulesets import find_ruleset
-    from tiletable.heap import releasing_modules
+    from tiletable.heap import StockHeap
 
-    server = _server("server-keep-schema")
+    policy = StockHeap()
+    releasing_modules = policy.releasing
+    server = _server("server-keep-schema", policy)
     schema = "tiletable.engine.line_params"
     loaded_before = schema in sys.modules
     for name in ("muggins", "block"):
@@ -285,10 +283,10 @@ def test_a_row_of_uploads_keeps_the_schema_module_it_imported_until_another_requ
         _ok(server, RULESET_PUT_BEGIN, {"name": name, "size": len(data), "hash": ruleset.hash})
         _ok(server, RULESET_PUT_CHUNK, {"offset": 0, "data": data[:900]})
         _ok(server, RULESET_PUT_CHUNK, {"offset": 900, "data": data[900:]})  # validated
-        assert schema in sys.modules and server.kept_modules is not None  # the next upload finds it imported
+        assert schema in sys.modules and policy.kept_modules is not None  # the next upload finds it imported
         _ok(server, RULESET_PUT_COMMIT)
     assert len(_ok(server, RULESET_LIST, LIST_ALL)["rulesets"]) == 2  # the row is over
-    assert server.kept_modules is None and (schema in sys.modules) == loaded_before
+    assert policy.kept_modules is None and (schema in sys.modules) == loaded_before
 
 
 @toy_family.with_toy_family
@@ -297,7 +295,7 @@ def test_uploads_on_a_frozen_build_leave_no_list_of_modules_to_release():
     server = _frozen_build_server("server-frozen-keep")
     got_type, _ = _sync(server, data, content_hash)
     assert got_type == RULESET_PUT_COMMIT | REPLY
-    assert server.kept_modules is None  # its modules stay in flash: nothing to look up at the row's end
+    assert server.policy.kept_modules is None  # its modules stay in flash: nothing to look up at the row's end
 
 
 @toy_family.with_toy_family
@@ -376,7 +374,9 @@ def test_a_sync_collects_the_heap_at_its_first_list_page_and_before_every_fourth
 def test_where_collections_come_by_bytes_allocated_a_sync_makes_none_of_its_own():
     """A stock build collects every 16 KB allocated (48 KB while uploads last): the collections
     above, for a heap collected only when full, would add to those (20-40 ms each on the chip)."""
-    server = _server("server-stock-collects", _CountingGc())
+    from tiletable.heap import StockHeap
+
+    server = _server("server-stock-collects", StockHeap(), _CountingGc())
     _collecting(16 * 1024, lambda: _collected(_sync_counting_collections(server), [0, 0, 0, 0, 0]))
 
 

@@ -1,5 +1,6 @@
 # portable
-"""tiletable/heap.py: the heap kept in large pieces, and the room a game must leave to be played."""
+"""tiletable/heap.py: the heap kept in large pieces, the room a game must leave to be played,
+and the heap policy each build gets."""
 import gc
 import time
 
@@ -7,7 +8,8 @@ from allocation import takes_heap
 from portable import raises
 
 from tiletable import heap
-from tiletable.heap import COLLECT_EVERY, bytecode_on_heap, check_room, free_bytes, keep_packed
+from tiletable.heap import COLLECT_EVERY, StockHeap, build_policy, free_bytes, keep_packed
+from tiletable.heap_frozen import FrozenHeap
 
 ON_MICROPYTHON = hasattr(gc, "mem_free")
 
@@ -18,33 +20,8 @@ def test_keep_packed_has_a_collection_made_every_few_kb():
         assert gc.threshold() == COLLECT_EVERY
 
 
-def test_a_frozen_package_is_not_bytecode_on_the_heap_but_one_loaded_from_files_is():
-    loaded = heap.__file__  # a .py source here, or a compiled .mpy (the test suite's MicroPython runs)
-    assert bytecode_on_heap()
-    try:
-        heap.__file__ = "tiletable/heap.py"  # a frozen module names a source on no file system
-        assert not bytecode_on_heap()
-    finally:
-        heap.__file__ = loaded
-
-
-def test_whether_the_bytecode_is_on_the_heap_is_worked_out_once_per_file_name():
-    looks = []
-    plain = heap.frozen
-    loaded = heap.__file__
-    heap.frozen = lambda module: looks.append(module) or plain(module)
-    try:
-        heap.__file__ = "frozen/tiletable/heap.py"  # a name no other test gave it
-        assert not bytecode_on_heap() and not bytecode_on_heap()
-        assert len(looks) == 1  # (an os.stat: 1.75 ms on the chip)
-        heap.__file__ = loaded
-        assert bytecode_on_heap() and len(looks) == 2
-    finally:
-        heap.frozen = plain
-        heap.__file__ = loaded
-
-
 def test_check_room_wants_the_block_and_the_total():
+    check_room = StockHeap().check_room
     check_room(0, 16)
     if ON_MICROPYTHON:
         free = free_bytes()
@@ -55,12 +32,23 @@ def test_check_room_wants_the_block_and_the_total():
 
 
 def test_check_room_on_a_frozen_build_tries_only_the_block():
+    check_room = FrozenHeap().check_room
+    check_room(1 << 30, 16)  # the total is not walked for (a gc.mem_free() took 8.6 ms on the chip)
+    if ON_MICROPYTHON:
+        raises(MemoryError, check_room, 0, free_bytes() + 4096)
+
+
+def test_only_micropython_with_the_bytecode_in_its_heap_gets_the_stock_policy():
+    """The stock policy unloads modules: on CPython (the PC tool, the simulated table) that
+    would take them from under whatever else uses them; on a frozen build their bytecode is in
+    flash. Here the package is loaded from files (a .py source, or a compiled .mpy as the test
+    suite's MicroPython runs it), where a frozen module names a source on no file system."""
     loaded = heap.__file__
-    heap.__file__ = "tiletable/heap.py"  # as a frozen module names itself
     try:
-        check_room(1 << 30, 16)  # the total is not walked for (a gc.mem_free() took 8.6 ms on the chip)
-        if ON_MICROPYTHON:
-            raises(MemoryError, check_room, 0, free_bytes() + 4096)
+        policy = build_policy()
+        assert isinstance(policy, StockHeap if ON_MICROPYTHON else FrozenHeap)
+        heap.__file__ = "tiletable/heap.py"  # as a frozen module names itself
+        assert isinstance(build_policy(), FrozenHeap)
     finally:
         heap.__file__ = loaded
 

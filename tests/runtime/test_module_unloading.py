@@ -1,7 +1,7 @@
 # portable
-"""tiletable/heap.py's module unloading: unload_module forgets a module whose bytecode is in the
+"""tiletable/heap.py's module unloading: StockHeap.unload forgets a module whose bytecode is in the
 heap and keeps a frozen one, whose bytecode is in the firmware's flash (importing it again would
-cost a start 100 ms on a Pico); releasing_modules unloads what a validation imported;
+cost a start 100 ms on a Pico); the stock policy's ``releasing`` unloads what a validation imported;
 forget_failed_imports lets the collector have a module whose import failed."""
 import gc
 import sys
@@ -10,7 +10,7 @@ from runtime.scratch import fresh_dir
 
 from tiletable import frozen
 from tiletable.engine.rulesets import find_ruleset
-from tiletable.heap import forget_failed_imports, loaded_modules, note_heap_ran_out, releasing_modules, unload_module
+from tiletable.heap import StockHeap, forget_failed_imports, note_heap_ran_out
 
 HELD_KB = 24  # what the failing module below holds when its import fails
 
@@ -22,7 +22,7 @@ class _Module:
 
 def test_a_module_loaded_from_a_file_is_forgotten():
     sys.modules["tiletable_probe_loaded"] = _Module(__file__)
-    unload_module("tiletable_probe_loaded")
+    StockHeap().unload("tiletable_probe_loaded")
     assert "tiletable_probe_loaded" not in sys.modules
 
 
@@ -30,7 +30,7 @@ def test_a_frozen_module_whose_source_is_on_no_file_system_is_kept():
     frozen = _Module("tiletable/engine/no_such_module_anywhere.py")
     sys.modules["tiletable_probe_frozen"] = frozen
     try:
-        unload_module("tiletable_probe_frozen")
+        StockHeap().unload("tiletable_probe_frozen")
         assert sys.modules["tiletable_probe_frozen"] is frozen
     finally:
         del sys.modules["tiletable_probe_frozen"]
@@ -39,8 +39,8 @@ def test_a_frozen_module_whose_source_is_on_no_file_system_is_kept():
 def test_a_preset_found_by_alias_leaves_no_family_imported():
     """Its lookup imports each family's schema module in turn (engine/rulesets.py). What stays
     is frozen into the port (the WebAssembly port's ``binascii`` and ``os``)."""
-    before = loaded_modules()
-    assert releasing_modules(find_ruleset, "All-Fives").name == "muggins"
+    before = set(sys.modules)
+    assert StockHeap().releasing(find_ruleset, "All-Fives").name == "muggins"
     assert [name for name in sys.modules if name not in before and not frozen(sys.modules[name])] == []
 
 

@@ -90,8 +90,10 @@ class Feed(io.IOBase):  # no bytes yet, pollable
         return 0 if request == 3 else -1
 
 def link(root, frozen):
+    from tiletable.heap import StockHeap
+    from tiletable.heap_frozen import FrozenHeap
     machine.UNIQUE_ID = b"USBNATIV"
-    app = assemble(Hardware().board, Feed(), io.BytesIO(), lambda: 0, root=root, frozen=frozen)
+    app = assemble(Hardware().board, Feed(), io.BytesIO(), lambda: 0, root=root, policy=FrozenHeap() if frozen else StockHeap())
     return app.link
 """
 
@@ -110,10 +112,11 @@ def test_cpython_keeps_the_bytecode_intake(tmp_path):
     import os
 
     from device import Hardware
+    from tiletable.heap_frozen import FrozenHeap
     from tiletable.runtime.app import assemble
 
     read_end, write_end = os.pipe()
     with os.fdopen(read_end, "rb", buffering=0) as instream:
-        link = assemble(Hardware().board, instream, io.BytesIO(), lambda: 0, root=str(tmp_path), frozen=True).link
+        link = assemble(Hardware().board, instream, io.BytesIO(), lambda: 0, root=str(tmp_path), policy=FrozenHeap()).link
         assert link._readable is not None and "_take" not in link.__dict__
     os.close(write_end)

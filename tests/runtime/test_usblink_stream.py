@@ -6,13 +6,16 @@ import os
 
 from runtime.scratch import fresh_dir
 
+from tiletable.heap_frozen import FrozenHeap
 from tiletable.proto.frame import STREAM_ENCODED, STREAM_PAYLOAD, FrameDecoder
 from tiletable.proto.messages import EV_PLAY, JOURNAL_STREAM, REPLY, decode_payload, encode_message
 from tiletable.proto.server import LinkServer
 from tiletable.record import iter_records
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore
-from tiletable.runtime.usblink import OUT_ROOM, OUT_ROOM_FROZEN, UsbLink
+from tiletable.runtime.usblink import OUT_ROOM, UsbLink
+
+OUT_ROOM_FROZEN = FrozenHeap.link_room
 
 HASH = "ab" * 32
 

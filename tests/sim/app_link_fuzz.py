@@ -94,7 +94,7 @@ def build_app(root):
     clock = StoppedClock(hardware)
     instream = open(os.devnull, "rb")
     app = assemble(hardware.board, instream, Sink(), clock, root=root, unique_id=b"FUZZ\x00\x00\x00\x01")
-    app.table.start("muggins", ["ann", "bob"], clock())
+    app.table.starter.start("muggins", ["ann", "bob"], clock())
     app.table.stop()
     app.journal.flush()
     blank = Pieces().tag("blank")  # a tag on zone 0 for TAG_SCAN, TAG_WRITE and UID_PUT to find

@@ -20,9 +20,10 @@ _REPLY_MS = 2000  # device time a request is given before _read reports nothing 
 
 class DeviceTimeTransport(Transport):
     """The host's side of an in-process simulated table: a request goes into the device's USB
-    pipe, and the device's services run (in device time) until its reply is out."""
+    pipe, and the device's services run (in device time) until its reply is out. ``policy``:
+    the class of the firmware's heap policy (sim/device.py), by default the runtime's."""
 
-    def __init__(self, root, timeout=5.0):
+    def __init__(self, root, timeout=5.0, policy=None):
         import io
 
         import device
@@ -35,7 +36,7 @@ class DeviceTimeTransport(Transport):
         self.flash.copy_in()
         self.flash.mount()
         flashfs.install()
-        self.device = device.Device(root, None, device.Pieces(), os.fdopen(usb_in, "rb", buffering=0), self._out, flash=self.flash)
+        self.device = device.Device(root, None, device.Pieces(), os.fdopen(usb_in, "rb", buffering=0), self._out, flash=self.flash, policy=policy)
         self.device.app.link.open()
         self.replies = {}  # request name -> device ms from its first write to its reply, each time
 

@@ -48,14 +48,15 @@ def reads(shown, text):
     return len(shown) == len(text) and all(glyph(a) == glyph(b) for a, b in zip(shown, text))
 
 
-def local_table(root, control=None, fast=True, flash=False):
+def local_table(root, control=None, fast=True, flash=False, policy=None):
     """A simulated device in this process (its USB port an idle pipe), driven through
     ``LocalControl``: the same commands as the control port, without a socket or a pty.
     ``control(power_on)`` makes another kind of control (``chaos.ChaosControl``); ``fast``
     scans only zones with a change to confirm (sim/device.py: device time is not the chip's).
     Its clock moves only with the commands (no wall clock), so a loaded machine plays the same
     match. ``flash``: its files on littlefs at the chip's costs (sim/flashfs.py), kept over
-    its power-ons."""
+    its power-ons. ``policy``: the class of the firmware's heap policy (tiletable/heap.py; by
+    default the runtime's), e.g. ``heap.StockHeap`` for a stock build's unloading."""
     import device
 
     usb_in, _ = os.pipe()
@@ -67,7 +68,7 @@ def local_table(root, control=None, fast=True, flash=False):
 
         flashfs.install()
         chip = flashfs.FlashFs(str(root)).mount()
-    return (control or LocalControl)(lambda: device.Device(str(root), _NoControlPort(), pieces, usb, io.BytesIO(), fast=fast, flash=chip))
+    return (control or LocalControl)(lambda: device.Device(str(root), _NoControlPort(), pieces, usb, io.BytesIO(), fast=fast, flash=chip, policy=policy))
 
 
 class _NoControlPort:

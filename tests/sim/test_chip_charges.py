@@ -38,16 +38,13 @@ def test_a_collection_charges_nothing_of_the_garbage_earlier_work_left():
     from tiletable.runtime.warmup import warm_steps
 
     def leave_a_suspended_generator():
-        class Table:
-            class menu:
-                name = "muggins"
-
+        class Starter:
             def find_ruleset(self, name):
                 return None
 
-        table = Table()
-        table.steps = warm_steps(table)  # a cycle: only the collector frees it
-        next(table.steps)
+        starter = Starter()
+        starter.steps = warm_steps(starter, "muggins")  # a cycle: only the collector frees it
+        next(starter.steps)
 
     meter = LineMeter()
     leave_a_suspended_generator()
@@ -117,12 +114,12 @@ def test_a_walk_of_the_modules_is_charged_for_the_firmware_s_modules_only():
     import sys
 
     from chip_costs import VALIDATE_LINE_US
-    from tiletable.heap import loaded_modules, release_modules
+    from tiletable.heap import StockHeap
 
     firmware = len([m for m in sys.modules if m.startswith("tiletable")])
     assert len(sys.modules) > 3 * firmware  # the PC's process: the host's and the tests' modules too
     meter = LineMeter()
-    meter.run(release_modules, loaded_modules())  # nothing new: a walk that unloads nothing
+    meter.run(StockHeap().release, set(sys.modules))  # nothing new: a walk that unloads nothing
     assert meter.cost_us() <= (firmware + 10) * VALIDATE_LINE_US
 
 

@@ -221,9 +221,10 @@ def test_a_stock_build_collects_every_48_kb_while_a_row_of_uploads_lasts(tmp_pat
     that keep the heap packed come back when it ends (the host gone quiet, or another request),
     whatever the scan steps held off meanwhile."""
     from linktime import DeviceTimeTransport
+    from tiletable.heap import StockHeap
     from tiletable_host.sync import collect_documents, push
 
-    link = DeviceTimeTransport(str(tmp_path))
+    link = DeviceTimeTransport(str(tmp_path), policy=StockHeap)
     gc = stock_gc
     monkeypatch.setattr(link.device.app, "gc", gc)
     link.device.app._threshold = gc.value
@@ -232,9 +233,9 @@ def test_a_stock_build_collects_every_48_kb_while_a_row_of_uploads_lasts(tmp_pat
     link.hello()
     for document in documents[:3]:
         push(link, document)
-    assert link.device.app.server.kept_modules is not None and gc.value == 48 * 1024
+    assert link.device.app.policy.kept_modules is not None and gc.value == 48 * 1024
     services.run_until(services.bus.now_us + 1200 * 1000)  # the host goes quiet
-    assert link.device.app.server.kept_modules is None and gc.value == 16 * 1024
+    assert link.device.app.policy.kept_modules is None and gc.value == 16 * 1024
     for document in documents[3:5]:
         push(link, document)
     assert gc.value == 48 * 1024

@@ -16,7 +16,7 @@ from tiletable_host.transport_serial import SerialTransport
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 # Sized by the chip: on the emulated RP2040 (bench/chip_starts.py, stock UF2, 9315d8e) a fresh
 # Buki start, the largest, leaves 27,280 of the heap's 246,016 bytes free: 2.7 KB beyond the
-# 24 KB of play headroom it must keep (table.PLAY_HEADROOM). On this 64-bit port it keeps that
+# 24 KB of play headroom it must keep (starter.PLAY_HEADROOM). On this 64-bit port it keeps that
 # headroom from 352-354 KB up (with what the loop did before), and the chip's 2.7 KB take about 4 KB here (bench/table_heap.py's
 # ratio of 1.43): 358 KB. A smaller heap here is not a Pico's but a tighter one.
 PICO_SIZED_HEAP = "358K"

@@ -358,7 +358,7 @@ def test_prompts_count_seats_from_1_and_use_the_players_names(table_root):
     control.remove(0)
     assert control.state()["prompt"] == "P2 to play"  # seat 1
     app = control.device.app
-    app.table.start("block", ["ann", "bob"], app.ticks_ms())  # as the PC's START names them
+    app.table.starter.start("block", ["ann", "bob"], app.ticks_ms())  # as the PC's START names them
     control.press("ok")
     control.place(2, "3-3")  # seat 1 holds the highest double
     control.remove(2)

@@ -6,7 +6,7 @@ import pytest
 from player import SETTLED, at_budget, choose_game, journal_sessions, local_table, reads, replay
 from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.errors import E_CLAIM, E_TILE, E_TURN, RulesetError
-from tiletable.heap import unload_module
+from tiletable.heap import StockHeap
 
 import device
 
@@ -15,9 +15,9 @@ RED = at_budget(StatusLeds.illegal_colour)  # the illegal flash
 AMBER = at_budget(StatusLeds.end_colour)  # a candidate end
 
 
-def started(tmp_path, game="block", players=2):
-    """A table with ``game`` chosen in the menu and dealt (unseen hands)."""
-    control = local_table(tmp_path)
+def started(tmp_path, game="block", players=2, policy=None):
+    """A table with ``game`` chosen in the menu and dealt (unseen hands); ``policy``: see local_table."""
+    control = local_table(tmp_path, policy=policy)
     for _ in range(12):
         if control.state()["menu"][0] == game:
             break
@@ -353,12 +353,12 @@ def test_moon_trick_on_the_trick_zone_shows_its_winner(table_root):
 
 def _no_room_for_code(monkeypatch):
     """Make importing a family's code fail as it does on a Pico whose heap is full."""
-    import tiletable.runtime.table as table_module
+    import tiletable.runtime.starter as starter_module
 
     def no_room(family):
         raise MemoryError("memory allocation failed, allocating 4096 bytes")
 
-    monkeypatch.setattr(table_module, "_controller_for", no_room)
+    monkeypatch.setattr(starter_module, "_controller_for", no_room)
 
 
 def test_no_memory_for_a_game_is_reported_and_starts_nothing(tmp_path, monkeypatch):
@@ -392,35 +392,63 @@ def test_a_game_of_another_family_unloads_the_modules_of_the_family_played_befor
     """On a Pico running copied .mpy files a family's bytecode is heap: Muggins then Moon must
     not hold both families' code."""
     for name in LINE_MODULES + TRICK_MODULES:
-        unload_module(name)  # as at boot: the table imports them itself
-    control = local_table(tmp_path)
+        StockHeap().unload(name)  # as at boot: the table imports them itself
+    control = local_table(tmp_path, policy=StockHeap)
     table = control.device.app.table
-    table.start("muggins", ["A", "B"], 0)
+    table.starter.start("muggins", ["A", "B"], 0)
     table.stop()
-    table.start("muggins", ["A", "B", "C"], 0)  # the same family again: nothing unloaded
+    table.starter.start("muggins", ["A", "B", "C"], 0)  # the same family again: nothing unloaded
     assert all(name in sys.modules for name in LINE_MODULES)
-    table.start("moon", ["A", "B", "C"], 0)  # while Muggins is in progress: Muggins is set aside first
+    table.starter.start("moon", ["A", "B", "C"], 0)  # while Muggins is in progress: Muggins is set aside first
     assert all(name in sys.modules for name in TRICK_MODULES)
     assert not any(name in sys.modules for name in LINE_MODULES)
     table.stop()
-    table.start("muggins", ["A", "B"], 0)  # no game in progress: Moon's modules go
+    table.starter.start("muggins", ["A", "B"], 0)  # no game in progress: Moon's modules go
     assert all(name in sys.modules for name in LINE_MODULES)
     assert not any(name in sys.modules for name in TRICK_MODULES)
     table.stop()
-    table.start("columns", ["A", "B"], 0)
+    table.starter.start("columns", ["A", "B"], 0)
     assert not any(name in sys.modules for name in LINE_MODULES)
     assert control.state()["mode"] == "game"
 
 
-def _block_with_imports_noted(tmp_path, monkeypatch, full_while_held=False):
+def test_on_the_pc_no_module_is_ever_unloaded(tmp_path):
+    """CPython runs the firmware with a frozen build's heap policy (tiletable/heap_frozen.py):
+    a module unloaded there would be taken from under whatever else in the process uses it
+    (the PC tool's threads, its live view). A sync's validation and games of three families,
+    started and stopped, leave every module they found or imported in place."""
+    from tiletable.engine.rulesets import find_ruleset
+    from tiletable.heap_frozen import FrozenHeap
+
+    families = LINE_MODULES + TRICK_MODULES + ("tiletable.engine.line_params", "tiletable.engine.trick_params")
+    for name in families:
+        StockHeap().unload(name)  # so that the table and the rule store import them themselves
+    control = local_table(tmp_path)
+    app = control.device.app
+    assert isinstance(app.policy, FrozenHeap)
+    seen = set(sys.modules)
+    for name in ("muggins", "moon"):
+        ruleset = find_ruleset(name)
+        app.rulestore.put(ruleset.to_json().encode(), ruleset.hash)  # validated as a sync's upload is
+        assert seen <= set(sys.modules)
+        seen = set(sys.modules)
+    for name, players in (("muggins", 2), ("moon", 3), ("columns", 2), ("muggins", 3)):
+        app.table.starter.start(name, ["A", "B", "C"][:players], 0)
+        app.table.stop()
+        assert seen <= set(sys.modules)
+        seen = set(sys.modules)
+    assert all(name in sys.modules for name in families)
+
+
+def _block_with_imports_noted(tmp_path, monkeypatch, full_while_held=False, policy=None):
     """Block with a tile played; each import of a family's code notes whether a game is held
     then (and with ``full_while_held`` runs out of heap if one is). Returns (control, notes)."""
-    import tiletable.runtime.table as table_module
+    import tiletable.runtime.starter as starter_module
 
-    control = started(tmp_path)
+    control = started(tmp_path, policy=policy)
     control.place(0, "3-3")
     control.remove(0)
-    real = table_module._controller_for
+    real = starter_module._controller_for
     held = []
 
     def noted(family):
@@ -429,7 +457,7 @@ def _block_with_imports_noted(tmp_path, monkeypatch, full_while_held=False):
             raise MemoryError("memory allocation failed, allocating 4096 bytes")
         return real(family)
 
-    monkeypatch.setattr(table_module, "_controller_for", noted)
+    monkeypatch.setattr(starter_module, "_controller_for", noted)
     return control, held
 
 
@@ -442,7 +470,7 @@ def _block_abandoned_for(control, tmp_path, name):
 
 def test_when_the_heap_cannot_hold_two_games_the_one_in_progress_is_abandoned_first(tmp_path, monkeypatch):
     control, held = _block_with_imports_noted(tmp_path, monkeypatch, full_while_held=True)
-    control.device.app.table.start("muggins", ["A", "B", "C"], 0)  # Block's family: tried beside it
+    control.device.app.table.starter.start("muggins", ["A", "B", "C"], 0)  # Block's family: tried beside it
     assert held == [True, False]  # tried beside Block, then again once Block was given up
     assert control.state()["mode"] == "game"
     _block_abandoned_for(control, tmp_path, "muggins")
@@ -452,9 +480,9 @@ def test_a_game_of_another_family_is_not_tried_beside_the_one_in_progress(tmp_pa
     """Where the bytecode is in the heap, an attempt beside the game in progress ran out of room
     and left its pieces in the way of the next one (a Moon start after Muggins was refused, or
     not, by what had run since the menu opened): the game in progress goes first."""
-    control, held = _block_with_imports_noted(tmp_path, monkeypatch)
+    control, held = _block_with_imports_noted(tmp_path, monkeypatch, policy=StockHeap)
     control.press("menu")
-    control.device.app.table.start("moon", ["A", "B", "C"], 0)  # at once: nothing ran between
+    control.device.app.table.starter.start("moon", ["A", "B", "C"], 0)  # at once: nothing ran between
     assert held == [False]
     assert control.state()["ruleset"] == "moon"
     _block_abandoned_for(control, tmp_path, "moon")
@@ -463,13 +491,13 @@ def test_a_game_of_another_family_is_not_tried_beside_the_one_in_progress(tmp_pa
 def test_a_game_of_another_family_refused_for_its_input_leaves_the_one_in_progress(tmp_path):
     """The game set aside for another family's start comes back from the journal when that
     start is refused for its input (Moon for four: bad input loses nothing)."""
-    control = started(tmp_path)
+    control = started(tmp_path, policy=StockHeap)
     control.place(0, "3-3")
     control.remove(0)
     before = control.state()
     table = control.device.app.table
     with pytest.raises(RulesetError):
-        table.start("moon", ["A", "B", "C", "D"], 0)
+        table.starter.start("moon", ["A", "B", "C", "D"], 0)
     after = control.state()
     assert (after["mode"], after["ruleset"], after["scores"], after["actions"]) == (before["mode"], "block", before["scores"], before["actions"])
     assert table.journal.in_session  # its session goes on
@@ -480,22 +508,23 @@ def test_a_game_of_another_family_refused_for_its_input_leaves_the_one_in_progre
 def test_a_game_of_another_family_with_no_room_abandons_the_one_in_progress(tmp_path, monkeypatch):
     """With no room for the new family's code, the game set aside ends as abandoned (its record
     whole), as when it was in the way: a restart into the new game must not resume it."""
+    import tiletable.runtime.starter as starter_module
     import tiletable.runtime.table as table_module
 
-    control = started(tmp_path)
+    control = started(tmp_path, policy=StockHeap)
     control.place(0, "3-3")
     control.remove(0)
     table = control.device.app.table
-    real = table_module._controller_for
+    real = starter_module._controller_for
 
     def no_room_for_trick(family):
         if family == "trick":
             raise MemoryError("memory allocation failed, allocating 4096 bytes")
         return real(family)
 
-    monkeypatch.setattr(table_module, "_controller_for", no_room_for_trick)
+    monkeypatch.setattr(starter_module, "_controller_for", no_room_for_trick)
     with pytest.raises(table_module.NoRoom):
-        table.start("moon", ["A", "B", "C"], 0)
+        table.starter.start("moon", ["A", "B", "C"], 0)
     assert control.state()["mode"] == "menu" and not table.journal.in_session
     sessions = journal_sessions(tmp_path)
     assert [header["ruleset"] for header, _ in sessions] == ["block"]
@@ -527,9 +556,9 @@ def _cut_up_after_one_game(monkeypatch, control_of, owner, name):
 
 
 def _family_code():
-    import tiletable.runtime.table as table_module
+    import tiletable.runtime.starter as starter_module
 
-    return table_module, "_controller_for"
+    return starter_module, "_controller_for"
 
 
 def _session_file():
@@ -545,7 +574,7 @@ def test_a_game_the_used_heap_cannot_hold_restarts_the_table_into_it(tmp_path, m
     by a restart (the menu's OK, as the link's GAME_START)."""
     import os
 
-    control = _cut_up_after_one_game(monkeypatch, lambda: local_table(tmp_path), *short_of())
+    control = _cut_up_after_one_game(monkeypatch, lambda: local_table(tmp_path, policy=StockHeap), *short_of())
     first_boot = control.device
     choose_game(control, "muggins", 2)
     control.press("ok")  # the deal
@@ -587,7 +616,7 @@ def _no_heap_for_the_note(monkeypatch):
 
 @pytest.mark.parametrize("refusal", [_flash_full, _no_heap_for_the_note], ids=["flash-full", "no-heap"])
 def test_without_a_note_on_flash_there_is_no_restart_and_the_table_says_why(tmp_path, monkeypatch, refusal):
-    control = _cut_up_after_one_game(monkeypatch, lambda: local_table(tmp_path), *_family_code())
+    control = _cut_up_after_one_game(monkeypatch, lambda: local_table(tmp_path, policy=StockHeap), *_family_code())
     first_boot = control.device
     choose_game(control, "muggins", 2)
     control.press("menu")
@@ -604,12 +633,12 @@ def test_without_a_note_on_flash_there_is_no_restart_and_the_table_says_why(tmp_
 
 
 def test_a_game_that_does_not_fit_a_fresh_heap_is_reported_not_restarted_into(tmp_path, monkeypatch):
-    import tiletable.runtime.table as table_module
+    import tiletable.runtime.starter as starter_module
 
     def no_room(family):
         raise MemoryError("memory allocation failed, allocating 4096 bytes")
 
-    monkeypatch.setattr(table_module, "_controller_for", no_room)
+    monkeypatch.setattr(starter_module, "_controller_for", no_room)
     with open(tmp_path / "start.json", "w") as note:  # as a restart into Moon leaves it
         note.write('{"ruleset": "moon", "players": ["A", "B", "C"]}')
     control = local_table(tmp_path)

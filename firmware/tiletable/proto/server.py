@@ -15,9 +15,10 @@ JOURNAL_STREAM is answered by a run of frames, not one: the request starts the r
 makes each frame (``stream.frame_into``) as its output queue has room for it. Any request ends
 a run in progress; a repeated stream request starts it again from its own position.
 
-A row of uploads (a sync) keeps the schema module its validations import (a line family's
-parameters) until the row ends: at the next request of another kind, or ``release_modules()``
-when the link has gone quiet (the runtime's housekeeping), so that a game finds the heap as it was.
+A row of uploads (a sync) may keep the schema module its validations import (a line family's
+parameters) until the row ends: the heap policy (tiletable/heap.py) decides, and is told the row
+ended at the next request of another kind (or by the runtime's housekeeping when the link has
+gone quiet), so that a game finds the heap as it was.
 
 A request whose work is long (a ruleset upload's last chunk or deflated put, and its commit:
 50-120 ms of an RP2040's time; a game start) is answered in steps when ``steps`` is on (the table's runtime):
@@ -67,8 +68,7 @@ from tiletable.proto.messages import (
     is_request,
     message_name,
 )
-from tiletable.heap import bytecode_on_heap, collect_every, collects_when_full, forget_failed_imports, free_bytes, loaded_modules
-from tiletable.heap import note_heap_ran_out, release_modules
+from tiletable.heap import collects_when_full, forget_failed_imports, free_bytes, note_heap_ran_out
 from tiletable.record import MAX_RECORD
 
 _PULL_OVERHEAD = 6  # the pull reply's "last" (u32) and the records' length (u16)
@@ -76,10 +76,6 @@ _SESSION_ROW_MAX = 4 + 4 + 25 + 17 + 4 + 1 + 1  # a session row with a 24-charac
 _RULESET_ROW_MAX = 25 + 2 + 17  # name (24 characters), version, hash (16 hex digits)
 _UPLOADS = (RULESET_PUT_BEGIN, RULESET_PUT_CHUNK, RULESET_PUT_DEFLATED, RULESET_PUT_COMMIT)  # a row of them keeps modules
 _COLLECT_UPLOADS = 4  # uploads validated between collections (one leaves about 15 KB of garbage)
-# Bytes allocated between collections while a row of uploads lasts, where keep_packed's 16 KB
-# hold otherwise (copied .mpy files): on the chip a stock build's sync of the presets spent
-# about 0.45 s of its 3 s in collections of 20 ms each, and the code a row keeps goes at its end
-_UPLOADS_COLLECT_EVERY = 48 * 1024
 
 
 class LinkServer:
@@ -95,7 +91,12 @@ class LinkServer:
             usb.write(frame)
     """
 
-    def __init__(self, rulestore, journal, firmware, device, collector=gc, crc=crc32):
+    def __init__(self, rulestore, journal, firmware, device, policy=None, collector=gc, crc=crc32):
+        if policy is None:
+            from tiletable.heap import build_policy
+
+            policy = build_policy()
+        self.policy = policy  # the heap policy (tiletable/heap.py): a row of uploads tells it
         self.rulestore = rulestore
         self.journal = journal
         self.firmware = firmware
@@ -112,10 +113,6 @@ class LinkServer:
         self._stepped = [RULESET_LIST, RULESET_PUT_CHUNK, RULESET_PUT_COMMIT, RULESET_PUT_DEFLATED]  # their handlers are generators
         self._upload = None
         self._validations = 0  # uploads validated (see _validate)
-        self.kept_modules = None  # loaded_modules() before a row of uploads kept a schema module
-        self._kept_every = -1  # collect_every()'s setting before that row
-        # told once: on the chip it is a littlefs stat of a path that is not there, 2.2 ms a put
-        self._keeps_modules = bytecode_on_heap()
         self._event_seq = 0
         self._pull_buf = None  # a pull reply's records: one request is answered at a time
         self.stream = None  # the journal stream in progress (proto/stream.py), or None
@@ -195,7 +192,7 @@ class LinkServer:
                 return self._reply(msg_type, seq, next(self.stepping[3]))
             self._end_stream()
             if msg_type not in _UPLOADS:
-                self.release_modules()
+                self.policy.end_uploads()
             self._request_seq = seq
             if version != PROTOCOL_VERSION:
                 raise ProtocolError(E_VERSION, "protocol version %d, this device speaks %d" % (version, PROTOCOL_VERSION))
@@ -225,13 +222,6 @@ class LinkServer:
             return self._error(E_NO_MEMORY, msg_type, seq, "%s: not enough memory (%d bytes free)" % (message_name(msg_type), free))
         except Exception as exc:  # a bug must not stop the table: report it and carry on
             return self._error(E_INTERNAL, msg_type, seq, "%s: %r" % (message_name(msg_type), exc))
-
-    def release_modules(self):
-        """Unload what a row of uploads kept imported (see the module doc)."""
-        if self.kept_modules is not None:
-            release_modules(self.kept_modules)
-            self.kept_modules = None
-            collect_every(self._kept_every)
 
     def _reply(self, msg_type, seq, fields):
         return None if fields is None else encode_message(msg_type | REPLY, seq, fields, self.crc)
@@ -335,15 +325,13 @@ class LinkServer:
         filled it about once, in whichever reply ran then (a validation held the loop 50 ms;
         the first put, after a heap the table had filled, took 101 ms to answer). A collection
         at every upload cost the sync 0.3 s. Where collections come by bytes allocated (copied
-        .mpy files: ``_UPLOADS_COLLECT_EVERY``), they would only add to those."""
+        .mpy files: the heap policy's ``keep_uploads``), they would only add to those."""
         yield None
         self._validations += 1
         if self._validations % _COLLECT_UPLOADS == 0 and collects_when_full():
             self.gc.collect()
             yield None
-        if self.kept_modules is None and self._keeps_modules:
-            self.kept_modules = loaded_modules()
-            self._kept_every = collect_every(_UPLOADS_COLLECT_EVERY)
+        self.policy.keep_uploads()
         upload.check(keep_schema=True)
 
     def _ruleset_put_commit(self, fields):

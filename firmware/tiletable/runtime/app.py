@@ -12,10 +12,10 @@ buttons, the table's timers and the journal's flush of what the table accepted (
 the USB link (every 5 ms; every 1 ms during a transfer, at once while a full chunk came in or
 a ruleset commit or a game start goes on in steps), and the watchdog (every 100 ms: a task
 that hangs stops the feeding and the watchdog resets the board; the table then resumes from
-the journal; on a frozen build it also readies the menu's game, runtime/warmup.py).
+the journal; where the heap policy has one, a ``Warmer`` readies the menu's game,
+runtime/warmup.py). What the app does for room is its heap policy's (tiletable/heap.py).
 """
 import gc
-import sys
 from binascii import crc32
 
 try:
@@ -26,7 +26,7 @@ except ImportError:  # older MicroPython builds
 from tiletable.board import pins
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.errors import RulesetError
-from tiletable.heap import EVERY, bytecode_on_heap, forget_failed_imports, unload_module
+from tiletable.heap import EVERY, build_policy, forget_failed_imports
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
@@ -36,7 +36,7 @@ from tiletable.runtime.rulestore import RuleStore
 from tiletable.runtime.table import FIRMWARE, INTENT_MAINTENANCE, INTENT_RESTART_INTO, INTENT_SELF_TEST, JournalFull, NoRoom, Table
 from tiletable.runtime.tray import Tray
 from tiletable.runtime.ui import TableUi
-from tiletable.runtime.usblink import CHUNK, OUT_ROOM, OUT_ROOM_FROZEN, UsbLink
+from tiletable.runtime.usblink import CHUNK, UsbLink
 from tiletable.runtime.wallclock import WallClock
 
 DEVICE = "tiletable"
@@ -49,8 +49,8 @@ _LINK_MS = 5
 _LINK_BUSY_MS = 1
 _TRANSFER_MS = 50
 _HOUSEKEEPING_MS = 100
-# On a frozen build, in play: a garbage collection just after a play, at most this often
-# (App._collect_in_play).
+# Where the heap policy says so (a frozen build), in play: a garbage collection just after a
+# play, at most this often (App._collect_in_play).
 _COLLECT_IN_PLAY_MS = 2000
 _UPLOADS_QUIET_MS = 1000  # a link this long quiet after ruleset uploads has ended their row (LinkServer)
 # The services, in the order of ``App.services()`` and ``App.longest_us``: each one's longest
@@ -68,20 +68,20 @@ def device_name(unique_id):
     return DEVICE + "-" + "".join("%02x" % b for b in unique_id)
 
 
-def assemble(board, instream, outstream, ticks_ms, root="", unique_id=None, ticks_us=None, frozen=None, collector=gc, crc=crc32, meter=None):
+def assemble(board, instream, outstream, ticks_ms, root="", unique_id=None, ticks_us=None, policy=None, collector=gc, crc=crc32, meter=None):
     """The ``App`` on ``board``, its link on ``instream``/``outstream`` (the USB serial
     streams), its files under ``root``. ``ticks_ms`` is the clock (``time.ticks_ms`` on the
     Pico), ``ticks_us`` the tray's finer one for its fields' settling (``time.ticks_us``;
     without it the tray counts in milliseconds); ``unique_id`` (``machine.unique_id()``)
-    names the device to the PC. ``frozen``: whether to run as a frozen build does (its link
-    queue and intake, a ``Warmer``, collections in play), by default as this package's
-    bytecode says (the simulated table, whose sources stand for a frozen chip where its work
-    is charged, says so itself). What a simulation does differently comes in with the chip's
+    names the device to the PC. ``policy``: the heap policy (tiletable/heap.py: its link
+    queue and intake, a ``Warmer``, collections in play, what it unloads), by default the one
+    of the build this runs on (``build_policy()``; the simulated table, whose sources stand for
+    a frozen chip where its work is charged, passes a frozen build's). What a simulation does differently comes in with the chip's
     defaults: ``collector`` makes the link server's and the app's garbage collections
     (``gc``), ``crc`` the link frames' CRC-32 (``binascii.crc32``), and ``meter`` (see
     ``App``)."""
-    if frozen is None:
-        frozen = not bytecode_on_heap()
+    if policy is None:
+        policy = build_policy()
     tray = Tray(
         board.readers,
         Resolver(UidTable.read(root + "/uids.json")),
@@ -90,15 +90,12 @@ def assemble(board, instream, outstream, ticks_ms, root="", unique_id=None, tick
         ticks_us=ticks_us,
     )
     journal = Journal(root + "/journal")
-    rulestore = RuleStore(root + "/rulesets", FIRMWARE)
+    rulestore = RuleStore(root + "/rulesets", FIRMWARE, policy)
     wall_clock = WallClock(ticks_ms)
-    table = Table(board, TableUi(board.display, board.buzzer), journal, rulestore, wall_clock.now_s)
-    server = LinkServer(rulestore, journal, FIRMWARE, device_name(unique_id), collector, crc)
-    intake = None  # a frozen build's link reads with machine code, where MicroPython compiles viper
-    if frozen and sys.implementation.name == "micropython":
-        from tiletable.runtime.usb_native import NativeIntake as intake
-    link = UsbLink(server, instream, outstream, OUT_ROOM_FROZEN if frozen else OUT_ROOM, intake)
-    return App(board, tray, table, server, link, wall_clock, ticks_ms, root, ticks_us, frozen, collector, meter)
+    table = Table(board, TableUi(board.display, board.buzzer), journal, rulestore, wall_clock.now_s, policy)
+    server = LinkServer(rulestore, journal, FIRMWARE, device_name(unique_id), policy, collector, crc)
+    link = UsbLink(server, instream, outstream, policy.link_room, policy.native_intake)
+    return App(board, tray, table, server, link, wall_clock, ticks_ms, root, ticks_us, policy, collector, meter)
 
 
 # The services wake about 600 times a second at idle: each wake's sleep is asyncio's own,
@@ -117,14 +114,17 @@ class App:
     ``table`` (with its journal and display), the link ``server`` and the USB ``link``, the
     ``wall_clock``. ``ticks_ms`` is the clock (``time.ticks_ms`` on the Pico), ``ticks_us``
     the finer one its steps are timed by (``time.ticks_us``); ``root`` the folder of the
-    table's files; ``frozen`` whether to run as a frozen build does (a ``Warmer``, collections
-    in play); ``collector`` makes its garbage collections (``gc``). ``meter``: a simulation
-    that charges the chip's time for the firmware's work (sim/device.py), None on the chip:
-    ``meter.run(call, *args)`` runs the table's work on the tray's events, and
+    table's files; ``policy`` the heap policy (tiletable/heap.py: a ``Warmer``, collections
+    in play, what it unloads); ``collector`` makes its garbage collections (``gc``). ``meter``:
+    a simulation that charges the chip's time for the firmware's work (sim/device.py), None on
+    the chip: ``meter.run(call, *args)`` runs the table's work on the tray's events, and
     ``meter.scanned()`` hears that the tray's poll is over, before the scan works out its wait."""
 
-    def __init__(self, board, tray, table, server, link, wall_clock, ticks_ms, root="", ticks_us=None, frozen=False, collector=gc, meter=None):
+    def __init__(self, board, tray, table, server, link, wall_clock, ticks_ms, root="", ticks_us=None, policy=None, collector=gc, meter=None):
         self._restart_spare = bytearray(_RESTART_SPARE)
+        if policy is None:
+            policy = build_policy()
+        self.policy = policy
         self.board = board
         self.ticks_ms = ticks_ms
         self._ticks_us = ticks_us if ticks_us is not None else (lambda: ticks_ms() * 1000)
@@ -158,8 +158,9 @@ class App:
         self._start_flag = root + "/start.json"
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
         self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
-        self.warmer = None  # readies the menu's game at idle (runtime/warmup.py): frozen code only
-        self.collects_in_play = False  # frozen code only: a copied .mpy build collects by bytes allocated (tiletable/heap.py)
+        make = policy.warmer
+        self.warmer = make(self) if make else None  # readies the menu's game at idle (runtime/warmup.py)
+        self.collects_in_play = policy.collects_in_play  # not where collections come by bytes allocated (tiletable/heap.py)
         # the bytes between collections tiletable/heap.py's keep_packed set (copied .mpy files; a
         # frozen build and CPython set none): held off in scan steps, then its setting as it is
         # then (heap.EVERY: a row of uploads changes it) put back (App.scan)
@@ -167,11 +168,6 @@ class App:
         self._threshold = threshold if threshold > 0 else None
         self._collected_ms = ticks_ms()
         self._collected_after = 0  # the table's count of journalled actions at that collection
-        if frozen:
-            from tiletable.runtime.warmup import Warmer
-
-            self.warmer = Warmer(self)
-            self.collects_in_play = True
         self.running = True
         self.table.boot(ticks_ms())
 
@@ -185,7 +181,7 @@ class App:
         if not 2 <= len(players) <= seats:
             raise ProtocolError(E_BAD_VALUE, "%d players; the table seats 2 to %d" % (len(players), seats))
         try:
-            for session in self.table.start_steps(fields["ruleset"], players, self.ticks_ms()):
+            for session in self.table.starter.start_steps(fields["ruleset"], players, self.ticks_ms()):
                 if session is None:
                     yield None
         except KeyError:
@@ -195,7 +191,7 @@ class App:
         except JournalFull as exc:
             raise ProtocolError(E_JOURNAL_FULL, str(exc))
         except NoRoom as exc:
-            if self.table.restart_may_help and self.restart_into(fields["ruleset"], players):
+            if self.policy.restart_may_help and self.restart_into(fields["ruleset"], players):
                 raise ProtocolError(E_NO_MEMORY, "%s: %s" % (exc, RESTARTS_INTO))
             raise ProtocolError(E_NO_MEMORY, str(exc))
         except ValueError as exc:
@@ -252,7 +248,7 @@ class App:
         if pending is None or self.journal.in_session:
             return
         try:
-            self.table.start(pending["ruleset"], pending["players"], now_ms)
+            self.table.starter.start(pending["ruleset"], pending["players"], now_ms)
         except NoRoom as exc:
             self.table.report(0, E_NO_MEMORY, str(exc), now_ms)
         except (RulesetError, ValueError, KeyError, TypeError) as exc:
@@ -333,7 +329,7 @@ class App:
         self._send_selftest_report()
         self.table.ui.clear_messages()
         self.table.open_menu()
-        unload_module("tiletable.runtime.selftest")
+        self.policy.unload("tiletable.runtime.selftest")
 
     def _send_selftest_report(self):
         summary, rows = self.selftest_report
@@ -539,7 +535,7 @@ class App:
         forget_failed_imports()  # of a start from the menu that ran out of heap
         if self.wdt is not None:
             self.wdt.feed()
-        if self.server.kept_modules is not None:
+        if self.policy.kept_modules is not None:
             self._end_uploads(now_ms)
         if self.warmer is not None:
             self.warmer.step(now_ms)
@@ -566,7 +562,7 @@ class App:
         """A row of uploads whose host has gone quiet is over: the modules it kept go."""
         read = self._link_read_ms
         if read is None or ticks_diff(now_ms, read) >= _UPLOADS_QUIET_MS:
-            self.server.release_modules()
+            self.policy.end_uploads()
 
     def close(self):
         """Flush the journal and give the USB port back to the REPL."""

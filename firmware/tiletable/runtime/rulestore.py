@@ -32,7 +32,6 @@ except ImportError:  # CPython without the simulation's shim (the PC tool's own 
 
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import MAX_DOCUMENT, content_hash, load_ruleset
-from tiletable.heap import releasing_modules
 
 _SUFFIX = ".json"
 _TEMP_SUFFIX = ".tmp"
@@ -63,8 +62,15 @@ class RuleStore:
 
     inflates = DeflateIO is not None  # whether it takes deflated uploads (put_deflated)
 
-    def __init__(self, root, validator=""):
-        """``validator`` names the firmware (its version): an index another one wrote is not trusted."""
+    def __init__(self, root, validator="", policy=None):
+        """``validator`` names the firmware (its version): an index another one wrote is not
+        trusted. ``policy``: the heap policy (tiletable/heap.py), which unloads what a validation
+        imported where the bytecode is in the heap (by default the build's)."""
+        if policy is None:
+            from tiletable.heap import build_policy
+
+            policy = build_policy()
+        self.releasing = policy.releasing
         self.root = root
         self.validator = validator
         try:
@@ -117,7 +123,7 @@ class RuleStore:
             return ready[1]
         row = self._rows.get(name)
         proven = row is not None and row[1] is not None and row[0] == digest
-        ruleset = releasing_modules(load_ruleset, data, row[2] if proven else None)
+        ruleset = self.releasing(load_ruleset, data, row[2] if proven else None)
         self._ready = (digest, ruleset)
         return ruleset
 
@@ -175,7 +181,7 @@ class RuleStore:
         if row is not None and row[0] == digest:
             return row
         try:
-            ruleset = releasing_modules(load_ruleset, data)
+            ruleset = self.releasing(load_ruleset, data)
         except (RulesetError, ImportError):  # a family this firmware does not carry, or a damaged file
             return (digest, None, None)
         if ruleset.name != name:
@@ -229,7 +235,7 @@ class RuleStore:
 
     def put(self, data, expected_hash):
         """Install a whole document in one step; returns the Ruleset (see ``Upload.commit``)."""
-        name = releasing_modules(load_ruleset, data).name
+        name = self.releasing(load_ruleset, data).name
         upload = self.begin_put(name, len(data), expected_hash)
         upload.write(0, data)
         return upload.commit()
@@ -294,15 +300,15 @@ class Upload:
         """Validate the complete document ahead of the commit (the link does it as the last chunk
         comes: a step of its own, so the commit has less to do). What it finds is kept:
         ``commit_steps`` raises the error, if any. Nothing is done before the last byte, or twice.
-        ``keep_schema``: leave the family's schema module imported, for the link to unload
-        (``release_modules``) once the uploads in a row are validated: importing it again at
-        each one took about 130 ms of a stock build's put."""
+        ``keep_schema``: leave the family's schema module imported, for the link's heap policy
+        to unload (``end_uploads``) once the uploads in a row are validated: importing it again
+        at each one took about 130 ms of a stock build's put."""
         if self._checked is None and self._data is not None and self.received == self.size:
             try:  # the hash: checked at the commit
                 if keep_schema:
                     self._checked = load_ruleset(self._data, self.expected_hash)
                 else:
-                    self._checked = releasing_modules(load_ruleset, self._data, self.expected_hash)
+                    self._checked = self.store.releasing(load_ruleset, self._data, self.expected_hash)
             except RulesetError as exc:
                 self._checked = exc
 

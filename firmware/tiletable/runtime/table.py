@@ -1,45 +1,34 @@
 """The table: zone and button events in, engine actions, journal records, display and link events out.
 
-``Table`` owns what every game shares: the menu (game and player count, e.g. ``MUGG 4P``),
-starting and stopping a match, the ``act`` that plays each accepted action on the match's
-``Session`` (runtime/session.py: engine state and journal) and reports each rejected one (red
-flash, buzz, ``Err<code>``, nothing changed), undo, resuming the match in progress after a
-restart, and the events for the PC link. What a zone or a seat button *means* depends on the
-game family and lives in one controller per family (``play_line``, ...; see docs/TABLE.md).
+``Table`` owns what every game shares: the menu (``Menu``: game and player count, e.g.
+``MUGG 4P``), the match in progress, the ``act`` that plays each accepted action on
+its ``Session`` (runtime/session.py: engine state and journal) and reports each rejected one (red
+flash, buzz, ``Err<code>``, nothing changed), undo, stopping a match, the redraw, the snapshot,
+and the events for the PC link. Starting a match, or resuming the one in progress after a
+restart, is its ``GameStarter``'s (runtime/starter.py). What a zone or a seat button *means*
+depends on the game family and lives in one controller per family (``play_line``, ...; see
+docs/TABLE.md).
 
 Inputs are ``zone_event(event, now_ms)`` (tray ``ZoneEvent``), ``button_event(event, now_ms)``
 (``Buttons`` events) and ``tick(now_ms)``; outputs go to ``ui`` (display, LEDs, buzzer), the
 journal, ``outbox``: link events ``(msg_type, fields)`` the link service sends, and
 ``intents``: what the app is asked to do (the self test, a restart into a game, the REPL).
 """
-import gc
-import sys
-
 from tiletable import families, tagrecord
 from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, status_leds
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
-from tiletable.engine.rulesets import canonical_json, find_ruleset, preset_names
+from tiletable.engine.rulesets import canonical_json, preset_names
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
-from tiletable.heap import COLLECT_EVERY, bytecode_on_heap, check_room, collect_for_code, free_bytes, loaded_modules, note_heap_ran_out
-from tiletable.heap import release_modules, releasing_modules, unload_module
-from tiletable.profiles import profile_for, seatings
-from tiletable.proto.messages import E_JOURNAL_FULL, E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
+from tiletable.profiles import seatings
+from tiletable.proto.messages import E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.runtime.identity import uid_hex
-from tiletable.runtime.session import Session
 from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, SEEN, TAG_WRITTEN, UNKNOWN_TAG, UNSEEN
 from tiletable.runtime.ui import error_text
 
 FIRMWARE = "0.4.0"
 OUTBOX_SIZE = 32
-# A game is started only if, with its code and state in the heap, PLAY_HEADROOM bytes are
-# still free, PLAY_BLOCK of them in one piece (its session file's buffer is 1.2 KB on the 64-bit
-# unix port): a game that would run out of heap as it is played is better refused (or
-# restarted into) at the start than lost to a MemoryError at the table.
-PLAY_HEADROOM = 24 * 1024
-PLAY_BLOCK = 4 * 1024
-BOOT_SETTLE_MS = 1500  # after a resume, tiles already lying on the pads are not new plays
 
 # What the table asks of the app, which owns the board and the link (``Table.intents``):
 INTENT_MAINTENANCE = "maintenance"  # MENU held: leave protocol mode for the REPL
@@ -94,13 +83,26 @@ class Menu:
 
 
 class Table:
-    def __init__(self, board, ui, journal, rulestore=None, clock=None):
+    """The table of ``board``, shown on ``ui``, its matches kept in ``journal``; ``rulestore``
+    the installed rulesets (None: the presets alone), ``clock`` seconds since 1970 for journal
+    headers (or None), ``policy`` the build's heap policy (tiletable/heap.py; by default
+    ``build_policy()``'s)."""
+
+    def __init__(self, board, ui, journal, rulestore=None, clock=None, policy=None):
+        from tiletable.runtime.starter import GameStarter  # it imports this module's names
+
+        if policy is None:
+            from tiletable.heap import build_policy
+
+            policy = build_policy()
         self.board = board
         self.ui = ui
         self.journal = journal
         self.rulestore = rulestore
         self.clock = clock  # seconds since 1970 for journal headers, or None
-        self.menu = Menu(releasing_modules(preset_names))  # the presets' documents are read once
+        self.policy = policy
+        self.starter = GameStarter(self, policy)
+        self.menu = Menu(policy.releasing(preset_names))  # the presets' documents are read once
         self.mode = MODE_MENU
         self.session = None  # the match in play (or over, on the final screen)
         self.profile = None
@@ -113,14 +115,11 @@ class Table:
         self.intents = []  # what the table asks the app to do, in order (INTENT_*; App.buttons)
         self.selftest_status = None  # "running", then the last self test's result (STATE)
         self._held_long = bytearray(BUTTON_UNDO + 1)  # the press became long or double: no short press
-        self._quiet_until = None
+        self.quiet_until = None  # after a resume: pieces lying on the pads until then are no plays
         self._preview = None  # the verdict a preview flashed for a tile not yet confirmed
         self._final_places = True  # the final screen shows places (else the final scores)
         self._final_due = None  # when it flips next; None: at the next tick's time + FINAL_FLIP_MS
-        self._family_modules = {}  # family -> the modules a start or resume of it imported
-        self._aside = None  # the end record's result of the game a start set aside (_set_aside)
-        self._heap_fresh = True  # no game prepared since boot: a restart would not give more room
-        self.restart_may_help = False  # the last NoRoom came on a heap games had used before
+        self.aside = None  # the end record's result of the game a start set aside (GameStarter.set_aside)
 
     # ----- lifecycle
 
@@ -128,7 +127,7 @@ class Table:
         """Resume the match the journal has in progress, else open the menu."""
         if self.journal.in_session:
             try:
-                if self.resume(now_ms):
+                if self.starter.resume(now_ms):
                     return
             except (RulesetError, ValueError, KeyError) as exc:
                 self.report(0, E_OVER, "cannot resume: %s" % exc, now_ms)
@@ -144,182 +143,9 @@ class Table:
         self.ui.turn(None)
         self.redraw()
 
-    def find_ruleset(self, name):
-        """An installed ruleset of that name first (the PC may have tuned it), else a preset."""
-        if self.rulestore is not None:
-            try:
-                return self.rulestore.get(name)
-            except KeyError:
-                pass
-        return releasing_modules(find_ruleset, name)
-
-    def start(self, name, player_names, now_ms):
-        """Start a match of ruleset ``name``; returns the journal session's first sequence number.
-
-        A failure starts nothing and leaves the game in progress as it was, except when the
-        heap cannot hold that game and the new one at once: the game in progress is then
-        abandoned first (as starting the new one would have done) and the start tried again
-        (or, when the new session's file finds no room either, refused with NoRoom). Where the
-        bytecode is in the heap, a game of another family is not tried beside the one in
-        progress: that one is set aside first (``_set_aside``), abandoned if the new one then
-        finds no room (the app may restart into that), rebuilt from the journal if the start
-        fails for its input.
-
-        :raises RulesetError: unknown game or a player count the ruleset does not allow.
-        :raises JournalFull: the journal has no room for another game until the PC pulls it;
-            the game in progress goes on (a ValueError).
-        :raises NoRoom: the heap cannot hold the game (a ValueError).
-        :raises ValueError: no tray profile for it.
-        """
-        for header_seq in self.start_steps(name, player_names, now_ms):
-            if header_seq is not None:
-                return header_seq
-
-    def start_steps(self, name, player_names, now_ms):
-        """``start()`` in steps (the link's game start: the table's loop runs in between, and no
-        step holds it for long): yields None while there is more to do, then the session's
-        first sequence number. Nothing of the game in progress changes before the last step,
-        but for the families' modules unloaded, or a game set aside for another family's code
-        (the buttons wait meanwhile) or abandoned for room (see ``start``)."""
-        if not self.journal.room_for_session():  # said on the table too, whoever asked
-            self.report(0, E_JOURNAL_FULL, JOURNAL_FULL_MESSAGE, now_ms, "FULL")
-            raise JournalFull(JOURNAL_FULL_MESSAGE)
-        players = len(player_names)
-        self.restart_may_help = not self._heap_fresh
-        try:
-            for prepared in self._prepare(name, players):
-                if prepared is None:
-                    yield None
-        except NoRoom:
-            if self.session is None:
-                if self._aside is not None:  # it was in the way of the new game: it ends
-                    self._end_session("abandoned")
-                    self.open_menu()
-                raise
-            self._end_session("abandoned")
-            self.session = None
-            self.controller = None
-            for prepared in self._prepare(name, players):
-                pass
-        except (RulesetError, ValueError, KeyError):
-            self._take_up(now_ms)
-            raise
-        ruleset, state, profile, controller = prepared
-        if self.journal.in_session:
-            self._end_session("abandoned")
-        try:
-            session = Session.start(self.journal, ruleset, state, player_names, FIRMWARE, self._now_s(), now_ms)
-        except MemoryError:  # no room for the session file: the journal opened nothing
-            ruleset = state = controller = None
-            self._back_to_menu(name)
-        ruleset = state = None  # the session holds them: a failure below lets them go with it
-        try:
-            self._begin(session, profile, controller)
-            self.redraw()
-        except MemoryError:  # the controller, the LEDs or the first view found no room
-            session = controller = None
-            self.journal.end_session({"reason": "no room"})
-            self._back_to_menu(name)
-        yield session.header_seq
-
-    def _back_to_menu(self, name):
-        """After a start found no room: no game, the menu, the families' modules let go."""
-        if self.session is not None:  # the game in progress was ended above
-            self.session = None
-            self.controller = None
-            self.open_menu()
-        self._unload_families(None)
-        raise _no_memory(name)
-
-    def _prepare(self, name, players):
-        """Everything a start needs before its session begins, in steps of at most about 35 ms
-        of an RP2040's time (the first start of a family imports its code): yields None between
-        them, then (ruleset, state, profile, controller)."""
-        self._heap_fresh = False
-        loaded = None
-        try:
-            loaded = loaded_modules()
-            ruleset = self.find_ruleset(name)
-            yield None
-            if self.session is not None and self.session.ruleset.family != ruleset.family and bytecode_on_heap():
-                self._set_aside()
-            if self.session is None:
-                self._unload_families(ruleset.family)
-            controller = self._load(_controller_for, ruleset.family)
-            yield None
-            state = self._load(ruleset.new_state, players)
-            yield None
-            profile = profile_for(ruleset.name, players, ruleset.family)
-            check_room(PLAY_HEADROOM, PLAY_BLOCK)
-            self._note_family(ruleset.family, loaded)
-        except MemoryError:
-            raise _no_memory(name, loaded)
-        except (RulesetError, ValueError, KeyError):
-            if loaded is not None:
-                release_modules(loaded)  # the game set aside comes back into the room it had
-            raise
-        yield ruleset, state, profile, controller
-
-    def _load(self, call, arg):
-        """``call(arg)``, which imports a family's code: with a collection every ``COLLECT_EVERY``
-        bytes allocated on a heap games have cut up, whatever the threshold was (``App.scan``
-        holds collections off while a tile awaits its confirmation), then the threshold as it
-        was. Imported with collections held off, Moon's code and garbage spread over the holes
-        of a 124 KB region (the 64-bit unix port) and left 60 KB free, no 4 KB in one piece. On
-        a fresh heap the import is laid out as it comes: that left Buki 2 KB more room
-        (tests/sim/test_main_boot.py, 352K)."""
-        if not (self.restart_may_help and bytecode_on_heap() and hasattr(gc, "threshold")):
-            return call(arg)
-        was = gc.threshold()
-        gc.threshold(COLLECT_EVERY)
-        try:
-            return call(arg)
-        finally:
-            gc.threshold(was)
-
-    def _set_aside(self):
-        """Let the game in progress go from the heap before a start imports another family's
-        code, whatever has run since the menu opened: on a Pico running copied .mpy files, an
-        attempt beside it ran out of heap and left its pieces (interned names, the partial
-        import) where the next attempt needed room. Its session stays open in the journal
-        (``_take_up`` rebuilds it if the start fails for its input); its end record's result
-        is kept."""
-        self._aside = self.session.result("abandoned")
-        self.session = None
-        self.controller = None
-        self.mode = MODE_MENU
-
-    def _take_up(self, now_ms):
-        """Rebuild the game ``_set_aside`` let go from its journal session, after a start that
-        failed for its input; one that cannot be rebuilt is ended as it was set aside."""
-        result = self._aside
-        if result is None:
-            return
-        self._aside = None
-        try:
-            if self.resume(now_ms):
-                return
-        except (RulesetError, ValueError, KeyError):  # NoRoom too
-            pass
-        self.journal.end_session(result)
-        self.open_menu()
-
-    def _note_family(self, family, loaded):
-        """Remember the modules the first game of ``family`` imported (those not in ``loaded``)."""
-        if family not in self._family_modules:
-            self._family_modules[family] = [m for m in sys.modules if m not in loaded]
-
-    def _unload_families(self, keep):
-        """Unload the modules of every family played before but ``keep`` (no game holds them):
-        on a Pico running copied .mpy files, their bytecode is heap the next game needs."""
-        unloaded = [f for f in self._family_modules if f != keep]
-        for family in unloaded:
-            for module in self._family_modules.pop(family):
-                unload_module(module)
-        if unloaded:
-            collect_for_code()
-
-    def _begin(self, session, profile, controller):
+    def begin(self, session, profile, controller):
+        """Play ``session`` (its game just started or resumed by the starter) on ``profile``'s
+        zones with the family's ``controller`` class."""
         state = session.state
         self.menu.select(session.ruleset.name, state.players)
         self.session = session
@@ -332,50 +158,21 @@ class Table:
     def stop(self):
         """End the match in progress (journalled as stopped) and go back to the menu."""
         if self.journal.in_session:
-            self._end_session("stopped")
+            self.end_session("stopped")
         self.session = None
         self.controller = None
         self.open_menu()
 
-    def _end_session(self, reason, flush=True):
+    def end_session(self, reason, flush=True):
         """End the journal's session: with the result the game had when it was set aside, if
         it was, else the match's (``flush``: see ``Journal.end_session``)."""
-        result = self._aside
+        result = self.aside
         if result is None:
             result = self.session.result(reason) if self.session is not None else {"reason": reason}
-        self._aside = None
+        self.aside = None
         self.journal.end_session(result, flush)
 
-    def resume(self, now_ms):
-        """Rebuild the match in progress from the journal (header, actions, undo amendments),
-        replaying every action through the engine's checked path; True when it resumed."""
-        held = "tiletable.record_read" in sys.modules  # by the PC's tool around a simulated table
-        from tiletable.record_read import InEffect, visit  # only to resume: not in the boot's heap
-
-        records = InEffect()
-        visit(self.journal.session_records(), records)
-        if not held:
-            unload_module("tiletable.record_read")
-        header = records.start
-        if header is None:
-            return False
-        self._heap_fresh = False
-        loaded = loaded_modules()
-        try:
-            ruleset = self.find_ruleset(header["ruleset"])
-            controller = _controller_for(ruleset.family)
-            session = Session.replay(self.journal, ruleset, records, now_ms)
-            profile = profile_for(ruleset.name, session.state.players, ruleset.family)
-        except MemoryError:
-            raise _no_memory(header["ruleset"], loaded)
-        self._note_family(ruleset.family, loaded)
-        self._begin(session, profile, controller)
-        self.journal.resume()
-        self._quiet_until = ticks_add(now_ms, BOOT_SETTLE_MS)
-        self.redraw()
-        return True
-
-    def _now_s(self):
+    def now_s(self):
         return self.clock() if self.clock is not None else None
 
     # ----- inputs
@@ -388,7 +185,7 @@ class Table:
                 self.ui.preview(None, now_ms)
             return
         if kind == SEEN:  # a tile read once on the mover's pad: its verdict while the tray confirms it
-            role_of = self.profile.role_of if self.mode == MODE_GAME and self._quiet_until is None else ()
+            role_of = self.profile.role_of if self.mode == MODE_GAME and self.quiet_until is None else ()
             if event.zone in role_of:
                 role, a, b = role_of[event.zone]
                 verdict = self.controller.preview(role, a, b, event.items[0])
@@ -412,9 +209,9 @@ class Table:
         present = 1 if kind == PLACED else 0
         for identity in event.items:
             self.send(EV_ZONE, {"zone": event.zone, "tag": tagrecord.item_text(identity[0], identity[2]), "present": present})
-        settling = self._quiet_until is not None and ticks_diff(now_ms, self._quiet_until) < 0
+        settling = self.quiet_until is not None and ticks_diff(now_ms, self.quiet_until) < 0
         if not settling:
-            self._quiet_until = None
+            self.quiet_until = None
         if self.mode == MODE_GAME and self.profile is not None and event.zone in self.profile.role_of:
             role, a, b = self.profile.role_of[event.zone]
             if settling:  # pieces lying since before the restart: where they lie, not plays
@@ -442,7 +239,7 @@ class Table:
         self._button(button, kind, now_ms)
 
     def _button(self, button, kind, now_ms):
-        if self._aside is not None:
+        if self.aside is not None:
             return  # a start that set the game in progress aside is under way (start_steps)
         if button == BUTTON_MENU:
             if kind == Buttons.LONG:
@@ -476,11 +273,11 @@ class Table:
         elif button == BUTTON_OK and kind == Buttons.PRESS:
             names = ["P%d" % (s + 1) for s in range(menu.players)]
             try:
-                self.start(menu.name, names, now_ms)
+                self.starter.start(menu.name, names, now_ms)
             except JournalFull:
                 pass  # start() said so on the display
             except NoRoom as exc:
-                if self.restart_may_help:
+                if self.policy.restart_may_help:
                     self.intents.append((INTENT_RESTART_INTO, menu.name, names))
                 else:
                     self.report(0, E_NO_MEMORY, str(exc), now_ms)
@@ -544,7 +341,7 @@ class Table:
         for event in state.score_events[before:]:
             self.send(EV_SCORE, {"seat": event.seat, "points": self.controller.score_text(event.points), "rule": event.rule})
         if state.is_over():  # its end goes to flash with this play, after the display (App.buttons)
-            self._end_session("over", flush=False)
+            self.end_session("over", flush=False)
             self.mode = MODE_OVER
             self._final_places = True  # the final screen opens on the places
             self._final_due = None
@@ -724,29 +521,5 @@ class NoRoom(ValueError):
     """The heap cannot hold a game's code or state (a Pico running copied .mpy files keeps
     every imported module's bytecode in its heap): the table reports it and stays where it
     was, instead of crashing into a watchdog reset loop. When games were played since boot
-    (``Table.restart_may_help``), the pieces their modules left in the heap may be what is
+    (the heap policy's ``restart_may_help``), the pieces their modules left in the heap may be what is
     in the way: the app then restarts the board into the game (``App.restart_into``)."""
-
-
-def _no_memory(game, loaded=None):
-    """NoRoom for ``game``, after unloading every module the attempt imported (not in
-    ``loaded``, if given): a failed start leaves the heap as it found it."""
-    note_heap_ran_out()
-    free_bytes()  # the failed attempt's garbage goes first: what follows allocates
-    if loaded is not None:
-        release_modules(loaded)
-    return NoRoom("not enough memory on this table for %s (%d bytes free)" % (game, free_bytes()))
-
-
-def _controller_for(family):
-    """The table controller class of a family (the registry names it), imported only when a
-    game of it starts (RAM).
-
-    :raises ValueError: no controller for the family.
-    """
-    collect_for_code()
-    controller = families.FAMILIES.get(family)
-    if controller is None:
-        raise ValueError("no table controller for family %r" % family)
-    return getattr(__import__(families.module(family, "play_"), None, None, [controller]), controller)
-

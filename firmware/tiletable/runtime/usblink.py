@@ -41,13 +41,12 @@ CHUNK = 512  # bytes read per call at the most (a few ms on the Pico): bounds th
 # whatever the piece, and each piece costs bytecode. A 4 KB stream frame drained in 2.55 ms on
 # the chip in 1 KB pieces, 3.2 ms in pieces of the FIFO's size (a single write of it: 2.2 ms)
 _PIECE = const(1024)
-# bytes of frames waiting for the PC: a frozen build's queue holds a 4 KB journal stream frame
-# and a KB of replies and events; a build whose bytecode is in the heap keeps 2 KB, a reply of
-# the largest size and its events (the family's modules a game start loads need the rest: on
-# the emulated chip a stock build with a 3 KB queue and this code refused Muggins for room),
-# and streams 1 KB frames
+# bytes of frames waiting for the PC, unless the heap policy says otherwise (tiletable/heap.py's
+# ``link_room``): a build whose bytecode is in the heap keeps 2 KB, a reply of the largest size
+# and its events (the family's modules a game start loads need the rest: on the emulated chip a
+# stock build with a 3 KB queue and this code refused Muggins for room), and streams 1 KB
+# frames; a frozen build's queue holds a 4 KB journal stream frame (heap_frozen.py)
 OUT_ROOM = 2048
-OUT_ROOM_FROZEN = 5150
 _EVENT_ROOM = const(1024)  # queue room a journal stream frame leaves for replies and events
 _STREAM_FIELDS = const(24)  # a stream frame's bytes besides its data: header (4), reply fields (16), CRC (4)
 _DRAIN_PIECES = const(6)  # pieces written per poll at the most (6 KB, more than a full queue): bounds the time one poll may take

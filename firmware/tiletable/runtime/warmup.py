@@ -9,33 +9,31 @@ modules stay imported (noted as the family's, so a start of another family unloa
 Then it imports the journal stream's code, which the first pull after a boot imported in its
 first reply (8.4 ms of a frozen build's 28 ms).
 
-Only on a build with the code frozen in (``App`` imports this module nowhere else): there an
-import costs little heap, where on a stock build the modules' bytecode is heap the game needs.
+Only where the heap policy makes a ``Warmer`` (heap_frozen.FrozenHeap: a build with the code
+frozen in, and CPython): there an import costs little heap, and nothing is unloaded, where on a
+stock build the modules' bytecode is heap the game needs.
 """
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.rulesets import family_module
-from tiletable.heap import loaded_modules, note_heap_ran_out, release_modules
-from tiletable.runtime.table import _controller_for
+from tiletable.heap import note_heap_ran_out
+from tiletable.runtime.starter import _controller_for
 
 QUIET_MS = 1000  # the link's quiet time after a request before the game is readied (again)
 
 
-def warm_steps(table):
-    """Ready ``table``'s menu game, then the journal stream; a generator: yields None between
-    its steps. A failure only leaves the start as slow as it was."""
-    loaded = loaded_modules()
+def warm_steps(starter, name):
+    """Ready game ``name`` with ``starter`` (runtime/starter.py), then the journal stream; a
+    generator: yields None between its steps. A failure only leaves the start as slow as it was."""
     try:
-        ruleset = table.find_ruleset(table.menu.name)
+        ruleset = starter.find_ruleset(name)
         yield None
         family_module(ruleset.family)
         yield None
         _controller_for(ruleset.family)
-        table._note_family(ruleset.family, loaded)
     except MemoryError:  # an import that failed for room: see heap.forget_failed_imports
         note_heap_ran_out()
-        release_modules(loaded)
     except (KeyError, ValueError, ImportError):
-        release_modules(loaded)
+        pass
     yield None
     import tiletable.proto.stream  # noqa: F401
     import tiletable.runtime.journal_read  # noqa: F401
@@ -65,7 +63,7 @@ class Warmer:
                 return
             self._game = table.menu.name
             self._read = read
-            self._steps = warm_steps(table)
+            self._steps = warm_steps(table.starter, table.menu.name)
         self._advance()
 
     def _advance(self):
