@@ -11,26 +11,12 @@ import threading
 import time
 
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
-from tiletable.engine.rulesets import family_module, schema_module
-from tiletable.families import FAMILIES
 from tiletable_host.connect import open_link
 from tiletable_host.errors import CommandError
 from tiletable_host.people import for_people, score_scale, score_value, seat_name
 from tiletable_host.transport import TransportError
 from tiletable_host.views import table_picture
 from tiletable_host.watch import TableView, last_error, open_ruleset_db, turn_text
-
-
-def load_engine():
-    """Import every family's modules before threads share the engine: validating a ruleset
-    unloads the modules it imported (the Pico's heap needs that), which would take them away
-    from under another thread importing them; modules loaded before are never unloaded."""
-    for family in FAMILIES:
-        family_module(family)
-        schema_module(family)
-
-
-load_engine()
 
 
 class Hub:
