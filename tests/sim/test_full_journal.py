@@ -8,7 +8,7 @@ from tiletable.engine.rulesets import find_ruleset
 from tiletable.proto.messages import E_JOURNAL_FULL
 from tiletable.record import REC_GAP, REC_HEADER, REC_TIMED_ACTION
 from tiletable.runtime.journal import Journal
-from tiletable.runtime.table import JOURNAL_FULL_MESSAGE
+from tiletable.runtime.starter import JOURNAL_FULL_MESSAGE
 from tiletable_host.run import ScriptedGame
 from tiletable_host.simtable import SimulatedTable
 from tiletable_host.transport import DeviceError

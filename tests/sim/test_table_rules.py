@@ -509,7 +509,6 @@ def test_a_game_of_another_family_with_no_room_abandons_the_one_in_progress(tmp_
     """With no room for the new family's code, the game set aside ends as abandoned (its record
     whole), as when it was in the way: a restart into the new game must not resume it."""
     import tiletable.runtime.starter as starter_module
-    import tiletable.runtime.table as table_module
 
     control = started(tmp_path, policy=StockHeap)
     control.place(0, "3-3")
@@ -523,7 +522,7 @@ def test_a_game_of_another_family_with_no_room_abandons_the_one_in_progress(tmp_
         return real(family)
 
     monkeypatch.setattr(starter_module, "_controller_for", no_room_for_trick)
-    with pytest.raises(table_module.NoRoom):
+    with pytest.raises(starter_module.NoRoom):
         table.starter.start("moon", ["A", "B", "C"], 0)
     assert control.state()["mode"] == "menu" and not table.journal.in_session
     sessions = journal_sessions(tmp_path)

@@ -33,7 +33,8 @@ from tiletable.proto.server import LinkServer
 from tiletable.runtime.identity import Resolver, UidTable
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.rulestore import RuleStore
-from tiletable.runtime.table import FIRMWARE, INTENT_MAINTENANCE, INTENT_RESTART_INTO, INTENT_SELF_TEST, JournalFull, NoRoom, Table
+from tiletable.runtime.starter import FIRMWARE, JournalFull, NoRoom
+from tiletable.runtime.table import INTENT_MAINTENANCE, INTENT_RESTART_INTO, INTENT_SELF_TEST, Table
 from tiletable.runtime.tray import Tray
 from tiletable.runtime.ui import TableUi
 from tiletable.runtime.usblink import CHUNK, UsbLink

@@ -16,7 +16,6 @@ from tiletable.heap import free_bytes, note_heap_ran_out
 from tiletable.profiles import profile_for
 from tiletable.proto.messages import E_JOURNAL_FULL
 from tiletable.runtime.session import Session
-from tiletable.runtime.table import FIRMWARE, JOURNAL_FULL_MESSAGE, MODE_MENU, JournalFull, NoRoom
 
 # A game is started only if, with its code and state in the heap, PLAY_HEADROOM bytes are
 # still free, PLAY_BLOCK of them in one piece (its session file's buffer is 1.2 KB on the 64-bit
@@ -25,6 +24,7 @@ from tiletable.runtime.table import FIRMWARE, JOURNAL_FULL_MESSAGE, MODE_MENU, J
 PLAY_HEADROOM = 24 * 1024
 PLAY_BLOCK = 4 * 1024
 BOOT_SETTLE_MS = 1500  # after a resume, tiles already lying on the pads are not new plays
+FIRMWARE = "0.4.0"  # in each session's header
 
 
 class GameStarter:
@@ -151,6 +151,8 @@ class GameStarter:
         """Let the game in progress go from the heap (the heap policy's ``make_way``): its
         session stays open in the journal (``take_up`` rebuilds it if the start fails for its
         input); its end record's result is kept (``Table.aside``)."""
+        from tiletable.runtime.table import MODE_MENU  # (it imports this module)
+
         table = self.table
         table.aside = table.session.result("abandoned")
         table.session = None
@@ -221,3 +223,18 @@ def _controller_for(family):
     if controller is None:
         raise ValueError("no table controller for family %r" % family)
     return getattr(__import__(families.module(family, "play_"), None, None, [controller]), controller)
+
+
+JOURNAL_FULL_MESSAGE = "the journal is full: pull it on the PC (tiletable pull) before a new game"
+
+
+class JournalFull(ValueError):
+    """No new game: the journal has no room for it until the PC pulls and acknowledges."""
+
+
+class NoRoom(ValueError):
+    """The heap cannot hold a game's code or state (a Pico running copied .mpy files keeps
+    every imported module's bytecode in its heap): the table reports it and stays where it
+    was, instead of crashing into a watchdog reset loop. When games were played since boot
+    (the heap policy's ``restart_may_help``), the pieces their modules left in the heap may be what is
+    in the way: the app then restarts the board into the game (``App.restart_into``)."""

@@ -24,10 +24,10 @@ from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
 from tiletable.profiles import seatings
 from tiletable.proto.messages import E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.runtime.identity import uid_hex
+from tiletable.runtime.starter import GameStarter, JournalFull, NoRoom
 from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, SEEN, TAG_WRITTEN, UNKNOWN_TAG, UNSEEN
 from tiletable.runtime.ui import error_text
 
-FIRMWARE = "0.4.0"
 OUTBOX_SIZE = 32
 
 # What the table asks of the app, which owns the board and the link (``Table.intents``):
@@ -89,8 +89,6 @@ class Table:
     ``build_policy()``'s)."""
 
     def __init__(self, board, ui, journal, rulestore=None, clock=None, policy=None):
-        from tiletable.runtime.starter import GameStarter  # it imports this module's names
-
         if policy is None:
             from tiletable.heap import build_policy
 
@@ -508,18 +506,3 @@ def final_places(state):
 def _short(text):
     """An EV_ERROR message fits a ``str`` field (255 bytes)."""
     return text if len(text) < 250 else text[:247] + "..."
-
-
-JOURNAL_FULL_MESSAGE = "the journal is full: pull it on the PC (tiletable pull) before a new game"
-
-
-class JournalFull(ValueError):
-    """No new game: the journal has no room for it until the PC pulls and acknowledges."""
-
-
-class NoRoom(ValueError):
-    """The heap cannot hold a game's code or state (a Pico running copied .mpy files keeps
-    every imported module's bytecode in its heap): the table reports it and stays where it
-    was, instead of crashing into a watchdog reset loop. When games were played since boot
-    (the heap policy's ``restart_may_help``), the pieces their modules left in the heap may be what is
-    in the way: the app then restarts the board into the game (``App.restart_into``)."""
