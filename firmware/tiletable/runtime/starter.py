@@ -125,7 +125,10 @@ class GameStarter:
     def _prepare(self, name, players):
         """Everything a start needs before its session begins, in steps of at most about 35 ms
         of an RP2040's time (the first start of a family imports its code): yields None between
-        them, then (ruleset, state, profile, controller)."""
+        them, then (ruleset, state, profile, controller). A step that leaves no ``PLAY_BLOCK``
+        free ends the start (NoRoom) instead of yielding: the table's other services run
+        between the steps, and one that then ran out of heap restarted the board, the start's
+        request unanswered (the unix port, 294-298 KB heaps)."""
         policy = self.policy
         loaded = None
         try:
@@ -134,8 +137,10 @@ class GameStarter:
             yield None
             policy.make_way(self, ruleset.family)
             controller = policy.load(_controller_for, ruleset.family)
+            policy.check_room(0, PLAY_BLOCK)  # the loop's other services run between the steps
             yield None
             state = policy.load(ruleset.new_state, players)
+            policy.check_room(0, PLAY_BLOCK)
             yield None
             profile = profile_for(ruleset.name, players, ruleset.family)
             policy.check_room(PLAY_HEADROOM, PLAY_BLOCK)
