@@ -205,6 +205,28 @@ def _stepped(server, msg_type, fields, seq):
     return got_type, decode_payload(got_type, payload), steps
 
 
+def test_a_request_answered_in_steps_holds_no_reply_of_the_request_before():
+    """Only the last request may come again: once another arrives, the reply kept for a repeat
+    is garbage, and the new request's steps (a game start's imports) have its heap."""
+    server = _server("server-forget-last")
+    server.steps = True
+    _ok(server, RULESET_LIST, LIST_ALL)
+    held = []
+
+    def start(fields):
+        held.append(server._last)
+        yield None
+        held.append(server._last)
+        yield {"session": 1}
+
+    server.register(GAME_START, start, "game", stepped=True)
+    fields = {"ruleset": "muggins", "players": ["ann", "bob"]}
+    got_type, reply, steps = _stepped(server, GAME_START, fields, 4000)
+    assert got_type == GAME_START | REPLY and reply == {"session": 1} and steps == 2
+    assert held == [None, None]
+    assert _stepped(server, GAME_START, fields, 4000)[1] == {"session": 1} and len(held) == 2  # a repeat: not run again
+
+
 @toy_family.with_toy_family
 def test_an_upload_in_steps_is_validated_with_its_last_chunk_and_installed_at_the_commit():
     server = _server("server-steps")

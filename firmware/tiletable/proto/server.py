@@ -178,6 +178,10 @@ class LinkServer:
         if msg_type != HELLO and last is not None and last[0] == msg_type and last[1] == seq and last[2] == payload:
             self.repeats_answered += 1
             return last[3]
+        # A host repeats only the request it heard no reply to: once another comes, the reply
+        # kept for a repeat is garbage, and a request answered in steps (a game start) has its
+        # room (a sync's last page held a stock build's Muggins start 192 bytes short)
+        self._last = last = None
         reply = self.handle(version, msg_type, seq, payload)
         if reply is not None:
             self._last = None if msg_type == HELLO else (msg_type, seq, payload, reply)
