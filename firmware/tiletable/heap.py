@@ -158,6 +158,7 @@ class StockHeap:
     collects_in_play = False  # collections come by bytes allocated (keep_packed)
     warmer = None  # no readying of games ahead (runtime/warmup.py): their code would hold the heap
     native_intake = None  # no machine code for the link (runtime/usb_native.py): it would be heap
+    keep_packed = staticmethod(keep_packed)  # main.py, before its imports
 
     def __init__(self):
         self.restart_may_help = False  # the last start came on a heap games had used before
@@ -165,9 +166,6 @@ class StockHeap:
         self._families = {}  # family -> the modules its first start (or resume) imported
         self.kept_modules = None  # set(sys.modules) before a row of uploads kept a schema module
         self._kept_every = -1  # collect_every()'s setting before that row
-
-    def keep_packed(self):
-        keep_packed()
 
     # ----- modules
 
