@@ -429,7 +429,7 @@ def test_on_the_pc_no_module_is_ever_unloaded(tmp_path):
     seen = set(sys.modules)
     for name in ("muggins", "moon"):
         ruleset = find_ruleset(name)
-        app.rulestore.put(ruleset.to_json().encode(), ruleset.hash)  # validated as a sync's upload is
+        app.table.rulestore.put(ruleset.to_json().encode(), ruleset.hash)  # validated as a sync's upload is
         assert seen <= set(sys.modules)
         seen = set(sys.modules)
     for name, players in (("muggins", 2), ("moon", 3), ("columns", 2), ("muggins", 3)):
