@@ -288,6 +288,26 @@ def test_clone_and_absent_readers_are_reported_at_start():
     assert "0xff" in events[0][4] and "0x12" in events[1][4]
 
 
+def test_a_reader_with_no_room_for_its_driver_is_opened_later_and_is_no_fault():
+    """Just after a game start that found the heap full, opening a reader's driver may find no
+    room either: that is no fault of the reader (nor a reason to restart the board); the tray
+    tries again later and then reads the zone."""
+    table = VirtualTray(1)
+    spi, cs = table.spi, table.cs_pins[0]
+    room = [False]
+
+    def opener():
+        if not room[0]:
+            raise MemoryError("memory allocation failed, allocating 368 bytes")
+        return MFRC522(spi, cs)
+
+    tray = Tray([opener], retry_ms=300)
+    table.models[0].place(tile(81, 1, 0x04))
+    assert table.run(tray, 100) == []
+    room[0] = True
+    assert kinds(table.run(tray, 400)) == [PLACED]
+
+
 def test_accepted_clone_is_used_but_reported():
     table = VirtualTray(1, versions=[0xB2])
     spi, cs = table.spi, table.cs_pins[0]

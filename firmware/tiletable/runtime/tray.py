@@ -485,6 +485,9 @@ class Tray:
         except OSError as err:
             self._fault(zone, now_ms, err)
             return True
+        except MemoryError:  # no room for its driver now (a start that found none): not the reader's fault
+            zone.retry_at = ticks_add(now_ms, self.retry_ms)
+            return True
         zone.reader = reader
         zone.retry_at = None
         zone.signature_bits = -1
