@@ -30,13 +30,15 @@ class FrozenHeap:
         return Warmer(app)
 
     def __init__(self):
-        # the link's intake as machine code (runtime/usb_native.py; UsbLink uses it where its
-        # stream can be polled): only MicroPython compiles viper
-        self.native_intake = None
-        if sys.implementation.name == "micropython":
-            from tiletable.runtime.usb_native import NativeIntake
+        if sys.implementation.name != "micropython":
+            self.native_intake = None  # only MicroPython compiles viper
 
-            self.native_intake = NativeIntake
+    def native_intake(self, link):
+        """``link``'s intake as machine code (runtime/usb_native.py): UsbLink takes it where its
+        stream can be polled."""
+        from tiletable.runtime.usb_native import NativeIntake
+
+        return NativeIntake(link)
 
     def release(self, loaded):
         pass
