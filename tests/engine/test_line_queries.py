@@ -28,7 +28,7 @@ from tiletable.engine.line_actions import (
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import parse_tile
 
-ACTIONS_PER_GAME = 150  # a hand or two (undo replays the history, in a 192 KB heap)
+ACTIONS_PER_GAME = 150  # a hand or two
 
 
 def _declared_sets(state, seat, t):
@@ -37,7 +37,7 @@ def _declared_sets(state, seat, t):
     declare = seat_action(K_SETTER, seat)
     if declare not in state.legal_actions():
         return False
-    state.apply(declare)
+    state.push(declare)  # taken back from its snapshot: a replay of the match would need a 192 KB heap's room
     legal = list(state.legal_actions())
     state.undo()
     if legal and kind_of(legal[0]) == K_STAKES:
