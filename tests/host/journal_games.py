@@ -72,3 +72,21 @@ def play_as_the_table(journal, ruleset, rng, choice, hands=None, actions=None):
         if rng.random() < 0.04:  # a play taken back at the table, then another chosen
             session.undo_last()
     return session
+
+
+def write_record_files(db_path, folder):
+    """Each session stored in the database ``db_path`` as a record file in ``folder`` (what a
+    PC imports); returns their paths."""
+    import os
+
+    from tiletable_host import record as recordmod
+    from tiletable_host.db import Database
+
+    db = Database.open(db_path)
+    paths = []
+    for number, text in enumerate(recordmod.session_records_text(db, db.sessions())):
+        paths.append(os.path.join(str(folder), "game%d.tgr" % number))
+        with open(paths[-1], "w", encoding="utf-8") as handle:
+            handle.write(text)
+    db.close()
+    return paths

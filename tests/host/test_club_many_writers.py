@@ -14,8 +14,6 @@ Then pull, import and sync from several PCs wait for each other no longer than t
 transaction: one program is held inside its write transaction while the others run; each
 other one finishes, or is waiting for that program's locks alone and finishes once it commits.
 """
-import contextlib
-import io
 import multiprocessing
 import os
 import random
@@ -24,7 +22,8 @@ import sys
 
 import pytest
 
-from journal_games import play_into_journal
+from cli import run_captured
+from journal_games import play_into_journal, write_record_files
 from soak import size
 from tiletable.record import REC_HEADER, iter_records
 from tiletable.runtime.journal import Journal
@@ -196,19 +195,6 @@ def _local_table(root, device):
     return Table(root, timeout=30)
 
 
-def _run(argv, link=None):
-    """A tiletable command in this process; (status, stdout, stderr)."""
-    from tiletable_host import main as cli
-
-    args = cli.build_parser().parse_args(argv)
-    if link is not None:
-        args.link = link
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.run(args)
-    return status, out.getvalue(), err.getvalue()
-
-
 def _played(root, device, seed):
     """A table ``device`` with two ended sessions on its flash."""
     table = _local_table(root, device)
@@ -222,35 +208,25 @@ def _played(root, device, seed):
 def _record_files(tmp_path):
     """The sessions of a laptop's table as record files (what a PC imports); every PC
     importing has the same files."""
-    from tiletable_host import record as recordmod
-    from tiletable_host.db import Database
-
     root = _played(str(tmp_path / "laptop"), "tiletable-laptop", 7)
     db_path = str(tmp_path / "laptop.db")
-    assert _run(["pull", "--no-ack", "--db", db_path], _local_table(root, "tiletable-laptop"))[0] == 0
-    db = Database.open(db_path)
-    paths = []
-    for number, text in enumerate(recordmod.session_records_text(db, db.sessions())):
-        paths.append(str(tmp_path / ("game%d.tgr" % number)))
-        with open(paths[-1], "w", encoding="utf-8") as handle:
-            handle.write(text)
-    db.close()
-    return paths
+    assert run_captured(["pull", "--no-ack", "--db", db_path], _local_table(root, "tiletable-laptop"))[0] == 0
+    return write_record_files(db_path, tmp_path)
 
 
 def _program(kind, tmp_path, url, name):
     """``(work, args)`` of a program of ``kind`` on the club's database, as PC ``name`` runs it."""
     if kind == "pull":
         root = _played(str(tmp_path / name), "tiletable-" + name, sum(map(ord, name)))
-        return lambda: _run(["pull", "--db", url], _local_table(root, "tiletable-" + name))
+        return lambda: run_captured(["pull", "--db", url], _local_table(root, "tiletable-" + name))
     if kind == "import":
         files = _record_files(tmp_path / name)
-        return lambda: _run(["import"] + files + ["--db", url])
+        return lambda: run_captured(["import"] + files + ["--db", url])
     if kind == "sync":
         root = str(tmp_path / name)
-        return lambda: _run(["sync", "--db", url], _local_table(root, "tiletable-" + name))
+        return lambda: run_captured(["sync", "--db", url], _local_table(root, "tiletable-" + name))
     assert kind == "sessions"
-    return lambda: _run(["sessions", "--db", url])
+    return lambda: run_captured(["sessions", "--db", url])
 
 
 # the statement a held program is held at: inside its write transaction, its locks taken

@@ -10,7 +10,6 @@ so a race fails every time, not now and then; and a database another program hol
 one line "in use by another program" with nothing changed, on the table or in the database.
 """
 import contextlib
-import io
 import multiprocessing
 import os
 import re
@@ -20,16 +19,14 @@ from collections import Counter
 
 import pytest
 
-from cli import tiletable
+from cli import run_captured, tiletable
 from dbtrace import trap_statements
-from journal_games import play_into_journal
+from journal_games import play_into_journal, write_record_files
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.record import iter_records
 from tiletable.runtime.journal import Journal
 from tiletable_host import db as dbmod
-from tiletable_host import main as cli
 from tiletable_host import pull as pullmod
-from tiletable_host import record as recordmod
 from tiletable_host.db import Database
 from tiletable_host.transport_local import LocalTransport
 
@@ -43,17 +40,6 @@ def _table(root):
     """The table whose storage is the folder ``root``, in this process; it answers at once, so
     its replies may take as long as a loaded PC needs (a timed-out reply would change the run)."""
     return LocalTransport(root, timeout=30)
-
-
-def _run(argv, link=None):
-    """Run a tiletable command in this process; (status, stdout, stderr)."""
-    args = cli.build_parser().parse_args(argv)
-    if link is not None:
-        args.link = link
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.run(args)
-    return status, out.getvalue(), err.getvalue()
 
 
 def _trap_statements(on_statement):
@@ -149,7 +135,7 @@ def _copy(path, tmp_path, name):
 
 def _pull(device_root, db_path, commit_records):
     pullmod.COMMIT_RECORDS = commit_records  # a forked child's own module: several transactions
-    return _run(["pull", "--db", db_path], _table(device_root))
+    return run_captured(["pull", "--db", db_path], _table(device_root))
 
 
 def test_a_pull_killed_at_any_statement_of_a_new_database_leaves_one_a_pull_completes(tmp_path, played, new_db, db_engine):
@@ -163,7 +149,7 @@ def test_a_pull_killed_at_any_statement_of_a_new_database_leaves_one_a_pull_comp
         device = _copy(played, tmp_path, "device%d" % statement)
         db_path = new_db("t%d" % statement)
         assert _in_child(_dying_at, statement, _pull, device, db_path, 10)[0] == KILLED
-        status, out, err = _run(["pull", "--db", db_path], _table(device))
+        status, out, err = run_captured(["pull", "--db", db_path], _table(device))
         assert (status, err) == (0, ""), "killed at %r: %s" % (statements[statement - 1], err)
         records, sessions = _stored(db_path)
         assert records == expected, "killed at %r" % statements[statement - 1]
@@ -203,7 +189,7 @@ def _open_and_close(path):
 
 def test_a_migration_killed_at_any_statement_leaves_a_database_that_opens_migrated(tmp_path, played):
     db_path = str(tmp_path / "t.db")
-    assert _run(["pull", "--db", db_path], _table(played))[0] == 0
+    assert run_captured(["pull", "--db", db_path], _table(played))[0] == 0
     db = Database.open(db_path)
     listed = db.listing("%s|%s|%s|%s|%s|%s|%s")
     db.close()
@@ -304,19 +290,12 @@ class _Rendezvous:
 def _record_files(played, tmp_path):
     """Each session of the journal in ``played`` as a record file (three)."""
     db_path = str(tmp_path / "source.db")
-    assert _run(["pull", "--no-ack", "--db", db_path], _table(played))[0] == 0
-    db = Database.open(db_path)
-    paths = []
-    for number, text in enumerate(recordmod.session_records_text(db, db.sessions())):
-        paths.append(str(tmp_path / ("game%d.tgr" % number)))
-        with open(paths[-1], "w", encoding="utf-8") as handle:
-            handle.write(text)
-    db.close()
-    return paths
+    assert run_captured(["pull", "--no-ack", "--db", db_path], _table(played))[0] == 0
+    return write_record_files(db_path, tmp_path)
 
 
 def _import(db_path, *paths):
-    return _run(["import"] + list(paths) + ["--db", db_path])
+    return run_captured(["import"] + list(paths) + ["--db", db_path])
 
 
 def test_an_import_killed_at_any_statement_stores_all_its_records_or_none_and_runs_again(tmp_path, played, new_db):
@@ -334,7 +313,7 @@ def test_an_import_killed_at_any_statement_stores_all_its_records_or_none_and_ru
 
 
 def _sync(device_root, db_path):
-    return _run(["sync", "--db", db_path], _table(device_root))
+    return run_captured(["sync", "--db", db_path], _table(device_root))
 
 
 @pytest.fixture
