@@ -68,7 +68,7 @@ def test_the_menus_game_is_readied_in_steps_while_the_link_is_quiet(table_root):
     app = build_app(table_root)
     assert isinstance(app.warmer, Warmer)  # CPython's heap policy is a frozen build's (tiletable/heap_frozen.py)
     app.table.rulestore._ready = None  # forget the start build_app made
-    app._link_read_ms = 0  # a request was read at 0 ms
+    app.link_read_ms = 0  # a request was read at 0 ms
     app.housekeeping(500)
     assert app.table.rulestore._ready is None  # the link is not quiet yet
     steps = 0
@@ -88,7 +88,7 @@ def test_the_menus_game_is_readied_in_steps_while_the_link_is_quiet(table_root):
     app.table.rulestore._ready = None
     app.housekeeping(now)
     assert app.table.rulestore._ready is None  # not again until a request comes or the menu changes
-    app._link_read_ms = now
+    app.link_read_ms = now
     for _ in range(15):
         now += 100
         app.housekeeping(now)

@@ -358,7 +358,7 @@ def _no_room_for_code(monkeypatch):
     def no_room(family):
         raise MemoryError("memory allocation failed, allocating 4096 bytes")
 
-    monkeypatch.setattr(starter_module, "_controller_for", no_room)
+    monkeypatch.setattr(starter_module, "controller_for", no_room)
 
 
 def test_no_memory_for_a_game_is_reported_and_starts_nothing(tmp_path, monkeypatch):
@@ -448,7 +448,7 @@ def _block_with_imports_noted(tmp_path, monkeypatch, full_while_held=False, poli
     control = started(tmp_path, policy=policy)
     control.place(0, "3-3")
     control.remove(0)
-    real = starter_module._controller_for
+    real = starter_module.controller_for
     held = []
 
     def noted(family):
@@ -457,7 +457,7 @@ def _block_with_imports_noted(tmp_path, monkeypatch, full_while_held=False, poli
             raise MemoryError("memory allocation failed, allocating 4096 bytes")
         return real(family)
 
-    monkeypatch.setattr(starter_module, "_controller_for", noted)
+    monkeypatch.setattr(starter_module, "controller_for", noted)
     return control, held
 
 
@@ -514,14 +514,14 @@ def test_a_game_of_another_family_with_no_room_abandons_the_one_in_progress(tmp_
     control.place(0, "3-3")
     control.remove(0)
     table = control.device.app.table
-    real = starter_module._controller_for
+    real = starter_module.controller_for
 
     def no_room_for_trick(family):
         if family == "trick":
             raise MemoryError("memory allocation failed, allocating 4096 bytes")
         return real(family)
 
-    monkeypatch.setattr(starter_module, "_controller_for", no_room_for_trick)
+    monkeypatch.setattr(starter_module, "controller_for", no_room_for_trick)
     with pytest.raises(starter_module.NoRoom):
         table.starter.start("moon", ["A", "B", "C"], 0)
     assert control.state()["mode"] == "menu" and not table.journal.in_session
@@ -557,7 +557,7 @@ def _cut_up_after_one_game(monkeypatch, control_of, owner, name):
 def _family_code():
     import tiletable.runtime.starter as starter_module
 
-    return starter_module, "_controller_for"
+    return starter_module, "controller_for"
 
 
 def _session_file():
@@ -637,7 +637,7 @@ def test_a_game_that_does_not_fit_a_fresh_heap_is_reported_not_restarted_into(tm
     def no_room(family):
         raise MemoryError("memory allocation failed, allocating 4096 bytes")
 
-    monkeypatch.setattr(starter_module, "_controller_for", no_room)
+    monkeypatch.setattr(starter_module, "controller_for", no_room)
     with open(tmp_path / "start.json", "w") as note:  # as a restart into Moon leaves it
         note.write('{"ruleset": "moon", "players": ["A", "B", "C"]}')
     control = local_table(tmp_path)

@@ -158,7 +158,7 @@ class App:
         self._selftest_shown = 0
         self._start_flag = root + "/start.json"
         self.restart_requested = False  # main.py resets the board (no maintenance flag)
-        self._link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
+        self.link_read_ms = None  # ticks_ms of the last poll that read a request's bytes
         make = policy.warmer
         self.warmer = make(self) if make else None  # readies the menu's game at idle (runtime/warmup.py)
         self.collects_in_play = policy.collects_in_play  # not where collections come by bytes allocated (tiletable/heap.py)
@@ -527,8 +527,8 @@ class App:
             return 0
         now = self.ticks_ms()
         if read:
-            self._link_read_ms = now
-        if self._link_read_ms is not None and ticks_diff(now, self._link_read_ms) < _TRANSFER_MS:
+            self.link_read_ms = now
+        if self.link_read_ms is not None and ticks_diff(now, self.link_read_ms) < _TRANSFER_MS:
             return _LINK_BUSY_MS
         return _LINK_MS
 
@@ -561,7 +561,7 @@ class App:
 
     def _end_uploads(self, now_ms):
         """A row of uploads whose host has gone quiet is over: the modules it kept go."""
-        read = self._link_read_ms
+        read = self.link_read_ms
         if read is None or ticks_diff(now_ms, read) >= _UPLOADS_QUIET_MS:
             self.policy.end_uploads()
 

@@ -136,7 +136,7 @@ class GameStarter:
             ruleset = self.find_ruleset(name)
             yield None
             policy.make_way(self, ruleset.family)
-            controller = policy.load(_controller_for, ruleset.family)
+            controller = policy.load(controller_for, ruleset.family)
             policy.check_room(0, PLAY_BLOCK)  # the loop's other services run between the steps
             yield None
             state = policy.load(ruleset.new_state, players)
@@ -197,7 +197,7 @@ class GameStarter:
         try:
             ruleset = self.find_ruleset(header["ruleset"])
             policy.make_way(self, ruleset.family)
-            controller = _controller_for(ruleset.family)
+            controller = controller_for(ruleset.family)
             session = Session.replay(table.journal, ruleset, records, now_ms)
             profile = profile_for(ruleset.name, session.state.players, ruleset.family)
         except MemoryError:
@@ -218,7 +218,7 @@ class GameStarter:
         return NoRoom("not enough memory on this table for %s (%d bytes free)" % (game, free_bytes()))
 
 
-def _controller_for(family):
+def controller_for(family):
     """The table controller class of a family (the registry names it), imported only when a
     game of it starts (RAM).
 

@@ -16,7 +16,7 @@ stock build the modules' bytecode is heap the game needs.
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.rulesets import family_module
 from tiletable.heap import note_heap_ran_out
-from tiletable.runtime.starter import _controller_for
+from tiletable.runtime.starter import controller_for
 
 QUIET_MS = 1000  # the link's quiet time after a request before the game is readied (again)
 
@@ -29,7 +29,7 @@ def warm_steps(starter, name):
         yield None
         family_module(ruleset.family)
         yield None
-        _controller_for(ruleset.family)
+        controller_for(ruleset.family)
     except MemoryError:  # an import that failed for room: see heap.forget_failed_imports
         note_heap_ran_out()
     except (KeyError, ValueError, ImportError):
@@ -56,7 +56,7 @@ class Warmer:
             self._steps = None
             return
         if self._steps is None:
-            read = app._link_read_ms
+            read = app.link_read_ms
             if read is not None and ticks_diff(now_ms, read) < QUIET_MS:
                 return
             if table.menu.name == self._game and read == self._read:
