@@ -57,7 +57,7 @@ BASE = used()
 figures = {}
 from tiletable.board.setup import build  # noqa: E402
 from tiletable.engine.rulesets import find_ruleset, preset_names  # noqa: E402
-from tiletable.heap import release_modules, releasing_modules  # noqa: E402
+from tiletable.heap import build_policy  # noqa: E402
 from tiletable.runtime.app import assemble  # noqa: E402
 
 FIRMWARE_MODULES = set(sys.modules)  # what main.py imports; a sync's imports go again after it
@@ -95,7 +95,8 @@ class Sink:
         return len(data)
 
 
-PRESETS = releasing_modules(preset_names)
+POLICY = build_policy()  # a stock build's here: the bytecode is in the heap
+PRESETS = POLICY.releasing(preset_names)
 
 
 def install_next():
@@ -104,9 +105,9 @@ def install_next():
     from tiletable.runtime.rulestore import RuleStore
 
     name = PRESETS[len(RuleStore(ROOT + "/rulesets").names())]
-    ruleset = releasing_modules(find_ruleset, name)
+    ruleset = POLICY.releasing(find_ruleset, name)
     RuleStore(ROOT + "/rulesets").put(ruleset.to_json().encode(), ruleset.hash)
-    release_modules(FIRMWARE_MODULES)
+    POLICY.release(FIRMWARE_MODULES)
     gc.collect()
 
 
@@ -133,7 +134,7 @@ install_next()
 install_next()
 # ---- top level ----
 assert len(PRESETS) == 11, "one install_next() chunk per preset"
-app = assemble(build(machine), open(ROOT + "/selftest.done", "rb"), Sink(), time.ticks_ms, root=ROOT, unique_id=b"TTSIM\x00\x00\x01")
+app = assemble(build(machine), open(ROOT + "/selftest.done", "rb"), Sink(), time.ticks_ms, root=ROOT, unique_id=b"TTSIM\x00\x00\x01", policy=POLICY)
 run_services(app, 20)
 gc.collect()
 # ---- top level ----
