@@ -867,14 +867,19 @@ class _PostgreSQL:
         again holding the schema's advisory lock, in the transaction that does it (the programs
         that open a new database at once take turns, and the first creates it)."""
         version = self._version_at_once(db)
-        if version == SCHEMA_VERSION:
-            return
         if version is None:
             foreign = self._foreign_tables(db)
             if foreign:
-                raise CommandError(
-                    "database %s has tables of another program (%s) and no tiletable schema; pass another --db" % (db.path, foreign)
-                )
+                # another program may have created the schema since that first look: its marks
+                # are committed with its tables, so marks read after the tables are there too
+                version = self._version(db)
+                if version is None:
+                    raise CommandError(
+                        "database %s has tables of another program (%s) and no tiletable schema; pass another --db" % (db.path, foreign)
+                    )
+        if version == SCHEMA_VERSION:
+            return
+        if version is None:
             if not create:
                 raise CommandError(
                     "database %s has no tiletable schema yet: nothing was stored in it (run `tiletable pull --db` or"

@@ -254,6 +254,29 @@ def test_the_history_pages_are_the_same_from_either_engine(capsys, tmp_path, pos
     assert "in progress" in answers[local][0][1] and "ann" in answers[local][7][1]
 
 
+def test_a_schema_another_program_commits_between_the_first_two_looks_is_taken(postgres_url, monkeypatch):
+    """A program's first look finds no marks; before its look for foreign tables, another
+    program commits the whole schema (marks and tables at once). The tables found are then
+    tiletable's, not another program's: the program goes on. (It said "tables of another
+    program" in 1 of the runs of three programs opening a new database at once.)"""
+    Database.open(postgres_url).close()  # the other program's schema, committed
+    monkeypatch.setattr(dbmod._PostgreSQL, "_version_at_once", classmethod(lambda cls, db: None))  # looked before it
+    db = Database.open(postgres_url, create=False)
+    try:
+        assert db.session_count() == 0
+    finally:
+        db.close()
+
+
+def test_tables_of_another_program_without_marks_are_refused(postgres_url):
+    Database.open(postgres_url).close()
+    db = Database.open(postgres_url)
+    db.execute("DROP TABLE tiletable_schema")
+    db.close()
+    with pytest.raises(CommandError, match="has tables of another program .* and no tiletable schema"):
+        Database.open(postgres_url)
+
+
 def test_a_record_given_twice_in_one_batch_is_stored_once_and_a_different_copy_refused(db_target):
     from tiletable.record import REC_HEADER
 
