@@ -96,7 +96,7 @@ def assemble(board, instream, outstream, ticks_ms, root="", unique_id=None, tick
     table = Table(board, TableUi(board.display, board.buzzer), journal, rulestore, wall_clock.now_s, policy)
     server = LinkServer(rulestore, journal, FIRMWARE, device_name(unique_id), policy, collector, crc)
     link = UsbLink(server, instream, outstream, policy.link_room, policy.native_intake)
-    return App(board, tray, table, server, link, wall_clock, ticks_ms, root, ticks_us, policy, collector, meter)
+    return App(board, tray, table, server, link, wall_clock, policy, ticks_ms, root, ticks_us, collector, meter)
 
 
 # The services wake about 600 times a second at idle: each wake's sleep is asyncio's own,
@@ -121,10 +121,8 @@ class App:
     the chip: ``meter.run(call, *args)`` runs the table's work on the tray's events, and
     ``meter.scanned()`` hears that the tray's poll is over, before the scan works out its wait."""
 
-    def __init__(self, board, tray, table, server, link, wall_clock, ticks_ms, root="", ticks_us=None, policy=None, collector=gc, meter=None):
+    def __init__(self, board, tray, table, server, link, wall_clock, policy, ticks_ms, root="", ticks_us=None, collector=gc, meter=None):
         self._restart_spare = bytearray(_RESTART_SPARE)
-        if policy is None:
-            policy = build_policy()
         self.policy = policy
         self.board = board
         self.ticks_ms = ticks_ms
