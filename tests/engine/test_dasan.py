@@ -9,7 +9,8 @@ from portable import raises
 
 from engine.families_play import play_texts
 from tiletable.engine.cards import card, card_str, parse_card, rank_of, suit_of
-from tiletable.engine.climb import PASS, beat_problem, classify, settlement
+from tiletable.engine.climb import PASS, settlement
+from tiletable.engine.climb_combos import beat_problem, classify
 from tiletable.engine.errors import E_BID, E_CHANCE, E_COMBO, E_MUST_PLAY, E_NOT_HELD, E_PHASE, E_TILE, E_TURN, IllegalAction
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE

@@ -77,7 +77,7 @@ def test_a_first_import_brings_in_what_its_module_imports_and_the_boot_s_modules
     imports.at_boot(lambda: None)
     assert imports.note("tiletable.runtime.app", ("App",)) == 0  # main.py imports it
     cost = imports.note("tiletable.engine", ("climb",))
-    assert cost == IMPORT_US["engine.climb"] + IMPORT_US["engine.cards"] + IMPORT_US["engine.holdings"]
+    assert cost == IMPORT_US["engine.climb"] + IMPORT_US["engine.climb_combos"] + IMPORT_US["engine.cards"] + IMPORT_US["engine.holdings"]
     assert imports.note("tiletable.engine.climb", ("State",)) == 0
     assert imports.note("json") == 0
 
