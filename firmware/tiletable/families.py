@@ -13,9 +13,6 @@ derives the ruleset schema's family list, its views and the browser's boards fro
 Kept to plain data: on a stock build this module's objects are heap a game needs (a named
 tuple type for the games took 540 bytes of it on the 64-bit unix port).
 """
-import sys
-
-from tiletable.heap import forget_module
 
 # family -> its table controller's class in runtime/play_<family>.py. A ruleset of the family
 # installed from the PC under a name of its own plays on the trays of the family's first preset.
@@ -34,11 +31,12 @@ _GAMES = [None, ()]
 def games():
     """The preset games in the menu's order, each ``(name, family, label, tray, ...)``, read once
     from every family's ``PRESETS``. The menu browses them without importing any family's play
-    code, and without keeping its schema module (``_read_presets``)."""
+    code; each family's schema module is imported in turn (a stock build's caller unloads them
+    again: runtime/table.py)."""
     if _GAMES[0] is None or _GAMES[0] != tuple(FAMILIES):
         found = []
         for family in FAMILIES:
-            presets = _read_presets(family)
+            presets = __import__(module(family, "_params"), None, None, ["PRESETS"]).PRESETS
             for name in presets:
                 doc = presets[name]
                 found.append((doc["order"], (name, family, doc["label"]) + tuple(doc["trays"])))
@@ -46,19 +44,6 @@ def games():
         _GAMES[1] = [entry for _, entry in found]
         _GAMES[0] = tuple(FAMILIES)  # last: a thread that reads the key finds its list
     return _GAMES[1]
-
-
-def _read_presets(family):
-    """The family's ``PRESETS``, its schema module forgotten again unless something had imported
-    it before: the games list is all that is kept of them. A frozen build otherwise holds every
-    family's documents in its heap from boot (1-2 KB of an RP2040's, over 30 KB with the
-    engine tests' ``.mpy`` files on the unix port), where only the game started needs its own."""
-    name = module(family, "_params")
-    imported = name in sys.modules
-    presets = __import__(name, None, None, ["PRESETS"]).PRESETS
-    if not imported:
-        forget_module(name)
-    return presets
 
 
 def game(name):

@@ -131,19 +131,6 @@ def forget_failed_imports():
         del modules[placed]
 
 
-def forget_module(name):
-    """Take module ``name`` out of ``sys.modules`` and its name out of its package, so that
-    what it holds goes to the collector once nothing else refers to it."""
-    del sys.modules[name]
-    package, _, attr = name.rpartition(".")
-    parent = sys.modules.get(package)
-    if parent is not None:
-        try:  # no dir(parent): a start that ran out of heap unloads through here
-            delattr(parent, attr)
-        except (AttributeError, TypeError):
-            pass
-
-
 def build_policy():
     """The heap policy of the build this runs on: ``StockHeap`` where MicroPython has this
     package's bytecode in its heap (loaded from files: the ``.mpy`` files ``tiletable deploy``
@@ -205,8 +192,16 @@ class StockHeap:
         is kept: its bytecode is in flash, so forgetting it frees little and the next import of
         it (a validation, a game start) costs again, about 100 ms on an RP2040."""
         module = sys.modules.get(name)
-        if module is not None and not frozen(module):
-            forget_module(name)
+        if module is None or frozen(module):
+            return
+        del sys.modules[name]
+        package, _, attr = name.rpartition(".")
+        parent = sys.modules.get(package)
+        if parent is not None:
+            try:  # no dir(parent): a start that ran out of heap unloads through here
+                delattr(parent, attr)
+            except (AttributeError, TypeError):
+                pass
 
     # ----- a game's start (runtime/starter.py)
 
