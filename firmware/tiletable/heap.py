@@ -24,8 +24,9 @@ engine and controller when a game of another family starts, the self test.
 
 Which of these a build does is its *heap policy*, one object the app hands to the table, the
 game starter, the link server and the rule store (``build_policy()`` picks it): ``StockHeap``
-(here) where the bytecode is in the heap, ``heap_frozen.FrozenHeap`` on a frozen build and on
-CPython, where no module is ever unloaded. Nothing else asks which build it runs on.
+(here) where the bytecode is in the heap, ``heap_frozen.FrozenHeap`` on a frozen build (where
+only the families' schema modules, mostly data, are let go) and on CPython, where no module is
+ever unloaded. Nothing else asks which build it runs on.
 """
 import gc
 import sys
@@ -131,6 +132,19 @@ def forget_failed_imports():
         del modules[placed]
 
 
+def forget_module(name):
+    """Take module ``name`` out of ``sys.modules`` and its name out of its package, so that
+    what it holds goes to the collector once nothing else refers to it."""
+    del sys.modules[name]
+    package, _, attr = name.rpartition(".")
+    parent = sys.modules.get(package)
+    if parent is not None:
+        try:  # no dir(parent): a start that ran out of heap unloads through here
+            delattr(parent, attr)
+        except (AttributeError, TypeError):
+            pass
+
+
 def build_policy():
     """The heap policy of the build this runs on: ``StockHeap`` where MicroPython has this
     package's bytecode in its heap (loaded from files: the ``.mpy`` files ``tiletable deploy``
@@ -192,16 +206,8 @@ class StockHeap:
         is kept: its bytecode is in flash, so forgetting it frees little and the next import of
         it (a validation, a game start) costs again, about 100 ms on an RP2040."""
         module = sys.modules.get(name)
-        if module is None or frozen(module):
-            return
-        del sys.modules[name]
-        package, _, attr = name.rpartition(".")
-        parent = sys.modules.get(package)
-        if parent is not None:
-            try:  # no dir(parent): a start that ran out of heap unloads through here
-                delattr(parent, attr)
-            except (AttributeError, TypeError):
-                pass
+        if module is not None and not frozen(module):
+            forget_module(name)
 
     # ----- a game's start (runtime/starter.py)
 

@@ -2,12 +2,14 @@
 """tiletable/heap.py: the heap kept in large pieces, the room a game must leave to be played,
 and the heap policy each build gets."""
 import gc
+import sys
 import time
 
 from allocation import takes_heap
 from portable import raises
 
 from tiletable import heap
+from tiletable.engine.rulesets import find_ruleset, schema_module
 from tiletable.heap import COLLECT_EVERY, StockHeap, build_policy, free_bytes, keep_packed
 from tiletable.heap_frozen import FrozenHeap
 
@@ -36,6 +38,34 @@ def test_check_room_on_a_frozen_build_tries_only_the_block():
     check_room(1 << 30, 16)  # the total is not walked for (a gc.mem_free() took 8.6 ms on the chip)
     if ON_MICROPYTHON:
         raises(MemoryError, check_room, 0, free_bytes() + 4096)
+
+
+def test_a_frozen_chip_lets_the_schemas_go_and_cpython_keeps_every_module():
+    """A schema module's documents are heap even where its bytecode is in flash. On the chip
+    the frozen policy forgets the schemas after a validation and when a game starts; on
+    CPython a module taken out of ``sys.modules`` would be taken from under whatever else uses
+    it, so nothing goes."""
+    schema = "tiletable.engine.line_params"
+    policy = FrozenHeap()
+    before = set(sys.modules)
+    ruleset = policy.releasing(find_ruleset, "muggins")
+    assert ruleset.name == "muggins" and (schema in sys.modules) == (not ON_MICROPYTHON)
+    schema_module("trick")  # imported outside a validation (the presets' list, say)
+    policy.make_way(None, "line")
+    loaded = [name for name in sys.modules if name.endswith("_params")]
+    if ON_MICROPYTHON:
+        assert loaded == []
+    if ON_MICROPYTHON and sys.platform != "webassembly":  # that port's collector runs only between top-level calls
+        gc.collect()
+        free = gc.mem_free()
+        schema_module("line")
+        gc.collect()
+        taken = free - gc.mem_free()
+        policy.make_way(None, "line")
+        gc.collect()
+        assert gc.mem_free() >= free - 256 and taken > 2048, taken  # its documents went with it
+    if not ON_MICROPYTHON:
+        assert before <= set(sys.modules) and "tiletable.engine.trick_params" in loaded
 
 
 def test_only_micropython_with_the_bytecode_in_its_heap_gets_the_stock_policy():
