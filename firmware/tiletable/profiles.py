@@ -89,11 +89,12 @@ def zones_of(spec):
     return [(int(spec[i]), ROLE_LETTERS[spec[i + 1]], int(spec[i + 2]), int(spec[i + 3])) for i in range(0, len(spec), 5)]
 
 
-def seatings(game):
+def seatings(game, family=None):
     """The player counts the tray has a profile for ``game`` with, fewest first: what the menu
-    offers (tests/runtime/test_profiles.py checks they are the counts its rules allow). The
-    menu browses games without importing their families' code."""
-    preset = families.game(game)
+    offers (tests/runtime/test_profiles.py checks they are the counts its rules allow); for a
+    ruleset installed under a name of its own, of ``family``, those of the family's stand-in
+    (``profile_for``). The menu browses games without importing their families' code."""
+    preset = families.game(game) or (families.stand_in(family) if family else None)
     return sorted(set(PROFILES[tray][0] for tray in preset[3:])) if preset else []
 
 

@@ -5,7 +5,7 @@ Layout (one directory, default ``/rulesets``)::
     muggins.json    an installed ruleset document, exactly the bytes the host sent
     muggins.tmp     an upload in progress; removed at open (an interrupted sync)
     VALID.idx       what validation proved: a line per document (SHA-256 of its bytes, name,
-                    version, content hash), headed by the firmware that validated them
+                    version, content hash, family), headed by the firmware that validated them
 
 An upload streams into ``<name>.tmp``; ``commit`` reads the file back, validates it with
 ``rulesets.load_ruleset``, checks that the document's name and content hash are the announced
@@ -15,7 +15,8 @@ leaves the previous ruleset in place (rename is atomic on littlefs and POSIX).
 Validating a document takes tens of milliseconds on an RP2040, so it is done once: at commit,
 or at open for a document the index does not vouch for (copied in by hand, or validated by
 another firmware). ``list()`` answers from the index, at the link's pace, however many are
-installed. The index is written at the next list after a change (a sync ends with one); a power cut
+installed, and ``playable()`` gives the table's menu each one's family without opening it. The
+index is written at the next list after a change (a sync ends with one); a power cut
 before then leaves an index line whose digest no longer matches, or none: the next open
 validates that document again.
 """
@@ -30,6 +31,7 @@ try:
 except ImportError:  # CPython without the simulation's shim (the PC tool's own table): plain uploads only
     DeflateIO = None
 
+from tiletable import families
 from tiletable.engine.errors import RulesetError
 from tiletable.engine.rulesets import MAX_DOCUMENT, content_hash, load_ruleset
 
@@ -37,6 +39,8 @@ _SUFFIX = ".json"
 _TEMP_SUFFIX = ".tmp"
 INDEX_FILE = "VALID.idx"  # upper case: never a ruleset's name, nor its upload's
 _INDEX_NEW = "VALID.new"
+_INDEX_HEAD = "tiletable-rulesets 2 "  # 2: rows end with the family (the menu's); a 1's rows are validated again
+_INVALID = (None, None, None, None)
 
 
 def is_ruleset_name(name):
@@ -80,14 +84,15 @@ class RuleStore:
         for name in os.listdir(root):
             if name.endswith(_TEMP_SUFFIX) or name == _INDEX_NEW:
                 os.remove(self._path(name))
-        self._rows = self._read_index()  # name -> (digest, version, hash); version None: invalid
+        self._rows = self._read_index()  # name -> (digest, version, hash, family); version None: invalid
+        self.changes = 0  # counts the changes to what is installed: the menu reads the list again
         self._index_stale = False  # rows changed since VALID.idx was written
         self._ready = None  # (digest, Ruleset): the document get() validated last
         for name in self._rows:
             row = self._check(name, self._rows[name])
             if row != self._rows[name]:
                 self._rows[name] = row
-                self._index_stale = True
+                self._stale()
         self._sync_rows()  # what changed is written at the first list, as after a commit
 
     def _path(self, filename):
@@ -135,6 +140,16 @@ class RuleStore:
             self._write_index()
         return names
 
+    def playable(self):
+        """``(name, family)`` of every installed ruleset that validates, sorted by name: what
+        the table's menu offers, from the index alone (no document is read)."""
+        out = []
+        for name in self.refresh():
+            row = self._rows.get(name)
+            if row is not None and row[1] is not None:
+                out.append((name, row[3]))
+        return out
+
     def list(self):
         """``(name, version, hash)`` of every installed ruleset that validates, sorted by name."""
         out = []
@@ -150,7 +165,12 @@ class RuleStore:
             raise KeyError("no ruleset %r installed" % (name,))
         os.remove(self._path(name + _SUFFIX))
         self._rows.pop(name, None)
+        self._stale()
+
+    def _stale(self):
+        """The rows changed: the index is written at the next list, the menu reads them again."""
         self._index_stale = True
+        self.changes += 1
 
     # ----- the index of what validation proved
 
@@ -167,7 +187,7 @@ class RuleStore:
             del self._rows[name]
             changed = True
         if changed:
-            self._index_stale = True
+            self._stale()
         return names
 
     def _check(self, name, row):
@@ -176,29 +196,31 @@ class RuleStore:
             with open(self._path(name + _SUFFIX), "rb") as f:
                 data = f.read()
         except OSError:
-            return (None, None, None)
+            return _INVALID
         digest = _digest(data)
         if row is not None and row[0] == digest:
             return row
         try:
             ruleset = self.releasing(load_ruleset, data)
         except (RulesetError, ImportError):  # a family this firmware does not carry, or a damaged file
-            return (digest, None, None)
+            return (digest, None, None, None)
         if ruleset.name != name:
-            return (digest, None, None)
-        return (digest, ruleset.version, ruleset.hash)
+            return (digest, None, None, None)
+        return _row(digest, ruleset)
 
     def _read_index(self):
         rows = {}
         try:
             with open(self._path(INDEX_FILE)) as f:
-                if f.readline().strip() != "tiletable-rulesets 1 " + self.validator:
+                if f.readline().strip() != _INDEX_HEAD + self.validator:
                     return rows  # written by another firmware: its validation proves nothing here
                 for line in f:
                     words = line.split()
-                    if len(words) == 4 and is_ruleset_name(words[1]):
-                        version = None if words[2] == "-" else int(words[2])
-                        rows[words[1]] = (words[0], version, None if version is None else words[3])
+                    if len(words) == 5 and is_ruleset_name(words[1]):
+                        if words[2] == "-":
+                            rows[words[1]] = (words[0], None, None, None)
+                        elif words[4] in families.FAMILIES:  # a family this firmware carries
+                            rows[words[1]] = (words[0], int(words[2]), words[3], _family_name(words[4]))
         except (OSError, ValueError):
             pass  # no index yet, or a damaged one: every document is validated afresh
         return rows
@@ -209,11 +231,11 @@ class RuleStore:
         new = self._path(_INDEX_NEW)
         try:
             with open(new, "w") as f:
-                f.write("tiletable-rulesets 1 " + self.validator + "\n")
+                f.write(_INDEX_HEAD + self.validator + "\n")
                 for name in sorted(self._rows):
-                    digest, version, content_hash = self._rows[name]
+                    digest, version, content_hash, family = self._rows[name]
                     if digest is not None:
-                        f.write("%s %s %s %s\n" % (digest, name, "-" if version is None else version, content_hash or "-"))
+                        f.write("%s %s %s %s %s\n" % (digest, name, "-" if version is None else version, content_hash or "-", family or "-"))
             os.rename(new, self._path(INDEX_FILE))
         except OSError:
             try:
@@ -352,8 +374,8 @@ class Upload:
             self.abort()
             raise
         self._data = None
-        self.store._rows[self.name] = (_digest(data), ruleset.version, ruleset.hash)
-        self.store._index_stale = True  # written at the next list: a sync ends with one
+        self.store._rows[self.name] = _row(_digest(data), ruleset)
+        self.store._stale()  # the index is written at the next list: a sync ends with one
         yield ruleset
 
     def abort(self):
@@ -363,6 +385,19 @@ class Upload:
             os.remove(self._temp)
         except OSError:
             pass
+
+
+def _row(digest, ruleset):
+    """The index row of a document that validated as ``ruleset``."""
+    return (digest, ruleset.version, ruleset.hash, _family_name(ruleset.family))
+
+
+def _family_name(family):
+    """The registry's own string for ``family``: every row of a family shares one (heap)."""
+    for known in families.FAMILIES:
+        if known == family:
+            return known
+    return family
 
 
 def _digest(data):

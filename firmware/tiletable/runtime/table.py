@@ -1,6 +1,6 @@
 """The table: zone and button events in, engine actions, journal records, display and link events out.
 
-``Table`` owns what every game shares: the menu (``Menu``: game and player count, e.g.
+``Table`` owns what every game shares: the menu (runtime/menu.py: game and player count, e.g.
 ``MUGG 4P``), the match in progress, the ``act`` that plays each accepted action on
 its ``Session`` (runtime/session.py: engine state and journal) and reports each rejected one (red
 flash, buzz, ``Err<code>``, nothing changed), undo, stopping a match, the redraw, the snapshot,
@@ -14,16 +14,16 @@ Inputs are ``zone_event(event, now_ms)`` (tray ``ZoneEvent``), ``button_event(ev
 journal, ``outbox``: link events ``(msg_type, fields)`` the link service sends, and
 ``intents``: what the app is asked to do (the self test, a restart into a game, the REPL).
 """
-from tiletable import families, tagrecord
+from tiletable import tagrecord
 from tiletable.board.setup import BUTTON_MENU, BUTTON_OK, BUTTON_UNDO, SEATS, status_leds
 from tiletable.drivers.buttons import Buttons
 from tiletable.drivers.clock import ticks_add, ticks_diff
 from tiletable.engine.errors import E_OVER, E_PHASE, IllegalAction, RulesetError
-from tiletable.engine.rulesets import canonical_json, preset_names
+from tiletable.engine.rulesets import canonical_json
 from tiletable.engine.state import CHANCE, SIMULTANEOUS, TERMINAL
-from tiletable.profiles import seatings
 from tiletable.proto.messages import E_NO_MEMORY, EV_ERROR, EV_PLAY, EV_SCORE, EV_TAG_WRITE, EV_ZONE
 from tiletable.runtime.identity import uid_hex
+from tiletable.runtime.menu import Menu
 from tiletable.runtime.starter import GameStarter, JournalFull, NoRoom
 from tiletable.runtime.tray import PLACED, READER_FAULT, REMOVED, SEEN, TAG_WRITTEN, UNKNOWN_TAG, UNSEEN
 from tiletable.runtime.ui import error_text
@@ -40,46 +40,6 @@ MODE_GAME = "game"
 MODE_OVER = "over"
 FINAL_FLIP_MS = 1500  # the final screen alternates each seat's place and final score
 _ORDINALS = ("1St", "2nd", "3rd", "4th")
-
-
-class Menu:
-    """Choose a game and a player count: seat button press = next game, long press = next count.
-
-    The games come in a fixed order (the presets' in the registry, ``families.games()``, then
-    any others by name); the menu opens on the game played last (``select``), Muggins on a
-    table that never played."""
-
-    def __init__(self, names):
-        known = [preset[0] for preset in families.games() if preset[0] in names]
-        self.names = known + sorted(name for name in names if families.game(name) is None)
-        self.index = self.names.index("muggins") if "muggins" in self.names else 0
-        self.players = 4
-
-    @property
-    def name(self):
-        return self.names[self.index]
-
-    def select(self, name, players):
-        """Show the game being played when the menu opens (a preset; others keep the choice)."""
-        if name in self.names:
-            self.index = self.names.index(name)
-            self.players = players
-
-    def next_game(self):
-        self.index = (self.index + 1) % len(self.names)
-        self._fit_players()
-
-    def next_players(self):
-        counts = self.player_counts()
-        self.players = counts[(counts.index(self.players) + 1) % len(counts)] if self.players in counts else counts[0]
-
-    def player_counts(self):
-        return seatings(self.name)
-
-    def _fit_players(self):
-        counts = self.player_counts()
-        if self.players not in counts:
-            self.players = counts[-1]
 
 
 class Table:
@@ -100,7 +60,7 @@ class Table:
         self.clock = clock  # seconds since 1970 for journal headers, or None
         self.policy = policy
         self.starter = GameStarter(self, policy)
-        self.menu = Menu(policy.releasing(preset_names))  # the presets' documents are read once
+        self.menu = policy.releasing(Menu, rulestore)  # the presets' documents are read once
         self.mode = MODE_MENU
         self.session = None  # the match in play (or over, on the final screen)
         self.profile = None
@@ -428,8 +388,8 @@ class Table:
         """Draw the steady view: the menu, the game's (the controller's), or the final scores."""
         ui = self.ui
         if self.mode == MODE_MENU:
-            preset = families.game(self.menu.name)
-            ui.text(0, preset[2] if preset else self.menu.name[:4])
+            self.menu.refresh()
+            ui.text(0, self.menu.label())
             ui.text(1, "%dP" % self.menu.players)
             for seat in range(2, ui.seats):
                 ui.blank(seat)
