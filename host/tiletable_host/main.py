@@ -66,7 +66,7 @@ COMMANDS = [
     _command("serve", "serve.command", "a local web app: live tables in the browser, and the club's history"),
     _command("sim", "sim", "run the simulated table on a pseudo-terminal until Ctrl-C"),
     _command("demo", "demo", "play and print a fully explained simulated match (Muggins, 4 players)"),
-    _command("run", "run", "a whole session: sync, play Muggins on the simulated table (or watch a real one), pull, show"),
+    _command("run", "run", "a whole session: sync, play a game (Muggins unless --game) on the simulated table (or watch a real one), pull, show"),
     _command("maintenance", "maintenance", "leave protocol mode for the REPL (so mpremote can connect)"),
     _command("enrol", "enrol", "write each piece's identity into its tag, one piece at a time on a pad"),
     _command("inventory", "inventory", "check a set: lay its pieces on the pads, report missing, duplicate and unusable tags"),

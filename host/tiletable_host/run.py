@@ -1,7 +1,8 @@
 """``tiletable run``: a whole session end to end, on the simulated table or a real one.
 
-On the simulated table (the default): start it, sync every preset, start a Muggins game, and
-play it the way people would: hands are laid on the seat pads (a hand scan) and OK pressed,
+On the simulated table (the default): start it, sync every preset (and the ruleset files
+given, a file of a preset's name in its place), start the game ``--game`` names (Muggins by
+default; a preset or a ruleset of the files), and play it the way people would: hands are laid on the seat pads (a hand scan) and OK pressed,
 tiles are laid on the pad of the seat to act (a choice of ends is stepped with the seat
 button and confirmed with a long press), a press draws or passes, a double press claims.
 The moves come from a simple greedy player; a copy of the engine on the PC follows along and
@@ -9,8 +10,9 @@ each step is checked against the table's STATE. A line tells the scores after ea
 the watch view is printed once at the end (after every play with ``--live``). Then the
 journal is pulled into SQLite and the session's record printed.
 
-With ``--port`` (a Pico): the same, except that the people at the table play; the view is
-redrawn until the game is over (or Ctrl-C), then the session is pulled and printed.
+With ``--port`` (a Pico): the same, except that the people at the table play any ruleset
+installed on it (``--game``); the view is redrawn until the game is over (or Ctrl-C), then the
+session is pulled and printed.
 
 Each run on the simulated table starts a new one, with its own id and journal: runs into one
 ``--db`` are separate sessions of separate tables. ``--name`` names the table first, as
@@ -18,7 +20,9 @@ Each run on the simulated table starts a new one, with its own id and journal: r
 
     tiletable run --players ann,bob --hands 2 --db club.db
     tiletable run --players cy,dee --db club.db --name "Table 2"
+    tiletable run house.json --game house --db club.db
 """
+import difflib
 import os
 import random
 import tempfile
@@ -42,11 +46,13 @@ from tiletable_host.show import render_session
 from tiletable_host.transport import DeviceError, TransportError
 from tiletable_host.watch import TableView
 
-RULESET = "muggins"
+GAME = "muggins"  # what run plays unless --game says otherwise
 _CATCH_UP_MS = 700  # table time for a deferred press (a claim window waits for a double press)
 
 
 def configure(parser):
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="ruleset .json files or directories of them, synced with the presets (one of a preset's name in its place)")
+    parser.add_argument("--game", default=GAME, help="the installed ruleset to play: a preset or a house ruleset (default: %(default)s)")
     parser.add_argument("--players", default="ann,bob", help="player names, comma-separated (default: %(default)s)")
     parser.add_argument("--hands", type=int, default=2, help="hands to play on the simulated table (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=5, help="seed of the deals and the players' choices (default: %(default)s)")
@@ -219,6 +225,9 @@ def do_run(args):
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     if args.name is not None:
         args.name = checked_name(args.name)
+    args.documents = _documents(args.paths)
+    if not args.port and getattr(args, "link", None) is None:
+        args.ruleset = _scripted_ruleset(args.documents, args.game)
     with tempfile.TemporaryDirectory(prefix="tiletable-run-") as scratch:
         args.db = dbtarget.resolve(args.db, None)  # --db, else $TILETABLE_DB, else a temporary file
         db_path = args.db or os.path.join(scratch, "tiletable.db")
@@ -246,15 +255,73 @@ def do_run(args):
     return 0
 
 
+def _documents(paths):
+    """The presets and the ruleset files at ``paths``, validated; a file's ruleset of a
+    preset's name is synced in its place (as a house version of that game)."""
+    own = syncmod.collect_documents(paths, False)
+    names = set(d.ruleset.name for d in own)
+    return [d for d in syncmod.collect_documents([], True) if d.ruleset.name not in names] + own
+
+
+def _scripted_ruleset(documents, game):
+    """The ruleset ``game`` names among ``documents`` (or by a preset's alias), which the
+    simulated table's scripted players play: its greedy player plays the line family.
+
+    :raises CommandError: for a name that is none of them, or a game of another family.
+    """
+    for document in documents:
+        if document.ruleset.name == game:
+            ruleset = document.ruleset
+            break
+    else:
+        try:
+            ruleset = find_ruleset(game)
+        except ValueError:
+            raise CommandError(_unknown(game, [d.ruleset.name for d in documents], "a preset nor a ruleset of the files given"))
+    if ruleset.family != "line":
+        raise CommandError(
+            "%s is a game of the %s family: the simulated table's scripted players play line games; play it at a table (--port)" % (ruleset.name, ruleset.family)
+        )
+    return ruleset
+
+
+def _unknown(game, names, where):
+    close = difflib.get_close_matches(game, names, n=1)
+    return "no ruleset %r: it is neither %s%s" % (game, where, " (did you mean %r?)" % close[0] if close else "")
+
+
+def _installed_game(link, game):
+    """The table's name of ruleset ``game``: installed on it, or a preset's alias.
+
+    :raises CommandError: naming the closest installed one.
+    """
+    installed = link.ruleset_list()
+    if game in installed:
+        return game
+    try:
+        return find_ruleset(game).name
+    except ValueError:
+        raise CommandError(_unknown(game, sorted(installed), "installed on the table nor a preset (tiletable sync FILE installs one)"))
+
+
 def _session(args, link, table, names, db_path):
     """Sync, play (or watch people play), pull; returns the session's id in the database."""
     if args.name is not None:
         set_name(link, args.name)
-    print("== sync: every preset", flush=True)
-    syncmod.sync_documents(link, syncmod.collect_documents([], True), db_path)
-    _start_game(link, names)
-    print("== %s for %s" % (RULESET, ", ".join(names)), flush=True)
-    view = TableView(link)
+    extra = [d.source for d in args.documents if not d.source.startswith("preset ")]
+    print("== sync: every preset%s" % "".join(", " + source for source in extra), flush=True)
+    syncmod.sync_documents(link, args.documents, db_path)
+    game = args.ruleset.name if table is not None else _installed_game(link, args.game)
+    _start_game(link, game, names)
+    print("== %s for %s" % (game, ", ".join(names)), flush=True)
+    rulesets = dbmod.Database.open(db_path)  # sync noted the documents: a house ruleset's view is explained
+    try:
+        return _play_and_pull(args, link, table, names, db_path, TableView(link, rulesets))
+    finally:
+        rulesets.close()
+
+
+def _play_and_pull(args, link, table, names, db_path, view):
     link.on_event = view.on_event
     live = None
     if args.http_port >= 0 or dbtarget.is_server(db_path):
@@ -276,7 +343,7 @@ def _session(args, link, table, names, db_path):
                         print("hand %d over: %s" % (next(hand_numbers), scores), flush=True)
                 time.sleep(args.pace)
 
-            game = ScriptedGame(table.control, link, find_ruleset(RULESET), len(names), args.seed, on_play)
+            game = ScriptedGame(table.control, link, args.ruleset, len(names), args.seed, on_play)
             game.play(args.hands)
             print("== the table now", flush=True)
             _print_view(view, live)
@@ -301,25 +368,25 @@ def _session(args, link, table, names, db_path):
 RESTART_WAIT = 20.0  # seconds for a table that restarts into the game to be back with it
 
 
-def _start_game(link, names):
+def _start_game(link, game, names):
     """GAME_START; a table whose heap games have cut up restarts into the game (the reply says
     so): wait until it is back with the game started."""
     try:
-        link.game_start(RULESET, names)
+        link.game_start(game, names)
         return
     except DeviceError as exc:
         if exc.code != E_NO_MEMORY or RESTARTS_INTO not in exc.message:
             raise
-    print("== the table restarts to make room for %s" % RULESET, flush=True)
+    print("== the table restarts to make room for %s" % game, flush=True)
     deadline = time.monotonic() + RESTART_WAIT
     while True:
         try:
-            if link.state().get("ruleset") == RULESET:
+            if link.state().get("ruleset") == game:
                 return
         except TransportError:
             pass  # gone while it resets: the next request re-opens the port
         if time.monotonic() > deadline:
-            raise CommandError("the table did not come back with %s started within %.0f s" % (RULESET, RESTART_WAIT))
+            raise CommandError("the table did not come back with %s started within %.0f s" % (game, RESTART_WAIT))
         time.sleep(0.2)
 
 

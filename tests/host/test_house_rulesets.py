@@ -1,0 +1,146 @@
+"""A house ruleset (a ruleset installed under a name of its own) is played as a preset is: synced
+to the simulated table through the real pty and pyserial, it is in the table's menu, chosen with
+the buttons only, a hand is played, then it is pulled, replayed, shown and watched; ``run
+--game`` takes it, on the simulated table and at a table where people play; an unknown name
+is refused in one line."""
+import json
+
+import pytest
+
+import journal_games
+from cli import tiletable
+from tiletable.families import games
+from tiletable.proto.messages import GAME_START, GAME_STOP, STATE
+from tiletable_host.run import ScriptedGame
+from tiletable_host.schema import read_ruleset_file, ruleset_schema
+from tiletable_host.simtable import SimulatedTable
+from tiletable_host.transport_local import LocalTransport
+from tiletable_host.transport_serial import SerialTransport
+
+HOUSE = {
+    "family": "line",
+    "name": "pub-61",
+    "version": 1,
+    "description": "the pub's Muggins: to 61, draw when unable",
+    "params": {"stock_after_deal": "boneyard", "draw_policy": "when_unable", "per_move_scoring": "fives", "target": 61},
+}
+LABEL = "PU61"  # what the menu's first group shows for it (runtime/menu.py house_label)
+
+
+@pytest.fixture
+def house_file(tmp_path):
+    path = tmp_path / "pub.json"
+    path.write_text(json.dumps(HOUSE))
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def table():
+    simulated = SimulatedTable.start()
+    yield simulated
+    simulated.stop()
+
+
+def _shown(control):
+    """The menu's game as the first group draws it (7-segment: 5 and S, 0 and O alike)."""
+    return control.display()[0].replace("5", "S").replace("0", "O")
+
+
+def test_a_synced_house_ruleset_is_chosen_by_buttons_played_pulled_replayed_and_shown(capsys, tmp_path, table, house_file):
+    db = str(tmp_path / "club.db")
+    link = SerialTransport(table.port, timeout=1.0)
+    try:
+        status, out, err = tiletable(capsys, ["sync", "--presets", house_file, "--db", db], link)
+        assert status == 0 and "pub-61       pushed" in out, err
+        control = table.control
+        seen = []
+        for _ in range(20):  # the seat button steps through the menu: the presets, then pub-61
+            seen.append(control.state()["menu"][0])
+            if seen[-1] == "pub-61":
+                break
+            control.press(0)
+        presets = [entry[0] for entry in games()]
+        assert seen == presets[presets.index("muggins") :] + ["pub-61"]  # after the presets
+        assert _shown(control) == LABEL.replace("0", "O")
+        while control.display()[1].strip() != "2P":
+            control.press(0, "long")
+        control.press("ok")
+        assert control.state()["ruleset"] == "pub-61"
+        ruleset = read_ruleset_file(house_file, ruleset_schema())
+        game = ScriptedGame(control, link, ruleset, 2, 7, lambda hand_over: None)
+        game.play(1)
+        status, out, _ = tiletable(capsys, ["watch", "--once", "--db", db], link)
+        assert status == 0 and out.startswith("pub-61, hand 2, ") and "\nline: " in out
+        link.game_stop()
+        status, out, err = tiletable(capsys, ["pull", "--db", db], link)
+        assert status == 0, err
+    finally:
+        link.close()
+    scores = ", ".join("P%d %d" % (seat + 1, score) for seat, score in enumerate(game.state.scores))
+    status, out, err = tiletable(capsys, ["replay", "1", "--db", db])
+    assert status == 0 and "replayed with pub-61 (hash %s)" % ruleset.hash in out, err
+    assert out.splitlines()[-1] == "no divergence: final scores " + scores
+    status, out, err = tiletable(capsys, ["show", "1", "--db", db])
+    assert status == 0 and out.startswith("session 1: pub-61 (hash %s)" % ruleset.hash), err
+    assert "stopped after hand 1: " + scores in out
+
+
+def test_run_plays_a_house_ruleset_on_the_simulated_table(capsys, tmp_path, house_file):
+    db = str(tmp_path / "run.db")
+    status, out, err = tiletable(capsys, ["run", house_file, "--game", "pub-61", "--hands", "1", "--db", db, "--http-port", "-1"])
+    assert status == 0, err
+    assert "== sync: every preset, %s\n" % house_file in out and "\n== pub-61 for ann, bob\n" in out
+    assert "  | pub-61, hand 2, " in out and "violations found at the reveal: none" in out
+    status, out, _ = tiletable(capsys, ["replay", "1", "--db", db])
+    assert status == 0 and "replayed with pub-61" in out and out.splitlines()[-1].startswith("no divergence: ")
+
+
+def test_run_refuses_an_unknown_game_in_one_line(capsys, house_file):
+    status, out, err = tiletable(capsys, ["run", house_file, "--game", "pub-16"])
+    assert status == 1 and out == ""
+    assert err == "tiletable: run: no ruleset 'pub-16': it is neither a preset nor a ruleset of the files given (did you mean 'pub-61'?)\n"
+    status, _, err = tiletable(capsys, ["run", "--game", "moon"])
+    assert status == 1 and err.count("\n") == 1
+    assert "moon is a game of the trick family: the simulated table's scripted players play line games" in err
+
+
+def _people_play(device):
+    """Serve GAME_START as a table where people play: the game, whatever ruleset the table has
+    installed under that name, is played into the journal by random players."""
+    played = {}
+
+    def game_start(fields):
+        ruleset = device.rulestore.get(fields["ruleset"])  # KeyError: the device says so
+        journal_games.find_ruleset = lambda name: ruleset
+        played["state"] = journal_games.play_into_journal(device.journal, fields["ruleset"], fields["players"], seed=4)
+        played["name"] = ruleset.name
+        return {"session": 1}
+
+    def state(fields):
+        final = played["state"]
+        snapshot = {"mode": "over", "menu": [played["name"], 2], "ruleset": played["name"], "players": 2, "scores": list(final.scores),
+                    "hand": final.hand_number, "actions": len(final.history), "to_act": "over", "prompt": "match over"}
+        return {"snapshot": json.dumps(snapshot)}
+
+    device.server.register(GAME_START, game_start, "game")
+    device.server.register(GAME_STOP, lambda fields: {}, "game")
+    device.server.register(STATE, state, "game")
+    return played
+
+
+def test_run_at_a_table_starts_any_installed_ruleset_and_refuses_others(capsys, monkeypatch, tmp_path, house_file):
+    monkeypatch.setattr(journal_games, "find_ruleset", journal_games.find_ruleset)  # put back after
+    device = LocalTransport(str(tmp_path / "device"))
+    played = _people_play(device)
+    db = str(tmp_path / "t.db")
+    status, out, err = tiletable(capsys, ["sync", house_file, "--db", db], device)
+    assert status == 0, err
+    status, out, err = tiletable(capsys, ["run", "--game", "pub-16", "--players", "cy,di", "--db", db], device)
+    assert status == 1 and "state" not in played
+    assert err.endswith("tiletable: run: no ruleset 'pub-16': it is neither installed on the table nor a preset (tiletable sync FILE installs one) (did you mean 'pub-61'?)\n")
+    status, out, err = tiletable(capsys, ["run", "--game", "pub-61", "--players", "cy,di", "--db", db], device)
+    assert status == 0, err
+    final = played["state"]
+    assert "== pub-61 for cy, di\n" in out and "pub-61, hand %d, over\n  P1 cy" % (final.hand_number + 1) in out
+    assert "\nline: " in out  # the view explained the house game from the synced document
+    assert out.splitlines()[-2] == "final scores: cy %d, di %d" % tuple(final.scores)
