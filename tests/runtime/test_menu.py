@@ -11,7 +11,8 @@ from tiletable.drivers.segments import glyph
 from tiletable.engine.rulesets import canonical_json, load_ruleset
 from tiletable.runtime import rulestore
 from tiletable.runtime.rulestore import INDEX_FILE, RuleStore
-from tiletable.runtime.menu import Menu, house_label
+from tiletable.runtime.menu import Menu
+from tiletable.runtime.menu_label import house_label
 
 PRESETS = [entry[0] for entry in families.games()]
 

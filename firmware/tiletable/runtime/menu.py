@@ -1,12 +1,12 @@
 """The table's menu: which game, for how many players (``MUGG 4P`` on the first two groups).
 
-It lists every ruleset the table can play, presets and house rules alike (``Menu``), and
-derives a label a 4-digit group can draw for a ruleset installed under a name of its own
-(``house_label``). Kept apart from runtime/table.py so that the menu's rules can be tried
+It lists every ruleset the table can play, presets and house rules alike (``Menu``); the label
+a 4-digit group draws for a ruleset installed under a name of its own is derived from its name
+by runtime/menu_label.py, imported only when a menu has one to show (on a stock build its
+bytecode is heap). Kept apart from runtime/table.py so that the menu's rules can be tried
 without the rest of the runtime.
 """
 from tiletable import families
-from tiletable.drivers.segments import glyph
 from tiletable.profiles import seatings
 
 
@@ -59,14 +59,16 @@ class Menu:
 
     def label(self):
         """What the menu's first group shows for the game: a preset's label, a house ruleset's
-        derived from its name (``house_label``), distinct from every game's before it."""
+        derived from its name (runtime/menu_label.py), distinct from every game's before it."""
         preset = families.game(self.name)
         if preset is not None:
             return preset[2]
-        shapes = [_shape(entry[2]) for entry in families.games()]
+        from tiletable.runtime.menu_label import house_label, shape
+
+        shapes = [shape(entry[2]) for entry in families.games()]
         for name in self.names[len(shapes) : self.index + 1]:
             label = house_label(name, shapes)
-            shapes.append(_shape(label))
+            shapes.append(shape(label))
         return label
 
     def select(self, name, players):
@@ -92,32 +94,3 @@ class Menu:
         counts = self.player_counts()
         if self.players not in counts and counts:
             self.players = counts[-1]
-
-
-_LOWER_SHAPED = "bdqrt"  # letters a 7-segment digit draws in their lower-case shape
-
-
-def house_label(name, shapes=()):
-    """Four characters a 4-digit group can draw for a ruleset installed under a name of its
-    own: its first letters and digits, a number at its end kept (``house-61`` -> ``HO61``),
-    in the case the digit draws (``bErG``); one whose segments a game before it in the menu
-    shows already (``shapes``, see ``_shape``) ends in the first digit 2..9 that makes it
-    distinct (``muggins-fast`` after Muggins' ``MUGG``: ``MUG2``)."""
-    text = "".join([ch for ch in name if ch not in "-_"])
-    tail = len(text)
-    while tail > 1 and len(text) - tail < 3 and text[tail - 1].isdigit():
-        tail -= 1
-    text = text[: min(tail, 4 - (len(text) - tail))] + text[tail:]
-    label = "".join([ch if ch in _LOWER_SHAPED else ch.upper() for ch in text])
-    while len(label) < 4:
-        label += " "
-    if _shape(label) in shapes:
-        for digit in "23456789":
-            if _shape(label[:3] + digit) not in shapes:
-                return label[:3] + digit
-    return label
-
-
-def _shape(label):
-    """A label's segments: two labels that read alike on the display (``S`` and ``5``) are one."""
-    return bytes([glyph(ch) for ch in label])
