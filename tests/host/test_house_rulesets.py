@@ -2,15 +2,19 @@
 to the simulated table through the real pty and pyserial, it is in the table's menu, chosen with
 the buttons only, a hand is played, then it is pulled, replayed, shown and watched; ``run
 --game`` takes it, on the simulated table and at a table where people play; an unknown name
-is refused in one line."""
+is refused in one line. A house ruleset of each family played at a table is watched (and
+published to the browser), pulled, shown and replayed."""
 import json
+import random
 
 import pytest
 
 import journal_games
 from cli import tiletable
+from engine.families_play import Rng
 from tiletable.families import games
 from tiletable.proto.messages import GAME_START, GAME_STOP, STATE
+from tiletable_host.people import score_value
 from tiletable_host.run import ScriptedGame
 from tiletable_host.schema import read_ruleset_file, ruleset_schema
 from tiletable_host.simtable import SimulatedTable
@@ -104,22 +108,34 @@ def test_run_refuses_an_unknown_game_in_one_line(capsys, house_file):
     assert "moon is a game of the trick family: the simulated table's scripted players play line games" in err
 
 
+# a house ruleset of each family: (name, family, params, players)
+HOUSES = [
+    ("pub-61", "line", HOUSE["params"], "ann,bob"),
+    ("moon-7", "trick", {"target": 7}, "ann,bob,cy"),
+    ("columns-club", "column", {"end": "hands_empty"}, "ann,bob"),
+    ("dasan-2", "climb", {"hands": 2}, "ann,bob,cy"),
+]
+
+
 def _people_play(device):
-    """Serve GAME_START as a table where people play: the game, whatever ruleset the table has
-    installed under that name, is played into the journal by random players."""
+    """Serve GAME_START as a table where people play: the ruleset installed under that name is
+    played into the journal as the table journals it (``journal_games.play_as_the_table``),
+    two hands or the whole match, by random players; STATE then says the game is over."""
     played = {}
 
     def game_start(fields):
         ruleset = device.rulestore.get(fields["ruleset"])  # KeyError: the device says so
-        journal_games.find_ruleset = lambda name: ruleset
-        played["state"] = journal_games.play_into_journal(device.journal, fields["ruleset"], fields["players"], seed=4)
+        session = journal_games.play_as_the_table(device.journal, ruleset, random.Random(4), Rng(4), hands=2)
+        device.journal.end_session(session.result("over" if session.state.is_over() else "stopped"))
+        played["state"] = session.state
         played["name"] = ruleset.name
         return {"session": 1}
 
     def state(fields):
         final = played["state"]
-        snapshot = {"mode": "over", "menu": [played["name"], 2], "ruleset": played["name"], "players": 2, "scores": list(final.scores),
-                    "hand": final.hand_number, "actions": len(final.history), "to_act": "over", "prompt": "match over"}
+        snapshot = {"mode": "over", "menu": [played["name"], final.players], "ruleset": played["name"], "players": final.players,
+                    "scores": list(final.scores), "hand": final.hand_number, "actions": len(final.history), "to_act": "over",
+                    "prompt": "match over"}
         return {"snapshot": json.dumps(snapshot)}
 
     device.server.register(GAME_START, game_start, "game")
@@ -128,19 +144,30 @@ def _people_play(device):
     return played
 
 
-def test_run_at_a_table_starts_any_installed_ruleset_and_refuses_others(capsys, monkeypatch, tmp_path, house_file):
-    monkeypatch.setattr(journal_games, "find_ruleset", journal_games.find_ruleset)  # put back after
+@pytest.mark.parametrize("name,family,params,players", HOUSES, ids=[house[1] for house in HOUSES])
+def test_run_at_a_table_plays_a_house_ruleset_of_each_family_and_shows_it(capsys, tmp_path, name, family, params, players):
+    path = tmp_path / (name + ".json")
+    path.write_text(json.dumps({"family": family, "name": name, "version": 1, "params": params}))
     device = LocalTransport(str(tmp_path / "device"))
     played = _people_play(device)
     db = str(tmp_path / "t.db")
-    status, out, err = tiletable(capsys, ["sync", house_file, "--db", db], device)
-    assert status == 0, err
-    status, out, err = tiletable(capsys, ["run", "--game", "pub-16", "--players", "cy,di", "--db", db], device)
-    assert status == 1 and "state" not in played
-    assert err.endswith("tiletable: run: no ruleset 'pub-16': it is neither installed on the table nor a preset (tiletable sync FILE installs one) (did you mean 'pub-61'?)\n")
-    status, out, err = tiletable(capsys, ["run", "--game", "pub-61", "--players", "cy,di", "--db", db], device)
+    status, out, err = tiletable(capsys, ["run", str(path), "--game", name, "--players", players, "--db", db], device)
     assert status == 0, err
     final = played["state"]
-    assert "== pub-61 for cy, di\n" in out and "pub-61, hand %d, over\n  P1 cy" % (final.hand_number + 1) in out
-    assert "\nline: " in out  # the view explained the house game from the synced document
-    assert out.splitlines()[-2] == "final scores: cy %d, di %d" % tuple(final.scores)
+    assert "== sync: every preset, %s\n" % path in out and "== %s for %s\n" % (name, players.replace(",", ", ")) in out
+    assert "%s, hand %d, over\n  P1 ann" % (name, final.hand_number + 1) in out
+    explained = {"line": "\nline: ", "trick": "\ntrick 1: ", "column": "\ncolumns: ", "climb": "\nlast play: #"}
+    assert explained[family] in out  # the view explains the game from the synced document
+    assert "session 1: %s (hash %s)" % (name, final.ruleset.hash) in out  # the session pulled and shown
+    names = players.split(",")
+    assert out.splitlines()[-2] == "final scores: " + ", ".join("%s %s" % (n, score_value(p, getattr(final, "score_scale", 1))) for n, p in zip(names, final.scores))
+    status, out, err = tiletable(capsys, ["replay", "1", "--db", db])
+    assert status == 0 and out.splitlines()[-1].startswith("no divergence: "), err
+
+
+def test_run_at_a_table_refuses_a_game_it_has_not_installed(capsys, tmp_path, house_file):
+    device = LocalTransport(str(tmp_path / "device"))
+    played = _people_play(device)
+    status, out, err = tiletable(capsys, ["run", house_file, "--game", "pub-16", "--players", "cy,di", "--db", str(tmp_path / "t.db")], device)
+    assert status == 1 and "state" not in played
+    assert err == "tiletable: run: no ruleset 'pub-16': it is neither installed on the table nor a preset (tiletable sync FILE installs one) (did you mean 'pub-61'?)\n"
