@@ -6,7 +6,8 @@ default; a preset or a ruleset of the files), and play it the way people would: 
 tiles are laid on the pad of the seat to act (a choice of ends is stepped with the seat
 button and confirmed with a long press), a press draws or passes, a double press claims.
 The moves come from a simple greedy player; a copy of the engine on the PC follows along and
-each step is checked against the table's STATE. A line tells the scores after each hand and
+each step is checked against the table's STATE. A game of another family is played by its
+scripted player (scripted.py), the same way: pieces on the zones, the buttons pressed. A line tells the scores after each hand and
 the watch view is printed once at the end (after every play with ``--live``). Then the
 journal is pulled into SQLite and the session's record printed.
 
@@ -228,6 +229,7 @@ def do_run(args):
     args.documents = _documents(args.paths)
     if not args.port and getattr(args, "link", None) is None:
         args.ruleset = _scripted_ruleset(args.documents, args.game)
+        _check_players(args.ruleset, names)
     with tempfile.TemporaryDirectory(prefix="tiletable-run-") as scratch:
         args.db = dbtarget.resolve(args.db, None)  # --db, else $TILETABLE_DB, else a temporary file
         db_path = args.db or os.path.join(scratch, "tiletable.db")
@@ -265,9 +267,9 @@ def _documents(paths):
 
 def _scripted_ruleset(documents, game):
     """The ruleset ``game`` names among ``documents`` (or by a preset's alias), which the
-    simulated table's scripted players play: its greedy player plays the line family.
+    simulated table's scripted players play (``script_for``).
 
-    :raises CommandError: for a name that is none of them, or a game of another family.
+    :raises CommandError: for a name that is none of them, or a game of a family they do not play.
     """
     for document in documents:
         if document.ruleset.name == game:
@@ -278,11 +280,31 @@ def _scripted_ruleset(documents, game):
             ruleset = find_ruleset(game)
         except ValueError:
             raise CommandError(_unknown(game, [d.ruleset.name for d in documents], "a preset nor a ruleset of the files given"))
-    if ruleset.family != "line":
-        raise CommandError(
-            "%s is a game of the %s family: the simulated table's scripted players play line games; play it at a table (--port)" % (ruleset.name, ruleset.family)
-        )
+    script_for(ruleset)
     return ruleset
+
+
+def _check_players(ruleset, names):
+    """:raises CommandError: when the ruleset's rules are not for that many players."""
+    counts = [str(n) for n in ruleset.player_counts()]
+    if str(len(names)) not in counts:
+        allowed = " or ".join([", ".join(counts[:-1]), counts[-1]] if len(counts) > 1 else counts)
+        raise CommandError("%s is for %s players, not %d: name them with --players" % (ruleset.name, allowed, len(names)))
+
+
+def script_for(ruleset):
+    """The class of the scripted player of ``ruleset``'s family on the simulated table: the
+    greedy ``ScriptedGame`` for the line family, scripted.py's for the others.
+
+    :raises CommandError: for a family no script plays.
+    """
+    if ruleset.family == "line":
+        return ScriptedGame
+    from tiletable_host.scripted import SCRIPTS
+
+    if ruleset.family not in SCRIPTS:
+        raise CommandError("%s is a game of the %s family, which the simulated table's scripted players do not play; play it at a table (--port)" % (ruleset.name, ruleset.family))
+    return SCRIPTS[ruleset.family]
 
 
 def _unknown(game, names, where):
@@ -343,7 +365,7 @@ def _play_and_pull(args, link, table, names, db_path, view):
                         print("hand %d over: %s" % (next(hand_numbers), scores), flush=True)
                 time.sleep(args.pace)
 
-            game = ScriptedGame(table.control, link, args.ruleset, len(names), args.seed, on_play)
+            game = script_for(args.ruleset)(table.control, link, args.ruleset, len(names), args.seed, on_play)
             game.play(args.hands)
             print("== the table now", flush=True)
             _print_view(view, live)
