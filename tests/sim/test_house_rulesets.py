@@ -1,7 +1,8 @@
 """A ruleset installed under a name of its own (a house ruleset) of each family is in the table's
 menu after the presets, with a label of its own; it is chosen with the seat and OK buttons only
 and a whole match is played through zones and buttons on its family's stand-in trays. The
-journal names it, and an engine replay with its document gives the table's scores."""
+journal names it, and an engine replay with its document gives the table's scores; switched off
+and on, the table's menu opens on it."""
 import pytest
 
 import player
@@ -61,3 +62,5 @@ def test_a_house_ruleset_of_each_family_is_chosen_by_buttons_and_played_whole(mo
     header, actions = journal_sessions(table_root)[-1]
     assert header["ruleset"] == name and header["hash"] == _ruleset(name).hash
     assert player.replay(header, actions).scores == god.scores
+    restarted = local_table(table_root)  # switched off and on: the menu opens on the game played last
+    assert restarted.state()["menu"] == [name, players] and reads(restarted.display()[0], LABELS[name])
