@@ -178,3 +178,30 @@ def test_run_at_a_table_refuses_a_game_it_has_not_installed(capsys, tmp_path, ho
     status, out, err = tiletable(capsys, ["run", house_file, "--game", "pub-16", "--players", "cy,di", "--db", str(tmp_path / "t.db")], device)
     assert status == 1 and "state" not in played
     assert err == "tiletable: run: no ruleset 'pub-16': it is neither installed on the table nor a preset (tiletable sync FILE installs one) (did you mean 'pub-61'?)\n"
+
+
+def test_a_house_session_goes_to_another_pcs_database_as_a_record(capsys, tmp_path, house_file):
+    """The journal names a ruleset by name and content hash; the PC that synced it resolves it
+    from its database. Another PC that pulls the session has not the document: there ``show``
+    says so in one line, and a record of the session (which carries the ruleset's family and
+    parameters) brings it along, for the pulled session too."""
+    device = LocalTransport(str(tmp_path / "device"))
+    played = _people_play(device)
+    synced = str(tmp_path / "synced.db")
+    status, _, err = tiletable(capsys, ["run", house_file, "--game", "pub-61", "--db", synced, "--http-port", "-1"], device)
+    assert status == 0, err
+    other = str(tmp_path / "other.db")
+    record = str(tmp_path / "pub.tgr")
+    assert tiletable(capsys, ["pull", "--db", other], device)[0] == 0  # the session pulled again, by another PC
+    content_hash = played["state"].ruleset.hash
+    status, out, err = tiletable(capsys, ["show", "1", "--db", other])
+    assert (status, out) == (1, "")
+    assert err == "tiletable: show: ruleset 'pub-61' with hash %s is neither a preset of this engine nor one synced from this PC\n" % content_hash
+    assert tiletable(capsys, ["export", "--format", "record", "-o", record, "--db", synced])[0] == 0
+    status, _, err = tiletable(capsys, ["import", record, "--db", other])
+    assert status == 0, err
+    for session in ("1", "2"):  # the pulled one, and the record's
+        status, out, err = tiletable(capsys, ["show", session, "--db", other])
+        assert status == 0 and out.startswith("session %s: pub-61 (hash %s)" % (session, content_hash)), err
+        status, out, err = tiletable(capsys, ["replay", session, "--db", other])
+        assert status == 0 and out.splitlines()[-1].startswith("no divergence: "), err
