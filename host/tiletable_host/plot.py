@@ -1,21 +1,40 @@
 """``tiletable plot SESSION``: each seat's score over the session as an SVG line chart (pygal).
 
 One line per seat over the actions, each drawn with its own dash pattern and points so that
-seats whose scores run together stay visible; the x axis marks where each hand starts, the
-y axis is the score, the legend gives each player's final score. The scores are the
+seats whose scores run together stay visible, with a marker where each hand ends; the x axis
+marks where each hand starts, the y axis is the score, a dashed line the match's target (for
+a game played to one), the legend gives each player's final score. The text is in the
+web pages' font. The scores are the
 engine's, replayed from the journal, so undone actions do not appear.
 
     tiletable plot 12 -o match.svg
 """
 import pygal
+from pygal.style import Style
 
 from tiletable_host import db as dbmod
 from tiletable_host import dbtarget
 from tiletable_host.people import score_scale, score_text
 from tiletable_host.sessionlog import replay_session
 
-WIDTH, HEIGHT = 900, 420
+WIDTH, HEIGHT = 900, 480
 DASHES = ("", "8,4", "2,3", "10,3,2,3", "5,5", "1,4")  # one per seat: overlapping lines stay apart
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"  # the web pages' (serve/static/style.css)
+COLOURS = ("#0f5132", "#b42318", "#1f4e99", "#8a4b00", "#6b2d91", "#00606b")  # one per seat
+TARGET_COLOUR = "#555555"
+STYLE = dict(
+    font_family=FONT,
+    background="#ffffff",
+    plot_background="#ffffff",
+    foreground="#1b1b1b",
+    foreground_strong="#1b1b1b",
+    foreground_subtle="#767676",
+    title_font_size=24,
+    label_font_size=18,
+    major_label_font_size=18,
+    legend_font_size=20,
+    tooltip_font_size=18,
+)
 
 
 def configure(parser):
@@ -41,6 +60,15 @@ def score_series(replay):
     return points, hand_starts
 
 
+def match_target(ruleset):
+    """The score that ends the match, for a ruleset played to one (None: to a number of hands
+    or games, or until the tiles run out)."""
+    params = getattr(ruleset, "params", None) or {}
+    if "target" in params and params.get("match_end", "target") == "target":
+        return params["target"]
+    return None
+
+
 def render_svg(replay):
     """The chart as SVG text."""
     names = replay.session["players"]
@@ -48,7 +76,13 @@ def render_svg(replay):
     points, hand_starts = score_series(replay)
     totals = points[-1]
     points = [[v / scale for v in p] for p in points]  # chips for Buki (half-chips in the journal)
+    hand_ends = sorted({start - 1 for start in hand_starts if start > 0} | {len(points) - 1})
+    target = match_target(replay.ruleset)
+    seats = [COLOURS[seat % len(COLOURS)] for seat in range(len(names))]
+    # series in this order: each seat's line, the target, each seat's hand-end markers
+    colours = seats + ([TARGET_COLOUR] if target is not None else []) + seats
     chart = pygal.XY(
+        style=Style(colors=tuple(colours), **STYLE),
         width=WIDTH,
         height=HEIGHT,
         title="session %d: %s (%s)" % (replay.session["id"], replay.session["ruleset"], ", ".join(names)),
@@ -56,6 +90,8 @@ def render_svg(replay):
         y_title="score",
         legend_at_bottom=True,
         show_dots=False,
+        dots_size=5,
+        legend_at_bottom_columns=3,
         show_x_guides=True,
         disable_xml_declaration=True,
         js=[],  # a file that opens anywhere, without fetching pygal's script from the web
@@ -67,6 +103,10 @@ def render_svg(replay):
             [(i, p[seat]) for i, p in enumerate(points)],
             stroke_style={"width": 3, "dasharray": DASHES[seat % len(DASHES)]},
         )
+    if target is not None:
+        chart.add("target: %s" % target, [(0, target), (len(points) - 1, target)], stroke_style={"width": 2, "dasharray": "12,6"})
+    for seat in range(len(names)):  # no legend entry of their own (pygal leaves out a series titled None)
+        chart.add(None, [(i, points[i][seat]) for i in hand_ends], stroke=False, show_dots=True)
     return chart.render(is_unicode=True) + "\n"
 
 

@@ -176,7 +176,12 @@ def test_plot_writes_an_svg_with_one_line_per_seat(capsys, pulled, tmp_path):
     root = ET.fromstring(target.read_text())
     ns = "{http://www.w3.org/2000/svg}"
     lines = [path for path in root.iter(ns + "path") if path.get("class") == "line reactive nofill"]
-    assert len(lines) == 2
+    assert len(lines) == 3  # a line per seat, and Muggins' target
+    goal = states[0].ruleset.params["target"]
+    assert "target: %d" % goal in [t.text for t in root.iter(ns + "text")]
+    markers = [c for c in root.iter(ns + "circle") if "dot" in (c.get("class") or "")]
+    assert len(markers) == 2 * (states[0].hand_number + 1)  # where each hand ends, for each seat
+    assert "font-family:system-ui" in target.read_text() and "monospace" not in target.read_text()  # the pages' font
     assert "stroke-dasharray:8,4" in target.read_text().replace(" ", "")  # the second seat is dashed
     texts = [t.text for t in root.iter(ns + "text")]
     assert ["ann: %d" % states[0].scores[0], "bob: %d" % states[0].scores[1]] == [t for t in texts if t and t.split(":")[0] in ("ann", "bob")]
