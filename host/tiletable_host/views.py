@@ -21,7 +21,12 @@ class LineView:
 
     @staticmethod
     def picture(state, replay):
-        return {"family": "line", "line": line_picture(state), "ends": state.layout.text(), "boneyard": state.stock}
+        return LineView.drawn(state, line_picture(state))
+
+    @staticmethod
+    def drawn(state, line):
+        """The picture with ``line`` (``line_picture``'s) as the line of play."""
+        return {"family": "line", "line": line, "ends": state.layout.text(), "boneyard": state.stock}
 
 
 class TrickView:
@@ -122,18 +127,31 @@ def line_picture(state):
 
     The layout keeps only the open ends, so the line is rebuilt by replaying the hand."""
     fresh = state.ruleset.new_state(state.players)
-    picture = None
+    tracer = LineTracer()
     for action in state.history:
-        hand = fresh.hand_number
-        spinner_before = fresh.layout.spinner
-        fresh.apply(action)
-        if fresh.hand_number != hand:
-            picture = None
-            continue
+        tracer.apply(fresh, action)
+    return tracer.shown(state)
+
+
+class LineTracer:
+    """Follows the line tile by tile as actions are applied to a state (``apply``), so that
+    the picture after every play of a session costs one replay, not one per play."""
+
+    def __init__(self):
+        self.picture = None
+
+    def apply(self, state, action):
+        """Apply ``action`` to ``state`` and note what it laid on the line."""
+        hand = state.hand_number
+        spinner_before = state.layout.spinner
+        state.apply(action)
+        if state.hand_number != hand:
+            self.picture = None
+            return
         if kind_of(action) != K_PLAY:
-            continue
+            return
         t, point, orient, _ = play_fields(action)
-        layout = fresh.layout
+        layout = state.layout
         if point == SET_POINT:
             orient = ORIENT_TEXT[orient]  # "x" crosswise, "i" inline, "" the ruleset's way
             crosswise = orient == "x" or (orient == "" and (layout.xd[0] == CROSS or layout.lone_double or layout.spinner >= 0))
@@ -141,13 +159,59 @@ def line_picture(state):
             picture.update((name, []) for name in SLOT_NAMES)
             if layout.spinner >= 0:
                 picture["spinner"] = ["set", 0]
-            continue
+            self.picture = picture
+            return
         out = layout.val[point]
         inner = low(t) if high(t) == out else high(t)
-        arm = picture[SLOT_NAMES[point]]
+        arm = self.picture[SLOT_NAMES[point]]
         arm.append([inner, out, is_double(t) and layout.xd[point] == CROSS])
         if spinner_before < 0 <= layout.spinner:
-            picture["spinner"] = [SLOT_NAMES[point], len(arm) - 1]
-    if picture is not None:
+            self.picture["spinner"] = [SLOT_NAMES[point], len(arm) - 1]
+
+    def shown(self, state):
+        """The picture now (a copy: later plays do not change it), with ``state``'s open ends."""
+        if self.picture is None:
+            return None
+        picture = {key: [list(tile) for tile in value] if key in SLOT_NAMES else value for key, value in self.picture.items()}
         picture["open"] = {SLOT_NAMES[slot]: state.layout.val[slot] for slot in range(4) if state.layout.is_open(slot)}
-    return picture
+        return picture
+
+
+class _SoFar:
+    """A replay seen as it stood after its first ``count`` actions (what a view reads of it)."""
+
+    def __init__(self, replay):
+        self.every = [e for e in replay.actions() if not e.undone]
+        self.count = 0
+
+    def actions(self):
+        return self.every[: self.count]
+
+
+def replay_pictures(replay):
+    """The family's picture of the table after each action in effect of a stored session, in
+    order, as ``[(entry, picture), ...]``: the session page steps through them. A session the
+    engine could not follow to its end stops at the last action it could apply."""
+    players = len(replay.session["players"])
+    state = replay.ruleset.new_state(players)
+    view = view_of(state.family)
+    so_far = _SoFar(replay)
+    tracer = LineTracer() if view is LineView else None
+    shown = []
+    for entry in so_far.every:
+        if entry.scores_after is None:  # the engine lost the thread here (replay.divergences)
+            break
+        action = state.parse_action(entry.text)
+        if tracer is not None:
+            tracer.apply(state, action)
+        else:
+            state.apply(action)
+        so_far.count += 1
+        if view is None:
+            picture = {"family": state.family}
+        elif tracer is not None:
+            picture = LineView.drawn(state, tracer.shown(state))
+        else:
+            picture = view.picture(state, so_far)
+        shown.append((entry, picture))
+    return shown

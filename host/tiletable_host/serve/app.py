@@ -107,12 +107,17 @@ def create_app(hub, db_path):
     def session_page(request, db):
         session_id = request.path_params["session"]
         replay = replay_session(db, session_id)
+        scale = score_scale(replay.ruleset, len(replay.session["players"]))
+        hands, frames = history.session_story(replay)
         return page(
             "session.html",
             title="Session %d" % session_id,
             session=history.session_row(replay.session, history.Scales(db)),
-            hands=history.hands_of(replay),
-            final=[score_value(score, score_scale(replay.ruleset, len(replay.session["players"]))) for score in replay.state.scores],
+            result=history.result_words(replay.session, scale, replay.state),
+            hands=hands,
+            frames=frames,
+            boards=boards(),
+            final=[score_value(score, scale) for score in replay.state.scores],
             chart=Markup(render_svg(replay)),
             divergences=replay.divergences,
             violations=[v.text() for v in replay.violations],

@@ -7,13 +7,15 @@ the sessions were played. The page shows the ordinal (mu - 3 sigma), the conserv
 players are sorted by.
 """
 import calendar
+import re
 import time
 
 from openskill.models import PlackettLuce
 
 from tiletable_host.people import chance_text, for_people, score_scale, score_value
 from tiletable_host.serve.live import explained_scores
-from tiletable_host.sessionlog import elapsed_text, result_of, session_scale
+from tiletable_host.sessionlog import elapsed_text, end_words, result_of, session_scale
+from tiletable_host.views import replay_pictures
 
 
 class Scales:
@@ -44,7 +46,7 @@ def session_row(session, scale_of):
         "ruleset": session["ruleset"],
         "table": session["table"],  # its name as people set it (`tiletable name`), else its id
         "players": session["players"],
-        "result": result_of(session, scale_of(session)),
+        "result": result_words(session, scale_of(session)),
         "records": session["records"],
     }
 
@@ -127,43 +129,129 @@ def player_record(sessions, name, scale_of):
     return [session_row(s, scale_of) for s in reversed(own)], [games[g] for g in sorted(games)]
 
 
-def hands_of(replay):
-    """The session hand by hand: each hand's plays (chance actions gathered on one line), with
-    the scores they caused and the scores at the end of the hand."""
+def session_story(replay):
+    """The session hand by hand for its page: ``(hands, frames)``.
+
+    Each hand has its steps in order: the plays in effect and the chance steps (a deal, a
+    draw) numbered from 1 through the session, the one numbering people see and link to
+    (``#play-12``); plays taken back, and the end, unnumbered. Each hand has its score sheet
+    and the scores at its end. ``frames[n - 1]`` is what the board shows after step ``n``:
+    the family's picture of the table, the scores and the step in words."""
     names = replay.session["players"]
     scale = score_scale(replay.ruleset, len(names))
-    hands = []
-    chance = []
+    pictures = {id(entry): picture for entry, picture in replay_pictures(replay)}
+    hands, frames, chance = [], [], []
+
+    def number(step, last_entry):
+        """Give ``step`` the next number and its frame, when the board can show it."""
+        picture = pictures.get(id(last_entry))
+        if picture is None:
+            return
+        step["play"] = len(frames) + 1
+        frames.append({"play": step["play"], "hand": hands[-1]["number"], "text": step["text"], "player": step["player"],
+                       "scores": [score_value(score, scale) for score in last_entry.scores_after], "table": picture})
+
+    def close_chance():
+        if chance and hands:
+            opening = not any(s["player"] for s in hands[-1]["steps"])
+            step = _step(chance[0], "", chance_words([e.description or e.text for e in chance], names, opening), [])
+            step["chance"] = True
+            hands[-1]["steps"].append(step)
+            number(step, chance[-1])
+        del chance[:]
+
     for entry in replay.entries:
-        if entry.kind == "score":
+        if entry.kind in ("score", "undo"):  # scores go with their play; an undone play says so itself
             continue
         if entry.kind == "action" and (not hands or hands[-1]["number"] != entry.hand + 1):
-            _close_chance(hands, chance, names)
+            close_chance()
             hands.append({"number": entry.hand + 1, "steps": [], "scores": None})
         if not hands:
             continue
-        if entry.kind == "action" and entry.actor is None and not entry.engine_scores:
-            chance.append(entry.description or entry.text)
+        if entry.kind == "action" and entry.actor is None and not entry.engine_scores and not entry.undone:
+            chance.append(entry)
             continue
-        _close_chance(hands, chance, names)
-        hands[-1]["steps"].append(
-            {
-                "seq": entry.seq,
-                "at": "" if entry.tenths is None else elapsed_text(entry.tenths),
-                "player": names[entry.actor] if entry.actor is not None and entry.actor < len(names) else "",
-                "text": entry.description if entry.kind == "end" else for_people(entry.description or entry.text, names),
-                "undone": entry.undone,
-                "scores": explained_scores(entry.engine_scores, names, scale),
-            }
-        )
+        close_chance()
+        player = names[entry.actor] if entry.actor is not None and entry.actor < len(names) else ""
+        text = entry.description if entry.kind == "end" else for_people(entry.description or entry.text, names)
+        step = _step(entry, player, text, explained_scores(entry.engine_scores, names, scale))
+        hands[-1]["steps"].append(step)
+        if entry.kind == "action" and not entry.undone:
+            number(step, entry)
         if entry.scores_after is not None and not entry.undone:
             hands[-1]["scores"] = [score_value(score, scale) for score in entry.scores_after]
-    _close_chance(hands, chance, names)
-    return hands
+    close_chance()
+    for hand in hands:
+        hand["sheet"] = score_sheet(hand, names)
+    return hands, frames
 
 
-def _close_chance(hands, chance, names):
-    if chance and hands:
-        text = "chance: " + chance_text(chance, names)
-        hands[-1]["steps"].append({"seq": None, "at": "", "player": "", "text": text, "undone": False, "scores": []})
-    del chance[:]
+def _step(entry, player, text, scores):
+    return {
+        "play": None,
+        "at": "" if entry.tenths is None else elapsed_text(entry.tenths),
+        "player": player,
+        "text": text,
+        "undone": entry.undone,
+        "scores": scores,
+        "chance": False,
+        "end": entry.kind == "end",
+    }
+
+
+_CHANCE_TO_SEAT = re.compile(r"^(.+) (?:receives|is dealt|draws) (\S+)$")
+
+
+def chance_words(descriptions, names, opening):
+    """Chance steps in a few words: ``the deal`` for those that open a hand (with any that
+    are not a tile given to a seat: the widow, cuts, draws for the set), ``ann draws 3-4
+    1-2`` for tiles drawn later, else the engine's sentences gathered (``chance_text``)."""
+    words, given = [], []
+    for text in descriptions:
+        said = for_people(text, names)
+        match = _CHANCE_TO_SEAT.match(said)
+        if match and match.group(1) in names:
+            given.append((match.group(1), match.group(2)))
+        else:
+            words.append(said)
+    if opening:
+        return "; ".join(["the deal"] + words)
+    drawn = []
+    for name, tile in given:
+        if drawn and drawn[-1][0] == name:
+            drawn[-1][1].append(tile)
+        else:
+            drawn.append((name, [tile]))
+    parts = ["%s draws %s" % (name, " ".join(tiles)) for name, tiles in drawn]
+    return "; ".join(parts + ([chance_text(words, names)] if words else []))
+
+
+def score_sheet(hand, names):
+    """A hand's score sheet: a row for each numbered step that scored (each player's points
+    from it, by rule), the hand's total per player."""
+    rows = []
+    totals = [0] * len(names)
+    for step in hand["steps"]:
+        if step["undone"] or not step["scores"]:
+            continue
+        points = [[] for _ in names]
+        for score in step["scores"]:
+            if score["player"] in names:
+                seat = names.index(score["player"])
+                points[seat].append(score)
+                totals[seat] += score["points"]
+        rows.append({"play": step["play"], "text": step["text"], "points": points})
+    return {"rows": rows, "totals": totals}
+
+
+def result_words(session, scale, state=None):
+    """The match's result in words (``bob won 203-171``); ``state``, the engine's at the end
+    of the replay, names the winners when the table's record of the end does not."""
+    result = session["result"]
+    if result is None:
+        return "in progress"
+    if not result.get("winners") and state is not None and state.is_over() and result.get("scores"):
+        result = dict(result, winners=list(state.outcome().winners))
+    if result.get("winners") and result.get("scores"):
+        return end_words(result, session["players"], scale)
+    return result_of(session, scale)

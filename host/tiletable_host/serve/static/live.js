@@ -3,13 +3,6 @@
 
 const tablesBox = document.getElementById("tables");
 
-function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 function sectionFor(name) {
   let box = tablesBox.querySelector(`section.table[data-name="${CSS.escape(name)}"]`);
   if (!box) {

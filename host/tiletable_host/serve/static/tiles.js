@@ -1,6 +1,14 @@
 // Dominoes, cards and the line of play drawn as SVG (no library, no build step).
 "use strict";
 
+// An HTML element of class `cls` holding `text` (the boards build their pictures with it).
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
 const SVGNS = "http://www.w3.org/2000/svg";
 const U = 40; // half a domino, in SVG units
 
