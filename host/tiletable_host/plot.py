@@ -19,7 +19,7 @@ from tiletable_host.sessionlog import replay_session
 
 WIDTH, HEIGHT = 900, 480
 DASHES = ("", "8,4", "2,3", "10,3,2,3", "5,5", "1,4")  # one per seat: overlapping lines stay apart
-FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"  # the web pages' (serve/static/style.css)
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"  # the web pages' (serve/static/style.css); sizes read at 660 px wide
 COLOURS = ("#0f5132", "#b42318", "#1f4e99", "#8a4b00", "#6b2d91", "#00606b")  # one per seat
 TARGET_COLOUR = "#555555"
 STYLE = dict(
@@ -29,11 +29,11 @@ STYLE = dict(
     foreground="#1b1b1b",
     foreground_strong="#1b1b1b",
     foreground_subtle="#767676",
-    title_font_size=24,
-    label_font_size=18,
-    major_label_font_size=18,
-    legend_font_size=20,
-    tooltip_font_size=18,
+    title_font_size=26,
+    label_font_size=22,
+    major_label_font_size=22,
+    legend_font_size=22,
+    tooltip_font_size=22,
 )
 
 

@@ -5,8 +5,19 @@
 //   node live_page.mjs shot URL FILE.png [WIDTH HEIGHT]   wait for a drawn table, save a screenshot
 //   node live_page.mjs visit URL...              load each page (a live page: until its tables
 //                                                 arrive), print its status, title and text
+//   node live_page.mjs audit WxH DIR NAME=URL...  load each page at that size and print what a
+//                                                 person would meet: its width against the
+//                                                 screen's, text under 16 px, touch targets under
+//                                                 44 px, axe-core's serious and critical findings,
+//                                                 the live tables' places and score sizes, its
+//                                                 text; a screenshot DIR/NAME-WxH.png (DIR "-": none)
+//   node live_page.mjs replay URL                 step through a session's board with the keys,
+//                                                 the buttons and a play's link: the captions seen
 // Every mode ends with one line {"errors": [...]}: console errors and page errors seen.
+import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
+
+const require = createRequire(import.meta.url);
 
 const [mode, ...rest] = process.argv.slice(2);
 const browser = await chromium.launch({
@@ -23,6 +34,57 @@ async function newPage(width, height) {
   page.on("console", (msg) => { if (msg.type() === "error") errors.push(msg.text()); });
   page.on("pageerror", (err) => errors.push(String(err)));
   return page;
+}
+
+// What a person meets on the page (run in the page): see "audit" above.
+function auditPage() {
+  const visible = (node) => {
+    const box = node.getBoundingClientRect();
+    const style = getComputedStyle(node);
+    return box.width > 0 && box.height > 0 && style.visibility !== "hidden" && style.display !== "none";
+  };
+  const where = (node) => node.id ? "#" + node.id : node.tagName.toLowerCase() + (node.className && typeof node.className === "string" ? "." + node.className.trim().split(/\s+/).join(".") : "");
+  const smallText = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    const node = text.parentElement;
+    if (!text.textContent.trim() || !node || !visible(node) || node.closest("script, style, title, desc")) continue;
+    let size = parseFloat(getComputedStyle(node).fontSize);
+    const matrix = node instanceof SVGElement ? node.getScreenCTM() : null;
+    if (matrix) size *= Math.hypot(matrix.a, matrix.b);  // as drawn (a rotated label too)
+    if (size < 15.95) smallText.push({ where: where(node), size: Math.round(size * 10) / 10, text: text.textContent.trim().slice(0, 40) });
+  }
+  const smallTargets = [];
+  for (const node of document.querySelectorAll("a[href], button, input, select, textarea, summary")) {
+    if (!visible(node)) continue;
+    const style = getComputedStyle(node);
+    // WCAG 2.5.8's exception: a link inline in a sentence keeps the sentence's line height
+    const inSentence = style.display === "inline" && node.parentElement.textContent.trim().length > node.textContent.trim().length;
+    const box = node.getBoundingClientRect();
+    if (!inSentence && (box.width < 43.5 || box.height < 43.5)) smallTargets.push({ where: where(node), text: node.textContent.trim().slice(0, 30), width: Math.round(box.width), height: Math.round(box.height) });
+  }
+  const wide = [];
+  for (const node of document.body.querySelectorAll("*")) {
+    const box = node.getBoundingClientRect();
+    if (box.right > innerWidth + 0.5 && visible(node) && !node.closest(".scroll, .chart")) wide.push(where(node));
+  }
+  const tables = [...document.querySelectorAll("section.table")].map((box) => {
+    const rect = box.getBoundingClientRect();
+    return {
+      name: box.dataset.name, status: box.dataset.status, text: box.innerText,
+      top: rect.top, bottom: rect.bottom, left: rect.left, right: rect.right,
+      scores: [...box.querySelectorAll("ol.scores .points")].map((p) => ({ size: parseFloat(getComputedStyle(p).fontSize), bottom: p.getBoundingClientRect().bottom })),
+      board: !!box.querySelector(".board") && visible(box.querySelector(".board")),
+    };
+  });
+  const board = document.querySelector(".leaderboard");
+  return {
+    width: document.documentElement.scrollWidth, screen: innerWidth, screenHeight: innerHeight,
+    wide: wide.slice(0, 8), smallText: smallText.slice(0, 12), smallTextCount: smallText.length,
+    smallTargets: smallTargets.slice(0, 12), smallTargetCount: smallTargets.length, tables,
+    leaderboard: board ? { text: board.innerText, right: board.getBoundingClientRect().right, bottom: board.getBoundingClientRect().bottom } : null,
+    text: document.querySelector("main").innerText,
+  };
 }
 
 try {
@@ -56,6 +118,47 @@ try {
       if (await page.$("#tables")) await page.waitForSelector("section.table");  // a live page: its first event
       out({ url, status: response.status(), title: await page.title(), text: await page.innerText("main") });
     }
+  } else if (mode === "audit") {
+    const [size, dir, ...named] = rest;
+    const [width, height] = size.split("x").map(Number);
+    const page = await newPage(width, height);
+    for (const pair of named) {
+      const cut = pair.indexOf("=");
+      const [name, url] = [pair.slice(0, cut), pair.slice(cut + 1)];
+      const response = await page.goto(url);
+      if (await page.$("#tables")) await page.waitForSelector("section.table");  // a live page: its first event
+      if (await page.$("#frames")) await page.waitForFunction(() => document.body.dataset.play);  // a session's board
+      await page.waitForTimeout(200);
+      await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+      const axe = await page.evaluate(async () => {
+        const found = await window.axe.run(document, { resultTypes: ["violations"] });
+        return found.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: v.nodes[0].target.join(" ") }));
+      });
+      const seen = await page.evaluate(auditPage);
+      await page.evaluate(() => { if (location.hash) document.querySelector(location.hash)?.scrollIntoView(); else scrollTo(0, 0); });  // axe scrolls
+      if (dir !== "-") await page.screenshot({ path: `${dir}/${name}-${size}.png` });
+      out({ name, url, status: response.status(), axe, ...seen });
+    }
+  } else if (mode === "replay") {
+    const [url] = rest;
+    const page = await newPage(1280, 900);
+    await page.goto(url);
+    await page.waitForFunction(() => document.body.dataset.play);
+    const caption = async (how) => out({ how, play: Number(await page.evaluate(() => document.body.dataset.play)),
+      caption: await page.innerText("#caption"), hash: await page.evaluate(() => location.hash),
+      current: await page.evaluate(() => document.querySelector("ol.plays li[aria-current]")?.id || null),
+      board: await page.evaluate(() => document.getElementById("replay-board").innerText) });
+    await caption("open");
+    for (const key of ["End", "ArrowLeft", "Home", "ArrowRight", "ArrowRight"]) { await page.keyboard.press(key); await caption(key); }
+    await page.click("#next"); await caption("next");
+    await page.click("#previous"); await caption("previous");
+    await page.click("#last"); await caption("last");
+    await page.click("#first"); await caption("first");
+    const link = (await page.$$("ol.plays a.number"))[6];
+    await link.click();
+    await page.waitForFunction(() => document.body.dataset.play === "7");
+    await caption("link");
   }
 } finally {
   out({ errors });

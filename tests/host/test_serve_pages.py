@@ -89,3 +89,91 @@ def test_chance_steps_are_told_in_words():
     assert chance_words(["P0 receives 4-4"], NAMES, False) == "ann draws 4-4"
     assert chance_words(["P1 draws 1-3", "P1 draws 0-2", "P2 draws 3-6"], NAMES, False) == "bob draws 1-3 0-2; cy draws 3-6"
     assert chance_words(["the field turns up 5-6", "the field turns up 5-5"], NAMES, False) == "the field turns up 5-6 5-5"
+
+
+def test_tonights_leaderboard_counts_the_matches_finished_in_the_last_hours(client):
+    night = client.get("/night").json()
+    assert night["hours"] == 12
+    rows = night["rows"]
+    # last week's muggins and the sniff match in progress do not count
+    assert {r["player"]: r["played"] for r in rows} == {"ann": 5, "bob": 5, "cy": 1}
+    assert sum(r["wins"] for r in rows) == 5  # a winner a match
+    assert [(r["wins"], -r["played"]) for r in rows] == sorted([(r["wins"], -r["played"]) for r in rows], reverse=True)
+
+
+def test_a_table_back_in_its_menu_shows_no_board():
+    from tiletable_host.serve.live import picture
+
+    snap = {"mode": "menu", "menu": ["muggins", 2], "ruleset": "muggins", "players": 2, "hand": 3, "scores": [201, 150], "to_act": "over"}
+    assert picture(snap, ["ann", "bob"], None) == {"status": "idle", "text": "Free: muggins for 2 players chosen in its menu"}
+    assert picture(dict(snap, mode="over"), ["ann", "bob"], None)["status"] == "game"  # the final scores on show
+
+
+# In a real browser ------------------------------------------------------------------------
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import club_pages  # noqa: E402
+import live_browser  # noqa: E402
+from test_serve_browser import _missing  # noqa: E402
+
+browser = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
+
+
+@browser
+@pytest.mark.parametrize("size", club_pages.SIZES)
+def test_every_page_fits_the_screen_with_readable_text_big_targets_and_no_axe_finding(night, size):
+    lines, errors = club_pages.audit(club_pages.room(3), night, size, None, club_pages.PAGES)
+    assert errors == []
+    assert {line["name"]: club_pages.findings(line) for line in lines} == {name: [] for name in club_pages.PAGES}
+    seen = {line["name"]: line for line in lines}
+    assert [t["name"] for t in seen["live"]["tables"]] == ["/dev/ttyACM0", "/dev/ttyACM1", "/dev/ttyACM2"]
+    assert all("Table %d" % n in seen["live"]["text"] for n in (1, 2, 3))
+    assert re.search(r"\n(ann|bob) won \d+-\d+\n", seen["session"]["text"]) and "Play 1 of " in seen["session"]["text"]
+    assert "the deal" in seen["session"]["text"] and "Score sheet, hand 1" in seen["session"]["text"]
+    assert re.search(r"Play 40 of \d+ · hand \d+", seen["session-moon"]["text"])  # a link to a play opens the board there
+    assert seen["player"]["width"] == seen["sessions"]["width"] == seen["standings"]["width"] == int(size.split("x")[0])
+
+
+@browser
+@pytest.mark.parametrize("count", [1, 3, 7, 12])
+def test_the_big_screen_shows_every_table_readable_from_afar_beside_tonights_leaderboard(night, count):
+    lines, errors = club_pages.audit(club_pages.room(count), night, "1920x1080", None, {"big": "?big=1"})
+    assert errors == []
+    [line] = lines
+    assert line["axe"] == [] and line["width"] == 1920
+    tables, board = line["tables"], line["leaderboard"]
+    assert len(tables) == count
+    for number, table in enumerate(tables, 1):
+        assert table["text"].startswith("Table %d\n" % number)  # its name, not its port
+        assert 0 <= table["top"] and table["bottom"] <= 1080 and table["right"] <= 1920 - 300  # all above the fold, the leaderboard beside
+        if number == 3:  # in its menu: a quiet tile, no last board
+            assert table["status"] == "idle" and table["scores"] == [] and not table["board"] and "Free" in table["text"]
+            continue
+        assert table["status"] == "game" and len(table["scores"]) >= 2
+        assert all(s["size"] >= 64 and s["bottom"] <= table["bottom"] for s in table["scores"]), table  # none cut off
+        assert re.search(r"hand \d+ · ", table["text"]) and table["board"] == (count <= 4)
+    assert board["bottom"] <= 1080 and board["text"].startswith("Tonight\n")
+    assert re.search(r"\nann\nwon \d of 5\n", board["text"]) and re.search(r"\ncy\nwon \d of 1", board["text"])
+
+
+@browser
+def test_the_session_board_steps_with_the_keys_the_buttons_and_a_plays_link(night, client):
+    frames = frames_of(client.get("/history/session/1").text)["frames"]
+    last = len(frames)
+    server = club_pages.WebServer(Hub(), night)
+    url = server.start()
+    try:
+        lines = live_browser.browser("replay", url + "history/session/1")
+    finally:
+        server.stop()
+    assert lines[-1] == {"errors": []}
+    steps = [(line["how"], line["play"]) for line in lines[:-1]]
+    assert steps == [("open", 1), ("End", last), ("ArrowLeft", last - 1), ("Home", 1), ("ArrowRight", 2), ("ArrowRight", 3),
+                     ("next", 4), ("previous", 3), ("last", last), ("first", 1), ("link", 7)]
+    for line in lines[:-1]:
+        frame = frames[line["play"] - 1]
+        assert line["caption"] == "Play %d of %d · hand %d · %s" % (line["play"], last, frame["hand"], frame["text"])
+        assert line["current"] == "play-%d" % line["play"]
+        assert line["hash"] == ("" if line["how"] == "open" else "#play-%d" % line["play"])
+        assert "Open ends: %s · boneyard: %d" % (frame["table"]["ends"], frame["table"]["boneyard"]) in line["board"]

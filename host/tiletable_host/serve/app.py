@@ -5,6 +5,7 @@ Routes::
 
     /                         live tables (``?big=1``: the big-screen layout for a club room)
     /events                   server-sent events: every table's picture, as JSON, at each change
+    /night                    tonight's leaderboard, as JSON (the big screen shows it beside the tables)
     /history                  sessions, filtered by ?player= &game= &since= &until=
     /history/session/N        one session hand by hand, explained scores, score chart
     /history/session/N.tgr    its tile game record (docs/RECORD.md)
@@ -14,12 +15,13 @@ Routes::
 import asyncio
 import json
 import os
+import time
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -85,6 +87,19 @@ def create_app(hub, db_path):
 
         return EventSourceResponse(stream(), ping=15)
 
+    def night(request):
+        """Tonight's leaderboard; without a database yet, an empty one that says why."""
+        if not dbtarget.is_server(db_path) and not os.path.exists(db_path):
+            return JSONResponse({"rows": [], "problem": "no database yet"})
+        try:
+            db = dbmod.Database.open(db_path, create=False)
+        except CommandError as exc:
+            return JSONResponse({"rows": [], "problem": str(exc)})
+        try:
+            return JSONResponse({"rows": history.night_leaderboard(db.sessions(), time.time()), "hours": history.NIGHT_HOURS})
+        finally:
+            db.close()
+
     def sessions_page(request, db):
         query = {key: request.query_params.get(key, "").strip() for key in ("player", "game", "since", "until")}
         every = db.sessions()
@@ -147,6 +162,7 @@ def create_app(hub, db_path):
     routes = [
         Route("/", live),
         Route("/events", events),
+        Route("/night", night),
         Route("/history", with_db(sessions_page)),
         Route("/history/session/{session:int}", with_db(session_page)),
         Route("/history/session/{session:int}.tgr", with_db(session_record)),

@@ -113,6 +113,28 @@ def standings(sessions, scale_of):
     return result
 
 
+NIGHT_HOURS = 12  # a club night: the sessions started this long before the big screen looks
+
+
+def night_leaderboard(sessions, now, hours=NIGHT_HOURS):
+    """Tonight's players, best first: matches finished among the sessions started in the last
+    ``hours`` before ``now`` (Unix seconds), and wins (the table's winners of each; a shared
+    top score where the record names none), ranked by wins, then by fewer matches to get them."""
+    rows = {}
+    for session in sessions:
+        if session["time"] is None or session["time"] < now - hours * 3600 or not finished(session):
+            continue
+        scores = session["result"]["scores"]
+        winners = session["result"].get("winners")
+        if winners is None:
+            winners = [seat for seat, score in enumerate(scores) if score == max(scores)]
+        for seat, name in enumerate(session["players"]):
+            row = rows.setdefault(name, {"player": name, "played": 0, "wins": 0})
+            row["played"] += 1
+            row["wins"] += seat in winners
+    return sorted(rows.values(), key=lambda r: (-r["wins"], r["played"], r["player"]))
+
+
 def player_record(sessions, name, scale_of):
     """A player's sessions (newest first) and, per ruleset, sessions, wins and points (Buki: chips)."""
     own = [s for s in sessions if name in s["players"]]

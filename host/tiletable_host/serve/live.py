@@ -65,9 +65,9 @@ def picture_of(view):
 def picture(snap, names, replay, event_error=None):
     """The browser's picture of a table from its STATE snapshot ``snap``, the players' names
     and the engine's replay of the session in progress (None before its first record)."""
-    if "ruleset" not in snap:
+    if "ruleset" not in snap or snap.get("mode") == "menu":  # back in its menu, the last match is over: no board
         menu = snap.get("menu", ["?", 0])
-        return {"status": "idle", "text": "%s mode: %s for %s players chosen, no game in progress" % (snap.get("mode", "?"), menu[0], menu[1])}
+        return {"status": "idle", "text": "Free: %s for %s players chosen in its menu" % (menu[0], menu[1])}
     names = [seat_name(names or [], seat) for seat in range(snap["players"])]
     result = {
         "status": "game",

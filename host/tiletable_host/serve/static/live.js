@@ -45,21 +45,60 @@ function render(t) {
   const box = sectionFor(t.name);
   box.replaceChildren();
   box.dataset.status = t.status;
-  const where = t.title ? `${t.title} · ${t.place || t.name}` : t.name;
-  if (t.status !== "game") {
-    box.appendChild(el("h2", "", t.title || t.name));
+  box.appendChild(el("h2", "", t.title || t.name));  // the table's name as people set it
+  if (t.status !== "game") {  // in its menu, unplugged or gone: a quiet tile, no last board
     if (t.place) box.appendChild(el("p", "where", t.place));
     box.appendChild(el("p", "message", t.text));
     return;
   }
-  box.appendChild(el("h2", "", `${t.ruleset} · hand ${t.hand} · ${t.turn}`));
-  box.appendChild(el("p", "where", where));
+  box.appendChild(el("p", "game", `${t.ruleset} · hand ${t.hand} · ${t.turn}`));
+  if (t.title || t.place) box.appendChild(el("p", "where", t.place || t.name));
   box.appendChild(scoresEl(t));
   const board = t.table ? boardEl(t, t.table) : null;
   if (board) box.appendChild(board);
   if (t.last) box.appendChild(lastPlayEl(t.last));
   if (t.prompt) box.appendChild(el("p", "prompt", "Table says: " + t.prompt));
   if (t.error) box.appendChild(el("p", "error illegal", "Illegal: " + t.error));
+}
+
+// The big screen's grid sized to the number of tables: 1, 2 side by side, then 2x2, 3x2, 3x3, 4x3.
+function layOut(count) {
+  const columns = Math.max(1, Math.ceil(Math.sqrt(count)));
+  tablesBox.style.setProperty("--columns", columns);
+  tablesBox.style.setProperty("--rows", Math.max(1, Math.ceil(count / columns)));
+  tablesBox.dataset.count = String(count);
+  if (count > 4) tablesBox.dataset.crowded = ""; else delete tablesBox.dataset.crowded;
+}
+
+// Tonight's leaderboard beside the tables on the big screen (/night), looked up again at most
+// every few seconds as the tables change, and every half minute.
+const leaderboard = document.getElementById("leaderboard");
+let lookedUp = 0;
+
+async function lookUpNight() {
+  lookedUp = Date.now();
+  let night;
+  try {
+    night = await (await fetch("/night")).json();
+  } catch (error) {
+    return;  // the server restarting: the next look will do
+  }
+  const list = document.getElementById("leaderboard-rows");
+  list.replaceChildren();
+  for (const row of night.rows) {
+    const item = el("li", "");
+    item.appendChild(el("span", "points", String(row.wins)));
+    item.appendChild(el("span", "player", row.player));
+    item.appendChild(el("span", "wins", `won ${row.wins} of ${row.played}`));
+    list.appendChild(item);
+  }
+  document.getElementById("leaderboard-empty").hidden = night.rows.length > 0;
+  leaderboard.dataset.updated = String(Date.now());
+}
+
+if (leaderboard) {
+  lookUpNight();
+  setInterval(lookUpNight, 30000);
 }
 
 const source = new EventSource("/events");
@@ -70,5 +109,7 @@ source.addEventListener("tables", (event) => {
   for (const t of tables) render(t);
   const names = new Set(tables.map((t) => t.name));  // a club table forgotten, or now watched here
   for (const box of tablesBox.querySelectorAll("section.table")) if (!names.has(box.dataset.name)) box.remove();
+  layOut(tables.length);
+  if (leaderboard && Date.now() - lookedUp > 5000) lookUpNight();
   document.body.dataset.updated = String(Date.now());
 });

@@ -79,6 +79,17 @@ function cardEl(text) {
   return span;
 }
 
+// The line of play in a box of its own that scrolls sideways when the line is longer than the
+// screen is wide (a phone's), so that the tiles and the open ends' numbers stay readable.
+function lineBox(line) {
+  const box = el("div", "line-box");
+  box.tabIndex = 0;  // a box that scrolls can be scrolled from the keyboard
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", "The line of play");
+  box.appendChild(lineSVG(line));
+  return box;
+}
+
 // The line of play: the set tile, arms L and R along a row, spinner arms S1 up and S2 down
 // from the tile they grow from, and a marker with the value of each open end.
 function lineSVG(line) {
@@ -129,6 +140,11 @@ function lineSVG(line) {
     grow(at.x + U / 2, at.y + U / 2);
   }
   const m = U * 0.3;
-  svg.setAttribute("viewBox", `${box.x0 - m} ${box.y0 - m} ${box.x1 - box.x0 + 2 * m} ${box.y1 - box.y0 + 2 * m}`);
+  const [width, height] = [box.x1 - box.x0 + 2 * m, box.y1 - box.y0 + 2 * m];
+  svg.setAttribute("viewBox", `${box.x0 - m} ${box.y0 - m} ${width} ${height}`);
+  // its size in SVG units, for the stylesheet: drawn no smaller than 0.9 px a unit (the open
+  // ends' numbers at 16 px and more), a long line scrolls sideways in its box (lineBox)
+  svg.style.setProperty("--vbw", width);
+  svg.style.setProperty("--vbh", height);
   return svg;
 }

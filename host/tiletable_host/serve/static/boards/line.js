@@ -5,7 +5,7 @@
 
 function lineBoard(t, table) {
   const box = el("div", "board line-board");
-  if (table.line) box.appendChild(lineSVG(table.line));
+  if (table.line) box.appendChild(lineBox(table.line));
   else box.appendChild(el("p", "empty", "No tile on the table yet."));
   box.appendChild(el("p", "facts", `Open ends: ${table.ends || "none"} · boneyard: ${table.boneyard}`));
   return box;
