@@ -60,6 +60,18 @@ def score_series(replay):
     return points, hand_starts
 
 
+def turning_points(points, hand_starts):
+    """The indices of ``points`` the lines need: the first and last, the hands' starts, and
+    each side of every change. The points between lie on the straight line joining them, so
+    the chart looks the same, and draws a long match (Moon: 800 actions) in far less time."""
+    last = len(points) - 1
+    keep = {0, last} | set(hand_starts)
+    for i in range(1, last + 1):
+        if points[i] != points[i - 1]:
+            keep.update((i - 1, i))
+    return sorted(keep)
+
+
 def match_target(ruleset):
     """The score that ends the match, for a ruleset played to one (None: to a number of hands
     or games, or until the tiles run out)."""
@@ -97,10 +109,11 @@ def render_svg(replay):
         js=[],  # a file that opens anywhere, without fetching pygal's script from the web
     )
     chart.x_labels = [{"label": str(number), "value": start} for number, start in enumerate([0] + hand_starts, 1)]
+    shown = turning_points(points, hand_starts)
     for seat, name in enumerate(names):
         chart.add(
             "%s: %s" % (name, score_text(totals[seat], scale)),
-            [(i, p[seat]) for i, p in enumerate(points)],
+            [(i, points[i][seat]) for i in shown],
             stroke_style={"width": 3, "dasharray": DASHES[seat % len(DASHES)]},
         )
     if target is not None:
