@@ -177,3 +177,32 @@ def test_the_session_board_steps_with_the_keys_the_buttons_and_a_plays_link(nigh
         assert line["current"] == "play-%d" % line["play"]
         assert line["hash"] == ("" if line["how"] == "open" else "#play-%d" % line["play"])
         assert "Open ends: %s · boneyard: %d" % (frame["table"]["ends"], frame["table"]["boneyard"]) in line["board"]
+
+
+def test_a_session_page_kept_rendered_shows_the_plays_a_later_pull_adds(tmp_path):
+    from engine.families_play import Rng, choose
+    from tiletable.engine.rulesets import find_ruleset
+    from tiletable.runtime.session import Session
+    from tiletable_host.pull import pull_journal
+    from tiletable_host.transport_local import LocalTransport
+
+    device = LocalTransport(str(tmp_path / "device"))
+    ruleset = find_ruleset("muggins")
+    state = ruleset.new_state(2)
+    session = Session.start(device.journal, ruleset, state, ["ann", "bob"], "test", 1700000000, 0)
+    choice = Rng(4)
+    db_path = str(tmp_path / "t.db")
+    client = TestClient(create_app(Hub(), db_path))
+    shown = []
+    for plays in (30, 30):
+        for _ in range(plays):
+            session.apply(choose(state, choice), 1000 * len(state.history))
+        device.journal.flush()
+        db = Database.open(db_path)
+        device.hello()
+        pull_journal(device, db)
+        db.close()
+        page = client.get("/history/session/1").text
+        assert client.get("/history/session/1").text == page  # asked again: the same page
+        shown.append(len(frames_of(page)["frames"]))
+    assert shown[0] < shown[1]

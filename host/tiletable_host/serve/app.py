@@ -15,6 +15,7 @@ Routes::
 import asyncio
 import json
 import os
+import threading
 import time
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -37,6 +38,7 @@ from tiletable_host.sessionlog import replay_session
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 EVENT_POLL = 0.05  # seconds between looks at the hub: a play reaches the page well within a second
+SESSION_PAGES_KEPT = 64  # session pages kept rendered (a few MB at most)
 
 
 def boards():
@@ -119,13 +121,31 @@ def create_app(hub, db_path):
             players=sorted({p for s in every for p in s["players"]}),
         )
 
+    rendered = {}  # a session page's text by what it shows: (id, records, result, table, ...)
+    rendered_lock = threading.Lock()  # the pages are rendered in a pool of threads
+
     def session_page(request, db):
+        """A session hand by hand with its board, kept once rendered: a club night's screens and
+        phones ask for the same few sessions again and again, and a session's page changes only
+        when a pull adds records to it (or ends it, or its table is renamed)."""
         session_id = request.path_params["session"]
+        session = db.session(session_id)
+        key = json.dumps([session[k] for k in ("id", "records", "result", "table", "players", "hash", "started")], sort_keys=True)
+        with rendered_lock:
+            text = rendered.get(key)
+        if text is None:
+            text = render_session(db, session_id)
+            with rendered_lock:
+                rendered[key] = text
+                while len(rendered) > SESSION_PAGES_KEPT:
+                    del rendered[next(iter(rendered))]  # the oldest first
+        return HTMLResponse(text)
+
+    def render_session(db, session_id):
         replay = replay_session(db, session_id)
         scale = score_scale(replay.ruleset, len(replay.session["players"]))
         hands, frames = history.session_story(replay)
-        return page(
-            "session.html",
+        return templates.get_template("session.html").render(
             title="Session %d" % session_id,
             session=history.session_row(replay.session, history.Scales(db)),
             result=history.result_words(replay.session, scale, replay.state),
@@ -171,4 +191,6 @@ def create_app(hub, db_path):
         Route("/favicon.ico", favicon),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes)
+    app.state.session_pages = rendered  # bench/pages.py empties it to time a first look
+    return app
