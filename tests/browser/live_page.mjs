@@ -11,6 +11,9 @@
 //                                                 44 px, axe-core's serious and critical findings,
 //                                                 the live tables' places and score sizes, its
 //                                                 text; a screenshot DIR/NAME-WxH.png (DIR "-": none)
+//   node live_page.mjs wait URL SELECTOR          print the text of SELECTOR once it shows, then for
+//                                                 each line read, wait until its text has that line
+//                                                 in it and print the text again
 //   node live_page.mjs replay URL                 step through a session's board with the keys,
 //                                                 the buttons and a play's link: the captions seen
 // Every mode ends with one line {"errors": [...]}: console errors and page errors seen.
@@ -139,6 +142,24 @@ try {
       await page.evaluate(() => { if (location.hash) document.querySelector(location.hash)?.scrollIntoView(); else scrollTo(0, 0); });  // axe scrolls
       if (dir !== "-") await page.screenshot({ path: `${dir}/${name}-${size}.png` });
       out({ name, url, status: response.status(), axe, ...seen });
+    }
+  } else if (mode === "wait") {
+    const [url, selector] = rest;
+    const page = await newPage(1920, 1080);
+    await page.goto(url);
+    await page.waitForSelector(selector);
+    out({ text: await page.innerText(selector) });
+    const lines = process.stdin.setEncoding("utf8");
+    let buffer = "";
+    for await (const chunk of lines) {
+      buffer += chunk;
+      while (buffer.includes("\n")) {
+        const cut = buffer.indexOf("\n");
+        const wanted = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 1);
+        await page.waitForFunction(([s, w]) => document.querySelector(s).innerText.includes(w), [selector, wanted], { timeout: 60000 });
+        out({ text: await page.innerText(selector) });
+      }
     }
   } else if (mode === "replay") {
     const [url] = rest;

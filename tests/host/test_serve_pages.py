@@ -206,3 +206,45 @@ def test_a_session_page_kept_rendered_shows_the_plays_a_later_pull_adds(tmp_path
         assert client.get("/history/session/1").text == page  # asked again: the same page
         shown.append(len(frames_of(page)["frames"]))
     assert shown[0] < shown[1]
+
+
+@browser
+def test_the_big_screens_leaderboard_follows_a_match_pulled_during_the_night(tmp_path):
+    import subprocess
+    import time
+
+    from club_night import play_session
+    from tiletable_host.pull import pull_journal
+    from tiletable_host.transport_local import LocalTransport
+
+    db_path = club_night(tmp_path)
+    hub = club_pages.room(2, free=())
+    server = club_pages.WebServer(hub, db_path)
+    url = server.start()
+    proc = subprocess.Popen(["node", live_browser.BROWSER_SCRIPT, "wait", url + "?big=1", "#leaderboard"], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        proc.stdout.readline()
+        proc.stdin.write("won 3 of 5\n")  # tonight so far: ann's three wins
+        proc.stdin.flush()
+        before = json.loads(proc.stdout.readline())["text"]
+        assert "\ndi\n" not in before
+        device = LocalTransport(str(tmp_path / "table-4"))
+        device.server.device = "tiletable-e664"
+        play_session(device.journal, "buki", 21, time.time() - 600, True)  # ann, bob, cy and di
+        db = Database.open(db_path)
+        device.hello()
+        pull_journal(device, db)
+        db.close()
+        [first] = [p for p in hub.tables()[1] if p["name"] == "/dev/ttyACM0"]
+        hub.publish("/dev/ttyACM0", dict(first, hand=first["hand"] + 1))  # a table moves on
+        proc.stdin.write("di\n")
+        proc.stdin.flush()
+        after = json.loads(proc.stdout.readline())["text"]
+        out, _ = proc.communicate("", timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        server.stop()
+    assert json.loads(out.splitlines()[-1]) == {"errors": []}
+    assert re.search(r"\ndi\nwon [01] of 1", after) and re.search(r"\ncy\nwon \d of 2", after), after

@@ -70,10 +70,17 @@ function layOut(count) {
   if (count > 4) tablesBox.dataset.crowded = ""; else delete tablesBox.dataset.crowded;
 }
 
-// Tonight's leaderboard beside the tables on the big screen (/night), looked up again at most
-// every few seconds as the tables change, and every half minute.
+// Tonight's leaderboard beside the tables on the big screen (/night), looked up again as the
+// tables change (at most every NIGHT_GAP ms: the last change is never missed), and every half minute.
 const leaderboard = document.getElementById("leaderboard");
+const NIGHT_GAP = 5000;
 let lookedUp = 0;
+let nightSoon = null;
+
+function lookUpNightSoon() {
+  if (nightSoon !== null) return;
+  nightSoon = setTimeout(() => { nightSoon = null; lookUpNight(); }, Math.max(0, lookedUp + NIGHT_GAP - Date.now()));
+}
 
 async function lookUpNight() {
   lookedUp = Date.now();
@@ -110,6 +117,6 @@ source.addEventListener("tables", (event) => {
   const names = new Set(tables.map((t) => t.name));  // a club table forgotten, or now watched here
   for (const box of tablesBox.querySelectorAll("section.table")) if (!names.has(box.dataset.name)) box.remove();
   layOut(tables.length);
-  if (leaderboard && Date.now() - lookedUp > 5000) lookUpNight();
+  if (leaderboard) lookUpNightSoon();
   document.body.dataset.updated = String(Date.now());
 });
