@@ -42,12 +42,24 @@ class TrickView:
         return {
             "family": "trick",
             "trick": [{"seat": seat, "tile": tile_str(tile)} for seat, tile in state.trick],
+            "taken": _taken_trick(state),
             "trick_number": state.trick_number + 1,
             "tricks": list(state.tricks),
             "bidder": state.bidder,
             "suit": state.suit,
             "trump": state.trump,
         }
+
+
+def _taken_trick(state):
+    """The trick just taken, while the next is not begun: its tiles and who took it (the board
+    shows it until the next lead, as the tiles lie on the table until gathered); else None."""
+    taken = state.last_trick()
+    if taken is None:
+        return None
+    number = state.trick_number - 1
+    tiles = [{"seat": seat, "tile": tile_str(tile)} for trick, seat, tile in state.plays if trick == number]
+    return {"winner": taken[0], "tiles": tiles} if tiles else None
 
 
 class ColumnView:

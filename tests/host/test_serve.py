@@ -218,6 +218,12 @@ def test_moon_column_and_dasan_pictures_show_what_is_on_the_table():
     pic = picture(snapshot(state), ["ann", "bob", "cy"], replay)
     assert [p["seat"] for p in pic["table"]["trick"]] == [seat for seat, _ in state.trick]
     assert pic["table"]["tricks"] == state.tricks and pic["last"]["description"].split()[0] in ("ann", "bob", "cy")
+    assert pic["table"]["taken"] is None  # a trick in progress: nothing just taken
+    state, replay = position("moon", 3, lambda s: s.trick_number == 2 and not s.trick)  # the second trick just taken
+    taken = picture(snapshot(state), ["ann", "bob", "cy"], replay)["table"]["taken"]
+    last_three = [a for a in replay.actions() if a.actor is not None][-3:]
+    assert [t["tile"] for t in taken["tiles"]] == [a.text.split("/")[0] for a in last_three]
+    assert [t["seat"] for t in taken["tiles"]] == [a.actor for a in last_three] and taken["winner"] == state.leader
     state, replay = position("columns", 3, lambda s: sum(1 for c in s.columns if c) == 3 and s.last_battle)
     pic = picture(snapshot(state), ["ann", "bob"], replay)["table"]
     assert pic["piles"] == [state.pile_value(i) for i in range(3)] and len(pic["battle"]) == len(state.last_battle)
