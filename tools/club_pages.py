@@ -26,7 +26,7 @@ GAMES = ("muggins", "moon", "sniff", "dasan", "columns", "buki", "block", "draw"
 PAGES = {  # name: address under the server
     "live": "",
     "sessions": "history",
-    "session": "history/session/1",
+    "session": "history/session/1#play-120",
     "session-moon": "history/session/3#play-40",
     "player": "history/player/ann",
     "standings": "history/standings",

@@ -132,6 +132,7 @@ try {
       if (await page.$("#tables")) await page.waitForSelector("section.table");  // a live page: its first event
       if (await page.$("#frames")) await page.waitForFunction(() => document.body.dataset.play);  // a session's board
       await page.waitForTimeout(200);
+      const scrolled = await page.evaluate(() => scrollY);  // where the page put itself (a #play-N)
       await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
       const axe = await page.evaluate(async () => {
         const found = await window.axe.run(document, { resultTypes: ["violations"] });
@@ -139,7 +140,7 @@ try {
           .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: v.nodes[0].target.join(" ") }));
       });
       const seen = await page.evaluate(auditPage);
-      await page.evaluate(() => { if (location.hash) document.querySelector(location.hash)?.scrollIntoView(); else scrollTo(0, 0); });  // axe scrolls
+      await page.evaluate((y) => scrollTo(0, y), scrolled);  // axe scrolls
       if (dir !== "-") await page.screenshot({ path: `${dir}/${name}-${size}.png` });
       out({ name, url, status: response.status(), axe, ...seen });
     }

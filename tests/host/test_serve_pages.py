@@ -129,7 +129,7 @@ def test_every_page_fits_the_screen_with_readable_text_big_targets_and_no_axe_fi
     seen = {line["name"]: line for line in lines}
     assert [t["name"] for t in seen["live"]["tables"]] == ["/dev/ttyACM0", "/dev/ttyACM1", "/dev/ttyACM2"]
     assert all("Table %d" % n in seen["live"]["text"] for n in (1, 2, 3))
-    assert re.search(r"\n(ann|bob) won \d+-\d+\n", seen["session"]["text"]) and "Play 1 of " in seen["session"]["text"]
+    assert re.search(r"\n(ann|bob) won \d+-\d+\n", seen["session"]["text"]) and "Play 120 of " in seen["session"]["text"]
     assert "the deal" in seen["session"]["text"] and "Score sheet, hand 1" in seen["session"]["text"]
     assert re.search(r"Play 40 of \d+ · hand \d+", seen["session-moon"]["text"])  # a link to a play opens the board there
     assert seen["player"]["width"] == seen["sessions"]["width"] == seen["standings"]["width"] == int(size.split("x")[0])

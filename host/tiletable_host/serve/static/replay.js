@@ -59,6 +59,14 @@ window.addEventListener("hashchange", () => {
   const number = fromHash();
   if (number === null) return;
   show(number, true);
-  document.getElementById("replay").scrollIntoView({ block: "nearest" });
+  setTimeout(boardInView, 0);
 });
 show(fromHash() || 1, true);
+// A link to a play opens on its board: once the browser has scrolled to the play in the list,
+// the board is brought into view when that left it out (a phone's; a desktop's stays beside).
+function boardInView() {
+  const board = document.getElementById("replay");
+  const box = board.getBoundingClientRect();
+  if (box.top < 0 || box.top > innerHeight - 100) board.scrollIntoView({ block: "start" });
+}
+window.addEventListener("load", () => { if (fromHash() !== null) setTimeout(boardInView, 0); });
