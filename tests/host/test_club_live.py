@@ -310,11 +310,13 @@ def test_two_pcs_by_two_tables_and_the_big_screen_show_the_room_live(tmp_path, p
         assert wait_for(lambda: _tables(url)["Table 2"]["status"] == "gone", WAIT)
         assert re.match(r"Table 2 \(.+, %s\): .+ stopped watching it at " % re.escape(tables[1].port), _tables(url)["Table 2"]["text"])
         if _browser_missing() is None:  # the room's page in a browser: one table playing, one gone
-            lines = live_browser.browser("visit", url + "?big=1")
+            lines = live_browser.browser("visit", url, url + "?big=1")
             assert lines[-1] == {"errors": []}
-            text = lines[0]["text"]
-            assert "Table 1 · %s" % shown["Table 1"]["place"] in text and "Last play: " in text, text
-            assert re.search(r"Table 2\s+.+, %s\s+Table 2 \(.+\): .+ stopped watching it at " % re.escape(tables[1].port), text), text
+            room, big = lines[0]["text"], lines[1]["text"]
+            assert room.startswith("Live tables\nTable 1\n") and shown["Table 1"]["place"] in room, room  # the phones' page: where each hangs off
+            assert re.search(r"Table 2\s+.+, %s\s+Table 2 \(.+\): .+ stopped watching it at " % re.escape(tables[1].port), room), room
+            assert big.startswith("Table 1\n") and "Last play: " in big and shown["Table 1"]["place"] not in big, big  # names, not ports
+            assert re.search(r"\nTable 2\s+Table 2 \(.+\): .+ stopped watching it at ", big), big
         processes[0].kill()  # the first PC switched off: no last word, its heartbeats stop
         processes[0].wait()
         _execute(postgres_url, "UPDATE live_tables SET updated = updated - 3600 WHERE device = '%s'" % devices[0])
@@ -325,7 +327,7 @@ def test_two_pcs_by_two_tables_and_the_big_screen_show_the_room_live(tmp_path, p
         assert pulled.returncode == 0 and "s3cret-word" not in pulled.stdout + pulled.stderr, pulled.stderr
         with urllib.request.urlopen(url + "history", timeout=30) as page:  # the club's history, on the room's screen
             text = page.read().decode()
-        assert re.search(r'<td>muggins</td><td>Table 1</td>\s*<td><a href="/history/player/ann">ann</a>, <a href="/history/player/bob">bob</a></td>', text), text
+        assert re.search(r'<td data-label="Game">muggins</td><td data-label="Table">Table 1</td>\s*<td data-label="Players"><a href="/history/player/ann">ann</a>, <a href="/history/player/bob">bob</a></td>', text), text
     finally:
         errors = [_stop(process) for process in processes]
         for table in tables:

@@ -27,7 +27,7 @@ def test_a_named_table_is_named_by_its_name_in_sessions_show_and_the_web_view(ca
     _, out, _ = tiletable(capsys, ["show", "1", "--db", db_path])
     assert " on Table 3, " in out.splitlines()[0]
     client = TestClient(create_app(Hub(), db_path))
-    assert "<td>Table 3</td>" in client.get("/history/").text
+    assert '<td data-label="Table">Table 3</td>' in client.get("/history/").text
     assert "on Table 3," in client.get("/history/session/1").text
 
 
