@@ -14,6 +14,8 @@
 //   node live_page.mjs wait URL SELECTOR          print the text of SELECTOR once it shows, then for
 //                                                 each line read, wait until its text has that line
 //                                                 in it and print the text again
+//   node live_page.mjs step URL WxH KEY...         open a session's board at that size, press each
+//                                                 key and print the play and its line's scroll
 //   node live_page.mjs replay URL                 step through a session's board with the keys,
 //                                                 the buttons and a play's link: the captions seen
 // Every mode ends with one line {"errors": [...]}: console errors and page errors seen.
@@ -161,6 +163,19 @@ try {
         await page.waitForFunction(([s, w]) => document.querySelector(s).innerText.includes(w), [selector, wanted], { timeout: 60000 });
         out({ text: await page.innerText(selector) });
       }
+    }
+  } else if (mode === "step") {
+    const [url, size, ...keys] = rest;
+    const [width, height] = size.split("x").map(Number);
+    const page = await newPage(width, height);
+    await page.goto(url);
+    await page.waitForFunction(() => document.body.dataset.play);
+    for (const key of keys) {
+      await page.keyboard.press(key);
+      out(await page.evaluate(() => {
+        const box = document.querySelector("#replay-board .line-box");
+        return { play: Number(document.body.dataset.play), scrollLeft: box.scrollLeft, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth };
+      }));
     }
   } else if (mode === "replay") {
     const [url] = rest;

@@ -248,3 +248,25 @@ def test_the_big_screens_leaderboard_follows_a_match_pulled_during_the_night(tmp
         server.stop()
     assert json.loads(out.splitlines()[-1]) == {"errors": []}
     assert re.search(r"\ndi\nwon [01] of 1", after) and re.search(r"\ncy\nwon \d of 2", after), after
+
+
+@browser
+def test_on_a_phone_the_line_scrolls_to_the_end_each_play_went_on(night, client):
+    frames = frames_of(client.get("/history/session/1").text)["frames"]
+
+    def grew(n, arm):  # play n (from 1) added a tile to arm of a line of 8 tiles or more
+        before, now = frames[n - 2]["table"]["line"], frames[n - 1]["table"]["line"]
+        return before and now and len(now[arm]) > len(before[arm]) and len(now["L"]) + len(now["R"]) >= 7
+    right = next(n for n in range(2, len(frames) + 1) if grew(n, "R"))
+    left = next(n for n in range(right + 1, len(frames) + 1) if grew(n, "L") and frames[n - 1]["hand"] == frames[right - 1]["hand"])
+    server = club_pages.WebServer(Hub(), night)
+    url = server.start()
+    try:
+        lines = live_browser.browser("step", "%shistory/session/1#play-%d" % (url, right - 1), "390x844", "ArrowRight", *["ArrowRight"] * (left - right))
+    finally:
+        server.stop()
+    assert lines[-1] == {"errors": []}
+    at_right, at_left = lines[0], lines[-2]
+    assert at_right["play"] == right and at_right["scrollWidth"] > at_right["clientWidth"]  # longer than a phone is wide
+    assert at_right["scrollLeft"] + at_right["clientWidth"] >= at_right["scrollWidth"] - 1  # scrolled to its right end
+    assert at_left["play"] == left and at_left["scrollLeft"] == 0
