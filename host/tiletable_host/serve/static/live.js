@@ -41,6 +41,8 @@ function boardEl(t, table) {
   return typeof draw === "function" ? draw(t, table) : null;
 }
 
+const shownLines = {};  // each table's line as last drawn: a phone keeps its newest end in sight
+
 function render(t) {
   const box = sectionFor(t.name);
   box.replaceChildren();
@@ -56,6 +58,8 @@ function render(t) {
   box.appendChild(scoresEl(t));
   const board = t.table ? boardEl(t, t.table) : null;
   if (board) box.appendChild(board);
+  showNewestEnd(box, shownLines[t.name], t.table && t.table.line);
+  shownLines[t.name] = t.table && t.table.line;
   if (t.last) box.appendChild(lastPlayEl(t.last));
   if (t.prompt) box.appendChild(el("p", "prompt", "Table says: " + t.prompt));
   if (t.error) box.appendChild(el("p", "error illegal", "Illegal: " + t.error));

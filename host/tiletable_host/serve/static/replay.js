@@ -30,7 +30,7 @@ function show(number, keepAddress) {
   const draw = window[frame.table.family + "Board"];
   boardBox.replaceChildren();
   if (typeof draw === "function") boardBox.appendChild(draw({ players: story.players, scores: frame.scores }, frame.table));
-  showNewestEnd(frames[shown - 2], frame);
+  showNewestEnd(boardBox, frames[shown - 2] && frames[shown - 2].table.line, frame.table.line);
   buttons.first.disabled = buttons.previous.disabled = shown === 1;
   buttons.next.disabled = buttons.last.disabled = shown === frames.length;
   for (const item of document.querySelectorAll("ol.plays li[aria-current]")) item.removeAttribute("aria-current");
@@ -38,15 +38,6 @@ function show(number, keepAddress) {
   if (item) item.setAttribute("aria-current", "step");
   if (!keepAddress) history.replaceState(null, "", "#play-" + shown);
   document.body.dataset.play = String(shown);
-}
-
-// A line longer than the screen scrolls in its box: keep the end the play went on in sight.
-function showNewestEnd(before, frame) {
-  const box = boardBox.querySelector(".line-box");
-  const [was, now] = [before && before.table.line, frame.table.line];
-  if (!box || !was || !now) return;
-  if (now.L.length > was.L.length) box.scrollLeft = 0;
-  else if (now.R.length > was.R.length) box.scrollLeft = box.scrollWidth;
 }
 
 function fromHash() {

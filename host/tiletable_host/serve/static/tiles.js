@@ -90,6 +90,15 @@ function lineBox(line) {
   return box;
 }
 
+// Keep the end of the line that grew from `was` to `now` (line pictures) in sight in the line's
+// box `container` holds, when the line is longer than the box is wide.
+function showNewestEnd(container, was, now) {
+  const box = container.querySelector(".line-box");
+  if (!box || !was || !now) return;
+  if (now.L.length > was.L.length) box.scrollLeft = 0;
+  else if (now.R.length > was.R.length) box.scrollLeft = box.scrollWidth;
+}
+
 // The line of play: the set tile, arms L and R along a row, spinner arms S1 up and S2 down
 // from the tile they grow from, and a marker with the value of each open end.
 function lineSVG(line) {
