@@ -1,0 +1,403 @@
+"""A full match of every game on an emulated RP2040, played through zones and buttons only.
+
+Issue 37: every build of every supported MicroPython release must boot, pass the self test and
+play a whole match of each of the 11 games. Boots the UF2 in the rp2emu harness as
+``bench/chip.py`` does (deploy, first-boot self test), then for each game the scripted player
+of the simulated table's tests (tests/sim/player.py: it deals virtual pieces, lays them on the
+pads and presses the buttons, choosing every move with its own engine state, which knows every
+hand) starts the game with the menu's buttons and plays it to its end. At the end the table's
+scores (its STATE over the link) must equal the player's. Per game it prints the result, the
+hands, the placements, tile -> first LED change p50/p95/max (n) (a placement counts when the LEDs
+changed before the player's next action), the lowest free heap after a collection from the
+start to the end, the chip's restarts and watchdog resets, and the emulated device time.
+
+Usage (the checkout's venv python; nothing is written in the repo)::
+
+    TILETABLE_UF2=/path/to/frozen/firmware.uf2 .venv/bin/python bench/chip_matches.py --frozen
+    TILETABLE_UF2=... .venv/bin/python bench/chip_matches.py --stock --games muggins,moon
+    TILETABLE_UF2=... .venv/bin/python bench/chip_matches.py --target muggins=61 --target moon=7
+
+``--target GAME=N`` plays GAME to N points instead of its preset's target: the ruleset of that
+name is synced to the table with the new target (the player's engine plays the same ruleset),
+and the output says "match to N, not the preset's M". Environment as ``bench/chip.py``
+(``TILETABLE_UF2``, ``TILETABLE_ELF``, ``RP2EMU``); without a firmware it says so and exits 0.
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import chip  # noqa: E402  (puts this checkout's host, firmware and tests/sim on the path)
+
+sys.path[:0] = [os.path.join(chip.ROOT, "sim", "cpython"), os.path.join(chip.ROOT, "sim")]  # the player's imports, as tests/conftest.py
+
+from player import ClimbPlayer, ColumnPlayer, LinePlayer, MoonPlayer, table_scores  # noqa: E402
+from tiletable.engine.cards import parse_card  # noqa: E402
+from tiletable.engine.rulesets import find_ruleset  # noqa: E402
+
+# (player, game, players, player options): the matches of tests/sim/test_table_properties.py,
+# in the menu's families order
+MATCHES = [
+    (LinePlayer, "muggins", 2, {"scan": (0,)}),
+    (LinePlayer, "block", 3, {}),
+    (LinePlayer, "draw", 2, {"scan": (0, 1)}),
+    (LinePlayer, "sebastopol", 4, {}),
+    (LinePlayer, "bergen", 2, {}),
+    (LinePlayer, "sniff", 2, {}),
+    (LinePlayer, "matador", 2, {}),
+    (LinePlayer, "buki", 4, {}),
+    (MoonPlayer, "moon", 3, {}),
+    (ColumnPlayer, "columns", 2, {}),
+    (ClimbPlayer, "dasan", 3, {}),
+]
+ACTIONS = ("place", "remove", "press", "wait", "hold", "reset")  # control commands that move the table
+START_WAIT_MS = 200  # device time between the looks at a starting game's STATE
+START_LOOKS = 100  # looks before a start that shows no game is a failure (20 s of device time)
+RESTART_WAIT_MS = 6000  # device time for machine.reset(), the boot and the start it was for
+
+
+def emulator_item(name):
+    """The harness's name of a piece the player names as the simulated table does: tiles
+    ``a-b`` and ``cN`` stay, a card by name (``H4``, ``S10``) becomes ``c<id>``."""
+    if name[:1] in "CDHS" and "-" not in name:
+        return "c%d" % parse_card(name)
+    return name
+
+
+def parse_targets(texts, presets):
+    """``["muggins=61", ...]`` as ``{game: target}``, each checked against ``presets``
+    (``{game: its preset's target, or None for a game without one}``).
+
+    :raises ValueError: with a one-line reason for a malformed or impossible override.
+    """
+    targets = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not value.strip().isdigit():
+            raise ValueError("--target %s: give GAME=POINTS, e.g. muggins=61" % text)
+        name = name.strip()
+        if name not in presets:
+            raise ValueError("--target %s: no game %r (games: %s)" % (text, name, ", ".join(presets)))
+        if presets[name] is None:
+            raise ValueError("--target %s: %s does not end at a target" % (text, name))
+        if int(value) < 1:
+            raise ValueError("--target %s: a target is at least 1 point" % text)
+        targets[name] = int(value)
+    return targets
+
+
+def preset_target(name):
+    """The preset's target, or None when its match does not end at one (a number of games, a
+    single hand, the chips)."""
+    params = find_ruleset(name).params
+    if "target" not in params or params.get("match_end", "target") != "target":
+        return None
+    return params["target"]
+
+
+def tile_led(placements, latency):
+    """Tile -> first LED change in ms for each of the bench's ``placements`` (``{"next_ms"}``:
+    the device time of the player's next action) joined with the harness's ``latency``
+    records (one per ``place`` since ``clearlatency``, in order). A change after the next
+    action is that action's, not the tile's: None."""
+    if len(latency) != len(placements):
+        raise ValueError("%d placements but %d latency records" % (len(placements), len(latency)))
+    out = []
+    for rec, lat in zip(placements, latency):
+        led = lat.get("led")
+        if led is not None and rec.get("next_ms") is not None and lat.get("t0") is not None and lat["t0"] + led >= rec["next_ms"]:
+            led = None
+        out.append(led)
+    return out
+
+
+def resets_since(resets, before):
+    """(restarts, watchdog resets) among the harness's ``resets`` after the first ``before``."""
+    new = resets[before:]
+    return len(new), sum(1 for r in new if "watchdog" in r["reason"])
+
+
+def game_line(row):
+    """One game's row of the report."""
+    led = row["tile_led"]
+    led_text = "-" if not led["n"] else "%d/%d/%d (%d)" % (led["p50"], led["p95"], led["max"], led["n"])
+    heap = "%.1f KB" % (row["lowest_heap"] / 1024.0) if row.get("lowest_heap") is not None else "-"
+    text = "%-10s %2dP  %-5s %5d %10d  %-18s %9s %8d %8d %9.1f s" % (
+        row["game"], row["players"], "ok" if row["result"] == "ok" else "FAIL", row["hands"], row["placements"], led_text, heap, row["restarts"], row["watchdog"], row["device_s"])
+    if row.get("target"):
+        text += "  (match to %d, not the preset's %d)" % (row["target"], row["preset_target"])
+    if row["result"] != "ok":
+        text += "\n    %s" % row["result"]
+    return text
+
+
+def totals_line(rows, wanted, device_s, wall_s):
+    """The run's last line: the matches that ended right, the chip's restarts in play."""
+    played = sum(1 for r in rows if r["result"] == "ok")
+    return "%d of %d matches played to their end, the table's scores equal to the player's; in play %d restarts, %d watchdog resets; device time %.1f s in all (boot, deploy and self test included), wall %.0f s" % (
+        played, wanted, sum(r["restarts"] for r in rows), sum(r["watchdog"] for r in rows), device_s, wall_s)
+
+
+HEADER = "%-10s %3s  %-5s %5s %10s  %-18s %9s %8s %8s %11s" % (
+    "game", "", "match", "hands", "placements", "tile->LED p50/95/max (n)", "heap low", "restarts", "watchdog", "device time")
+
+
+class ChipTable(chip.Control):
+    """The control client the scripted players drive: table-emu's control port for zones and
+    buttons (pieces named as the harness names them), the link's STATE for the table's state
+    (the harness has no ``state``), and a record of each placement's window: until the
+    player's next action. A press of OK that starts a game waits, as people do, until the table
+    shows the game (``starting``), following the chip's restart into it."""
+
+    def __init__(self, port, tty):
+        chip.Control.__init__(self, port)
+        self.tty = tty
+        self.link = None
+        self.placements = []
+        self.starting = False
+        self.firmware = None  # the HELLO reply's
+        self._open = None
+
+    def command(self, line):
+        if self._open is not None and line.split(" ", 1)[0] in ACTIONS:
+            self._open["next_ms"] = self.now()
+            self._open = None
+        return chip.Control.command(self, line)
+
+    def place(self, zone, *items):
+        reply = self.command("place %d %s" % (zone, " ".join(emulator_item(i) for i in items)))
+        self._open = {"zone": zone, "items": len(items), "next_ms": None}
+        self.placements.append(self._open)
+        return reply
+
+    def remove(self, zone, *items):
+        return self.command(("remove %d %s" % (zone, " ".join(emulator_item(i) for i in items))).rstrip())
+
+    def press(self, button, how="short"):
+        reply = self.command("press %s %s" % (button, how))
+        if self.starting and str(button) == "ok":
+            self.starting = False
+            self.wait_for_game()
+        return reply
+
+    def wait_for_game(self):
+        for _ in range(START_LOOKS):
+            snap = self.state()
+            if snap.get("mode") != "menu" and not snap.get("starting"):
+                return snap
+            chip.Control.command(self, "wait %d" % START_WAIT_MS)
+        raise RuntimeError("the table shows no game %d ms after OK: %r" % (START_LOOKS * START_WAIT_MS, snap))
+
+    def state(self):
+        """The table's STATE over the link; after the chip restarted (a stock build restarts
+        into a game that finds no room), the link again once it is back."""
+        from tiletable_host.transport_serial import SerialTransport
+
+        failure = None
+        for _ in range(3):
+            try:
+                if self.link is None:
+                    self.link = SerialTransport(self.tty, timeout=chip.LINK_TIMEOUT_S)
+                    self.firmware = self.link.hello()["firmware"]
+                return self.link.state()
+            except Exception as exc:
+                failure = exc
+                self.close_link()
+                chip.Control.command(self, "wait %d" % RESTART_WAIT_MS)
+        raise RuntimeError("no STATE over the link: %s" % failure)
+
+    def close_link(self):
+        if self.link is not None:
+            try:
+                self.link.close()
+            except Exception:
+                pass
+            self.link = None
+
+
+def sync_targets(bench, targets):
+    """Install each overridden game as a ruleset of the preset's name with the new target."""
+    folder = os.path.join(bench.workdir, "rulesets")
+    os.makedirs(folder, exist_ok=True)
+    for name, target in sorted(targets.items()):
+        with open(os.path.join(folder, name + ".json"), "w") as f:
+            json.dump(find_ruleset(name, target=target).to_doc(), f)
+    args = ["sync", folder, "--port", bench.emu.tty, "--timeout", str(chip.LINK_TIMEOUT_S), "--db", os.path.join(bench.workdir, "sync.db")]
+    rc, out, err = chip.tiletable(args, bench.workdir, "sync", timeout=1200)
+    if rc != 0:
+        raise RuntimeError("tiletable sync of the targets failed (%s): %s" % (rc, (err or out).strip()[-300:]))
+    chip.note("synced: %s" % ", ".join("%s to %d" % item for item in sorted(targets.items())))
+
+
+def play_one(table, match, seed, target, max_moves):
+    """One match from the menu to its end; its row of figures."""
+    player_class, name, players, options = match
+    table.command("clearlatency")
+    table.command("heapreset")
+    resets_before = len(table.json("stats")["resets"])
+    table.placements = []
+    t0 = table.now()
+    t_wall = time.monotonic()
+    player = player_class(table, name, players, seed=seed, **options)
+    if target:
+        player.god = find_ruleset(name, target=target).new_state(players)
+    god = player.god
+    result = "ok"
+    try:
+        table.starting = True
+        god = player.play_match(max_moves=max_moves)
+        snap = table.state()
+        if not god.is_over():
+            result = "the player's match is not over after %d moves; the table shows %s" % (player.moves, table.command("display"))
+        elif snap.get("mode") != "over":
+            result = "the match is over but the table's mode is %r (display %s)" % (snap.get("mode"), table.command("display"))
+        elif snap.get("scores") != table_scores(god):
+            result = "scores differ: table %s, player %s" % (snap.get("scores"), table_scores(god))
+    except Exception as exc:
+        result = "%s: %s (move %d, hand %d; last control command: %s; display %s)" % (
+            type(exc).__name__, str(exc)[:300], player.moves, god.hand_number + 1, getattr(table, "last", "-"), _display(table))
+    table.command("wait 300")  # the last placement's window closes
+    latency = table.json("latency")
+    heap = table.json("heap")
+    stats = table.json("stats")
+    restarts, watchdog = resets_since(stats["resets"], resets_before)
+    low = heap.get("minAfterCollect") or heap.get("afterLastCollect") or {}
+    try:
+        led = tile_led(table.placements, latency)
+    except ValueError as exc:
+        led = []
+        result += "; %s" % exc if result != "ok" else ""
+    row = {
+        "game": name,
+        "players": players,
+        "result": result,
+        "hands": god.hand_number + 1,
+        "placements": len(table.placements),
+        "tile_led": chip.summary(led),
+        "placements_without_led": sum(1 for v in led if v is None),
+        "lowest_heap": low.get("free"),
+        "restarts": restarts,
+        "watchdog": watchdog,
+        "device_s": round((table.now() - t0) / 1000.0, 1),
+        "wall_s": round(time.monotonic() - t_wall, 1),
+        "scores": table_scores(god),
+    }
+    if target:
+        row["target"], row["preset_target"] = target, preset_target(name)
+    return row
+
+
+def _display(table):
+    try:
+        return chip.Control.command(table, "display")
+    except Exception as exc:
+        return "? (%s)" % exc
+
+
+def back_to_menu(table):
+    """OK closes a finished match's final screen; MENU leaves one that failed."""
+    snap = table.state()
+    if snap.get("mode") == "over":
+        table.press("ok")
+    elif snap.get("mode") != "menu":
+        table.press("menu")
+    snap = table.state()
+    if snap.get("mode") != "menu":
+        raise RuntimeError("the table did not return to its menu: %r" % snap)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    build = parser.add_mutually_exclusive_group()
+    build.add_argument("--frozen", action="store_true", default=None, help="the UF2 has firmware/manifest.py frozen in")
+    build.add_argument("--stock", dest="frozen", action="store_false", help="the UF2 is stock MicroPython")
+    names = [m[1] for m in MATCHES]
+    parser.add_argument("--games", default=",".join(names), help="games to play, in this order (default: all 11)")
+    parser.add_argument("--target", action="append", default=[], metavar="GAME=N", help="play GAME to N points, synced as a ruleset of the same name")
+    parser.add_argument("--seed", type=int, default=1, help="the players' seed (default %(default)s)")
+    parser.add_argument("--max-moves", type=int, default=3000, help="player steps before a match counts as not finished")
+    parser.add_argument("--selftest-wall", type=float, default=240.0, help="wall seconds allowed to the self test (default %(default)s)")
+    parser.add_argument("--json", metavar="FILE", help="write every figure to FILE")
+    parser.add_argument("--keep", action="store_true", help="keep the work folder (the emulator's logs)")
+    args = parser.parse_args(argv)
+    wanted = [n for n in args.games.split(",") if n]
+    unknown = [n for n in wanted if n not in names]
+    if unknown:
+        parser.error("no game %s (games: %s)" % (", ".join(unknown), ", ".join(names)))
+    try:
+        targets = parse_targets(args.target, {n: preset_target(n) for n in names})
+    except ValueError as exc:
+        parser.error(str(exc))
+    args.step_wall, args.fill_sessions = 1200.0, 0  # what chip.Bench's steps read
+
+    uf2 = os.environ.get("TILETABLE_UF2")
+    if not uf2:
+        print("bench/chip_matches.py: no firmware given: set TILETABLE_UF2 (see bench/chip.py); nothing measured")
+        return 0
+    rp2emu = os.path.expanduser(os.environ.get("RP2EMU") or "~/.cache/rp2emu")
+    if not os.path.exists(os.path.join(rp2emu, "table-emu.mjs")) or shutil.which("socat") is None:
+        print("bench/chip_matches.py: no rp2emu harness at %s, or no socat (see bench/chip.py); nothing measured" % rp2emu)
+        return 0
+    elf = os.environ.get("TILETABLE_ELF") or os.path.join(os.path.dirname(uf2), "firmware.elf")
+    elf = os.path.abspath(elf) if os.path.isfile(elf) else None
+    frozen = chip.uf2_is_frozen(uf2) if args.frozen is None else args.frozen
+    workdir = tempfile.mkdtemp(prefix="tiletable-matches-")
+    bench = chip.Bench(args, os.path.abspath(uf2), elf, frozen, rp2emu, workdir)
+    rows = []
+    table = None
+    t_wall = time.monotonic()
+    try:
+        chip.note("%s build %s; work folder %s" % ("frozen" if frozen else "stock", uf2, workdir))
+        bench.emu = chip.Emulator(rp2emu, bench.uf2, elf, os.path.join(chip.ROOT, "hardware", "pinmap.json"), workdir)
+        bench.emu.wait_ready()
+        bench.control = chip.Control(bench.emu.control_port)
+        bench.deploy()
+        bench.selftest()
+        if targets:
+            sync_targets(bench, targets)
+        table = ChipTable(bench.emu.control_port, bench.emu.tty)
+        by_name = dict((m[1], m) for m in MATCHES)
+        for name in wanted:
+            row = play_one(table, by_name[name], args.seed, targets.get(name), args.max_moves)
+            rows.append(row)
+            chip.note(game_line(row) + "  [%.0f s wall]" % row["wall_s"])
+            try:
+                back_to_menu(table)
+            except Exception as exc:
+                chip.note("stopping: %s" % exc)
+                break
+        stats = table.json("stats")
+    finally:
+        if table is not None:
+            table.close_link()
+            table.close()
+        if bench.control is not None:
+            bench.control.close()
+        if bench.emu is not None:
+            bench.emu.stop()
+        if args.keep:
+            print("work folder kept: %s" % workdir)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    figures = {"build": "frozen" if frozen else "stock", "uf2": os.path.abspath(uf2), "firmware": table.firmware, "selftest": bench.figures.get("selftest"), "seed": args.seed, "games": rows}
+    figures["resets"] = stats["resets"]
+    figures["device_s"] = round(stats["nowMs"] / 1000.0, 1)
+    figures["wall_s"] = round(time.monotonic() - t_wall, 1)
+    print("\n%s build, %s: self test %s; a match of each game, emulated device time" % (figures["build"], uf2, figures["selftest"] or "not reported"))
+    print(HEADER)
+    for row in rows:
+        print(game_line(row))
+    played = sum(1 for r in rows if r["result"] == "ok")
+    print(totals_line(rows, len(wanted), figures["device_s"], figures["wall_s"]))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(figures, f, indent=1)
+    return 0 if played == len(wanted) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
