@@ -15,17 +15,20 @@ Usage (the checkout's venv python; nothing is written in the repo)::
 
     TILETABLE_UF2=/path/to/frozen/firmware.uf2 .venv/bin/python bench/chip_matches.py --frozen
     TILETABLE_UF2=... .venv/bin/python bench/chip_matches.py --stock --games muggins,moon
-    TILETABLE_UF2=... .venv/bin/python bench/chip_matches.py --target muggins=61 --target moon=7
+    TILETABLE_UF2=... .venv/bin/python bench/chip_matches.py --target muggins=61 --target buki=1
 
-``--target GAME=N`` plays GAME to N points instead of its preset's target: the ruleset of that
-name is synced to the table with the new target (the player's engine plays the same ruleset),
-and the output says "match to N, not the preset's M". Environment as ``bench/chip.py``
+``--target GAME=N`` ends GAME's match at N instead of where its preset ends it: N points (a
+game played to a target), N games (Buki), N hands (Da San, whose preset plays until a player's
+chips are gone); the column game is one hand. The ruleset of that name is synced to the table
+with the new end (the player's engine plays the same ruleset) and the output says so: "match
+to 61 points, not the preset's 200". Environment as ``bench/chip.py``
 (``TILETABLE_UF2``, ``TILETABLE_ELF``, ``RP2EMU``); without a firmware it says so and exits 0.
 """
 import argparse
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -38,22 +41,26 @@ sys.path[:0] = [os.path.join(chip.ROOT, "sim", "cpython"), os.path.join(chip.ROO
 from player import ClimbPlayer, ColumnPlayer, LinePlayer, MoonPlayer, table_scores  # noqa: E402
 from tiletable.engine.cards import parse_card  # noqa: E402
 from tiletable.engine.rulesets import find_ruleset  # noqa: E402
+from tiletable.families import games  # noqa: E402
 
-# (player, game, players, player options): the matches of tests/sim/test_table_properties.py,
-# in the menu's families order
-MATCHES = [
-    (LinePlayer, "muggins", 2, {"scan": (0,)}),
-    (LinePlayer, "block", 3, {}),
-    (LinePlayer, "draw", 2, {"scan": (0, 1)}),
-    (LinePlayer, "sebastopol", 4, {}),
-    (LinePlayer, "bergen", 2, {}),
-    (LinePlayer, "sniff", 2, {}),
-    (LinePlayer, "matador", 2, {}),
-    (LinePlayer, "buki", 4, {}),
-    (MoonPlayer, "moon", 3, {}),
-    (ColumnPlayer, "columns", 2, {}),
-    (ClimbPlayer, "dasan", 3, {}),
-]
+# each family's scripted player, the seats it plays each preset with and its options: those of
+# tests/sim/test_table_properties.py's matches (a preset not named here plays with its fewest)
+FAMILY_PLAYERS = {"line": LinePlayer, "trick": MoonPlayer, "column": ColumnPlayer, "climb": ClimbPlayer}
+SEATS = {"muggins": 2, "block": 3, "draw": 2, "sebastopol": 4, "bergen": 2, "sniff": 2, "matador": 2, "buki": 4, "moon": 3, "columns": 2, "dasan": 3}
+OPTIONS = {"muggins": {"scan": (0,)}, "draw": {"scan": (0, 1)}}
+
+
+def matches():
+    """(player class or None, game, players, player options) for every preset, in the menu's
+    order: a game of a family with no scripted player is reported, not skipped."""
+    out = []
+    for entry in games():
+        name, family = entry[0], entry[1]
+        players = SEATS.get(name) or find_ruleset(name).player_counts()[0]
+        out.append((FAMILY_PLAYERS.get(family), name, players, OPTIONS.get(name, {})))
+    return out
+
+
 ACTIONS = ("place", "remove", "press", "wait", "hold", "reset")  # control commands that move the table
 START_WAIT_MS = 200  # device time between the looks at a starting game's STATE
 START_LOOKS = 100  # looks before a start that shows no game is a failure (20 s of device time)
@@ -68,9 +75,9 @@ def emulator_item(name):
     return name
 
 
-def parse_targets(texts, presets):
-    """``["muggins=61", ...]`` as ``{game: target}``, each checked against ``presets``
-    (``{game: its preset's target, or None for a game without one}``).
+def parse_targets(texts, ends):
+    """``["muggins=61", ...]`` as ``{game: N}``, each checked against ``ends`` (``{game: its
+    preset's match_end(), None for a game played to one end only}``).
 
     :raises ValueError: with a one-line reason for a malformed or impossible override.
     """
@@ -78,25 +85,37 @@ def parse_targets(texts, presets):
     for text in texts:
         name, sep, value = text.partition("=")
         if not sep or not value.strip().isdigit():
-            raise ValueError("--target %s: give GAME=POINTS, e.g. muggins=61" % text)
+            raise ValueError("--target %s: give GAME=N, e.g. muggins=61" % text)
         name = name.strip()
-        if name not in presets:
-            raise ValueError("--target %s: no game %r (games: %s)" % (text, name, ", ".join(presets)))
-        if presets[name] is None:
-            raise ValueError("--target %s: %s does not end at a target" % (text, name))
+        if name not in ends:
+            raise ValueError("--target %s: no game %r (games: %s)" % (text, name, ", ".join(ends)))
+        if ends[name] is None:
+            raise ValueError("--target %s: a match of %s has one end only" % (text, name))
         if int(value) < 1:
-            raise ValueError("--target %s: a target is at least 1 point" % text)
+            raise ValueError("--target %s: a match needs at least 1" % text)
         targets[name] = int(value)
     return targets
 
 
-def preset_target(name):
-    """The preset's target, or None when its match does not end at one (a number of games, a
-    single hand, the chips)."""
+# what ends a match, by its parameter: the words for it in the report
+END_WORDS = {"target": "to %d points", "num_games": "of %d games", "hands": "of %d hands"}
+
+
+def match_end(name):
+    """``(parameter, preset value)`` that ends a match of preset ``name`` (its target points, a
+    number of games, Da San's hands, where the preset's 0 means until a player's chips are
+    gone), or None for a game of one hand."""
     params = find_ruleset(name).params
-    if "target" not in params or params.get("match_end", "target") != "target":
-        return None
-    return params["target"]
+    for key in (params.get("match_end"), "target", "hands"):
+        if key in END_WORDS and key in params:
+            return key, params[key]
+    return None
+
+
+def override_text(key, value, preset):
+    """``match to 61 points, not the preset's 200``."""
+    was = "until a player's chips are gone" if key == "hands" and preset == 0 else END_WORDS[key].split(" ", 1)[1] % preset
+    return "match %s, not the preset's %s" % (END_WORDS[key] % value, was)
 
 
 def tile_led(placements, latency):
@@ -128,8 +147,8 @@ def game_line(row):
     heap = "%.1f KB" % (row["lowest_heap"] / 1024.0) if row.get("lowest_heap") is not None else "-"
     text = "%-10s %2dP  %-5s %5d %10d  %-18s %9s %8d %8d %9.1f s" % (
         row["game"], row["players"], "ok" if row["result"] == "ok" else "FAIL", row["hands"], row["placements"], led_text, heap, row["restarts"], row["watchdog"], row["device_s"])
-    if row.get("target"):
-        text += "  (match to %d, not the preset's %d)" % (row["target"], row["preset_target"])
+    if row.get("override"):
+        text += "  (%s)" % row["override"]
     if row["result"] != "ok":
         text += "\n    %s" % row["result"]
     return text
@@ -225,17 +244,20 @@ def sync_targets(bench, targets):
     os.makedirs(folder, exist_ok=True)
     for name, target in sorted(targets.items()):
         with open(os.path.join(folder, name + ".json"), "w") as f:
-            json.dump(find_ruleset(name, target=target).to_doc(), f)
+            json.dump(find_ruleset(name, **{match_end(name)[0]: target}).to_doc(), f)
     args = ["sync", folder, "--port", bench.emu.tty, "--timeout", str(chip.LINK_TIMEOUT_S), "--db", os.path.join(bench.workdir, "sync.db")]
     rc, out, err = chip.tiletable(args, bench.workdir, "sync", timeout=1200)
     if rc != 0:
         raise RuntimeError("tiletable sync of the targets failed (%s): %s" % (rc, (err or out).strip()[-300:]))
-    chip.note("synced: %s" % ", ".join("%s to %d" % item for item in sorted(targets.items())))
+    chip.note("synced: %s" % ", ".join("%s %s" % (name, END_WORDS[match_end(name)[0]] % n) for name, n in sorted(targets.items())))
 
 
 def play_one(table, match, seed, target, max_moves):
     """One match from the menu to its end; its row of figures."""
     player_class, name, players, options = match
+    if player_class is None:
+        family = [g[1] for g in games() if g[0] == name][0]
+        return dict(_empty_row(name, players), result="no scripted player for the %s family (tests/sim/player.py)" % family)
     table.command("clearlatency")
     table.command("heapreset")
     resets_before = len(table.json("stats")["resets"])
@@ -243,8 +265,9 @@ def play_one(table, match, seed, target, max_moves):
     t0 = table.now()
     t_wall = time.monotonic()
     player = player_class(table, name, players, seed=seed, **options)
-    if target:
-        player.god = find_ruleset(name, target=target).new_state(players)
+    end = match_end(name) if target else None
+    if end:
+        player.god = find_ruleset(name, **{end[0]: target}).new_state(players)
     god = player.god
     result = "ok"
     try:
@@ -286,9 +309,14 @@ def play_one(table, match, seed, target, max_moves):
         "wall_s": round(time.monotonic() - t_wall, 1),
         "scores": table_scores(god),
     }
-    if target:
-        row["target"], row["preset_target"] = target, preset_target(name)
+    if end:
+        row["override"] = override_text(end[0], target, end[1])
     return row
+
+
+def _empty_row(name, players):
+    return {"game": name, "players": players, "hands": 0, "placements": 0, "tile_led": chip.summary([]), "placements_without_led": 0,
+            "lowest_heap": None, "restarts": 0, "watchdog": 0, "device_s": 0.0, "wall_s": 0.0}
 
 
 def _display(table):
@@ -315,9 +343,10 @@ def main(argv=None):
     build = parser.add_mutually_exclusive_group()
     build.add_argument("--frozen", action="store_true", default=None, help="the UF2 has firmware/manifest.py frozen in")
     build.add_argument("--stock", dest="frozen", action="store_false", help="the UF2 is stock MicroPython")
-    names = [m[1] for m in MATCHES]
-    parser.add_argument("--games", default=",".join(names), help="games to play, in this order (default: all 11)")
-    parser.add_argument("--target", action="append", default=[], metavar="GAME=N", help="play GAME to N points, synced as a ruleset of the same name")
+    every = matches()
+    names = [m[1] for m in every]
+    parser.add_argument("--games", default=",".join(names), help="games to play, in this order (default: every preset)")
+    parser.add_argument("--target", action="append", default=[], metavar="GAME=N", help="end GAME's match at N (points, games, or Da San's hands), synced as a ruleset of the same name")
     parser.add_argument("--seed", type=int, default=1, help="the players' seed (default %(default)s)")
     parser.add_argument("--max-moves", type=int, default=3000, help="player steps before a match counts as not finished")
     parser.add_argument("--selftest-wall", type=float, default=240.0, help="wall seconds allowed to the self test (default %(default)s)")
@@ -329,7 +358,7 @@ def main(argv=None):
     if unknown:
         parser.error("no game %s (games: %s)" % (", ".join(unknown), ", ".join(names)))
     try:
-        targets = parse_targets(args.target, {n: preset_target(n) for n in names})
+        targets = parse_targets(args.target, {n: match_end(n) for n in names})
     except ValueError as exc:
         parser.error(str(exc))
     args.step_wall, args.fill_sessions = 1200.0, 0  # what chip.Bench's steps read
@@ -346,6 +375,11 @@ def main(argv=None):
     elf = os.path.abspath(elf) if os.path.isfile(elf) else None
     frozen = chip.uf2_is_frozen(uf2) if args.frozen is None else args.frozen
     workdir = tempfile.mkdtemp(prefix="tiletable-matches-")
+
+    def on_term(signum, frame):  # the emulator is stopped on the way out
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_term)
     bench = chip.Bench(args, os.path.abspath(uf2), elf, frozen, rp2emu, workdir)
     rows = []
     table = None
@@ -360,7 +394,7 @@ def main(argv=None):
         if targets:
             sync_targets(bench, targets)
         table = ChipTable(bench.emu.control_port, bench.emu.tty)
-        by_name = dict((m[1], m) for m in MATCHES)
+        by_name = dict((m[1], m) for m in every)
         for name in wanted:
             row = play_one(table, by_name[name], args.seed, targets.get(name), args.max_moves)
             rows.append(row)

@@ -19,29 +19,45 @@ def test_cards_are_named_by_id_for_the_harness_and_tiles_stay():
     assert chip_matches.emulator_item("blank:3") == "blank:3"
 
 
-def test_every_game_of_the_menu_is_played_once():
+def test_every_game_of_the_menu_is_played_by_its_familys_player_at_a_count_it_allows():
     from tiletable.families import games
 
-    assert sorted(m[1] for m in chip_matches.MATCHES) == sorted(g[0] for g in games())
-    for _, name, players, _ in chip_matches.MATCHES:
+    every = chip_matches.matches()
+    assert [m[1] for m in every] == [g[0] for g in games()]
+    for player_class, name, players, _ in every:
+        assert player_class is not None, name
         assert players in chip_matches.find_ruleset(name).player_counts()
 
 
-PRESETS = {"muggins": 200, "moon": 21, "buki": None}
+def test_a_game_of_a_family_without_a_scripted_player_is_listed_to_be_reported(monkeypatch):
+    monkeypatch.setattr(chip_matches, "games", lambda: [("moon", "trick", "noon"), ("muggins", "newfamily", "nUGG")])
+    (moon, muggins) = chip_matches.matches()
+    assert moon[0] is chip_matches.MoonPlayer and muggins[0] is None and muggins[1:3] == ("muggins", 2)
 
 
-def test_a_target_override_is_a_game_with_a_target_and_a_positive_number():
-    assert chip_matches.parse_targets(["muggins=61", "moon=7"], PRESETS) == {"muggins": 61, "moon": 7}
-    assert chip_matches.parse_targets([], PRESETS) == {}
-    for text, reason in (("muggins", "give GAME=POINTS"), ("muggins=x", "give GAME=POINTS"), ("chess=5", "no game 'chess'"), ("buki=3", "does not end at a target"), ("moon=0", "at least 1")):
+ENDS = {"muggins": ("target", 200), "buki": ("num_games", 4), "columns": None}
+
+
+def test_a_target_override_is_a_game_with_an_end_and_a_positive_number():
+    assert chip_matches.parse_targets(["muggins=61", "buki=1"], ENDS) == {"muggins": 61, "buki": 1}
+    assert chip_matches.parse_targets([], ENDS) == {}
+    for text, reason in (("muggins", "give GAME=N"), ("muggins=x", "give GAME=N"), ("chess=5", "no game 'chess'"), ("columns=3", "one end only"), ("buki=0", "at least 1")):
         with pytest.raises(ValueError, match=reason):
-            chip_matches.parse_targets([text], PRESETS)
+            chip_matches.parse_targets([text], ENDS)
 
 
-def test_the_preset_targets_are_read_from_the_rulesets():
-    assert chip_matches.preset_target("muggins") == chip_matches.find_ruleset("muggins").params["target"]
-    assert chip_matches.preset_target("buki") is None  # it ends after a number of games
-    assert chip_matches.preset_target("columns") is None
+def test_what_ends_each_match_is_read_from_its_ruleset():
+    assert chip_matches.match_end("muggins") == ("target", chip_matches.find_ruleset("muggins").params["target"])
+    assert chip_matches.match_end("moon") == ("target", chip_matches.find_ruleset("moon").params["target"])
+    assert chip_matches.match_end("buki") == ("num_games", chip_matches.find_ruleset("buki").params["num_games"])
+    assert chip_matches.match_end("dasan") == ("hands", 0)
+    assert chip_matches.match_end("columns") is None
+
+
+def test_an_override_says_what_the_preset_would_have_played():
+    assert chip_matches.override_text("target", 61, 200) == "match to 61 points, not the preset's 200 points"
+    assert chip_matches.override_text("num_games", 1, 4) == "match of 1 games, not the preset's 4 games"
+    assert chip_matches.override_text("hands", 3, 0) == "match of 3 hands, not the preset's until a player's chips are gone"
 
 
 def test_an_led_change_counts_for_a_tile_only_before_the_next_action():
@@ -67,8 +83,8 @@ def _row(**changes):
 def test_a_game_line_says_the_figures_with_n_and_the_override():
     line = chip_matches.game_line(_row())
     assert line.split() == ["muggins", "2P", "ok", "8", "131", "17/23/25", "(120)", "148.0", "KB", "0", "0", "712.2", "s"]
-    line = chip_matches.game_line(_row(target=61, preset_target=200, tile_led={"n": 0}, lowest_heap=None))
-    assert "(match to 61, not the preset's 200)" in line and " - " in line
+    line = chip_matches.game_line(_row(override="match to 61 points, not the preset's 200", tile_led={"n": 0}, lowest_heap=None))
+    assert line.endswith("(match to 61 points, not the preset's 200)") and " - " in line
     failed = chip_matches.game_line(_row(result="RuntimeError: the table shows no game"))
     assert "FAIL" in failed.splitlines()[0] and failed.splitlines()[1].strip() == "RuntimeError: the table shows no game"
 
