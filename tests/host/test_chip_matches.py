@@ -75,16 +75,17 @@ def test_restarts_and_watchdog_resets_are_counted_after_the_game_began():
 
 
 def _row(**changes):
-    row = {"game": "muggins", "players": 2, "result": "ok", "hands": 8, "placements": 131, "tile_led": {"n": 120, "p50": 17, "p95": 23, "max": 25}, "lowest_heap": 151552, "restarts": 0, "watchdog": 0, "device_s": 712.25}
+    row = {"game": "muggins", "players": 2, "result": "ok", "hands": 8, "placements": 131, "tile_led": {"n": 120, "p50": 17, "p95": 23, "max": 25},
+           "one_piece_led": {"n": 110, "p50": 16.5, "p95": 22.9, "max": 24.0}, "lowest_heap": 151552, "restarts": 0, "watchdog": 0, "device_s": 712.25}
     row.update(changes)
     return row
 
 
 def test_a_game_line_says_the_figures_with_n_and_the_override():
     line = chip_matches.game_line(_row())
-    assert line.split() == ["muggins", "2P", "ok", "8", "131", "17/23/25", "(120)", "148.0", "KB", "0", "0", "712.2", "s"]
-    line = chip_matches.game_line(_row(override="match to 61 points, not the preset's 200", tile_led={"n": 0}, lowest_heap=None))
-    assert line.endswith("(match to 61 points, not the preset's 200)") and " - " in line
+    assert line.split() == ["muggins", "2P", "ok", "8", "131", "17/23/25", "(120)", "16/22/24", "(110)", "148.0", "KB", "0", "0", "712.2", "s"]
+    line = chip_matches.game_line(_row(override="match to 61 points, not the preset's 200", tile_led={"n": 0}, one_piece_led={"n": 0}, lowest_heap=None))
+    assert line.endswith("(match to 61 points, not the preset's 200)") and line.split()[5:8] == ["-", "-", "-"]
     failed = chip_matches.game_line(_row(result="RuntimeError: the table shows no game"))
     assert "FAIL" in failed.splitlines()[0] and failed.splitlines()[1].strip() == "RuntimeError: the table shows no game"
 
