@@ -135,9 +135,11 @@ def tile_led(placements, latency):
 
 
 def resets_since(resets, before):
-    """(restarts, watchdog resets) among the harness's ``resets`` after the first ``before``."""
+    """(restarts, watchdog resets) among the harness's ``resets`` after the first ``before``:
+    machine.reset() is a watchdog trigger too ("watchdog trigger (machine.reset)"), a restart
+    the firmware chose; a watchdog reset is a loop that starved it ("watchdog timeout")."""
     new = resets[before:]
-    return len(new), sum(1 for r in new if "watchdog" in r["reason"])
+    return len(new), sum(1 for r in new if "watchdog timeout" in r["reason"])
 
 
 def figure_text(summary):

@@ -69,7 +69,7 @@ def test_an_led_change_counts_for_a_tile_only_before_the_next_action():
 
 
 def test_restarts_and_watchdog_resets_are_counted_after_the_game_began():
-    resets = [{"atMs": 1, "reason": "power-on"}, {"atMs": 9, "reason": "machine.reset"}, {"atMs": 20, "reason": "watchdog timeout (PC 0x1000)"}]
+    resets = [{"atMs": 1, "reason": "power-on"}, {"atMs": 9, "reason": "watchdog trigger (machine.reset)"}, {"atMs": 20, "reason": "watchdog timeout"}]
     assert chip_matches.resets_since(resets, 1) == (2, 1)
     assert chip_matches.resets_since(resets, 3) == (0, 0)
 
