@@ -7,9 +7,11 @@ of the simulated table's tests (tests/sim/player.py: it deals virtual pieces, la
 pads and presses the buttons, choosing every move with its own engine state, which knows every
 hand) starts the game with the menu's buttons and plays it to its end. At the end the table's
 scores (its STATE over the link) must equal the player's. Per game it prints the result, the
-hands, the placements, tile -> first LED change p50/p95/max (n) (a placement counts when the LEDs
-changed before the player's next action), the lowest free heap after a collection from the
-start to the end, the chip's restarts and watchdog resets, and the emulated device time.
+hands, the placements, placement -> first LED change p50/p95/max (n) of every placement and of
+those of one piece (a hand scan or a reveal is several; a placement counts when the LEDs changed
+before the player's next action), the lowest free heap after a collection from the moment the
+table shows the game to its end, the chip's restarts (a stock build restarts into a game that
+finds no room) and watchdog resets, and the emulated device time.
 
 Usage (the checkout's venv python; nothing is written in the repo)::
 
@@ -211,9 +213,12 @@ class ChipTable(chip.Control):
         return reply
 
     def wait_for_game(self):
+        """Until the table shows the game; the lowest heap is looked for from then on (a stock
+        build's start that finds no room leaves it low until the chip restarts into the game)."""
         for _ in range(START_LOOKS):
             snap = self.state()
-            if snap.get("mode") != "menu" and not snap.get("starting"):
+            if snap.get("mode") != "menu":
+                chip.Control.command(self, "heapreset")
                 return snap
             chip.Control.command(self, "wait %d" % START_WAIT_MS)
         raise RuntimeError("the table shows no game %d ms after OK: %r" % (START_LOOKS * START_WAIT_MS, snap))
