@@ -5,7 +5,7 @@ import sys
 import pytest
 from player import SETTLED, at_budget, choose_game, journal_sessions, local_table, reads, replay
 from tiletable.drivers.status_leds import StatusLeds
-from tiletable.engine.errors import E_CLAIM, E_TILE, E_TURN, RulesetError
+from tiletable.engine.errors import E_CLAIM, E_PHASE, E_TILE, E_TURN, RulesetError
 from tiletable.heap import StockHeap
 
 import device
@@ -349,6 +349,23 @@ def test_moon_trick_on_the_trick_zone_shows_its_winner(table_root):
     assert reads(control.display()[1], "tr 1")  # 6-6 took the trick
     control.remove(4)
     assert reads(control.display()[1], "0")
+
+
+def test_moon_tile_on_the_trick_zone_during_the_deal_is_refused_not_a_crash(table_root):
+    """Nobody is to play while the hands are dealt: the table's current player is -1, which has
+    no display. It crashed the firmware (on the chip: a watchdog reset, then the same tile
+    again at the resume, a reset every 10 s); now the first seat shows the refusal and the deal
+    goes on."""
+    control = local_table(table_root)
+    choose_game(control, "moon", 3)
+    assert control.state()["to_act"] == "chance"
+    control.place(4, "6-6")
+    state = control.state()
+    assert state["last_error"] == [E_PHASE, "no trick is being played now"] and state["actions"] == 0
+    assert reads(control.display()[0], "Err%d" % E_PHASE)
+    control.remove(4)
+    control.press("ok")  # the deal
+    assert control.state()["to_act"] in (0, 1, 2)  # the bidding begins
 
 
 def _no_room_for_code(monkeypatch):

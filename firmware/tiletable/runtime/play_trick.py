@@ -52,6 +52,8 @@ class TrickController(TextController):
         if not self.is_placed(event):
             return
         seat = a if role == SEAT else self.state.current_player()
+        if seat < 0:  # the trick zone while nobody is to play (the deal, a hand's end): a seat of
+            seat = 0  # -1 has no display, so the first seat's tells, as the menu's problems do
         for identity in event.items:
             if identity[0] != tagrecord.KIND_TILE:
                 self.reject(seat, E_TILE, "a card is not part of Moon", now_ms)
