@@ -94,3 +94,30 @@ def test_the_totals_count_the_matches_that_ended_right():
     rows = [_row(), _row(game="moon", result="scores differ", restarts=1, watchdog=1)]
     assert chip_matches.totals_line(rows, 3, 1500.0, 900.0).startswith("1 of 3 matches played to their end")
     assert "in play 1 restarts, 1 watchdog resets" in chip_matches.totals_line(rows, 3, 1500.0, 900.0)
+
+
+def _table(monkeypatch):
+    """A ChipTable over a recorded control port (no harness) and a STATE that shows a game."""
+    table = chip_matches.ChipTable.__new__(chip_matches.ChipTable)
+    table.placements, table.starting, table._open, table.link = [], False, None, None
+    sent = []
+    monkeypatch.setattr(chip_matches.chip.Control, "command", lambda self, line: sent.append(line) or ("5000" if line == "now" else ""))
+    monkeypatch.setattr(chip_matches.ChipTable, "state", lambda self: sent.append("STATE") or {"mode": "game"})
+    return table, sent
+
+
+def test_an_ok_in_play_waits_for_the_tables_loop_before_the_next_gesture(monkeypatch):
+    table, sent = _table(monkeypatch)
+    table.press("ok")
+    table.press(1)
+    table.press(2, "long")
+    assert sent == ["press ok short", "STATE", "press 1 short", "press 2 long"]
+
+
+def test_a_placement_window_closes_at_the_next_gesture_and_cards_go_by_id(monkeypatch):
+    table, sent = _table(monkeypatch)
+    table.place(3, "H4", "S10")
+    table.command("display")  # a look, not a gesture
+    table.remove(3)
+    assert sent == ["place 3 c29 c48", "display", "now", "remove 3"]
+    assert table.placements == [{"zone": 3, "items": 2, "next_ms": 5000.0}]
