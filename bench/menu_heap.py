@@ -11,10 +11,9 @@ no document is read to list them, and browsing the whole menu (every label drawn
 nothing behind: "after browsing" equals "held" but for the garbage of the last step.
 """
 import gc
-import os
 import sys
 
-sys.path[:0] = ["firmware", "sim"]
+sys.path[:0] = ["firmware", "sim", "tests"]
 
 
 def used():
@@ -22,6 +21,7 @@ def used():
     return gc.mem_alloc()
 
 
+from runtime.scratch import empty_dir  # noqa: E402  (tests/runtime/scratch.py)
 from tiletable import families  # noqa: E402
 from tiletable.engine.rulesets import canonical_json, find_ruleset, load_ruleset  # noqa: E402
 from tiletable.heap import build_policy  # noqa: E402
@@ -37,18 +37,6 @@ ROOT = "/tmp/menu-heap-%d" % (64 if sys.maxsize > 2**32 else 32)
 FAMILY_OF = {"line": "muggins", "trick": "moon", "column": "columns", "climb": "dasan"}
 
 
-def empty_dir(path):
-    try:
-        names = os.listdir(path)
-    except OSError:
-        os.mkdir(path)
-        return
-    for name in names:
-        try:
-            os.remove(path + "/" + name)
-        except OSError:
-            empty_dir(path + "/" + name)
-            os.rmdir(path + "/" + name)
 
 
 def install(root, house):

@@ -25,10 +25,9 @@ heap grows instead of failing, so the games' figures are what they take, not wha
 """
 import gc
 import json
-import os
 import sys
 
-sys.path[:0] = ["firmware", "sim"]
+sys.path[:0] = ["firmware", "sim", "tests"]
 
 
 def used():
@@ -36,6 +35,7 @@ def used():
     return gc.mem_alloc()
 
 
+from runtime.scratch import empty_dir  # noqa: E402  (tests/runtime/scratch.py)
 import binascii  # noqa: E402,F401  (built into the rp2 port: in the baseline)
 import collections  # noqa: E402,F401  (built in there too; a Python package on the WebAssembly port)
 import machine  # noqa: E402  (the simulated one, built in on the Pico)
@@ -68,19 +68,6 @@ figures["code"] = used() - BASE
 ROOT = "/tmp/table-heap-%d" % (64 if sys.maxsize > 2**32 else 32)
 
 
-def empty_dir(path):
-    """``path`` as a new table finds it: no rulesets installed, no journal (a run before left them)."""
-    try:
-        names = os.listdir(path)
-    except OSError:
-        os.mkdir(path)
-        return
-    for name in names:
-        try:
-            os.remove(path + "/" + name)
-        except OSError:
-            empty_dir(path + "/" + name)
-            os.rmdir(path + "/" + name)
 
 
 empty_dir(ROOT)

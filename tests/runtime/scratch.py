@@ -23,16 +23,20 @@ def remove_tree(path):
         os.remove(path)
 
 
+def empty_dir(path):
+    """``path`` as an empty directory, whatever an earlier run left there."""
+    remove_tree(path)
+    os.mkdir(path)
+    return path
+
+
 def fresh_dir(name):
     """An empty directory ``<base>/<name>`` (emptied if an earlier test left it)."""
     try:
         os.mkdir(_BASE)
     except OSError:
         pass
-    path = _BASE + "/" + name
-    remove_tree(path)
-    os.mkdir(path)
-    return path
+    return empty_dir(_BASE + "/" + name)
 
 
 def file_bytes(path):
