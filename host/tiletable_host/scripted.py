@@ -8,6 +8,9 @@ cannot see itself, unseen, and learns each piece as it is laid); its moves are r
 the legal ones (bids kept low, so that a match ends). Before each player's move (when the table
 waits for it, having done what it does by itself), the table's STATE must have taken exactly
 the actions the script made, with the same scores; at the end, the same scores.
+
+The simulated table's tests play whole matches with these same players (tests/sim/player.py),
+so that one script of each family's moves serves ``tiletable run`` and the tests alike.
 """
 import random
 
@@ -23,7 +26,10 @@ SETTLE_MS = 1300
 
 class ScriptedTextGame:
     """What the families' scripts share: the engine state, the choices by action text, the
-    calls stepped on a seat's display, and the check against the table."""
+    calls stepped on a seat's display, and the check against the table. ``step`` makes one
+    move; ``begin`` and ``next_hand`` press what the table waits for around the hands."""
+
+    family = ""  # the ruleset family the script plays
 
     def __init__(self, control, link, ruleset, players, seed, on_play):
         self.control = control
@@ -87,6 +93,8 @@ class ScriptedTextGame:
 class ScriptedTrickGame(ScriptedTextGame):
     """Moon: bids, the trump call, the widow, tiles led and followed on the trick zone."""
 
+    family = "trick"
+
     def next_hand(self):
         self.control.remove(self.profile.trick_zone)  # the last trick is cleared
         ScriptedTextGame.next_hand(self)
@@ -131,6 +139,8 @@ class ScriptedTrickGame(ScriptedTextGame):
 class ScriptedColumnGame(ScriptedTextGame):
     """The column game: the field turned up, both players' cards laid on their columns."""
 
+    family = "column"
+
     def step(self):
         state = self.state
         texts = self.texts()
@@ -163,6 +173,9 @@ class ScriptedClimbGame(ScriptedTextGame):
     """Da San: the cut and the opener's heart shown on the pads, calls stepped, combinations
     laid on the player's pad; a pass is pressed only when a play follows it in the same trick
     (the passes that end a trick are left to the winner's next lead, docs/TABLE.md)."""
+
+    family = "climb"
+    settle_ms = SETTLE_MS  # how long a laid combination is left lying before it is lifted
 
     def __init__(self, control, link, ruleset, players, seed, on_play):
         ScriptedTextGame.__init__(self, control, link, ruleset, players, seed, on_play)
@@ -212,7 +225,7 @@ class ScriptedClimbGame(ScriptedTextGame):
                     self.control.press(passer)
             self.unpressed = []
             self.control.place(self.pad(seat), *chosen.split("+"))
-            self.control.wait(SETTLE_MS)
+            self.control.wait(self.settle_ms)
             self.control.remove(self.pad(seat))
         else:
             chosen = "PASS"
@@ -221,4 +234,4 @@ class ScriptedClimbGame(ScriptedTextGame):
         return True
 
 
-SCRIPTS = {"trick": ScriptedTrickGame, "column": ScriptedColumnGame, "climb": ScriptedClimbGame}
+SCRIPTS = {script.family: script for script in (ScriptedTrickGame, ScriptedColumnGame, ScriptedClimbGame)}
