@@ -25,10 +25,12 @@ from tiletable.runtime.play_climb import ClimbController
 
 from tiletable.drivers.segments import glyph
 from tiletable_host.people import score_value
+from tiletable_host.scripted import ScriptedClimbGame, ScriptedColumnGame, ScriptedTrickGame
 from tiletable_host.simtable import ControlCommands
 
 
-SETTLED = "wait %d" % (ClimbController.stable_ms + 100)  # Da San cards lay still: taken
+SETTLE_MS = ClimbController.stable_ms + 100
+SETTLED = "wait %d" % SETTLE_MS  # Da San cards lay still: taken
 
 
 def table_scores(god):
@@ -317,26 +319,26 @@ def replay(header, actions):
 
 
 class TextPlayer:
-    """Plays a match of Moon, the column game or Da San on the table from a god state, by
-    canonical action texts: chance it deals itself, the rest it picks at random among the
-    legal actions and performs the way docs/TABLE.md says."""
-
-    family = ""
+    """Plays a match of Moon, the column game or Da San on the table with the host's scripted
+    player of its family (tiletable_host/scripted.py, mixed in after this class): chance it
+    deals itself in its god state, the rest it picks at random among the legal actions and
+    performs the way docs/TABLE.md says. The game is found by name and chosen on the menu as
+    people do; the match is played to its end or ``max_moves`` steps, unchecked until then."""
 
     def __init__(self, control, name, players, seed=1):
-        self.control = control
+        super().__init__(control, control, find_ruleset(name), players, seed, on_play=None)
         self.name = name
         self.players = players
-        self.rng = random.Random(seed)
-        self.god = find_ruleset(name).new_state(players)
-        self.profile = profile_for(name, players, self.family)
         self.moves = 0
 
-    def texts(self):
-        return [self.god.action_str(a) for a in self.god.legal_actions()]
+    @property
+    def god(self):
+        """The script's engine state, which knows every hand."""
+        return self.state
 
     def play_match(self, max_moves=2000):
         choose_game(self.control, self.name, self.players)
+        self.begin()
         while not self.god.is_over() and self.moves < max_moves:
             self.moves += 1
             hand = self.god.hand_number
@@ -345,160 +347,14 @@ class TextPlayer:
                 self.next_hand()
         return self.god
 
-    def next_hand(self):
-        self.control.press("ok")  # the summary
-        self.control.press("ok")  # the deal
 
-    def choose_call(self, seat, chosen, prefixes):
-        """Step the seat's call display to ``chosen`` and confirm it with a long press."""
-        options = [t for t in self.texts() if t.startswith(prefixes)]
-        for _ in range(options.index(chosen)):
-            self.control.press(seat)
-        self.control.press(seat, "long")
-        self.god.play(chosen)
+class MoonPlayer(TextPlayer, ScriptedTrickGame):
+    pass
 
 
-class MoonPlayer(TextPlayer):
-    family = "trick"
-
-    def play_match(self, max_moves=2000):
-        choose_game(self.control, self.name, self.players)
-        self.control.press("ok")
-        while not self.god.is_over() and self.moves < max_moves:
-            self.moves += 1
-            hand = self.god.hand_number
-            self.step()
-            if self.god.hand_number != hand and not self.god.is_over():
-                self.control.remove(self.profile.trick_zone)
-                self.next_hand()
-        return self.god
-
-    def step(self):
-        god = self.god
-        texts = self.texts()
-        seat = god.current_player()
-        if seat < 0:  # the deal: the table deals unseen tiles itself
-            god.play(self.rng.choice([t for t in texts if not t.endswith("?")]))
-            return
-        chosen = self.rng.choice(texts)
-        bids = [t for t in texts if t.startswith("B")]
-        if bids:  # the first to speak bids the least, the others pass: bids are mostly made
-            chosen = bids[1] if bids[0].endswith("PASS") and god.bidder is None else bids[0]
-        calls = ("B", "TRUMP", "NOTRUMP")
-        if chosen.startswith(calls):
-            self.choose_call(seat, chosen, calls)
-        elif chosen == "KEEP":
-            self.control.press(seat)
-            god.play(chosen)
-        elif chosen.startswith("X:"):
-            pad = self.profile.seat_zone[seat]
-            self.control.place(pad, chosen[2:])
-            self.control.remove(pad)
-            god.play(chosen)
-        else:
-            if not god.trick:
-                self.control.remove(self.profile.trick_zone)  # the last trick is cleared
-            tile = chosen.split("/")[0]
-            options = [t for t in texts if t == tile or t.startswith(tile + "/")]
-            self.control.place(self.profile.trick_zone, tile)
-            if len(options) > 1:
-                for _ in range(options.index(chosen)):
-                    self.control.press(seat)
-                self.control.press(seat, "long")
-            god.play(chosen)
+class ColumnPlayer(TextPlayer, ScriptedColumnGame):
+    pass
 
 
-class ColumnPlayer(TextPlayer):
-    family = "column"
-
-    def play_match(self, max_moves=2000):
-        choose_game(self.control, self.name, self.players)
-        self.control.press("ok")
-        while not self.god.is_over() and self.moves < max_moves:
-            self.moves += 1
-            self.step()
-        return self.god
-
-    def step(self):
-        god = self.god
-        texts = self.texts()
-        draws = [t for t in texts if t.startswith("D") and not t.endswith("?")]
-        if draws:  # the table deals private decks unseen; the god draws at random, in the same order
-            first = draws[0].split(":")[0]
-            god.play(self.rng.choice([t for t in draws if t.startswith(first + ":")]))
-            return
-        turned = [t for t in texts if t.startswith("F:")]
-        if turned:
-            chosen = self.rng.choice(turned)
-            self.control.place(self.profile.field_zone[0], chosen[2:])
-            god.play(chosen)
-            return
-        first = self.rng.choice([t for t in texts if t.startswith("A0:")])
-        god.play(first)
-        second = self.rng.choice([t for t in self.texts() if t.startswith("A1:")])
-        for seat, text in ((0, first), (1, second)):
-            for column, card in enumerate(text[3:].split(",")):
-                if card != "-":
-                    self.control.place(self.profile.assign_zone[(column, seat)], card)
-        god.play(second)
-        for seat in (0, 1):
-            for column in range(3):
-                self.control.remove(self.profile.assign_zone[(column, seat)])
-
-
-class ClimbPlayer(TextPlayer):
-    """Plays Da San as docs/TABLE.md says: a pass is pressed only when a play follows it in the
-    same trick; the passes that end a trick are left to the winner's next lead."""
-
-    family = "climb"
-
-    def __init__(self, control, name, players, seed=1):
-        TextPlayer.__init__(self, control, name, players, seed)
-        self.unpressed = []  # seats whose pass the god made and nobody has pressed yet
-
-    def next_hand(self):
-        self.control.press("ok")  # the summary; the next deal needs nothing
-
-    def pad(self, seat):
-        return self.profile.seat_zone[seat]
-
-    def step(self):
-        from tiletable.engine.cards import HEARTS, card_str, rank_of, suit_of
-
-        god = self.god
-        texts = self.texts()
-        seat = god.current_player()
-        if seat < 0:
-            cuts = [t for t in texts if t.startswith("C")]
-            if cuts:
-                chosen = self.rng.choice(cuts)
-                seat = int(chosen[1])
-                self.control.place(self.pad(seat), chosen[3:])
-                self.control.remove(self.pad(seat))
-            else:
-                chosen = self.rng.choice([t for t in texts if not t.endswith("?")])
-            god.play(chosen)
-            if god.current_player() >= 0 and self.control.state()["to_act"] == "chance":
-                opener = god.opener
-                hearts = [c for c in god.hands[opener].known if suit_of(c) == HEARTS]
-                lowest = min(hearts, key=lambda c: (rank_of(c) - 4) % 13)
-                self.control.place(self.pad(opener), card_str(lowest))
-                self.control.remove(self.pad(opener))
-            return
-        if any(t.startswith("B") for t in texts):
-            self.choose_call(seat, self.rng.choice(texts), ("B",))
-            return
-        plays = [t for t in texts if t != "PASS"]
-        if plays and (self.rng.random() < 0.8 or "PASS" not in texts):
-            chosen = self.rng.choice(plays)
-            if "PASS" in texts:  # a beat: the passes before it are pressed (a lead takes them)
-                for passer in self.unpressed:
-                    self.control.press(passer)
-            self.unpressed = []
-            self.control.place(self.pad(seat), *chosen.split("+"))
-            self.control.command(SETTLED)
-            self.control.remove(self.pad(seat))
-        else:
-            chosen = "PASS"
-            self.unpressed.append(seat)
-        god.play(chosen)
+class ClimbPlayer(TextPlayer, ScriptedClimbGame):
+    settle_ms = SETTLE_MS  # the table's own wait, not the host's copy of it
