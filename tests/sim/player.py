@@ -105,10 +105,14 @@ class LocalControl(ControlCommands):
         return reply[3:]
 
 
-def choose_game(control, name, players):
-    """Use the menu: seat press steps the game, seat long press the player count, OK starts."""
-    for _ in range(len(games())):
-        if reads(control.display()[0], game(name)[2]):
+def choose_game(control, name, players, label=None, listed=None):
+    """Use the menu: seat press steps the game, seat long press the player count, OK starts.
+    ``label``: what the menu shows for the game (by default its preset's label); the menu's
+    name is checked too, so that a label read by its glyphs (5 and S alike) cannot stop on
+    another game. ``listed``: how many games the menu lists (by default the presets)."""
+    label = label or game(name)[2]
+    for _ in range(listed or len(games())):
+        if reads(control.display()[0], label) and control.state()["menu"][0] == name:
             break
         control.press(0)
     for _ in range(4):

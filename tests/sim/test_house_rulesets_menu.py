@@ -6,7 +6,7 @@ and on, the table's menu opens on it."""
 import pytest
 
 import player
-from player import ClimbPlayer, ColumnPlayer, LinePlayer, MoonPlayer, journal_sessions, local_table, reads, table_scores
+from player import ClimbPlayer, ColumnPlayer, LinePlayer, MoonPlayer, choose_game, journal_sessions, local_table, reads, table_scores
 from tiletable.engine.rulesets import canonical_json, find_ruleset, load_ruleset
 from tiletable.families import games
 
@@ -32,19 +32,9 @@ def _ruleset(name):
 
 
 def choose_with_buttons(control, name, players):
-    """The menu by its buttons only: seat 1 steps to the game whose label shows, a long press
-    to the player count, OK starts it."""
-    label = LABELS[name]
-    for _ in range(len(games()) + len(HOUSE)):
-        if reads(control.display()[0], label) and control.state()["menu"][0] == name:
-            break
-        control.press(0)
-    for _ in range(4):
-        if reads(control.display()[1], "%dP" % players):
-            break
-        control.press(0, "long")
-    control.press("ok")
-    assert control.state()["ruleset"] == name
+    """The menu by its buttons only: seat 1 steps to the game whose label shows (after the
+    presets), a long press to the player count, OK starts it."""
+    choose_game(control, name, players, label=LABELS[name], listed=len(games()) + len(HOUSE))
 
 
 @pytest.mark.parametrize("name", sorted(HOUSE))
