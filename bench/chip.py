@@ -889,7 +889,7 @@ class Bench:
         from tiletable.engine.line_actions import P_DEAL
         from tiletable.engine.rulesets import find_ruleset
         from tiletable.engine.state import TERMINAL
-        from tiletable_host.run import RULESET, ScriptedGame, _start_game
+        from tiletable_host.run import GAME, ScriptedGame, _start_game
         from tiletable_host.transport_serial import SerialTransport
 
         args = self.args
@@ -898,7 +898,7 @@ class Bench:
         link = Locked(SerialTransport(self.emu.tty, timeout=LINK_TIMEOUT_S))
         link.hello()
         play = PacedPlay(self, rng)
-        ruleset = find_ruleset(RULESET)
+        ruleset = find_ruleset(GAME)
         f = {"games": 0, "hands": 0, "agreed": False, "watch_requests": 0}
         self.figures["pace"] = f
         halt = threading.Event()
@@ -923,7 +923,7 @@ class Bench:
         t_wall = time.monotonic()
         try:
             while not enough() and time.monotonic() < deadline:
-                _start_game(link, list(PLAYERS))
+                _start_game(link, GAME, list(PLAYERS))
                 f["games"] += 1
                 c.command("wait 1000")
                 game = ScriptedGame(play, link, ruleset, len(PLAYERS), args.seed + f["games"] - 1, None)
@@ -1145,7 +1145,7 @@ class Bench:
         from tiletable.engine.rulesets import find_ruleset
         from tiletable.engine.state import TERMINAL
         from tiletable.engine.tiles import tile_str
-        from tiletable_host.run import RULESET, ScriptedGame, _start_game
+        from tiletable_host.run import GAME, ScriptedGame, _start_game
         from tiletable_host.transport_serial import SerialTransport
 
         args = self.args
@@ -1211,14 +1211,14 @@ class Bench:
             if after.get("actions") != before.get("actions") or after.get("scores") != before.get("scores"):
                 raise RuntimeError("a tile laid out of turn changed the game: %r -> %r" % (before, after))
 
-        ruleset = find_ruleset(RULESET)
+        ruleset = find_ruleset(GAME)
         t_wall = time.monotonic()
         c.command("clearlatency")
         monitor.start()
         stop_reason = None
         try:
             while stop_reason is None:
-                _start_game(link, list(PLAYERS))
+                _start_game(link, GAME, list(PLAYERS))
                 play["games"] += 1
                 c.command("wait 1000")
                 game = ScriptedGame(probe, link, ruleset, len(PLAYERS), args.seed + play["games"] - 1, on_play)
