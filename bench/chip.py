@@ -1531,11 +1531,52 @@ def print_report(f):
 # --------------------------------------------------------------------------- main
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+
+def add_chip_arguments(parser):
+    """What every chip bench takes: ``--frozen``/``--stock`` (neither: the UF2 says), the self
+    test's wall time and ``--json``."""
     build = parser.add_mutually_exclusive_group()
     build.add_argument("--frozen", action="store_true", default=None, help="the UF2 has firmware/manifest.py frozen in")
     build.add_argument("--stock", dest="frozen", action="store_false", help="the UF2 is stock MicroPython")
+    parser.add_argument("--selftest-wall", type=float, default=240.0, help="wall seconds allowed to the self test (default %(default)s)")
+    parser.add_argument("--json", metavar="FILE", help="write every figure to FILE")
+
+
+def find_harness(script, frozen):
+    """``(uf2, rp2emu, elf, frozen)`` from TILETABLE_UF2, RP2EMU, TILETABLE_ELF and
+    TILETABLE_FROZEN (``frozen``: --frozen/--stock, None if neither), or the exit status once
+    ``script`` has said in one line why nothing is measured (0: no firmware or harness here,
+    as in CI)."""
+    uf2 = os.environ.get("TILETABLE_UF2")
+    if not uf2:
+        print("%s: no firmware given: set TILETABLE_UF2 to a MicroPython RPI_PICO firmware.uf2 (see bench/chip.py's docstring); nothing measured" % script)
+        return 0
+    if not os.path.isfile(uf2):
+        print("%s: TILETABLE_UF2=%s is not a file" % (script, uf2))
+        return 1
+    rp2emu = os.path.expanduser(os.environ.get("RP2EMU") or "~/.cache/rp2emu")
+    missing = [n for n in ("table-emu.mjs", "node_modules", "bootrom.mjs") if not os.path.exists(os.path.join(rp2emu, n))]
+    if missing:
+        print("%s: the rp2emu harness at %s lacks %s (set RP2EMU to a copy of ../shared/tools/rp2emu with `npm ci` done and bootrom.mjs in place); nothing measured" % (script, rp2emu, " and ".join(missing)))
+        return 0
+    for tool in ("node", "socat"):
+        if shutil.which(tool) is None:
+            print("%s: %s is not installed; nothing measured" % (script, tool))
+            return 0
+    elf = os.environ.get("TILETABLE_ELF") or os.path.join(os.path.dirname(uf2), "firmware.elf")
+    if not os.path.isfile(elf):
+        print("%s: no %s: the heap and profile probes are off" % (script, elf))
+        elf = None
+    if frozen is None and os.environ.get("TILETABLE_FROZEN") in ("0", "1"):
+        frozen = os.environ["TILETABLE_FROZEN"] == "1"
+    if frozen is None:
+        frozen = uf2_is_frozen(uf2)
+    return os.path.abspath(uf2), rp2emu, elf, frozen
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_chip_arguments(parser)
     parser.add_argument("--placements", type=int, default=60, help="tiles laid on the mover's pad to measure (default %(default)s)")
     parser.add_argument("--other", type=int, default=20, help="tiles laid out of turn on another seat's pad (default %(default)s)")
     parser.add_argument("--pace", type=int, default=0, metavar="N", help="instead of the phases above: N tiles on the mover's pad laid 100 ms - 3 s after the previous tile, not waiting for the table (p50/p95/max by interval band)")
@@ -1543,37 +1584,14 @@ def main(argv=None):
     parser.add_argument("--window", type=int, default=2000, help="ms of device time per scanperiod/profile window (default %(default)s)")
     parser.add_argument("--play-minutes", type=float, default=20.0, help="wall-time budget of the play (default %(default)s)")
     parser.add_argument("--step-wall", type=float, default=1200.0, help="wall seconds allowed to sync or pull (default %(default)s)")
-    parser.add_argument("--selftest-wall", type=float, default=240.0, help="wall seconds allowed to the self test (default %(default)s)")
     parser.add_argument("--fill-sessions", type=int, default=4, help="random Muggins matches the chip's Journal logs before the pull, about 9 KB each (default %(default)s; 0: none)")
-    parser.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (logs, pty, databases) and print its path")
     args = parser.parse_args(argv)
 
-    uf2 = os.environ.get("TILETABLE_UF2")
-    if not uf2:
-        print("bench/chip.py: no firmware given: set TILETABLE_UF2 to a MicroPython RPI_PICO firmware.uf2 (see the module docstring); nothing measured")
-        return 0
-    if not os.path.isfile(uf2):
-        print("bench/chip.py: TILETABLE_UF2=%s is not a file" % uf2)
-        return 1
-    rp2emu = os.path.expanduser(os.environ.get("RP2EMU") or "~/.cache/rp2emu")
-    missing = [n for n in ("table-emu.mjs", "node_modules", "bootrom.mjs") if not os.path.exists(os.path.join(rp2emu, n))]
-    if missing:
-        print("bench/chip.py: the rp2emu harness at %s lacks %s (set RP2EMU to a copy of ../shared/tools/rp2emu with `npm ci` done and bootrom.mjs in place); nothing measured" % (rp2emu, " and ".join(missing)))
-        return 0
-    for tool in ("node", "socat"):
-        if shutil.which(tool) is None:
-            print("bench/chip.py: %s is not installed; nothing measured" % tool)
-            return 0
-    elf = os.environ.get("TILETABLE_ELF") or os.path.join(os.path.dirname(uf2), "firmware.elf")
-    if not os.path.isfile(elf):
-        print("bench/chip.py: no %s: the heap and profile probes are off" % elf)
-        elf = None
-    frozen = args.frozen
-    if frozen is None and os.environ.get("TILETABLE_FROZEN") in ("0", "1"):
-        frozen = os.environ["TILETABLE_FROZEN"] == "1"
-    if frozen is None:
-        frozen = uf2_is_frozen(uf2)
+    harness = find_harness("bench/chip.py", args.frozen)
+    if not isinstance(harness, tuple):
+        return harness
+    uf2, rp2emu, elf, frozen = harness
 
     workdir = tempfile.mkdtemp(prefix="tiletable-chip-")
 

@@ -361,17 +361,13 @@ def back_to_menu(table):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    build = parser.add_mutually_exclusive_group()
-    build.add_argument("--frozen", action="store_true", default=None, help="the UF2 has firmware/manifest.py frozen in")
-    build.add_argument("--stock", dest="frozen", action="store_false", help="the UF2 is stock MicroPython")
+    chip.add_chip_arguments(parser)
     every = matches()
     names = [m[1] for m in every]
     parser.add_argument("--games", default=",".join(names), help="games to play, in this order (default: every preset)")
     parser.add_argument("--target", action="append", default=[], metavar="GAME=N", help="end GAME's match at N (points, games, or Da San's hands), synced as a ruleset of the same name")
     parser.add_argument("--seed", type=int, default=1, help="the players' seed (default %(default)s)")
     parser.add_argument("--max-moves", type=int, default=3000, help="player steps before a match counts as not finished")
-    parser.add_argument("--selftest-wall", type=float, default=240.0, help="wall seconds allowed to the self test (default %(default)s)")
-    parser.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (the emulator's logs)")
     args = parser.parse_args(argv)
     wanted = [n for n in args.games.split(",") if n]
@@ -384,17 +380,10 @@ def main(argv=None):
         parser.error(str(exc))
     args.step_wall, args.fill_sessions = 1200.0, 0  # what chip.Bench's steps read
 
-    uf2 = os.environ.get("TILETABLE_UF2")
-    if not uf2:
-        print("bench/chip_matches.py: no firmware given: set TILETABLE_UF2 (see bench/chip.py); nothing measured")
-        return 0
-    rp2emu = os.path.expanduser(os.environ.get("RP2EMU") or "~/.cache/rp2emu")
-    if not os.path.exists(os.path.join(rp2emu, "table-emu.mjs")) or shutil.which("socat") is None:
-        print("bench/chip_matches.py: no rp2emu harness at %s, or no socat (see bench/chip.py); nothing measured" % rp2emu)
-        return 0
-    elf = os.environ.get("TILETABLE_ELF") or os.path.join(os.path.dirname(uf2), "firmware.elf")
-    elf = os.path.abspath(elf) if os.path.isfile(elf) else None
-    frozen = chip.uf2_is_frozen(uf2) if args.frozen is None else args.frozen
+    harness = chip.find_harness("bench/chip_matches.py", args.frozen)
+    if not isinstance(harness, tuple):
+        return harness
+    uf2, rp2emu, elf, frozen = harness
     workdir = tempfile.mkdtemp(prefix="tiletable-matches-")
 
     def on_term(signum, frame):  # the emulator is stopped on the way out

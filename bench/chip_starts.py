@@ -76,26 +76,15 @@ def start_each(bench, games):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    build = parser.add_mutually_exclusive_group()
-    build.add_argument("--frozen", action="store_true", default=None, help="the UF2 has firmware/manifest.py frozen in")
-    build.add_argument("--stock", dest="frozen", action="store_false", help="the UF2 is stock MicroPython")
+    chip.add_chip_arguments(parser)
     parser.add_argument("--games", default=",".join(GAMES), help="games to start in turn (default: %(default)s)")
-    parser.add_argument("--selftest-wall", type=float, default=240.0, help="wall seconds allowed to the self test (default %(default)s)")
-    parser.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     args = parser.parse_args(argv)
     args.seed, args.step_wall, args.fill_sessions = 0, 1200.0, 0  # what chip.Bench's steps read
 
-    uf2 = os.environ.get("TILETABLE_UF2")
-    if not uf2:
-        print("bench/chip_starts.py: no firmware given: set TILETABLE_UF2 (see bench/chip.py); nothing measured")
-        return 0
-    rp2emu = os.path.expanduser(os.environ.get("RP2EMU") or "~/.cache/rp2emu")
-    if not os.path.exists(os.path.join(rp2emu, "table-emu.mjs")) or shutil.which("socat") is None:
-        print("bench/chip_starts.py: no rp2emu harness at %s, or no socat (see bench/chip.py); nothing measured" % rp2emu)
-        return 0
-    elf = os.environ.get("TILETABLE_ELF") or os.path.join(os.path.dirname(uf2), "firmware.elf")
-    elf = os.path.abspath(elf) if os.path.isfile(elf) else None
-    frozen = chip.uf2_is_frozen(uf2) if args.frozen is None else args.frozen
+    harness = chip.find_harness("bench/chip_starts.py", args.frozen)
+    if not isinstance(harness, tuple):
+        return harness
+    uf2, rp2emu, elf, frozen = harness
     workdir = tempfile.mkdtemp(prefix="tiletable-starts-")
     bench = chip.Bench(args, os.path.abspath(uf2), elf, frozen, rp2emu, workdir)
     try:
