@@ -153,9 +153,12 @@ def test_eight_tables_pulled_at_once_killed_and_restarted_lose_and_duplicate_not
             where = "table %d, pull %d (killed at %s): %s" % (table.number, len(table.rounds), kill_at, output)
             assert status in ((0,) if kill_at == 0 else (0, killed_pull.KILLED)), where
             acked, device = table.acknowledged()
-            committed = _query(postgres_url, "SELECT coalesce(max(seq), 0) FROM records r JOIN journals j ON j.id = r.journal WHERE device = %s", device)
-            assert acked <= committed[0][0], where
-            assert _broken_sessions(postgres_url) == [], where
+            if _query(postgres_url, "SELECT to_regclass('records')")[0][0] is None:  # every pull so far killed before the schema's commit
+                assert acked == 0, where
+            else:
+                committed = _query(postgres_url, "SELECT coalesce(max(seq), 0) FROM records r JOIN journals j ON j.id = r.journal WHERE device = %s", device)
+                assert acked <= committed[0][0], where
+                assert _broken_sessions(postgres_url) == [], where
             if table.last_round():
                 running.remove(table)
             else:
