@@ -21,8 +21,9 @@ def forget_schemas():
     """Forget every family's schema module (``engine/<family>_params.py``). Their documents
     are dicts built in the heap at import, bytecode in flash or not: let go, the lowest heap
     in play of a frozen build rose from 146.8 to 150.6 KB (the emulated chip), and a
-    validation imports its family's again in about 3 ms of an RP2040's time. Only on the chip: on CPython a module taken out of
-    ``sys.modules`` would be taken from under whatever else uses it."""
+    validation imports its family's again in about 3 ms of an RP2040's time. Only on the
+    chip: on CPython a module taken out of ``sys.modules`` would be taken from under whatever
+    else uses it."""
     for family in FAMILIES:
         name = module(family, "_params")
         if name in sys.modules:
@@ -30,7 +31,8 @@ def forget_schemas():
 
 
 class FrozenHeap:
-    """``heap.StockHeap``'s interface, doing none of its work."""
+    """``heap.StockHeap``'s interface, doing none of its work but letting the schema modules
+    go on the chip."""
 
     link_room = 5150  # the link's output queue: a 4 KB journal stream frame and a KB of replies and events
     collects_in_play = True  # App._collect_in_play: just after a play, not in whichever step fills the heap
