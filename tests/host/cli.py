@@ -1,5 +1,9 @@
 """Running ``tiletable`` commands in-process, as a user would type them, optionally against a
-transport the test holds (``link``); returns (status, stdout, stderr)."""
+transport the test holds (``link``); returns (status, stdout, stderr), and ``tiletable serve``
+in a process of its own."""
+import subprocess
+import sys
+
 from tiletable_host import main as cli
 
 
@@ -26,3 +30,15 @@ def run_captured(argv, link=None):
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = cli.run(args)
     return status, out.getvalue(), err.getvalue()
+
+
+def serve_process(*argv):
+    """``tiletable serve --http-port 0 ARGV...`` in a process of its own (Ctrl-C is a signal to
+    it, as a person stops it), and the first line it prints: its address."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tiletable_host.main", "serve", "--http-port", "0"] + list(argv),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    return process, process.stdout.readline()

@@ -23,6 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import live_browser  # noqa: E402
 from live_browser import wait_for  # noqa: E402
+from cli import serve_process  # noqa: E402
 
 WAIT = 60.0  # seconds for a state that comes at once when it works (a loaded machine is slow)
 
@@ -207,11 +208,7 @@ class _Enough(Exception):
 
 def _serve(*argv):
     """``tiletable serve`` in a process of its own; (process, its address)."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tiletable_host.main", "serve", "--http-port", "0"] + list(argv),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    line = process.stdout.readline()
+    process, line = serve_process(*argv)
     match = re.match(r"live view and history on (http://127\.0\.0\.1:\d+/) ", line)
     if not match:
         process.kill()

@@ -13,7 +13,7 @@ import uuid
 import pytest
 
 import pgcluster
-from cli import tiletable
+from cli import serve_process, tiletable
 from journal_games import play_into_journal
 from tiletable_host import dbtarget
 from tiletable_host import main as cli
@@ -127,14 +127,8 @@ def test_a_log_line_that_names_the_url_is_cleaned():
 def test_serve_listens_on_this_pc_only_and_its_pages_never_show_the_password(club_login):
     url, password = club_login
     assert cli.build_parser(only="serve").parse_args(["serve"]).host == "127.0.0.1"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tiletable_host.main", "serve", "--no-table", "--http-port", "0", "--db", url],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc, line = serve_process("--no-table", "--db", url)
     try:
-        line = proc.stdout.readline()
         match = re.match(r"live view and history on (http://127\.0\.0\.1:\d+/) \(tables: every table the club's PCs publish; database (.*)\); Ctrl-C stops$", line.strip())
         assert match and match.group(2) == dbtarget.redact(url) and password not in line, line
         with pytest.raises(urllib.error.HTTPError) as page:  # nothing stored yet: the page says so

@@ -5,7 +5,6 @@ import json
 import os
 import re
 import signal
-import subprocess
 import sys
 import time
 import urllib.request
@@ -13,7 +12,7 @@ import urllib.request
 import pytest
 from starlette.testclient import TestClient
 
-from cli import tiletable
+from cli import serve_process, tiletable
 from journal_games import play_into_journal, play_whole_match
 from tiletable.engine.line_actions import K_PLAY, kind_of
 from tiletable.engine.rulesets import find_ruleset, preset_names
@@ -320,14 +319,8 @@ def test_two_watched_tables_one_missing_one_unplugged_and_plugged_back(tmp_path)
 
 
 def test_serve_prints_its_address_and_stops_on_ctrl_c(club):
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tiletable_host.main", "serve", "--no-table", "--http-port", "0", "--db", club[0]],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc, line = serve_process("--no-table", "--db", club[0])
     try:
-        line = proc.stdout.readline()
         match = re.match(r"live view and history on (http://127\.0\.0\.1:\d+/) \(tables: none; database (.*)\); Ctrl-C stops$", line.strip())
         assert match, line
         with urllib.request.urlopen(match.group(1) + "history", timeout=5) as response:
