@@ -25,9 +25,8 @@ from tiletable.engine.line_actions import (
     seat_of,
     tile_of,
 )
-from tiletable.engine.rulesets import find_ruleset
+from portable import table_ruleset
 from tiletable.engine.tiles import parse_tile
-from tiletable.heap import COLLECT_EVERY, collect_every
 
 ACTIONS_PER_GAME = 150  # a hand or two
 
@@ -71,21 +70,10 @@ def _check(state):
 
 
 def test_the_answers_agree_with_the_game_in_random_play():
-    # Collected as a stock Pico collects (heap.keep_packed): with collections only when the heap
-    # is full, a 192 KB heap lost its 2 KB pieces for the move list on one machine and not on
-    # another (the engine's bytecode is most of it on the unix port); so it passes at 170 KB.
-    was = collect_every(COLLECT_EVERY)
-    try:
-        _play_random_games()
-    finally:
-        collect_every(was)
-
-
-def _play_random_games():
     phases = set()
     rng = new_rng(38)
     for name, params in VARIANTS:
-        ruleset = find_ruleset(name, **params)
+        ruleset = table_ruleset(name, **params)
         for players in sorted(int(k) for k in ruleset.params["deal"]):
             gc.collect()
             state = ruleset.new_state(players)
