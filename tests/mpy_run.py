@@ -1,9 +1,11 @@
 """Run portable test modules (see tests/portable.py) under MicroPython, or CPython.
 
     micropython -X heapsize=192K tests/mpy_run.py tests/engine/test_tiles.py [...]
+    micropython -X heapsize=192K tests/mpy_run.py tests/engine/test_tiles.py::test_name
 
-Every ``test_*`` function of every module named is called; the last line printed is
-``N passed, M failed`` and the exit status is 1 when anything failed.
+Every ``test_*`` function of every module named is called (or only the one named after
+``::``); the last line printed is ``N passed, M failed`` and the exit status is 1 when
+anything failed.
 """
 import sys
 
@@ -56,6 +58,7 @@ def main(paths):
     policy = _stock_heap()
     passed = failed = 0
     for path in paths:
+        path, _, only = path.partition("::")
         modname = _module_name(path)
         try:
             module = __import__(modname, None, None, ["_"])
@@ -67,7 +70,7 @@ def main(paths):
         gc.collect()  # the import's garbage, as between tests
         loaded = set(sys.modules)
         for name in sorted(dir(module)):
-            if not name.startswith("test_"):
+            if not name.startswith("test_") or only and name != only:
                 continue
             fn = getattr(module, name)
             if not callable(fn):
