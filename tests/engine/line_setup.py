@@ -1,6 +1,6 @@
 """Helpers for the line-game tests: positions are reached by applying actions, as on the table."""
 from engine.journal_replay import records_of
-from tiletable.engine.rulesets import find_ruleset
+from portable import table_ruleset
 
 
 def start(name, hands, **params):
@@ -9,7 +9,7 @@ def start(name, hands, **params):
     The deal size is the length of the first hand; ``params`` override the preset.
     """
     params["deal"] = {str(len(hands)): len(hands[0])}
-    state = find_ruleset(name, **params).new_state(len(hands))
+    state = table_ruleset(name, **params).new_state(len(hands))
     for seat in range(len(hands)):
         for text in hands[seat]:
             state.play("D%d:%s" % (seat, text))

@@ -8,7 +8,7 @@ sum to zero, undo restores, and the record replays to the same state.
 import gc
 
 from engine.line_setup import start
-from tiletable.engine.rulesets import find_ruleset
+from portable import table_ruleset
 
 
 def _load():
@@ -31,7 +31,7 @@ def _play_hand(name, params, players, seed, unseen_rate):
     line_random, records_of, replayed = _load()
     check_tiles, pick = line_random.check_tiles, line_random.pick
     rng = line_random.new_rng(seed)
-    ruleset = find_ruleset(name, **params)
+    ruleset = table_ruleset(name, **params)
     state = ruleset.new_state(players)
     steps = 0
     while state.hand_number == 0 and not state.is_over():
@@ -60,7 +60,7 @@ def test_every_variant_plays_a_seeded_hand():
     VARIANTS = _load()[0].VARIANTS
     for index in range(len(VARIANTS)):
         name, params = VARIANTS[index]
-        players = min(int(k) for k in find_ruleset(name, **params).params["deal"])
+        players = min(int(k) for k in table_ruleset(name, **params).params["deal"])
         assert _play_hand(name, params, players, index, 0.0)
         gc.collect()
 

@@ -1,11 +1,10 @@
 # portable
 """runtime/session.py: a match's checked act, its journal, undo as an amendment, and the replay
 that resumes it after a restart."""
-from portable import raises
+from portable import raises, table_ruleset
 from runtime.scratch import fresh_dir
 
 from tiletable.engine.errors import IllegalAction
-from tiletable.engine.rulesets import find_ruleset
 from tiletable.record_read import InEffect, RecordVisitor, visit
 from tiletable.runtime.journal import Journal
 from tiletable.runtime.session import Session
@@ -13,7 +12,7 @@ from tiletable.runtime.session import Session
 
 def _started(name):
     journal = Journal(fresh_dir(name), flush_records=1)
-    ruleset = find_ruleset("muggins")
+    ruleset = table_ruleset("muggins")
     return Session.start(journal, ruleset, ruleset.new_state(2), ["Ann", "Bo"], "0.4.0", None, 1000)
 
 
@@ -94,7 +93,7 @@ def test_a_restart_replays_the_actions_in_effect_and_the_clock_goes_on():
 
 
 def test_a_restart_refuses_a_ruleset_changed_since_the_session_started():
-    tuned = find_ruleset("muggins", target=121)
+    tuned = table_ruleset("muggins", target=121)
     session = _started("session-changed")
     records = InEffect()
     visit(Journal(session.journal.root).session_records(), records)
