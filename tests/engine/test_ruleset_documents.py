@@ -1,9 +1,9 @@
 # portable
 """The ruleset framework: schema validation, canonical JSON and the content hash."""
-from portable import raises
+from portable import raises, table_ruleset
 
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import canonical_json, content_hash, load_ruleset, validate_params
+from tiletable.engine.rulesets import canonical_json, content_hash, load_ruleset, preset_names, validate_params
 
 SCHEMA = {
     "target": ("int", 100, 1, 10000),
@@ -84,6 +84,30 @@ def test_content_hash_depends_on_every_field():
     assert base != content_hash("line", "muggins", 2, {"target": 200})
     assert base != content_hash("line", "muggins", 1, {"target": 100})
     assert base != content_hash("line", "sniff", 1, {"target": 200})
+
+
+def test_content_hash_is_sha256_of_the_canonical_document_fed_a_parameter_at_a_time():
+    """content_hash feeds SHA-256 a member at a time; the digest must be that of the whole text,
+    escapes, nesting and empty objects included, and for every preset."""
+    import binascii
+    import hashlib
+
+    def whole(family, name, version, params):
+        text = canonical_json({"family": family, "name": name, "version": version, "params": params})
+        return binascii.hexlify(hashlib.sha256(text.encode()).digest()[:8]).decode()
+
+    tricky = {'k"': ["a\n", {"\t": 1}], "deal": {"2": 7, "3": 6}, "z": {"y": {"x": [True, None]}}, "e": {}}
+    docs = (
+        ("line", "muggins", 1, {"target": 200}),
+        ("line", 'q"x\\', 2, {}),
+        ("toy", "\u00e9t\u00e9", 3, tricky),
+        ("toy", "n", 1, {2: "b", 1: "a"}),
+    )
+    for doc in docs:
+        assert content_hash(*doc) == whole(*doc), doc
+    for name in preset_names():
+        ruleset = table_ruleset(name)
+        assert ruleset.hash == whole(ruleset.family, ruleset.name, ruleset.version, ruleset.params), name
 
 
 def _deep(depth):
