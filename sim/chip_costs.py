@@ -183,7 +183,7 @@ IMPORT_US = {  # tiletable.<name>: its first import on the frozen build (REPL, 2
 
 _FIRMWARE = "/tiletable/"
 _RULESETS = "/tiletable/engine/rulesets.py"
-_CANONICAL = ("content_hash", "canonical_json", "_emit", "_emit_list", "_emit_object", "_escaped_json", "_is_plain", "_escaped")
+_CANONICAL = ("content_hash", "_hash_json", "canonical_json", "_emit", "_emit_list", "_emit_object", "_escaped_json", "_is_plain", "_escaped")
 _PROTO = "/tiletable/proto/"
 _ENGINE = "/tiletable/engine/"
 _FRAME = "/tiletable/proto/frame.py"
