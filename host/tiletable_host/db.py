@@ -19,6 +19,12 @@ Tables::
               how many records it holds
     rulesets  hash -> name, document: every ruleset this PC synced (noted before it is sent)
               or imported, so a session can be replayed with the exact ruleset it was played with
+    players   the club's register of people: id -> name (unique), the name the pages and
+              `tiletable players` show
+    player_names  every name a person is known by -> their player: their name in the register,
+              each name they played under (a session's names are registered when it is stored:
+              a new name is a new player) and the names merged into theirs. A rename or a merge
+              changes only these two tables: the sessions keep the names played under.
     live_tables  device -> the table's live picture as the PC beside it last published it to
               the club's server, that PC, and when it was heard from (serve/club.py; a SQLite
               file keeps it empty: its page shows only the tables its own PC watches)
@@ -57,7 +63,8 @@ from tiletable_host import dbtarget
 from tiletable_host.errors import CommandError
 
 APPLICATION_ID = 0x54544442  # "TTDB"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+MAX_PLAYER_NAME = 40  # characters of a name in the register
 BUSY_TIMEOUT = 2.0  # seconds to wait for another program's write before calling the file in use
 # Seconds a server lets one of our write transactions sit idle before it ends the session: ours
 # never wait between statements, so only a program that died or lost its network (the server
@@ -113,6 +120,16 @@ CREATE TABLE rulesets (
     name TEXT NOT NULL,
     document TEXT NOT NULL
 )"""
+_PLAYERS = """
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+)"""
+_PLAYER_NAMES = """
+CREATE TABLE player_names (
+    name TEXT PRIMARY KEY,
+    player INTEGER NOT NULL REFERENCES players (id)
+)"""
 # The club's live view (serve/club.py): not history, so neither copied nor checked (``TABLES``).
 # ``connected``/``stopped`` are 0 or 1; ``change`` counts the row's pictures; ``updated`` is the
 # database server's clock, in seconds since 1970, when the PC was last heard from.
@@ -129,8 +146,9 @@ CREATE TABLE live_tables (
     change INTEGER NOT NULL,
     updated INTEGER NOT NULL
 )"""
-_SCHEMA = ";\n".join((_JOURNALS, _TABLES, _SESSIONS % "sessions", _RECORDS % "records", _RECORDS_BY_SESSION, _RULESETS, _LIVE_TABLES)) + ";\n"
-TABLES = ("journals", "tables", "sessions", "records", "rulesets")  # every table of the history, each before those that refer to it
+_SCHEMA = ";\n".join((_JOURNALS, _TABLES, _SESSIONS % "sessions", _RECORDS % "records", _RECORDS_BY_SESSION, _RULESETS, _LIVE_TABLES,
+                       _PLAYERS, _PLAYER_NAMES)) + ";\n"
+TABLES = ("journals", "tables", "sessions", "records", "rulesets", "players", "player_names")  # every table of the history, each before those that refer to it
 _MARKS = "tiletable_schema"  # PostgreSQL: the table of the application id and the schema version
 
 
@@ -145,6 +163,13 @@ def _fill_who_and_outcome(db):
     for session, players, result in rows:
         names = json.loads(players)
         db.execute("UPDATE sessions SET who = ?, outcome = ? WHERE id = ?", (who_text(names), outcome_text(result, names), session))
+
+
+def _fill_register(db):
+    """Schema 5's register: a player for each name the sessions stored before it were played
+    under, in the order they first played."""
+    for (players,) in db.execute("SELECT players FROM sessions ORDER BY id").fetchall():
+        db._register(json.loads(players))
 
 
 # MIGRATIONS[v]: (SQL script, Python step or None) taking a database from schema version v to
@@ -193,6 +218,8 @@ UPDATE sessions SET records = (SELECT count(*) FROM records r WHERE r.session = 
     ),
     # The tables of a club's room, live: each PC beside a table publishes its picture there.
     3: (_LIVE_TABLES + ";\n", None),
+    # The club's register of players, filled from the names the sessions were played under.
+    4: (_PLAYERS + ";\n" + _PLAYER_NAMES + ";\n", _fill_register),
 }
 
 
@@ -551,6 +578,7 @@ class Database:
                 _text(who_text(players if isinstance(players, list) else [players])),
             ),
         )
+        self._register(players if isinstance(players, list) else [])
         return self.dialect.inserted_id(cursor)
 
     def _session_of(self, journal, seq):
@@ -661,6 +689,188 @@ class Database:
     def ruleset_document(self, ruleset_hash):
         row = self.execute("SELECT document FROM rulesets WHERE hash = ?", (ruleset_hash,)).fetchone()
         return row[0] if row else None
+
+
+    # ----- the register of players
+
+    def _register(self, names):
+        """Inside a write: each of a session's ``names`` that nobody is known by becomes a new
+        player of that name (``nobody``: a seat named by its number, ``P2``). Another program
+        registering the same name at once makes one player of it: the second insert waits for
+        the first and does nothing."""
+        for name in names:
+            if nobody(name):
+                continue
+            name = _text(name)
+            if self.execute("SELECT 1 FROM player_names WHERE name = ?", (name,)).fetchone() is None:
+                self.execute("INSERT INTO players (name) VALUES (?) ON CONFLICT DO NOTHING", (name,))
+                self.execute("INSERT INTO player_names (name, player) SELECT ?, id FROM players WHERE name = ? ON CONFLICT DO NOTHING", (name, name))
+
+    @_database_errors
+    def players(self):
+        """The register, by name: ``{"id", "name", "names"}`` for each player, ``names`` every
+        other name they are known by (played under, or merged into theirs), sorted."""
+        found = {}
+        for player, name in self.execute("SELECT id, name FROM players ORDER BY name, id"):
+            found[player] = {"id": player, "name": name, "names": []}
+        for name, player in self.execute("SELECT name, player FROM player_names ORDER BY name"):
+            if player in found and name != found[player]["name"]:
+                found[player]["names"].append(name)
+        return list(found.values())
+
+    @_database_errors
+    def register_names(self):
+        """Every name known -> the register's name of its player (``annie`` -> ``ann`` after a
+        merge; ``ann`` -> ``ann``)."""
+        return dict(self.execute("SELECT n.name, p.name FROM player_names n JOIN players p ON p.id = n.player").fetchall())
+
+    def _owner(self, name):
+        """``(id, register name)`` of the player known by ``name``, or None."""
+        row = self.execute("SELECT p.id, p.name FROM player_names n JOIN players p ON p.id = n.player WHERE n.name = ?", (name,)).fetchone()
+        return None if row is None else tuple(row)
+
+    def _player(self, name, action):
+        """The id of the player whose register name is ``name``.
+
+        :raises CommandError: for a name nobody has, or one that is another name of someone."""
+        owner = self._owner(name)
+        if owner is None:
+            raise CommandError("nobody is named %r in the register (%s)" % (name, self._close_text(name) or "see `tiletable players`"))
+        if owner[1] != name:
+            raise CommandError("%r is another name of %s: %s %s" % (name, owner[1], action, owner[1]))
+        return owner[0]
+
+    def _close_text(self, name):
+        close = close_names(name, self.register_names())
+        return "did you mean %s?" % " or ".join(repr(n) for n in close) if close else ""
+
+    @_database_errors
+    def add_player(self, name):
+        """A new player ``name`` (``player_name`` checks it). :raises CommandError: when
+        someone is known by that name already."""
+        name = player_name(name)
+        with self._writing(everything=True):
+            owner = self._owner(name)
+            if owner is not None:
+                raise CommandError("%r is taken: %s" % (name, "a player of that name is in the register" if owner[1] == name else "it is another name of %s" % owner[1]))
+            self.execute("INSERT INTO players (name) VALUES (?)", (name,))
+            self.execute("INSERT INTO player_names (name, player) SELECT ?, id FROM players WHERE name = ?", (name, name))
+        return name
+
+    @_database_errors
+    def rename_player(self, old, new):
+        """The player ``old`` is called ``new`` from now on; ``old`` stays one of their names
+        (sessions played under it are theirs). :raises CommandError: for an unknown ``old``, or
+        a ``new`` another player is known by (merge them instead)."""
+        new = player_name(new)
+        with self._writing(everything=True):
+            player = self._player(old, "rename")
+            if new == old:
+                raise CommandError("%s is named %r already" % (old, new))
+            owner = self._owner(new)
+            if owner is not None and owner[0] != player:
+                raise CommandError("%r is taken by %s; to make them one player: tiletable players merge %s %s" % (
+                    new, owner[1], _quoted(old), _quoted(owner[1])))
+            self.execute("UPDATE players SET name = ? WHERE id = ?", (new, player))
+            if owner is None:
+                self.execute("INSERT INTO player_names (name, player) VALUES (?, ?)", (new, player))
+        return new
+
+    @_database_errors
+    def merge_players(self, source, into):
+        """``source`` and ``into`` are one person: every name of ``source`` becomes one of
+        ``into``'s, and ``source`` leaves the register. Returns how many sessions ``source``
+        brought. :raises CommandError: for an unknown name, a merge into oneself, or two players
+        who sat at one table (two people)."""
+        with self._writing(everything=True):
+            gone = self._player(source, "merge")
+            kept = self._player(into, "merge into")
+            if gone == kept:
+                raise CommandError("cannot merge %s into itself" % source)
+            names = {}
+            for name, player in self.execute("SELECT name, player FROM player_names WHERE player IN (?, ?)", (gone, kept)):
+                names[name] = player
+            brought = 0
+            for session, players in self.execute("SELECT id, players FROM sessions ORDER BY id").fetchall():
+                seated = {names.get(name) for name in json.loads(players) if isinstance(name, str)}
+                if gone in seated and kept in seated:
+                    raise CommandError("%s and %s played at one table (session %d): they are two people, not one" % (source, into, session))
+                brought += gone in seated
+            self.execute("UPDATE player_names SET player = ? WHERE player = ?", (kept, gone))
+            self.execute("DELETE FROM players WHERE id = ?", (gone,))
+        return brought
+
+    @_database_errors
+    def copy_register(self, players):
+        """Learn another database's register (``players()``): each of its names this one does
+        not know goes to the player here known by that player's name (else by another of its
+        names), or to a new player of that name. What this database knows stays as it is.
+        Returns how many names were new."""
+        added = 0
+        with self._writing(everything=True):
+            for player in players:
+                names = [player["name"]] + player["names"]
+                owners = [self._owner(name) for name in names]
+                unknown = [name for name, owner in zip(names, owners) if owner is None]
+                if not unknown:
+                    continue
+                known = [owner for owner in owners if owner is not None]
+                if known:
+                    target = known[0][0]
+                else:
+                    self.execute("INSERT INTO players (name) VALUES (?)", (player["name"],))
+                    target = self.execute("SELECT id FROM players WHERE name = ?", (player["name"],)).fetchone()[0]
+                for name in unknown:
+                    self.execute("INSERT INTO player_names (name, player) VALUES (?, ?)", (name, target))
+                added += len(unknown)
+        return added
+
+
+def player_name(name):
+    """``name`` as the register keeps it: without spaces around it.
+
+    :raises CommandError: for one that cannot name a person at a table: empty, several lines,
+        a comma (``--players`` lists names with commas), over MAX_PLAYER_NAME characters, or a
+        seat's number (``P2``: how a table names a seat without a player)."""
+    import re
+
+    name = name.strip()
+    if not name:
+        raise CommandError("a player's name cannot be empty")
+    if any(ord(c) < 32 or ord(c) == 127 for c in name) or "," in name:
+        raise CommandError("a player's name is one line of text without commas: %r" % name)
+    if len(name) > MAX_PLAYER_NAME:
+        raise CommandError("%r is %d characters; a player's name is at most %d" % (name, len(name), MAX_PLAYER_NAME))
+    if re.fullmatch(r"P\d+", name):
+        raise CommandError("%r is how a table names a seat without a player; choose a person's name" % name)
+    return name
+
+
+def nobody(name):
+    """Whether a session's name for a seat names nobody: empty, or a seat's number (``P2``: a
+    game started at the table names its seats so)."""
+    import re
+
+    return not isinstance(name, str) or not name.strip() or re.fullmatch(r"P\d+", name) is not None
+
+
+def close_names(name, known, n=3):
+    """Up to ``n`` register names close to ``name`` (a typo, another case), closest first;
+    ``known``: ``register_names()``."""
+    import difflib
+
+    lowered = {}
+    for alias, player in known.items():
+        lowered.setdefault(alias.lower(), player)
+    found = []
+    for alias in difflib.get_close_matches(name.lower(), list(lowered), n=n * 2, cutoff=0.6):
+        if lowered[alias] not in found:
+            found.append(lowered[alias])
+    return found[:n]
+
+
+def _quoted(name):
+    return '"%s"' % name if " " in name else name
 
 
 # Every session field, and the texts a person reads: started ("2024-03-01 19:30 UTC" or "time

@@ -2,19 +2,23 @@
 
 ``db copy SRC DST`` copies everything SRC holds into DST (made when missing): its rulesets,
 every journal with its records in order (each session is stored as a pull stores it, with
-its result and record count), the journals' boot counters and the tables' names. It may be
+its result and record count), the journals' boot counters, the tables' names and the register
+of players (each name DST does not know joins the player it belongs to in SRC). It may be
 stopped at any moment and run again: it goes on from what DST holds, and stores nothing
 twice. DST may already hold sessions (a club's database): they stay, and a table DST knows
-keeps the name and journal DST has for it. Session numbers are DST's own.
+keeps the name and journal DST has for it, and a name DST knows stays its player's there.
+Session numbers are DST's own.
 
 ``db check [--db DB]`` reads the whole database: on SQLite every page first (integrity_check),
 then on either engine tiletable's own consistency (every session's record count, every record
-filed under an existing session of its own journal, results, journals, tables). One line per
+filed under an existing session of its own journal, results, journals, tables, and every name
+played under known to the register). One line per
 finding; exit status 1 when there is any.
 
     tiletable db copy ~/.local/share/tiletable/tiletable.db postgresql://club@server/club
     tiletable db check --db postgresql://club@server/club
 """
+import json
 import os
 import sqlite3
 from urllib.parse import quote
@@ -113,6 +117,10 @@ def copy(source_db, destination_db, progress=lambda records: None):
         if destination_db.ruleset_document(ruleset_hash) is None:
             destination_db.remember_ruleset(ruleset_hash, name, document)
             done["new rulesets"] += 1
+    # before the sessions: a name they were played under joins its player, not a new one
+    players = source_db.players()
+    done["players"] = len(players)
+    done["new names"] = destination_db.copy_register(players)
     for journal, device, identity, boot in journals(source_db):
         done["journals"] += 1
         copied_to = destination_db.journal_id(device, identity)
@@ -151,9 +159,11 @@ def do_copy(source, destination):
             destination_db.close()
     finally:
         source_db.close()
-    print("copied %s into %s: %d sessions (%d new), %d records (%d new) of %d journals, %d rulesets (%d new), %d tables"
+    print("copied %s into %s: %d sessions (%d new), %d records (%d new) of %d journals, %d rulesets (%d new), %d tables,"
+          " %d players (%d new names)"
           % (dbtarget.redact(source), dbtarget.redact(destination), done["sessions"], done["new sessions"], done["records"],
-             done["new records"], done["journals"], done["rulesets"], done["new rulesets"], done["tables"]))
+             done["new records"], done["journals"], done["rulesets"], done["new rulesets"], done["tables"], done["players"],
+             done["new names"]))
     return 0
 
 
@@ -226,6 +236,11 @@ _CHECKS = (
     ("table %s's last journal %d is %s's",
      "SELECT t.device, j.id, j.device FROM tables t JOIN journals j ON j.id = t.journal WHERE j.device <> t.device"
      " ORDER BY t.device"),
+    ("player %d of the register is not known by their own name %s",
+     "SELECT p.id, p.name FROM players p WHERE NOT EXISTS (SELECT 1 FROM player_names n WHERE n.name = p.name AND n.player = p.id)"
+     " ORDER BY p.id"),
+    ("the name %s belongs to player %d, who is not in the register",
+     "SELECT n.name, n.player FROM player_names n LEFT JOIN players p ON p.id = n.player WHERE p.id IS NULL ORDER BY n.name"),
 )
 
 
@@ -236,6 +251,8 @@ _COLUMNS = {
     "sessions": "id, journal, device, first_seq, ruleset, hash, players, boot, firmware, time, result, records, who, outcome",
     "records": "journal, seq, type, payload, session",
     "rulesets": "hash, name, document",
+    "players": "id, name",
+    "player_names": "name, player",
 }
 
 
@@ -263,7 +280,23 @@ def consistency(db):
         lines += [text % tuple(row) for row in rows[:SHOWN]]
         if len(rows) > SHOWN:
             lines.append("... and %d more like that" % (len(rows) - SHOWN))
+    unknown = _unregistered(db)
+    count += len(unknown)
+    lines += unknown[:SHOWN] + (["... and %d more like that" % (len(unknown) - SHOWN)] if len(unknown) > SHOWN else [])
     return count, lines
+
+
+def _unregistered(db):
+    """A line for each name a session was played under that the register does not know (a
+    seat named by its number, ``P2``, is nobody's)."""
+    known = {name for (name,) in _rows(db, "SELECT name FROM player_names")}
+    lines = []
+    for session, players in _rows(db, "SELECT id, players FROM sessions ORDER BY id"):
+        names = json.loads(players)
+        for name in names if isinstance(names, list) else []:
+            if not dbmod.nobody(name) and dbmod._text(name) not in known:
+                lines.append("session %d was played by %s, whom the register does not know" % (session, name))
+    return lines
 
 
 def check(target):

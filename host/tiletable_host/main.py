@@ -54,6 +54,7 @@ COMMANDS = [
     _command("pull", "pull", "copy the table's journal into the PC's database, then acknowledge it"),
     _command("name", "name", "give the table the name people know it by, or print it"),
     _command("sessions", "sessions", "list the sessions in the PC's database"),
+    _command("players", "register", "the register of players: list them, add, rename, merge two names into one"),
     _command("show", "show", "print a readable record of every hand of a session"),
     _command("export", "export", "write stored records as JSON Lines, CSV or tile game records"),
     _command("check", "record_check", "replay tile game record files through the engine and report the first problem"),
