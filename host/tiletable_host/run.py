@@ -19,8 +19,14 @@ Each run on the simulated table starts a new one, with its own id and journal: r
 ``--db`` are separate sessions of separate tables. ``--name`` names the table first, as
 ``tiletable name`` does.
 
+The players are people of the register of ``--db`` (`tiletable players`): a name nobody has
+is refused, with the closest ones, unless ``--new-player`` adds it (a new database takes any
+names, and its register starts with them); another name of a player (merged into theirs)
+plays as the register's name.
+
     tiletable run --players ann,bob --hands 2 --db club.db
-    tiletable run --players cy,dee --db club.db --name "Table 2"
+    tiletable run --players ann,dee --new-player --db club.db
+    tiletable run --players cy,dee --new-player --db club.db --name "Table 2"
     tiletable run house.json --game house --db club.db
 """
 import difflib
@@ -54,7 +60,8 @@ _CATCH_UP_MS = 700  # table time for a deferred press (a claim window waits for 
 def configure(parser):
     parser.add_argument("paths", nargs="*", metavar="PATH", help="ruleset .json files or directories of them, synced with the presets (one of a preset's name in its place)")
     parser.add_argument("--game", default=GAME, help="the installed ruleset to play: a preset or a house ruleset (default: %(default)s)")
-    parser.add_argument("--players", default="ann,bob", help="player names, comma-separated (default: %(default)s)")
+    parser.add_argument("--players", default="ann,bob", help="player names, comma-separated, from the register of --db (`tiletable players`; default: %(default)s)")
+    parser.add_argument("--new-player", action="store_true", help="add the names of --players the register does not know yet (else each is checked against it)")
     parser.add_argument("--hands", type=int, default=2, help="hands to play on the simulated table (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=5, help="seed of the deals and the players' choices (default: %(default)s)")
     parser.add_argument("--db", default=None, help="database to pull into and keep, a SQLite file or postgresql:// URL (default: $%s, else a temporary one, removed at the end)" % dbtarget.ENV)
@@ -233,6 +240,8 @@ def do_run(args):
     with tempfile.TemporaryDirectory(prefix="tiletable-run-") as scratch:
         args.db = dbtarget.resolve(args.db, None)  # --db, else $TILETABLE_DB, else a temporary file
         db_path = args.db or os.path.join(scratch, "tiletable.db")
+        if args.db:  # a database kept: the players are people of its register
+            names = _registered(db_path, names, args.new_player)
         table = None
         if not args.port and getattr(args, "link", None) is None:
             from tiletable_host.sim import start_table
@@ -255,6 +264,22 @@ def do_run(args):
         finally:
             db.close()
     return 0
+
+
+def _registered(db_path, names, add_new):
+    """The register's names of the players ``names`` (``register.check_players``): a typo
+    does not start a game for a new person."""
+    from tiletable_host.register import check_players
+
+    db = dbmod.Database.open(db_path)
+    try:
+        chosen = check_players(db, names, add_new)
+    finally:
+        db.close()
+    for name, registered in zip(names, chosen):
+        if name != registered:
+            print("%s plays as %s, the register's name" % (name, registered), flush=True)
+    return chosen
 
 
 def _documents(paths):

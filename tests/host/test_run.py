@@ -67,3 +67,23 @@ def test_run_on_a_table_where_people_play(capsys, tmp_path, restart_first):
     assert "muggins, hand %d, over\n  P1 cy" % (final.hand_number + 1) in out
     assert "pulled %d records into %s" % (device.journal.next_seq - 1, db_path) in out
     assert out.splitlines()[-2] == "final scores: cy %d, di %d" % tuple(final.scores)
+
+
+def test_run_takes_the_players_from_the_register_so_a_typo_is_nobody_new(capsys, tmp_path):
+    """The names a game starts with are people of the register of --db: a name nobody has is
+    refused before the game starts, with the closest; --new-player adds it; another name of
+    a player (merged into theirs) plays as the register's name."""
+    db_path = str(tmp_path / "club.db")
+    for name in ("cy", "di", "annie"):
+        assert tiletable(capsys, ["players", "add", name, "--db", db_path])[0] == 0
+    assert tiletable(capsys, ["players", "rename", "annie", "ann", "--db", db_path])[0] == 0
+    device = LocalTransport(str(tmp_path / "device"))
+    played = _people_play(device, False)
+    status, out, err = tiletable(capsys, ["run", "--players", "cy,dii", "--db", db_path], device)
+    assert status == 1 and "state" not in played  # no game started
+    assert err == "tiletable: run: nobody is named 'dii' in the register (did you mean 'di'?); add a new player with --new-player\n"
+    status, out, err = tiletable(capsys, ["run", "--players", "annie,dee", "--new-player", "--db", db_path], device)
+    assert status == 0, err
+    assert "annie plays as ann, the register's name\n" in out and "== muggins for ann, dee\n" in out
+    status, out, _ = tiletable(capsys, ["players", "--db", db_path])
+    assert [line.split()[:2] for line in out.splitlines()[1:]] == [["ann", "1"], ["cy", "0"], ["dee", "1"], ["di", "0"]]

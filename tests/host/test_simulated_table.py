@@ -202,9 +202,10 @@ def test_run_plays_pulls_and_prints_a_session(capsys, tmp_path, runtime, monkeyp
 def test_two_runs_into_one_database_are_two_tables_each_session_whole(capsys, tmp_path):
     """`run --db X` twice (its --help's example): each run is a new simulated table, so the
     second session is not appended to the first (one merged session with cy and dee's
-    scores, and plays `show` called illegal)."""
+    scores, and plays `show` called illegal). cy and dee are new to the register the first run
+    started: --new-player adds them."""
     db = str(tmp_path / "run.db")
-    for players, name in (("ann,bob", []), ("cy,dee", ["--name", "Table 2"])):
+    for players, name in (("ann,bob", []), ("cy,dee", ["--name", "Table 2", "--new-player"])):
         status, out, err = tiletable(capsys, ["run", "--players", players, "--hands", "1", "--db", db, "--http-port", "-1"] + name)
         assert status == 0, err
         assert "violations found at the reveal: none" in out and "disagree" not in out and "illegal" not in out
