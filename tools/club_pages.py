@@ -29,6 +29,7 @@ PAGES = {  # name: address under the server
     "session": "history/session/1#play-120",
     "session-moon": "history/session/3#play-40",
     "player": "history/player/ann",
+    "players": "history/players",
     "standings": "history/standings",
 }
 

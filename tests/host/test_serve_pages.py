@@ -109,6 +109,111 @@ def test_a_table_back_in_its_menu_shows_no_board():
     assert picture(dict(snap, mode="over"), ["ann", "bob"], None)["status"] == "game"  # the final scores on show
 
 
+# The register's pages ----------------------------------------------------------------------
+
+
+def _visible(page):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.split("<main>")[1])).replace("&#39;", "'")
+
+
+def test_the_index_of_players_lists_the_register_with_sessions_wins_and_a_rating(client, night):
+    page = client.get("/history/players")
+    assert page.status_code == 200
+    rows = re.findall(r'<tr><td data-label="Player"><a href="/history/player/(\w+)">\w+</a></td><td data-label="Sessions">(\d+)</td>'
+                      r'<td data-label="Wins">(\d+)</td>\s*<td data-label="Rating">([^<]*)</td>', page.text)
+    assert [(name, int(played)) for name, played, _, _ in rows] == [("ann", 7), ("bob", 7), ("cy", 1)]
+    db = Database.open(night)
+    finished = [s for s in db.sessions() if s["result"]]
+    db.close()
+    for name, _, wins, rating in rows:
+        assert int(wins) == sum(s["players"].index(name) in s["result"]["winners"] for s in finished if name in s["players"])
+    assert rows[0][3].endswith(" in muggins") and rows[2][3].endswith(" in moon")  # the game each finished most
+    assert '<a href="/history/players">Players</a>' in page.text  # in every page's navigation
+
+
+def test_a_players_page_has_games_wins_average_hand_and_the_rating_in_words(client, night):
+    text = _visible(client.get("/history/player/ann").text)
+    assert re.search(r"muggins 3 3 \d 454 17\.5 over 26 hands -?\d+\.\d", text), text
+    sentence = re.search(r"A muggins rating of (-?\d+\.\d) means: after 3 finished matches, the best guess of ann's skill is"
+                         r" (\d+\.\d), give or take (\d+\.\d), and (-?\d+\.\d) is the low end of that", text)
+    assert sentence and abs(float(sentence.group(2)) - float(sentence.group(3)) - float(sentence.group(1))) < 0.11
+    assert "μ" not in text and "σ" not in text and "ordinal" not in text
+    assert "μ" not in _visible(client.get("/history/standings").text)
+
+
+def test_each_hands_points_add_up_to_the_final_scores(night):
+    from tiletable_host.serve.history import hand_totals
+
+    db = Database.open(night)
+    try:
+        for session in db.sessions():
+            replay = replay_session(db, session["id"])
+            totals = hand_totals(replay)
+            scale = 2 if replay.ruleset.name == "buki" else 1
+            if session["result"]:
+                assert [sum(hand[seat] for hand in totals) for seat in range(len(session["players"]))] == [
+                    score_value(s, scale) for s in replay.state.scores], session["id"]
+            else:  # the hand it stopped in is no hand of anyone's average
+                assert len(totals) == replay.state.hand_number
+    finally:
+        db.close()
+
+
+def _play_muggins(folder, device_id, players, seed):
+    """A whole muggins match of ``players`` journalled by a table of its own; returns it."""
+    from engine.families_play import Rng, choose
+    from tiletable.engine.rulesets import find_ruleset
+    from tiletable.runtime.session import Session
+    from tiletable_host.transport_local import LocalTransport
+
+    device = LocalTransport(str(folder / device_id))
+    device.server.device = device_id
+    ruleset = find_ruleset("muggins")
+    state = ruleset.new_state(len(players))
+    session = Session.start(device.journal, ruleset, state, list(players), "test", 1700000000, 0)
+    choice = Rng(seed)
+    while not state.is_over():
+        session.apply(choose(state, choice), 1000 * len(state.history))
+    device.journal.end_session(session.result("over"))
+    device.hello()
+    return device
+
+
+def test_a_merged_name_plays_under_the_registers_name_on_every_page(tmp_path, night):
+    import shutil
+
+    from tiletable_host.pull import pull_journal
+
+    db_path = str(tmp_path / "club.db")
+    shutil.copy(night, db_path)
+    db = Database.open(db_path)
+    try:
+        pull_journal(_play_muggins(tmp_path, "tiletable-e669", ["annie", "bob"], 3), db)
+        db.add_player("Dee Smith")
+        assert db.merge_players("annie", "ann") == 1
+        db.rename_player("bob", "Bob Jones")
+        assert [s["players"] for s in db.sessions()][-1] == ["annie", "bob"]  # the record as played
+    finally:
+        db.close()
+    client = TestClient(create_app(Hub(), db_path))
+    moved = client.get("/history/player/annie", follow_redirects=False)
+    assert moved.status_code == 301 and moved.headers["location"] == "/history/player/ann"
+    assert client.get("/history/player/bob", follow_redirects=False).headers["location"] == "/history/player/Bob%20Jones"
+    ann = _visible(client.get("/history/player/annie").text)
+    assert "Also played as annie: those sessions are ann's too." in ann
+    assert re.search(r"muggins 4 4 ", ann) and "8 Table " not in ann and " 8 " in ann and "ann, Bob Jones" in ann
+    index = _visible(client.get("/history/players").text)
+    assert re.search(r"Bob Jones 8 \d+ -?\d+\.\d in muggins bob ", index) and re.search(r"Dee Smith 0 0 – – ", index)
+    assert re.search(r"ann 8 \d+ -?\d+\.\d in muggins annie ", index)
+    dee = client.get("/history/player/Dee%20Smith")
+    assert dee.status_code == 200 and "No session yet: Dee Smith is in the register" in dee.text
+    sessions = client.get("/history?player=annie").text
+    assert sessions.count('<a href="/history/session/') == 8  # all of ann's
+    standings = client.get("/history/standings").text
+    assert "/history/player/annie" not in standings and ">Bob Jones</a>" in standings
+    assert client.get("/history/player/nobody").status_code == 404
+
+
 # In a real browser ------------------------------------------------------------------------
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -133,6 +238,8 @@ def test_every_page_fits_the_screen_with_readable_text_big_targets_and_no_axe_fi
     assert "the deal" in seen["session"]["text"] and "Score sheet, hand 1" in seen["session"]["text"]
     assert re.search(r"Play 40 of \d+ · hand \d+", seen["session-moon"]["text"])  # a link to a play opens the board there
     assert seen["player"]["width"] == seen["sessions"]["width"] == seen["standings"]["width"] == int(size.split("x")[0])
+    assert seen["players"]["width"] == int(size.split("x")[0]) and re.search(r"\nann\s+7\s+3\s", seen["players"]["text"])
+    assert "A muggins rating of " in seen["player"]["text"] and "μ" not in seen["player"]["text"] + seen["standings"]["text"]
 
 
 @browser

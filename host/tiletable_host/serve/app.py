@@ -9,7 +9,9 @@ Routes::
     /history                  sessions, filtered by ?player= &game= &since= &until=
     /history/session/N        one session hand by hand, explained scores, score chart
     /history/session/N.tgr    its tile game record (docs/RECORD.md)
-    /history/player/NAME      a player's sessions and games
+    /history/players          the register: every player, sessions, wins, a rating
+    /history/player/NAME      a player's sessions and games, average hand, ratings in words
+                              (another name of theirs redirects to the register's name)
     /history/standings        per-game standings and openskill ratings
 """
 import asyncio
@@ -17,12 +19,13 @@ import json
 import os
 import threading
 import time
+from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -33,6 +36,7 @@ from tiletable_host.errors import CommandError
 from tiletable_host.people import score_scale, score_value
 from tiletable_host.plot import render_svg
 from tiletable_host.record import session_records_text
+from tiletable_host.register import registered
 from tiletable_host.serve import history
 from tiletable_host.sessionlog import replay_session
 
@@ -98,16 +102,18 @@ def create_app(hub, db_path):
         except CommandError as exc:
             return JSONResponse({"rows": [], "problem": str(exc)})
         try:
-            return JSONResponse({"rows": history.night_leaderboard(db.sessions(), time.time()), "hours": history.NIGHT_HOURS})
+            every = registered(db.sessions(), db.register_names())
+            return JSONResponse({"rows": history.night_leaderboard(every, time.time()), "hours": history.NIGHT_HOURS})
         finally:
             db.close()
 
     def sessions_page(request, db):
         query = {key: request.query_params.get(key, "").strip() for key in ("player", "game", "since", "until")}
-        every = db.sessions()
+        names = db.register_names()
+        every = registered(db.sessions(), names)  # a merged name's sessions under the register's name
         scales = history.Scales(db)
         try:
-            found = history.find_sessions(every, **query)
+            found = history.find_sessions(every, **dict(query, player=names.get(query["player"], query["player"])))
             problem = ""
         except ValueError as exc:
             found, problem = [], str(exc)
@@ -164,17 +170,51 @@ def create_app(hub, db_path):
         headers = {"Content-Disposition": 'inline; filename="session-%d.tgr"' % session_id}
         return PlainTextResponse(text, headers=headers)
 
+    hands_kept = {}  # a session's hand_totals by what they depend on: (id, records, hash)
+    hands_lock = threading.Lock()
+
+    def hands_of(db):
+        """A session's ``hand_totals``, replayed once per server (a pull that adds records to it
+        replays it again): a player's page needs every hand of their sessions."""
+
+        def of(session):
+            key = (session["id"], session["records"], session["hash"])
+            with hands_lock:
+                totals = hands_kept.get(key)
+            if totals is None:
+                try:
+                    totals = history.hand_totals(replay_session(db, session["id"]))
+                except CommandError:  # its ruleset is not in this database: no hands to count
+                    totals = []
+                with hands_lock:
+                    hands_kept[key] = totals
+            return totals
+
+        return of
+
     def player_page(request, db):
         name = request.path_params["name"]
+        names = db.register_names()
+        if names.get(name, name) != name:  # another name of a player: their page is under the register's name
+            return RedirectResponse("/history/player/%s" % quote(names[name], safe=""), status_code=301)
         scales = history.Scales(db)
-        sessions, games = history.player_record(db.sessions(), name, scales)
-        if not sessions:
+        every = registered(db.sessions(), names)
+        sessions, games = history.player_record(every, name, scales, hands_of(db))
+        if not sessions and name not in names:
             raise CommandError("no session with a player named %r" % name)
-        ratings = {game: row for game, rows in history.standings(db.sessions(), scales).items() for row in rows if row["player"] == name}
-        return page("player.html", title=name, name=name, sessions=sessions, games=games, ratings=ratings)
+        ratings = {game: row for game, rows in history.standings(every, scales).items() for row in rows if row["player"] == name}
+        explained = [history.rating_words(name, game, ratings[game]) for game in sorted(ratings)]
+        also = next((p["names"] for p in db.players() if p["name"] == name), [])
+        return page("player.html", title=name, name=name, sessions=sessions, games=games, ratings=ratings, explained=explained, also=also)
+
+    def players_page(request, db):
+        names = db.register_names()
+        rows = history.players_index(db.players(), registered(db.sessions(), names), history.Scales(db))
+        return page("players.html", title="Players", players=rows)
 
     def standings_page(request, db):
-        return page("standings.html", title="Standings", standings=history.standings(db.sessions(), history.Scales(db)))
+        every = registered(db.sessions(), db.register_names())
+        return page("standings.html", title="Standings", standings=history.standings(every, history.Scales(db)))
 
     def favicon(request):
         return Response(status_code=204)
@@ -186,6 +226,7 @@ def create_app(hub, db_path):
         Route("/history", with_db(sessions_page)),
         Route("/history/session/{session:int}", with_db(session_page)),
         Route("/history/session/{session:int}.tgr", with_db(session_record)),
+        Route("/history/players", with_db(players_page)),
         Route("/history/player/{name}", with_db(player_page)),
         Route("/history/standings", with_db(standings_page)),
         Route("/favicon.ico", favicon),

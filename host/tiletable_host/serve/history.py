@@ -13,6 +13,7 @@ import time
 from openskill.models import PlackettLuce
 
 from tiletable_host.people import chance_text, for_people, score_scale, score_value
+from tiletable_host.register import player_counts, winners
 from tiletable_host.serve.live import explained_scores
 from tiletable_host.sessionlog import elapsed_text, end_words, result_of, session_scale
 from tiletable_host.views import replay_pictures
@@ -135,20 +136,84 @@ def night_leaderboard(sessions, now, hours=NIGHT_HOURS):
     return sorted(rows.values(), key=lambda r: (-r["wins"], r["played"], r["player"]))
 
 
-def player_record(sessions, name, scale_of):
-    """A player's sessions (newest first) and, per ruleset, sessions, wins and points (Buki: chips)."""
+def player_record(sessions, name, scale_of, hands_of=None):
+    """A player's sessions (newest first) and, per ruleset, sessions, wins (the table's winners,
+    else a top score), points (Buki: chips) and the average of their hands (``hands_of``: a
+    session's ``hand_totals``, else no average). ``sessions``: with the register's names
+    (``register.registered``), so a name merged into ``name`` counts as ``name``."""
     own = [s for s in sessions if name in s["players"]]
     games = {}
     for session in own:
-        row = games.setdefault(session["ruleset"], {"game": session["ruleset"], "played": 0, "finished": 0, "wins": 0, "points": 0})
+        row = games.setdefault(session["ruleset"], {"game": session["ruleset"], "played": 0, "finished": 0, "wins": 0, "points": 0,
+                                                    "hands": 0, "hand_points": 0, "average": None})
         row["played"] += 1
+        seat = session["players"].index(name)
         if finished(session):
             scores = _final_scores(session, scale_of)
-            mine = scores[session["players"].index(name)]
             row["finished"] += 1
-            row["points"] += mine
-            row["wins"] += mine == max(scores)
+            row["points"] += scores[seat]
+            row["wins"] += seat in winners(session)
+        for hand in hands_of(session) if hands_of is not None else ():
+            row["hands"] += 1
+            row["hand_points"] += hand[seat]
+    for row in games.values():
+        if row["hands"]:
+            row["average"] = round(row["hand_points"] / row["hands"], 1)
     return [session_row(s, scale_of) for s in reversed(own)], [games[g] for g in sorted(games)]
+
+
+def hand_totals(replay):
+    """Each hand's points for every seat (Buki: chips), for the hands of the session that
+    ended: a hand the session stopped in is left out, its points are not a hand's."""
+    names = replay.session["players"]
+    scale = score_scale(replay.ruleset, len(names))
+    after = {}  # hand -> the scores after its last action in effect
+    for entry in replay.entries:
+        if entry.kind == "action" and not entry.undone and entry.scores_after is not None:
+            after[entry.hand] = entry.scores_after
+    hands = sorted(after)
+    if hands and not (replay.state.is_over() or replay.state.hand_number > hands[-1]):
+        hands.pop()
+    totals, before = [], [0] * len(names)
+    for hand in hands:
+        totals.append([score_value(now - then, scale) for now, then in zip(after[hand], before)])
+        before = after[hand]
+    return totals
+
+
+def players_index(players, sessions, scale_of):
+    """The register for its index page: each player (by name) with sessions, wins, and the
+    rating of the game they finished most (``sessions`` with the register's names)."""
+    counts = player_counts(sessions, {})
+    rated = standings(sessions, scale_of)
+    rows = []
+    for player in players:
+        row = dict(counts.get(player["name"], {"played": 0, "finished": 0, "wins": 0}), player=player["name"], names=player["names"])
+        best = None
+        for game, game_rows in rated.items():
+            for rating in game_rows:
+                if rating["player"] == player["name"] and (best is None or rating["played"] > best["played"]):
+                    best = dict(rating, game=game)
+        row["rating"] = best
+        rows.append(row)
+    return rows
+
+
+def rating_words(name, game, rating):
+    """A player's openskill rating in a game in one sentence of plain words: the rating is the
+    low end (mean less three deviations) of the best guess of their skill."""
+    played = rating["played"]
+    return (
+        "A %s rating of %s means: after %d finished match%s, the best guess of %s's skill is %s, give or take %s,"
+        " and %s is the low end of that, a level %s almost surely plays at or above; it grows with wins (above all"
+        " over strong players) and as more matches make the guess surer." % (
+            game, _number(rating["ordinal"]), played, "" if played == 1 else "es", name, _number(rating["mu"]),
+            _number(3 * rating["sigma"]), _number(rating["ordinal"]), name)
+    )
+
+
+def _number(value):
+    return "%.1f" % value
 
 
 def session_story(replay):
