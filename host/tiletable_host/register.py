@@ -11,6 +11,8 @@ under the register's name.
     tiletable players rename bob "Bob Jones"
     tiletable players merge annie ann        # annie's sessions are ann's from now on
 """
+import argparse
+
 from tiletable_host import db as dbmod
 from tiletable_host import dbtarget
 from tiletable_host.errors import CommandError
@@ -32,8 +34,8 @@ def configure(parser):
         "merge", help="make two names one player", description="FROM and INTO are one person: FROM's sessions are INTO's.")
     merge.add_argument("source", metavar="FROM")
     merge.add_argument("into", metavar="INTO")
-    for sub in (add, rename, merge):
-        sub.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
+    for sub in (add, rename, merge):  # after the command too; SUPPRESS: not given there, the one before it stays
+        sub.add_argument("--db", default=argparse.SUPPRESS, help=dbtarget.HELP % dbmod.default_path())
 
 
 def do_players(args):

@@ -20,7 +20,7 @@ from tiletable_host import main as cli
 from tiletable_host.db import Database
 from tiletable_host.transport_local import LocalTransport
 
-DB_COMMANDS = ("export", "plot", "pull", "import", "replay", "run", "sessions", "show", "sync", "watch", "serve")
+DB_COMMANDS = ("export", "plot", "pull", "import", "replay", "run", "sessions", "show", "sync", "watch", "serve", "players")
 
 
 @pytest.fixture

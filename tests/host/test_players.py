@@ -89,6 +89,13 @@ def test_add_rename_and_merge_change_the_register_and_never_a_session(capsys, db
     assert _register(db_target)[0] == ("Dee Smith", [])
 
 
+def test_db_may_come_before_or_after_the_players_command(capsys, tmp_path):
+    first, second = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    assert tiletable(capsys, ["players", "--db", first, "add", "ann"])[0] == 0
+    assert tiletable(capsys, ["players", "add", "bob", "--db", second])[0] == 0
+    assert _register(first) == [("ann", [])] and _register(second) == [("bob", [])]
+
+
 def test_each_mistake_is_one_line(capsys, db_target):
     _stored(db_target, ["ann", "bob"], ["annie", "cy"], ["ann", "annie"])
 
