@@ -88,7 +88,8 @@ def finished(session):
 
 
 def standings(sessions, scale_of):
-    """Per ruleset, one row per player: sessions finished, wins (a top score, shared or not),
+    """Per ruleset, one row per player: sessions finished, wins (the table's winners, else a top
+    score, shared or not: as the register's pages count them),
     points (Buki: chips) in total, and the openskill rating after all of them, best ordinal first."""
     model = PlackettLuce()
     games = {}
@@ -99,11 +100,12 @@ def standings(sessions, scale_of):
         scores = _final_scores(session, scale_of)
         rows = [table.setdefault(name, {"player": name, "played": 0, "wins": 0, "points": 0, "rating": model.rating(name=name)}) for name in session["players"]]
         rated = model.rate([[row["rating"]] for row in rows], scores=list(scores))
-        for row, [rating], score in zip(rows, rated, scores):
+        won = winners(session)
+        for seat, (row, [rating], score) in enumerate(zip(rows, rated, scores)):
             row["rating"] = rating
             row["played"] += 1
             row["points"] += score
-            row["wins"] += score == max(scores)
+            row["wins"] += seat in won
     result = {}
     for game in sorted(games):
         rows = sorted(games[game].values(), key=lambda r: -r["rating"].ordinal())
