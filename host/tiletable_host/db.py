@@ -7,7 +7,8 @@ Tables::
               identity (the journal's, random, made with it; '' for a table whose firmware
               reports none, and for what was stored before identities), the boot counter at
               the last pull (it only grows within one journal)
-    tables    device -> the name the table reported at the last pull ('' for none) and the
+    tables    device -> the name the table reported at the last pull that reported one ('' for
+              none yet: a name is set once, and a table whose flash lost it keeps it) and the
               journal pulled then: a different one means a wiped, replaced or re-deployed
               journal, or another table with the same id
     records   (journal, seq) -> record type, payload, session id: every journal record as
@@ -624,13 +625,16 @@ class Database:
 
     @_database_errors
     def remember_pull(self, device, identity, boot, name):
-        """After a pull: the journal's boot counter, and the table's name and journal."""
+        """After a pull: the journal's boot counter, and the table's name and journal. A table's
+        name is set once: a table that reports none (its flash wiped by a re-deploy) keeps the
+        one it had here; one that reports another is called by it."""
         journal = self.journal_id(device, identity)
         with self._writing():
             self.execute("UPDATE journals SET boot = ? WHERE id = ?", (boot, journal))
             self.execute(
                 "INSERT INTO tables (device, name, journal) VALUES (?, ?, ?)"
-                " ON CONFLICT (device) DO UPDATE SET name = excluded.name, journal = excluded.journal",
+                " ON CONFLICT (device) DO UPDATE SET name = CASE WHEN excluded.name = '' THEN tables.name ELSE excluded.name END,"
+                " journal = excluded.journal",
                 (device, name, journal),
             )
 

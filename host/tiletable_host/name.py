@@ -3,7 +3,9 @@
 The table keeps its name on its flash and tells it to every PC that talks to it, so
 `sessions`, `show` and the web view (`serve`) name its sessions by it (from its next pull on);
 a table with no name is named by its id (``tiletable-`` and its chip's unique id). A name is
-at most 32 bytes of UTF-8 on one line; "" removes it.
+at most 32 bytes of UTF-8 on one line; "" removes it from the table. A name is set once: a PC's
+database keeps the last name a table reported, so a table whose flash lost it (re-deployed,
+wiped) is still called by it there until it is given another.
 
     tiletable name "Table 3" --port /dev/ttyACM0
     tiletable name --port /dev/ttyACM0      # print the table's name

@@ -52,3 +52,22 @@ def test_a_name_a_table_cannot_keep_is_refused_in_one_line(capsys, tmp_path):
     status, _, err = tiletable(capsys, ["name", "Table 3"], device)
     assert status == 1
     assert err == "tiletable: name: tiletable-local cannot keep a name: its firmware is older than names (update it with `tiletable deploy`)\n"
+
+
+def test_a_name_is_set_once_a_table_that_lost_it_keeps_it_on_the_pc(capsys, tmp_path, db_target):
+    """A table re-deployed with its flash wiped reports no name: its sessions, old and new,
+    are still "Table 3" (another name given to it is its name from then on)."""
+    device = LocalTransport(str(tmp_path / "device"))
+    assert tiletable(capsys, ["name", "Table 3"], device)[0] == 0
+    play_into_journal(device.journal, seed=1)
+    assert tiletable(capsys, ["pull", "--db", db_target], device)[0] == 0
+    assert tiletable(capsys, ["name", ""], device)[1] == "tiletable-local has no name now\n"
+    play_into_journal(device.journal, seed=2)
+    assert tiletable(capsys, ["pull", "--db", db_target], device)[0] == 0
+    _, out, _ = tiletable(capsys, ["sessions", "--db", db_target])
+    assert [line.split()[5:7] for line in out.splitlines()[1:]] == [["Table", "3"], ["Table", "3"]]
+    assert tiletable(capsys, ["name", "Table 4"], device)[0] == 0
+    play_into_journal(device.journal, seed=3)
+    assert tiletable(capsys, ["pull", "--db", db_target], device)[0] == 0
+    _, out, _ = tiletable(capsys, ["sessions", "--db", db_target])
+    assert [line.split()[5:7] for line in out.splitlines()[1:]] == [["Table", "4"]] * 3
