@@ -343,6 +343,7 @@ class Database:
         self.conn = connection
         self.dialect = dialect
         self._writing_now = False
+        self._names_seen = set()
 
     @classmethod
     def open(cls, target, create=True):
@@ -515,6 +516,7 @@ class Database:
         if not records:
             return 0
         new = []  # rows of records
+        self._names_seen = set()  # the players' names of the sessions it stores (``_add_session``)
         ends = []  # (session id, result)
         counts = {}  # session id -> records added to it
         with self._writing(journal):
@@ -545,6 +547,9 @@ class Database:
                     ends.append((session, payload.decode()))
                 counts[session] = counts.get(session, 0) + 1
             self._insert_rows("records", (("journal", "INTEGER"), ("seq", "INTEGER"), ("type", "INTEGER"), ("payload", "BLOB"), ("session", "INTEGER")), new)
+            # in one order whatever the sessions: two pulls registering the same new names at
+            # once (a server's) wait for each other's rows, never each for the other's
+            self._register(sorted(self._names_seen))
             for session_id, result in ends:
                 self.execute("UPDATE sessions SET result = ?, outcome = ? WHERE id = ?", (result, _text(self._outcome(session_id, result)), session_id))
             for session_id, count in counts.items():
@@ -579,7 +584,7 @@ class Database:
                 _text(who_text(players if isinstance(players, list) else [players])),
             ),
         )
-        self._register(players if isinstance(players, list) else [])
+        self._names_seen.update(name for name in (players if isinstance(players, list) else []) if isinstance(name, str))
         return self.dialect.inserted_id(cursor)
 
     def _session_of(self, journal, seq):
