@@ -717,15 +717,18 @@ class Database:
 
     @_database_errors
     def players(self):
-        """The register, by name: ``{"id", "name", "names"}`` for each player, ``names`` every
-        other name they are known by (played under, or merged into theirs), sorted."""
+        """The register, in alphabetical order (capitals or not): ``{"id", "name", "names"}`` for
+        each player, ``names`` every other name they are known by (played under, or merged into
+        theirs), in that order too."""
         found = {}
-        for player, name in self.execute("SELECT id, name FROM players ORDER BY name, id"):
+        for player, name in self.execute("SELECT id, name FROM players"):
             found[player] = {"id": player, "name": name, "names": []}
-        for name, player in self.execute("SELECT name, player FROM player_names ORDER BY name"):
+        for name, player in self.execute("SELECT name, player FROM player_names"):
             if player in found and name != found[player]["name"]:
                 found[player]["names"].append(name)
-        return list(found.values())
+        for player in found.values():
+            player["names"].sort(key=_alphabetical)
+        return sorted(found.values(), key=lambda player: _alphabetical(player["name"]))  # in Python: one order on both engines
 
     @_database_errors
     def register_names(self):
@@ -762,9 +765,19 @@ class Database:
             owner = self._owner(name)
             if owner is not None:
                 raise CommandError("%r is taken: %s" % (name, "a player of that name is in the register" if owner[1] == name else "it is another name of %s" % owner[1]))
+            self._not_in_other_capitals(name, None)
             self.execute("INSERT INTO players (name) VALUES (?)", (name,))
             self.execute("INSERT INTO player_names (name, player) SELECT ?, id FROM players WHERE name = ?", (name, name))
         return name
+
+    def _not_in_other_capitals(self, name, player):
+        """:raises CommandError: when someone other than ``player`` is known by ``name`` in
+        other capitals (``Ann`` for ``ann``): one person, most likely, typed another way."""
+        for known, owner, owner_name in self.execute(
+                "SELECT n.name, p.id, p.name FROM player_names n JOIN players p ON p.id = n.player WHERE lower(n.name) = lower(?)", (name,)):
+            if owner != player:
+                raise CommandError("%r is %s%s in other capitals; to call them %s: tiletable players rename %s %s" % (
+                    name, owner_name, "" if known == owner_name else " (as %s)" % known, _quoted(name), _quoted(owner_name), _quoted(name)))
 
     @_database_errors
     def rename_player(self, old, new):
@@ -780,6 +793,8 @@ class Database:
             if owner is not None and owner[0] != player:
                 raise CommandError("%r is taken by %s; to make them one player: tiletable players merge %s %s" % (
                     new, owner[1], _quoted(old), _quoted(owner[1])))
+            if owner is None:
+                self._not_in_other_capitals(new, player)
             self.execute("UPDATE players SET name = ? WHERE id = ?", (new, player))
             if owner is None:
                 self.execute("INSERT INTO player_names (name, player) VALUES (?, ?)", (new, player))
@@ -876,6 +891,10 @@ def close_names(name, known, n=3):
         if lowered[alias] not in found:
             found.append(lowered[alias])
     return found[:n]
+
+
+def _alphabetical(name):
+    return (name.casefold(), name)
 
 
 def _quoted(name):

@@ -74,7 +74,7 @@ def test_add_rename_and_merge_change_the_register_and_never_a_session(capsys, db
     assert players("add", "  Dee Smith ") == (0, "Dee Smith is in the register")
     assert players("rename", "bob", "Bob Jones") == (0, "bob is Bob Jones now (sessions played as bob stay theirs)")
     assert players("merge", "annie", "ann") == (0, "annie is ann now: 2 sessions more for ann")
-    assert _register(db_target) == [("Bob Jones", ["bob"]), ("Dee Smith", []), ("ann", ["annie"]), ("cy", [])]
+    assert _register(db_target) == [("ann", ["annie"]), ("Bob Jones", ["bob"]), ("cy", []), ("Dee Smith", [])]  # capitals or not
     assert _records(db_target) == before  # the trusted history is as the tables wrote it
     db = Database.open(db_target)
     try:
@@ -86,7 +86,8 @@ def test_add_rename_and_merge_change_the_register_and_never_a_session(capsys, db
     finally:
         db.close()
     assert players("rename", "Bob Jones", "bob") == (0, "Bob Jones is bob now (sessions played as Bob Jones stay theirs)")
-    assert _register(db_target)[0] == ("Dee Smith", [])
+    assert players("rename", "bob", "Bob") == (0, "bob is Bob now (sessions played as bob stay theirs)")  # their own name in capitals
+    assert _register(db_target)[1] == ("Bob", ["bob", "Bob Jones"])
 
 
 def test_db_may_come_before_or_after_the_players_command(capsys, tmp_path):
@@ -108,6 +109,8 @@ def test_each_mistake_is_one_line(capsys, db_target):
     assert error("add", "") == "tiletable: players: a player's name cannot be empty"
     assert error("add", "ann,bob") == "tiletable: players: a player's name is one line of text without commas: 'ann,bob'"
     assert error("add", "P3").startswith("tiletable: players: 'P3' is how a table names a seat without a player")
+    assert error("add", "Bob") == "tiletable: players: 'Bob' is bob in other capitals; to call them Bob: tiletable players rename bob Bob"
+    assert error("rename", "cy", "BOB") == "tiletable: players: 'BOB' is bob in other capitals; to call them BOB: tiletable players rename bob BOB"
     assert error("rename", "bbo", "x") == "tiletable: players: nobody is named 'bbo' in the register (did you mean 'bob'?)"
     assert error("rename", "zed", "x") == "tiletable: players: nobody is named 'zed' in the register (see `tiletable players`)"
     assert error("rename", "bob", "ann") == "tiletable: players: 'ann' is taken by ann; to make them one player: tiletable players merge bob ann"
@@ -146,7 +149,7 @@ def test_db_copy_carries_the_register_and_check_finds_it_broken(capsys, tmp_path
     dst = new_db("dst")
     status, out, err = tiletable(capsys, ["db", "copy", src, dst])
     assert (status, err) == (0, "") and out.rstrip().endswith("4 players (6 new names)")
-    assert _register(dst) == _register(src) == [("Cy Young", ["cy"]), ("ann", ["annie"]), ("bob", []), ("dee", [])]
+    assert _register(dst) == _register(src) == [("ann", ["annie"]), ("bob", []), ("Cy Young", ["cy"]), ("dee", [])]
     status, out, _ = tiletable(capsys, ["db", "copy", src, dst])
     assert status == 0 and out.rstrip().endswith("4 players (0 new names)")
     assert tiletable(capsys, ["db", "check", "--db", dst])[0] == 0
@@ -160,8 +163,8 @@ def test_db_copy_carries_the_register_and_check_finds_it_broken(capsys, tmp_path
     status, out, err = tiletable(capsys, ["db", "check", "--db", dst])
     assert status == 1 and err.endswith(": 4 problems found\n")
     assert out.splitlines() == [
-        "player 1 of the register is not known by their own name Cy",
-        "player 3 of the register is not known by their own name bob",
+        "player 2 of the register is not known by their own name bob",
+        "player 3 of the register is not known by their own name Cy",
         "session 1 was played by bob, whom the register does not know",
         "session 2 was played by annie, whom the register does not know",
     ]
