@@ -816,7 +816,8 @@ class Database:
                 names[name] = player
             brought = 0
             for session, players in self.execute("SELECT id, players FROM sessions ORDER BY id").fetchall():
-                seated = {names.get(name) for name in json.loads(players) if isinstance(name, str)}
+                listed = json.loads(players)
+                seated = {names.get(name) for name in (listed if isinstance(listed, list) else []) if isinstance(name, str)}
                 if gone in seated and kept in seated:
                     raise CommandError("%s and %s played at one table (session %d): they are two people, not one" % (source, into, session))
                 brought += gone in seated
