@@ -525,16 +525,22 @@ def _escaped(text):
 
 
 def content_hash(family, name, version, params):
-    """16 hex digits of SHA-256 over the canonical document, hashed a parameter at a time: the
-    text of a line preset whole is 1.3 KB in one piece, and a StringIO doubling as it grows,
-    then its copy and its bytes, needed up to 2.6 KB in one piece, which a heap cut up by a
-    match in progress did not always have (the 64-bit unix port, 170 KB free)."""
+    """16 hex digits of SHA-256 over the canonical document. Its whole text is one quick pass,
+    but for a line preset 1.3 KB in one piece, and up to 2.6 KB while its StringIO grows: where
+    a heap cut up by a match in progress has no such piece (the 64-bit unix port, 18 KB free),
+    the document is fed to SHA-256 a member at a time instead (``_hash_json``: slower, each
+    member's text a pass of its own)."""
     import hashlib
     import binascii
 
-    hasher = hashlib.sha256()
-    _hash_json(hasher, {"family": family, "name": name, "params": params, "version": version}, 2)
-    return binascii.hexlify(hasher.digest()[:8]).decode()
+    doc = {"family": family, "name": name, "params": params, "version": version}
+    try:
+        digest = hashlib.sha256(canonical_json(doc).encode()).digest()
+    except MemoryError:
+        hasher = hashlib.sha256()
+        _hash_json(hasher, doc, 2)
+        digest = hasher.digest()
+    return binascii.hexlify(digest[:8]).decode()
 
 
 def _hash_json(hasher, value, depth):
