@@ -273,31 +273,56 @@ def shoot_table(out_dir, ruleset, plays):
         return browser("shot", watched.url, os.path.join(out_dir, "live-%s.png" % ruleset), "1100", "560")[-1]["errors"]
 
 
-def watch_plays(plays, pace, ruleset="muggins"):
+def watch_plays(plays, pace, ruleset="muggins", each_seen=False):
     """Play ``plays`` plays of ``ruleset`` on the watched simulated table, ``pace`` seconds apart, while
     Chromium shows the live page; returns ``(play times, [(seq, time seen, text)], console errors)``.
-    A play's time is when the table had taken it (the scripted player checks the table's state)."""
+    A play's time is when the table had taken it (the scripted player checks the table's state).
+    The page shows a table's latest play, so a play followed by the next before the page drew it
+    is never seen: ``each_seen`` waits (up to a minute) for the page to show each play before the
+    next, so that every play is seen however busy the machine (the test); without it plays come
+    at ``pace`` as people make them (bench/live_view.py times how soon each shows)."""
     import json
+    import threading
     import time
+
+    lines = []
+    arrived = threading.Condition()
+
+    def read(stream):
+        for line in stream:
+            if line.startswith("{"):
+                with arrived:
+                    lines.append(json.loads(line))
+                    arrived.notify_all()
+
+    def plays_seen():
+        return sum(1 for line in lines if "seq" in line)
 
     with WatchedTable(ruleset) as watched:
         proc = subprocess.Popen(["node", BROWSER_SCRIPT, "watch", watched.url], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        reader = threading.Thread(target=read, args=(proc.stdout,), daemon=True)
         try:
             if json.loads(proc.stdout.readline()).get("ready") is not True:
                 raise RuntimeError("the browser did not open the live page")
+            reader.start()
             times = []
 
             def on_play():
                 times.append(time.time())
+                if each_seen:
+                    with arrived:
+                        arrived.wait_for(lambda: plays_seen() >= len(times), timeout=60)
                 time.sleep(pace)
 
             watched.play(plays, on_play)
             time.sleep(1.5)
-            out, _ = proc.communicate("stop\n", timeout=60)
+            proc.stdin.write("stop\n")
+            proc.stdin.close()
+            proc.wait(timeout=60)
+            reader.join(timeout=60)
         finally:
             if proc.poll() is None:
                 proc.kill()
-    lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     seen = [(line["seq"], line["t"], line["text"]) for line in lines if "seq" in line]
     return times, seen, lines[-1]["errors"]
 
