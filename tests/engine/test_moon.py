@@ -10,7 +10,7 @@ from engine.families_play import play_texts
 from tiletable.engine.errors import E_BID, E_FOLLOW, E_NOT_HELD, E_PHASE, E_TILE, E_TURN, IllegalAction
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import parse_tile
-from tiletable.engine.trick import MOON, bidder_points, match_result
+from tiletable.engine.trick_score import MOON, bidder_points, match_result
 
 P1, P2, P3 = 1, 2, 0
 

@@ -47,14 +47,12 @@ from tiletable.engine.errors import (
 from tiletable.engine.holdings import UNKNOWN, Holding
 from tiletable.engine.state import CHANCE, TERMINAL, GameState, Outcome
 from tiletable.engine.tiles import is_double, named_set, parse_tile, tile_str
+from tiletable.engine.trick_score import HAND, MOON, PASS, Renege, bid_text, bidder_points, match_result
 
 # The family contract (rulesets.py): PARAMS, PRESETS and check_params live in trick_params,
 # which validating a ruleset imports instead of this module.
 
-HAND = 7
-MOON = 21  # the MOON call: all seven tricks, worth 21
 NO_TRUMP = 7
-_PASS = 0
 TILES = named_set("d6-moon")
 _IN_SET = bytearray(128)
 for _t in TILES:
@@ -92,75 +90,6 @@ def player_counts(params):
     return (3,)
 
 
-def match_result(scores, target, exact_tie, bidder, made):
-    """The winning seat when a hand ends, or None to play another hand.
-
-    The highest total at or above the target wins; an exact tie for it plays on,
-    unless ``exact_tie == "bidder_out"`` and the tied bidder made the bid.
-
-    >>> match_result([22, 22, 3], 21, "replay", 2, False) is None
-    True
-    """
-    best = max(scores)
-    if best < target:
-        return None
-    leaders = [seat for seat in range(len(scores)) if scores[seat] == best]
-    if len(leaders) == 1:
-        return leaders[0]
-    if exact_tie == "bidder_out" and made and bidder in leaders:
-        return bidder
-    return None
-
-
-def bidder_points(call, taken, fail):
-    """``(points, arithmetic)`` for the bidder: the bid if made (21 for MOON, all 7 tricks).
-
-    A failure costs ``bid - taken`` (seed; 21 - taken for MOON) or, with
-    ``fail == "full_bid"``, the whole bid.
-
-    >>> bidder_points(5, 4, "bid_minus_taken")
-    (-1, 'bid 5, took 4: -(5 - 4) = -1')
-    """
-    need = HAND if call == MOON else call
-    name = _bid_text(call).lower()
-    if taken >= need:
-        return call, "bid %s, took %d: +%d" % (name, taken, call)
-    if fail == "full_bid":
-        return -call, "bid %s, took %d: -%d" % (name, taken, call)
-    return taken - call, "bid %s, took %d: -(%d - %d) = %d" % (name, taken, call, taken, taken - call)
-
-
-class Renege:
-    """A void shown in a trick, contradicted by a later play of the same hand."""
-
-    def __init__(self, hand, trick, seat, suit, tile):
-        self.hand = hand
-        self.trick = trick
-        self.seat = seat
-        self.suit = suit
-        self.tile = tile
-
-    def __repr__(self):
-        return "Renege(%d, %d, %d, %d, %r)" % (self.hand, self.trick, self.seat, self.suit, tile_str(self.tile))
-
-    def text(self):
-        return "hand %d trick %d: P%d did not follow suit %d but held %s" % (
-            self.hand,
-            self.trick,
-            self.seat,
-            self.suit,
-            tile_str(self.tile),
-        )
-
-
-def _bid_text(call):
-    if call == _PASS:
-        return "PASS"
-    if call == MOON:
-        return "MOON"
-    return str(call)
-
-
 class State(GameState):
     family = "trick"
 
@@ -183,7 +112,7 @@ class State(GameState):
         self._seen = bytearray(128)  # 1 for a tile whose place the table knows
         self.phase = _DEALING
         self._spoken = 0
-        self.high_call = _PASS
+        self.high_call = PASS
         self.bidder = None
         self.trump = None
         self.tricks = [0, 0, 0]
@@ -285,7 +214,7 @@ class State(GameState):
                 candidates.extend(_act(_WIDOW, 0, t) for t in unseen)
         elif phase == _AUCTION:
             seat = self.current_player()
-            for call in (_PASS, 4, 5, 6, 7, MOON):
+            for call in (PASS, 4, 5, 6, 7, MOON):
                 candidates.append(_act(_BID, seat, call))
         elif phase == _EXCHANGE:
             candidates = [_act(_DISCARD, 0, t) for t in self._playable(self.bidder)]
@@ -350,14 +279,14 @@ class State(GameState):
         speaker = self.current_player()
         if seat != speaker:
             return (E_TURN, "seat %d speaks now, not seat %d (each player speaks once)" % (speaker, seat))
-        if call == _PASS:
-            if self._spoken == 2 and self.high_call == _PASS and self.ruleset.params["all_pass"] == "dealer_forced":
+        if call == PASS:
+            if self._spoken == 2 and self.high_call == PASS and self.ruleset.params["all_pass"] == "dealer_forced":
                 return (E_BID, "the dealer must bid when both others have passed")
             return None
         if call != MOON and not 4 <= call <= 7:
             return (E_BID, "a bid is 4 to 7 or MOON (got %d)" % call)
         if call <= self.high_call:
-            return (E_BID, "bid %s is not above the high bid %s" % (_bid_text(call), _bid_text(self.high_call)))
+            return (E_BID, "bid %s is not above the high bid %s" % (bid_text(call), bid_text(self.high_call)))
         return None
 
     def _exchange_problem(self, kind, tile):
@@ -433,7 +362,7 @@ class State(GameState):
 
     def _apply_call(self, seat, call):
         self._spoken += 1
-        if call != _PASS:
+        if call != PASS:
             self.high_call = call
             self.bidder = seat
         if call == MOON or self._spoken == 3:
@@ -535,7 +464,7 @@ class State(GameState):
         if kind == _WIDOW:
             return "W:" + text
         if kind == _BID:
-            return "B%d:%s" % (arg, _bid_text(tile))
+            return "B%d:%s" % (arg, bid_text(tile))
         if kind == _DISCARD:
             return "X:" + text
         if kind == _KEEP:
@@ -560,7 +489,7 @@ class State(GameState):
         if len(s) > 3 and s[0] == "B" and s[1].isdigit() and s[2] == ":":
             call = s[3:]
             if call == "PASS":
-                return _act(_BID, int(s[1]), _PASS)
+                return _act(_BID, int(s[1]), PASS)
             if call == "MOON":
                 return _act(_BID, int(s[1]), MOON)
             if call.isdigit() and len(call) == 1:
@@ -583,7 +512,7 @@ class State(GameState):
         text = self.action_str(action)
         kind, arg, tile = _fields(action)
         if kind == _BID:
-            return "P%d passes" % arg if tile == _PASS else "P%d bids %s" % (arg, _bid_text(tile))
+            return "P%d passes" % arg if tile == PASS else "P%d bids %s" % (arg, bid_text(tile))
         if kind == _LEAD:
             return "P%d leads %s as a %d" % (self.current_player(), text.split("/")[0], arg)
         if kind == _PLAY:
