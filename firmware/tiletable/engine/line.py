@@ -44,101 +44,33 @@ Readings this engine settles where the rule book is open (each is a parameter or
 * hands the table cannot see: a seat with unseen tiles may pass, draw or play any unseen
   tile; the implied facts are checked at the reveal (``knowledge``).
 
-The family's rules are parts picked once per ruleset by ``LineRules``: a per-move scoring
-rule (``line_score_<name>.py``, registered in ``line_params.SCORING_RULES``), Buki's
-``betting.Betting``, the hand award (``line_award``) and the checks and text for people
+The family's rules are parts picked once per ruleset by ``LineRules`` (``line_rules``): a
+per-move scoring rule (``line_score_<name>.py``, registered in ``line_params.SCORING_RULES``),
+Buki's ``betting.Betting``, the hand award (``line_award``) and the checks and text for people
 (``line_checks``); this module holds the hand flow and the legal moves.
 """
 
 from tiletable.engine import line_award, line_checks, line_deal
 from tiletable.engine.line_actions import (
-    DRAW, K_CLAIM, K_DEAL, K_DRAW, K_LOT, K_PASS, K_PLAY, K_REVEAL, K_SETTER, K_WAIVE, LOC_FREE,
-    LOC_NONE, LOC_PLAYED, PASS, P_BERGEN, P_DEAL, P_DRAWN, P_LOT, P_OVER, P_PLAY, P_REVEAL, SET_POINT,
-    UNKNOWN_TILE,
-    WAIVE, action_text, parse_action_text, play_action, seat_action,
+    DRAW, K_CLAIM, K_DEAL, K_DRAW, K_LOT, K_PASS, K_PLAY, K_REVEAL, K_SETTER, K_WAIVE, LOC_PLAYED,
+    PASS, P_BERGEN, P_DEAL, P_DRAWN, P_LOT, P_OVER, P_PLAY, P_REVEAL, SET_POINT, UNKNOWN_TILE, WAIVE,
+    action_text, parse_action_text, play_action, seat_action,
 )
 from tiletable.engine.errors import E_TILE, IllegalAction
 from tiletable.engine.line_layout import Layout, SIDE, TIP
+from tiletable.engine.line_rules import RULED, rules_of
 from tiletable.engine.state import CHANCE, GameState, Outcome, TERMINAL
-from tiletable.engine.tiles import high, is_double, low, parse_tile, pips, tile_set
 
 
 # The family contract (rulesets.py): PARAMS, PRESETS and check_params live in line_params,
 # which rulesets imports to validate a ruleset and unloads afterwards (heap on the Pico).
 
-_RULED = (0,)  # the rules decide how a tile lies (a choice is (1, 2): crosswise, inline)
 _LINE_ENDS = (0, 1)
 
 
 def player_counts(params):
     """The player counts the deal table gives a deal for."""
     return sorted(map(int, params["deal"]))
-
-
-def setter_rank(t):
-    """Who sets by §2.2 S3: doubles by number above every single, singles by pips then higher end."""
-    if is_double(t):
-        return 1000 + low(t)
-    return pips(t) * 16 + high(t)
-
-
-def lowest_setter_rank(t):
-    """Who sets by ``lowest_double`` (Pagat's Bergen): the lowest double above every single,
-    then the lightest single (by pips, then the lower higher end)."""
-    if is_double(t):
-        return 1000 + 15 - low(t)
-    return (30 - pips(t)) * 16 + 15 - high(t)
-
-
-class LineRules:
-    """What a state reads from its parameters on every move, worked out once per ruleset and
-    shared by its states (never changed): ``rules_of`` keeps the last ruleset's. ``scoring``
-    is the per-move scoring rule's object (None: no per-move score)."""
-
-    def __init__(self, p):
-        tiles = tile_set(p["max_pip"], p["doubles"], tuple(parse_tile(t) for t in p["exclude"]))
-        unused_loc = bytearray(160)  # the location table of a fresh hand: LOC_NONE except the set
-        for i in range(160):
-            unused_loc[i] = LOC_NONE
-        for t in tiles:
-            unused_loc[t] = LOC_FREE
-        self.tiles = tiles
-        self.unused_loc = unused_loc
-        self.matadors = [parse_tile(t) for t in p["matadors"]]
-        self.fixed = parse_tile(p["fixed_tile"]) if p["fixed_tile"] else -1
-        self.sum7 = p["match_rule"] == "sum_to_7"
-        self.may_pass = p["may_pass_when_able"] or not p["must_play_if_able"]
-        self.draws = p["draw_policy"] != "none"
-        self.draw_when_unable = p["draw_policy"] == "when_unable"
-        self.reserve = p["reserve"]
-        self.fill_first = p["spinner_fill_first"]
-        self.sides_first = p["spinner_arm_order"] == "sides_first"
-        self.zero_only_matadors = p["zero_end_only_matadors"]
-        # how a double may lie (see _orients): (0,) as the rules say, (1, 2) crosswise or inline by choice
-        self.first_orients = (1, 2) if p["first_double_orientation"] == "player_choice" else _RULED
-        self.other_orients = (1, 2) if p["other_doubles"] == "player_choice" else _RULED
-        # no spinner, equal matching, no matadors, no blank-end rule, doubles laid as the rules
-        # say: the plays come from generate_legal_actions' quick loop
-        self.quick = p["spinner"] == "none" and not (self.matadors or self.sum7 or p["zero_end_only_matadors"]) and (
-            self.first_orients is _RULED and self.other_orients is _RULED
-        )
-        self.stub = p["sniff_mode"] == "pagat_inline_stub"
-        self.set_rank = lowest_setter_rank if p["setter"] == "lowest_double" else setter_rank
-        name = p["per_move_scoring"]
-        self.scoring = None
-        if name != "none":  # its module is imported for the games that score with it alone
-            module = "tiletable.engine.line_score_" + name
-            self.scoring = __import__(module, None, None, ["Rule"]).Rule(p)
-
-
-_LAST_RULES = [None, None]  # the last ruleset's hash and its LineRules
-
-
-def rules_of(ruleset):
-    """The ``LineRules`` of ``ruleset`` (built again only when the ruleset changes)."""
-    if _LAST_RULES[0] != ruleset.hash:
-        _LAST_RULES[0], _LAST_RULES[1] = ruleset.hash, LineRules(ruleset.params)
-    return _LAST_RULES[1]
 
 
 class State(GameState):
@@ -494,7 +426,7 @@ class State(GameState):
     def _orients(self, t, first_double):
         """Orientation codes for laying t: (0,) when the rules decide, (1, 2) for the player's choice."""
         if t >> 4 != t & 15:
-            return _RULED
+            return RULED
         return self.first_orients if first_double else self.other_orients
 
     def _gen_sets(self, seat, out):
@@ -502,7 +434,7 @@ class State(GameState):
         tiles = self.hands[seat] + self.free if self.hidden[seat] else self.hands[seat]
         for t in tiles:
             if must < 0 or t == must:  # line_checks' rule for a set, without building its reason
-                for o in _RULED if t >> 4 != t & 15 else self.first_orients:
+                for o in RULED if t >> 4 != t & 15 else self.first_orients:
                     out.append(t | 0x400 | o << 11)  # play_action(t, SET_POINT, o), once a hand
 
     def _points(self):
@@ -528,7 +460,7 @@ class State(GameState):
         a = t >> 4
         b = t & 15
         if a != b:
-            orients = _RULED
+            orients = RULED
         else:
             orients = self.first_orients if first_double else self.other_orients
         if self.matadors and t in self.matadors:

@@ -9,8 +9,8 @@ from tiletable.engine.errors import RulesetError
 from tiletable.engine.tiles import high, is_double, low, parse_tile
 
 # The per-move scoring rules (``per_move_scoring``): each is a class ``Rule`` in a module of its
-# own, engine/line_score_<name>.py, that line.LineRules imports only for the games scoring with
-# it; a new rule is that module and its name here.
+# own, engine/line_score_<name>.py, that line_rules.LineRules imports only for the games
+# scoring with it; a new rule is that module and its name here.
 SCORING_RULES = ("fives", "headers")
 
 # The schema (see rulesets.py). Defaults are the Block game; comments name the rule-book
