@@ -21,38 +21,27 @@ import threading
 import time
 from urllib.parse import quote
 
-from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tiletable.families import FAMILIES
 from tiletable_host import db as dbmod
 from tiletable_host import dbtarget
 from tiletable_host.errors import CommandError
-from tiletable_host.people import score_scale, score_value
-from tiletable_host.plot import render_svg
 from tiletable_host.record import session_records_text
 from tiletable_host.register import registered
 from tiletable_host.serve import history
-from tiletable_host.sessionlog import replay_session
-
-STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+from tiletable_host.serve.pages import STATIC, HandTotals, Views, boards, environment
 EVENT_POLL = 0.05  # seconds between looks at the hub: a play reaches the page well within a second
 SESSION_PAGES_KEPT = 64  # session pages kept rendered (a few MB at most)
 
 
-def boards():
-    """The registry's families whose board the live page loads: ``static/boards/<family>.js``."""
-    return [family for family in FAMILIES if os.path.exists(os.path.join(STATIC, "boards", family + ".js"))]
-
-
 def create_app(hub, db_path):
     """The ASGI app showing ``hub``'s live tables and the history in the database at ``db_path``."""
-    templates = Environment(loader=PackageLoader("tiletable_host.serve", "templates"), autoescape=select_autoescape())
+    templates = environment()
+    hand_totals = HandTotals()  # a player's page needs every hand of their sessions: replayed once
 
     def page(template, status=200, **context):
         return HTMLResponse(templates.get_template(template).render(**context), status_code=status)
@@ -107,25 +96,14 @@ def create_app(hub, db_path):
         finally:
             db.close()
 
+    def shown(view, *args):
+        """A page of the history as ``pages.Views`` says it."""
+        template, context = view(*args)
+        return page(template, **context)
+
     def sessions_page(request, db):
         query = {key: request.query_params.get(key, "").strip() for key in ("player", "game", "since", "until")}
-        names = db.register_names()
-        every = registered(db.sessions(), names)  # a merged name's sessions under the register's name
-        scales = history.Scales(db)
-        try:
-            found = history.find_sessions(every, **dict(query, player=names.get(query["player"], query["player"])))
-            problem = ""
-        except ValueError as exc:
-            found, problem = [], str(exc)
-        return page(
-            "sessions.html",
-            title="Sessions",
-            sessions=[history.session_row(s, scales) for s in reversed(found)],
-            query=query,
-            problem=problem,
-            games=sorted({s["ruleset"] for s in every}),
-            players=sorted({p for s in every for p in s["players"]}),
-        )
+        return shown(Views(db, hand_totals).sessions, query)
 
     rendered = {}  # a session page's text by what it shows: (id, records, result, table, ...)
     rendered_lock = threading.Lock()  # the pages are rendered in a pool of threads
@@ -140,29 +118,13 @@ def create_app(hub, db_path):
         with rendered_lock:
             text = rendered.get(key)
         if text is None:
-            text = render_session(db, session_id)
+            template, context = Views(db, hand_totals).session(session_id)
+            text = templates.get_template(template).render(**context)
             with rendered_lock:
                 rendered[key] = text
                 while len(rendered) > SESSION_PAGES_KEPT:
                     del rendered[next(iter(rendered))]  # the oldest first
         return HTMLResponse(text)
-
-    def render_session(db, session_id):
-        replay = replay_session(db, session_id)
-        scale = score_scale(replay.ruleset, len(replay.session["players"]))
-        hands, frames = history.session_story(replay)
-        return templates.get_template("session.html").render(
-            title="Session %d" % session_id,
-            session=history.session_row(replay.session, history.Scales(db)),
-            result=history.result_words(replay.session, scale, replay.state),
-            hands=hands,
-            frames=frames,
-            boards=boards(),
-            final=[score_value(score, scale) for score in replay.state.scores],
-            chart=Markup(render_svg(replay)),
-            divergences=replay.divergences,
-            violations=[v.text() for v in replay.violations],
-        )
 
     def session_record(request, db):
         session_id = request.path_params["session"]
@@ -170,51 +132,18 @@ def create_app(hub, db_path):
         headers = {"Content-Disposition": 'inline; filename="session-%d.tgr"' % session_id}
         return PlainTextResponse(text, headers=headers)
 
-    hands_kept = {}  # a session's hand_totals by what they depend on: (id, records, hash)
-    hands_lock = threading.Lock()
-
-    def hands_of(db):
-        """A session's ``hand_totals``, replayed once per server (a pull that adds records to it
-        replays it again): a player's page needs every hand of their sessions."""
-
-        def of(session):
-            key = (session["id"], session["records"], session["hash"])
-            with hands_lock:
-                totals = hands_kept.get(key)
-            if totals is None:
-                try:
-                    totals = history.hand_totals(replay_session(db, session["id"]))
-                except CommandError:  # its ruleset is not in this database: no hands to count
-                    totals = []
-                with hands_lock:
-                    hands_kept[key] = totals
-            return totals
-
-        return of
-
     def player_page(request, db):
         name = request.path_params["name"]
         names = db.register_names()
         if names.get(name, name) != name:  # another name of a player: their page is under the register's name
             return RedirectResponse("/history/player/%s" % quote(names[name], safe=""), status_code=301)
-        scales = history.Scales(db)
-        every = registered(db.sessions(), names)
-        sessions, games = history.player_record(every, name, scales, hands_of(db))
-        if not sessions and name not in names:
-            raise CommandError("no session with a player named %r" % name)
-        ratings = {game: row for game, rows in history.standings(every, scales).items() for row in rows if row["player"] == name}
-        explained = [history.rating_words(name, game, ratings[game]) for game in sorted(ratings)]
-        also = next((p["names"] for p in db.players() if p["name"] == name), [])
-        return page("player.html", title=name, name=name, sessions=sessions, games=games, ratings=ratings, explained=explained, also=also)
+        return shown(Views(db, hand_totals).player, name)
 
     def players_page(request, db):
-        names = db.register_names()
-        rows = history.players_index(db.players(), registered(db.sessions(), names), history.Scales(db))
-        return page("players.html", title="Players", players=rows)
+        return shown(Views(db, hand_totals).players)
 
     def standings_page(request, db):
-        every = registered(db.sessions(), db.register_names())
-        return page("standings.html", title="Standings", standings=history.standings(every, history.Scales(db)))
+        return shown(Views(db, hand_totals).standings)
 
     def favicon(request):
         return Response(status_code=204)
