@@ -15,7 +15,8 @@
 //                                                 each line read, wait until its text has that line
 //                                                 in it and print the text again
 //   node live_page.mjs step URL WxH KEY...         open a session's board at that size, press each
-//                                                 key and print the play and its line's scroll
+//                                                 key and print the play, its line's scroll and
+//                                                 the chart's size as drawn
 //   node live_page.mjs replay URL                 step through a session's board with the keys,
 //                                                 the buttons and a play's link: the captions seen
 // Every mode ends with one line {"errors": [...]}: console errors and page errors seen.
@@ -174,7 +175,9 @@ try {
       await page.keyboard.press(key);
       out(await page.evaluate(() => {
         const box = document.querySelector("#replay-board .line-box");
-        return { play: Number(document.body.dataset.play), scrollLeft: box.scrollLeft, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth };
+        const chart = document.querySelector("figure.chart svg").getBoundingClientRect();
+        return { play: Number(document.body.dataset.play), scrollLeft: box.scrollLeft, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth,
+          chart: { width: chart.width, height: chart.height } };
       }));
     }
   } else if (mode === "replay") {
