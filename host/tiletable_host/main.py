@@ -65,6 +65,7 @@ COMMANDS = [
     _command("simulate", "simulate", "play many hands with computer players (engine only) and report statistics"),
     _command("watch", "watch", "a live view of the table: scores, turn, the line or trick, the last play"),
     _command("serve", "serve.command", "a local web app: live tables in the browser, and the club's history"),
+    _command("publish", "publish", "write the club's history, players and standings as static pages for any web host"),
     _command("sim", "sim", "run the simulated table on a pseudo-terminal until Ctrl-C"),
     _command("demo", "demo", "play and print a fully explained simulated match (Muggins, 4 players)"),
     _command("run", "run", "a whole session: sync, play a game (Muggins unless --game) on the simulated table (or watch a real one), pull, show"),
