@@ -147,6 +147,9 @@ def test_a_folder_that_is_not_a_previous_publish_is_refused_and_kept(tmp_path, n
     (tmp_path / "a file").write_text("")
     assert main(["publish", str(tmp_path / "a file"), "--db", night]) == 1
     assert "is not a folder" in capsys.readouterr().err
+    (tmp_path / "link").symlink_to(mine)
+    assert main(["publish", str(tmp_path / "link"), "--db", night]) == 1
+    assert capsys.readouterr().err == "tiletable: publish: %s is a link; give the folder it leads to, %s\n" % (tmp_path / "link", mine)
 
 
 def test_publishing_again_replaces_the_last_publish_and_a_failure_keeps_it(tmp_path, night, monkeypatch):
