@@ -13,6 +13,8 @@ Routes::
     /history/player/NAME      a player's sessions and games, average hand, ratings in words
                               (another name of theirs redirects to the register's name)
     /history/standings        per-game standings and openskill ratings
+    /organiser/sign-in        the organiser signs in with the PC's password (serve/organiser.py)
+    /organiser/sign-out       (POST) and signs out
 """
 import asyncio
 import json
@@ -33,18 +35,22 @@ from tiletable_host.errors import CommandError
 from tiletable_host.record import session_records_text
 from tiletable_host.register import registered
 from tiletable_host.serve import history
+from tiletable_host.serve.organiser import Organiser
 from tiletable_host.serve.pages import STATIC, HandTotals, Views, boards, environment
 EVENT_POLL = 0.05  # seconds between looks at the hub: a play reaches the page well within a second
 SESSION_PAGES_KEPT = 64  # session pages kept rendered (a few MB at most)
 
 
-def create_app(hub, db_path):
-    """The ASGI app showing ``hub``'s live tables and the history in the database at ``db_path``."""
+def create_app(hub, db_path, organiser_path=None):
+    """The ASGI app showing ``hub``'s live tables and the history in the database at ``db_path``;
+    the organiser's password is read from ``organiser_path`` (default: the PC's)."""
     templates = environment()
     hand_totals = HandTotals()  # a player's page needs every hand of their sessions: replayed once
 
     def page(template, status=200, **context):
         return HTMLResponse(templates.get_template(template).render(**context), status_code=status)
+
+    organiser = Organiser(page, organiser_path)
 
     def with_db(handler):
         """Open the database for one request (a connection per thread, as sqlite3 wants);
@@ -159,6 +165,7 @@ def create_app(hub, db_path):
         Route("/history/player/{name}", with_db(player_page)),
         Route("/history/standings", with_db(standings_page)),
         Route("/favicon.ico", favicon),
+        *organiser.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes)

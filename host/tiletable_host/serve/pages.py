@@ -4,8 +4,8 @@ published page is the page the server shows.
 
 The templates name every page by its address on the server through ``href("/history/...")``:
 the server's ``href`` gives the address as it is, ``publish`` gives a link relative to the
-page's own file. ``live`` is false in a published page: the live tables and the filter that
-asks the server are left out.
+page's own file. ``live`` is false in a published page: the live tables, the filter that
+asks the server and the organiser's sign-in are left out.
 """
 import os
 import threading
