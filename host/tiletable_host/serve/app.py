@@ -13,6 +13,9 @@ Routes::
     /history/player/NAME      a player's sessions and games, average hand, ratings in words
                               (another name of theirs redirects to the register's name)
     /history/standings        per-game standings and openskill ratings
+    /history/players/add      (POST, the organiser's) add a player to the register
+    /history/players/rename   (POST, the organiser's) call a player by another name
+    /history/players/merge    (POST, the organiser's) make two names one player
     /organiser/sign-in        the organiser signs in with the PC's password (serve/organiser.py)
     /organiser/sign-out       (POST) and signs out
 """
@@ -102,10 +105,11 @@ def create_app(hub, db_path, organiser_path=None):
         finally:
             db.close()
 
-    def shown(view, *args):
-        """A page of the history as ``pages.Views`` says it."""
+    def shown(view, *args, status=200, **extra):
+        """A page of the history as ``pages.Views`` says it; ``extra``: what only the server
+        shows on it (the organiser's forms)."""
         template, context = view(*args)
-        return page(template, **context)
+        return page(template, status, **dict(context, **extra))
 
     def sessions_page(request, db):
         query = {key: request.query_params.get(key, "").strip() for key in ("player", "game", "since", "until")}
@@ -139,14 +143,50 @@ def create_app(hub, db_path, organiser_path=None):
         return PlainTextResponse(text, headers=headers)
 
     def player_page(request, db):
-        name = request.path_params["name"]
+        return show_player(request, db, request.path_params["name"])
+
+    def show_player(request, db, name, status=200, **form):
+        """A player's page; ``form``: an organiser's form sent back with its ``problem``."""
         names = db.register_names()
         if names.get(name, name) != name:  # another name of a player: their page is under the register's name
-            return RedirectResponse("/history/player/%s" % quote(names[name], safe=""), status_code=301)
-        return shown(Views(db, hand_totals).player, name)
+            return RedirectResponse(player_address(names[name]), status_code=301)
+        others = [p["name"] for p in db.players() if p["name"] != name]  # whom the organiser may merge them with
+        return shown(Views(db, hand_totals).player, name, status=status, registered=name in names, others=others,
+                     **organiser.context(request), **form)
 
-    def players_page(request, db):
-        return shown(Views(db, hand_totals).players)
+    def players_page(request, db, status=200, **form):
+        return shown(Views(db, hand_totals).players, status=status, **organiser.context(request), **form)
+
+    # The register from the browser: the organiser's (``organiser.write``), as `tiletable players`
+
+    def player_address(name):
+        return "/history/player/%s" % quote(name, safe="")
+
+    def add_player(request, db):
+        typed = request.state.form.get("name", "")
+        try:
+            name = db.add_player(typed)
+        except CommandError as exc:
+            return players_page(request, db, 400, problem=str(exc), typed=typed)
+        return RedirectResponse(player_address(name), status_code=303)
+
+    def rename_player(request, db):
+        form = request.state.form
+        old, typed = form.get("name", ""), form.get("new", "")
+        try:
+            new = db.rename_player(old, typed)
+        except CommandError as exc:
+            return show_player(request, db, old, 400, problem=str(exc), typed=typed)
+        return RedirectResponse(player_address(new), status_code=303)
+
+    def merge_player(request, db):
+        form = request.state.form
+        source, into = form.get("name", ""), form.get("into", "")
+        try:
+            db.merge_players(source, into)
+        except CommandError as exc:
+            return show_player(request, db, source, 400, problem=str(exc), chosen=into)
+        return RedirectResponse(player_address(into), status_code=303)
 
     def standings_page(request, db):
         return shown(Views(db, hand_totals).standings)
@@ -164,6 +204,9 @@ def create_app(hub, db_path, organiser_path=None):
         Route("/history/players", with_db(players_page)),
         Route("/history/player/{name}", with_db(player_page)),
         Route("/history/standings", with_db(standings_page)),
+        Route("/history/players/add", organiser.write(with_db(add_player)), methods=["POST"]),
+        Route("/history/players/rename", organiser.write(with_db(rename_player)), methods=["POST"]),
+        Route("/history/players/merge", organiser.write(with_db(merge_player)), methods=["POST"]),
         Route("/favicon.ico", favicon),
         *organiser.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
