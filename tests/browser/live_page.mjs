@@ -19,6 +19,10 @@
 //                                                 the chart's size as drawn
 //   node live_page.mjs replay URL                 step through a session's board with the keys,
 //                                                 the buttons and a play's link: the captions seen
+//   node live_page.mjs organiser URL WxH PASSWORD OLD NEW FROM INTO   at that size, sign in at
+//                                                 URL/organiser/sign-in, rename player OLD to NEW
+//                                                 and merge FROM into INTO with the pages' forms;
+//                                                 each page met as "audit" prints it
 // Every mode ends with one line {"errors": [...]}: console errors and page errors seen.
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
@@ -91,6 +95,16 @@ function auditPage() {
     leaderboard: board ? { text: board.innerText, right: board.getBoundingClientRect().right, bottom: board.getBoundingClientRect().bottom } : null,
     text: document.querySelector("main").innerText,
   };
+}
+
+// axe-core's serious and critical findings on the page as it is
+async function axeFindings(page) {
+  await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+  return page.evaluate(async () => {
+    const found = await window.axe.run(document, { resultTypes: ["violations"] });
+    return found.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: v.nodes[0].target.join(" ") }));
+  });
 }
 
 try {
@@ -180,6 +194,26 @@ try {
           chart: { width: chart.width, height: chart.height } };
       }));
     }
+  } else if (mode === "organiser") {
+    const [base, size, password, old, renamed, from, into] = rest;
+    const [width, height] = size.split("x").map(Number);
+    const page = await newPage(width, height);
+    const met = async (name) => out({ name, url: page.url(), axe: await axeFindings(page), ...(await page.evaluate(auditPage)) });
+    await page.goto(`${base}organiser/sign-in?next=/history/player/${encodeURIComponent(old)}`);
+    await met("sign-in");
+    await page.getByLabel("Organiser password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForSelector("form#rename");
+    await met("player");
+    await page.getByLabel(`New name for ${old}`).fill(renamed);
+    await page.getByRole("button", { name: "Rename" }).click();
+    await page.waitForURL(`**/history/player/${encodeURIComponent(renamed)}`);
+    await met("renamed");
+    await page.goto(`${base}history/player/${encodeURIComponent(from)}`);
+    await page.getByLabel(`${from} is the same person as`).selectOption(into);
+    await page.getByRole("button", { name: "Merge" }).click();
+    await page.waitForURL(`**/history/player/${encodeURIComponent(into)}`);
+    await met("merged");
   } else if (mode === "replay") {
     const [url] = rest;
     const page = await newPage(1280, 900);

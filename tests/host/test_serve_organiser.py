@@ -3,7 +3,9 @@ that changes the register refuses a POST with 403 and one line unless the organi
 with the PC's password and the form carries the session's token; `serve` listens on this PC
 only unless told a host."""
 import html
+import os
 import re
+import sys
 
 import pytest
 from starlette.testclient import TestClient
@@ -176,3 +178,38 @@ def test_serve_listens_on_this_pc_only_unless_told_a_host():
     assert parser.parse_args(["serve", "--host", "0.0.0.0"]).host == "0.0.0.0"
     server = WebServer(Hub(), "unused.db")
     assert server.server.config.host == "127.0.0.1"
+
+
+# In a real browser, on a phone ------------------------------------------------------------
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import club_pages  # noqa: E402
+import live_browser  # noqa: E402
+from test_serve_browser import _missing  # noqa: E402
+
+
+@pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
+def test_on_a_phone_the_organiser_signs_in_renames_and_merges_with_the_forms(tmp_path, monkeypatch):
+    from club_night import club_night
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "pc"))  # the server reads the PC's password file
+    settings.save(PASSWORD)
+    db_path = club_night(tmp_path)
+    db = Database.open(db_path)
+    db.add_player("annie")
+    db.close()
+    server = WebServer(Hub(), db_path)
+    url = server.start()
+    try:
+        lines = live_browser.browser("organiser", url, "390x844", PASSWORD, "bob", "Bob Jones", "annie", "ann")
+    finally:
+        server.stop()
+    assert lines[-1] == {"errors": []}
+    met = {line["name"]: line for line in lines[:-1]}
+    assert list(met) == ["sign-in", "player", "renamed", "merged"]
+    assert {name: club_pages.findings(dict(line, status=200)) for name, line in met.items()} == {name: [] for name in met}
+    assert met["player"]["url"] == url + "history/player/bob" and "Change the register" in met["player"]["text"]
+    assert met["renamed"]["text"].startswith("Bob Jones\n\nAlso played as bob: those sessions are Bob Jones's too.")
+    assert met["merged"]["url"] == url + "history/player/ann" and "Also played as annie: those sessions are ann's too." in met["merged"]["text"]
+    assert _register(db_path) == [("ann", ["annie"]), ("Bob Jones", ["bob"]), ("cy", [])]
