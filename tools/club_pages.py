@@ -18,6 +18,7 @@ sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"), os.path
 import tiletable_host  # noqa: E402,F401  (puts firmware/ on sys.path)
 from club_night import club_night  # noqa: E402
 from live_browser import browser, position_picture  # noqa: E402
+from tiletable_host import organiser  # noqa: E402
 from tiletable_host.serve.command import WebServer  # noqa: E402
 from tiletable_host.serve.live import Hub  # noqa: E402
 
@@ -31,6 +32,7 @@ PAGES = {  # name: address under the server
     "player": "history/player/ann",
     "players": "history/players",
     "standings": "history/standings",
+    "organiser": "organiser/sign-in",
 }
 
 
@@ -80,6 +82,8 @@ def main(argv):
     out_dir = argv[0] if argv else os.path.join(ROOT, "docs", "pages")
     os.makedirs(out_dir, exist_ok=True)
     db_path = club_night(tempfile.mkdtemp())
+    os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp()  # a PC with an organiser password: the sign-in form
+    organiser.save("the organiser's password")
     problems = []
     for size in SIZES:
         lines, errors = audit(room(3), db_path, size, out_dir, PAGES)
