@@ -213,3 +213,21 @@ def test_on_a_phone_the_organiser_signs_in_renames_and_merges_with_the_forms(tmp
     assert met["renamed"]["text"].startswith("Bob Jones\n\nAlso played as bob: those sessions are Bob Jones's too.")
     assert met["merged"]["url"] == url + "history/player/ann" and "Also played as annie: those sessions are ann's too." in met["merged"]["text"]
     assert _register(db_path) == [("ann", ["annie"]), ("Bob Jones", ["bob"]), ("cy", [])]
+
+
+def test_serve_says_on_start_whether_the_pages_can_change_anything(tmp_path, monkeypatch):
+    import signal
+
+    from cli import serve_process
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "pc"))  # the process's PC: no password yet
+    for told in ("no organiser password on this PC: the pages are for looking only (tiletable organiser set-password)",
+                 "the organiser signs in at %sorganiser/sign-in to change the register"):
+        proc, line = serve_process("--no-table", "--db", str(tmp_path / "club.db"))
+        try:
+            url = re.match(r"live view and history on (http://127\.0\.0\.1:\d+/) ", line).group(1)  # this PC only
+            assert proc.stdout.readline().strip() == (told % url if "%s" in told else told)
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.communicate(timeout=15)
+        settings.save(PASSWORD)

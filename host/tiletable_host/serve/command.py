@@ -11,6 +11,10 @@ published to the club, and the page shows every table of the club live, whicheve
 off (serve/club.py), beside the whole club's history: a PC or Pi by each table runs the first
 line, the big screen in the room the second.
 
+It listens on 127.0.0.1, this PC only; --host 0.0.0.0 opens it to the room's phones and screen.
+Everyone who can reach it can look; adding, renaming and merging players from the pages needs
+the organiser password set on this PC (tiletable organiser set-password) and a sign-in.
+
     tiletable serve --port /dev/ttyACM0 --db club.db
     tiletable serve --port /dev/ttyACM0 --db postgresql://table3@clubhouse/club
     tiletable serve --no-table --host 0.0.0.0 --db postgresql://screen@clubhouse/club
@@ -23,6 +27,7 @@ import uvicorn
 
 from tiletable_host import db as dbmod
 from tiletable_host import dbtarget
+from tiletable_host import organiser
 from tiletable_host.connect import resolve_port
 from tiletable_host.errors import CommandError
 from tiletable_host.serve.app import create_app
@@ -77,6 +82,7 @@ class WebServer:
 
 def do_serve(args):
     db_path = dbtarget.resolve(args.db, dbmod.default_path())
+    editable = organiser.load() is not None  # a broken password file: one line, before anything starts
     ports = [] if args.no_table else (args.port or [resolve_port(None)])
     hub = Hub()
     publisher = listener = None
@@ -97,6 +103,10 @@ def do_serve(args):
     if listener is not None:
         tables = (tables + " and " if tables else "") + "every table the club's PCs publish"
     print("live view and history on %s (tables: %s; database %s); Ctrl-C stops" % (url, tables or "none", dbtarget.redact(db_path)), flush=True)
+    if editable:
+        print("the organiser signs in at %sorganiser/sign-in to change the register" % url, flush=True)
+    else:
+        print("no organiser password on this PC: the pages are for looking only (tiletable organiser set-password)", flush=True)
     try:
         while server.thread.is_alive():
             server.thread.join(0.5)
