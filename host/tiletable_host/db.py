@@ -26,6 +26,13 @@ Tables::
               each name they played under (a session's names are registered when it is stored:
               a new name is a new player) and the names merged into theirs. A rename or a merge
               changes only these two tables: the sessions keep the names played under.
+    events, event_rounds, round_sessions  a club night or a tournament (name, day, kind), its
+              rounds numbered from 1, and the sessions played in each round at which table:
+              a session is in at most one round, linked by its id, never rewritten (events.py)
+    seasons, teams, team_players, fixtures, legs, leg_players  a league season with its points
+              per leg and per match, its teams and their players (the register's ids), its
+              fixtures (home, away, day) and each fixture's legs: singles or doubles, the
+              players of each side, and the session that decided it, if any (league.py)
     live_tables  device -> the table's live picture as the PC beside it last published it to
               the club's server, that PC, and when it was heard from (serve/club.py; a SQLite
               file keeps it empty: its page shows only the tables its own PC watches)
@@ -64,7 +71,7 @@ from tiletable_host import dbtarget
 from tiletable_host.errors import CommandError
 
 APPLICATION_ID = 0x54544442  # "TTDB"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 MAX_PLAYER_NAME = 40  # characters of a name in the register
 BUSY_TIMEOUT = 2.0  # seconds to wait for another program's write before calling the file in use
 # Seconds a server lets one of our write transactions sit idle before it ends the session: ours
@@ -131,6 +138,80 @@ CREATE TABLE player_names (
     name TEXT PRIMARY KEY,
     player INTEGER NOT NULL REFERENCES players (id)
 )"""
+_EVENTS = """
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    day TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    UNIQUE (name, day)
+)"""
+_EVENT_ROUNDS = """
+CREATE TABLE event_rounds (
+    id INTEGER PRIMARY KEY,
+    event INTEGER NOT NULL REFERENCES events (id),
+    number INTEGER NOT NULL,
+    UNIQUE (event, number)
+)"""
+_ROUND_SESSIONS = """
+CREATE TABLE round_sessions (
+    session INTEGER NOT NULL REFERENCES sessions (id),
+    round INTEGER NOT NULL REFERENCES event_rounds (id),
+    table_name TEXT NOT NULL,
+    PRIMARY KEY (session)
+)"""
+_SEASONS = """
+CREATE TABLE seasons (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    singles INTEGER NOT NULL,
+    doubles INTEGER NOT NULL,
+    leg_win INTEGER NOT NULL,
+    leg_draw INTEGER NOT NULL,
+    match_win INTEGER NOT NULL,
+    match_draw INTEGER NOT NULL
+)"""
+_TEAMS = """
+CREATE TABLE teams (
+    id INTEGER PRIMARY KEY,
+    season INTEGER NOT NULL REFERENCES seasons (id),
+    name TEXT NOT NULL,
+    UNIQUE (season, name)
+)"""
+_TEAM_PLAYERS = """
+CREATE TABLE team_players (
+    team INTEGER NOT NULL REFERENCES teams (id),
+    player INTEGER NOT NULL REFERENCES players (id),
+    PRIMARY KEY (team, player)
+)"""
+_FIXTURES = """
+CREATE TABLE fixtures (
+    id INTEGER PRIMARY KEY,
+    season INTEGER NOT NULL REFERENCES seasons (id),
+    home INTEGER NOT NULL REFERENCES teams (id),
+    away INTEGER NOT NULL REFERENCES teams (id),
+    day TEXT NOT NULL,
+    UNIQUE (home, away, day)
+)"""
+_LEGS = """
+CREATE TABLE legs (
+    id INTEGER PRIMARY KEY,
+    fixture INTEGER NOT NULL REFERENCES fixtures (id),
+    number INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    session INTEGER REFERENCES sessions (id),
+    UNIQUE (fixture, number),
+    UNIQUE (session)
+)"""
+_LEG_PLAYERS = """
+CREATE TABLE leg_players (
+    leg INTEGER NOT NULL REFERENCES legs (id),
+    side TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    player INTEGER NOT NULL REFERENCES players (id),
+    PRIMARY KEY (leg, player)
+)"""
+_NIGHTS_AND_LEAGUES = ";\n".join((_EVENTS, _EVENT_ROUNDS, _ROUND_SESSIONS, _SEASONS, _TEAMS, _TEAM_PLAYERS, _FIXTURES, _LEGS, _LEG_PLAYERS)) + ";\n"
 # The club's live view (serve/club.py): not history, so neither copied nor checked (``TABLES``).
 # ``connected``/``stopped`` are 0 or 1; ``change`` counts the row's pictures; ``updated`` is the
 # database server's clock, in seconds since 1970, when the PC was last heard from.
@@ -148,8 +229,9 @@ CREATE TABLE live_tables (
     updated INTEGER NOT NULL
 )"""
 _SCHEMA = ";\n".join((_JOURNALS, _TABLES, _SESSIONS % "sessions", _RECORDS % "records", _RECORDS_BY_SESSION, _RULESETS, _LIVE_TABLES,
-                       _PLAYERS, _PLAYER_NAMES)) + ";\n"
-TABLES = ("journals", "tables", "sessions", "records", "rulesets", "players", "player_names")  # every table of the history, each before those that refer to it
+                       _PLAYERS, _PLAYER_NAMES)) + ";\n" + _NIGHTS_AND_LEAGUES
+TABLES = ("journals", "tables", "sessions", "records", "rulesets", "players", "player_names", "events", "event_rounds", "round_sessions",
+          "seasons", "teams", "team_players", "fixtures", "legs", "leg_players")  # every table of the history, each before those that refer to it
 _MARKS = "tiletable_schema"  # PostgreSQL: the table of the application id and the schema version
 
 
@@ -221,6 +303,8 @@ UPDATE sessions SET records = (SELECT count(*) FROM records r WHERE r.session = 
     3: (_LIVE_TABLES + ";\n", None),
     # The club's register of players, filled from the names the sessions were played under.
     4: (_PLAYERS + ";\n" + _PLAYER_NAMES + ";\n", _fill_register),
+    # Club nights and tournaments with their rounds, and league seasons with their fixtures.
+    5: (_NIGHTS_AND_LEAGUES, None),
 }
 
 
@@ -822,6 +906,9 @@ class Database:
                     raise CommandError("%s and %s played at one table (session %d): they are two people, not one" % (source, into, session))
                 brought += gone in seated
             self.execute("UPDATE player_names SET player = ? WHERE player = ?", (kept, gone))
+            for table, group in (("team_players", "team"), ("leg_players", "leg")):  # a team or a leg has them once
+                self.execute("DELETE FROM %s WHERE player = ? AND %s IN (SELECT %s FROM %s WHERE player = ?)" % (table, group, group, table), (gone, kept))
+                self.execute("UPDATE %s SET player = ? WHERE player = ?" % table, (kept, gone))
             self.execute("DELETE FROM players WHERE id = ?", (gone,))
         return brought
 
