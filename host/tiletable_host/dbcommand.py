@@ -3,7 +3,9 @@
 ``db copy SRC DST`` copies everything SRC holds into DST (made when missing): its rulesets,
 every journal with its records in order (each session is stored as a pull stores it, with
 its result and record count), the journals' boot counters, the tables' names and the register
-of players (each name DST does not know joins the player it belongs to in SRC). It may be
+of players (each name DST does not know joins the player it belongs to in SRC), and the
+events and league seasons with their rounds, teams, fixtures and legs (a session is known in
+both by its journal and first record, a player by name, an event by name and day). It may be
 stopped at any moment and run again: it goes on from what DST holds, and stores nothing
 twice. DST may already hold sessions (a club's database): they stay, and a table DST knows
 keeps the name and journal DST has for it, and a name DST knows stays its player's there.
@@ -11,8 +13,8 @@ Session numbers are DST's own.
 
 ``db check [--db DB]`` reads the whole database: on SQLite every page first (integrity_check),
 then on either engine tiletable's own consistency (every session's record count, every record
-filed under an existing session of its own journal, results, journals, tables, and every name
-played under known to the register). One line per
+filed under an existing session of its own journal, results, journals, tables, every name
+played under known to the register, and the events' and leagues' sessions, players and legs). One line per
 finding; exit status 1 when there is any.
 
     tiletable db copy ~/.local/share/tiletable/tiletable.db postgresql://club@server/club
@@ -143,7 +145,69 @@ def copy(source_db, destination_db, progress=lambda records: None):
             destination_db.remember_pull(device, identity, destination_db.last_boot(device, identity), name)
     done["sessions"] = source_db.session_count()
     done["new sessions"] = destination_db.session_count() - sessions_before
+    with destination_db.transaction():
+        done["events"], done["seasons"] = copy_events_and_leagues(source_db, destination_db)
     return done
+
+
+def _session_keys(db):
+    """Session id -> (device, journal identity, first record): a session's name in any database."""
+    return {row[0]: tuple(row[1:]) for row in _rows(db, "SELECT s.id, j.device, j.identity, s.first_seq FROM sessions s"
+                                                        " JOIN journals j ON j.id = s.journal")}
+
+
+def _id(db, sql, params):
+    row = db.execute(sql, params).fetchone()
+    return None if row is None else row[0]
+
+
+def copy_events_and_leagues(source_db, destination_db):
+    """Inside DST's transaction: SRC's events and seasons, each found in DST by its name (an
+    event by name and day) or made, with what DST lacks of their rounds, teams, fixtures and
+    legs; what DST holds stays (a session in another round there, a leg numbered there).
+    Returns how many events and seasons SRC has."""
+    dst = destination_db
+    by_key = {key: session for session, key in _session_keys(dst).items()}
+    sessions = {session: by_key.get(key) for session, key in _session_keys(source_db).items()}
+    players = {}  # SRC's player id -> DST's, by the register's names (copy_register made them known)
+    for player, name in _rows(source_db, "SELECT id, name FROM players"):
+        players[player] = _id(dst, "SELECT player FROM player_names WHERE name = ?", (name,))
+    events = _rows(source_db, "SELECT id, name, day, kind FROM events ORDER BY id")
+    for event, name, day, kind in events:
+        dst.execute("INSERT INTO events (name, day, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", (name, day, kind))
+        copied_event = _id(dst, "SELECT id FROM events WHERE name = ? AND day = ?", (name, day))
+        for round_id, number in _rows(source_db, "SELECT id, number FROM event_rounds WHERE event = %d ORDER BY number" % event):
+            dst.execute("INSERT INTO event_rounds (event, number) VALUES (?, ?) ON CONFLICT DO NOTHING", (copied_event, number))
+            copied_round = _id(dst, "SELECT id FROM event_rounds WHERE event = ? AND number = ?", (copied_event, number))
+            for session, table_name in _rows(source_db, "SELECT session, table_name FROM round_sessions WHERE round = %d" % round_id):
+                if sessions.get(session) is not None:
+                    dst.execute("INSERT INTO round_sessions (session, round, table_name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                                (sessions[session], copied_round, table_name))
+    seasons = _rows(source_db, "SELECT id, name, singles, doubles, leg_win, leg_draw, match_win, match_draw FROM seasons ORDER BY id")
+    teams = {}  # SRC's team id -> DST's
+    for row in seasons:
+        dst.execute("INSERT INTO seasons (name, singles, doubles, leg_win, leg_draw, match_win, match_draw)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", tuple(row[1:]))
+        copied_season = _id(dst, "SELECT id FROM seasons WHERE name = ?", (row[1],))
+        for team, name in _rows(source_db, "SELECT id, name FROM teams WHERE season = %d ORDER BY id" % row[0]):
+            dst.execute("INSERT INTO teams (season, name) VALUES (?, ?) ON CONFLICT DO NOTHING", (copied_season, name))
+            teams[team] = _id(dst, "SELECT id FROM teams WHERE season = ? AND name = ?", (copied_season, name))
+            for (player,) in _rows(source_db, "SELECT player FROM team_players WHERE team = %d ORDER BY player" % team):
+                dst.execute("INSERT INTO team_players (team, player) VALUES (?, ?) ON CONFLICT DO NOTHING", (teams[team], players[player]))
+        for fixture, home, away, day in _rows(source_db, "SELECT id, home, away, day FROM fixtures WHERE season = %d ORDER BY id" % row[0]):
+            dst.execute("INSERT INTO fixtures (season, home, away, day) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        (copied_season, teams[home], teams[away], day))
+            copied_fixture = _id(dst, "SELECT id FROM fixtures WHERE home = ? AND away = ? AND day = ?", (teams[home], teams[away], day))
+            for leg, number, kind, session in _rows(source_db, "SELECT id, number, kind, session FROM legs WHERE fixture = %d ORDER BY number" % fixture):
+                if _id(dst, "SELECT id FROM legs WHERE fixture = ? AND number = ?", (copied_fixture, number)) is not None:
+                    continue
+                taken = session is not None and _id(dst, "SELECT id FROM legs WHERE session = ?", (sessions.get(session),)) is not None
+                dst.execute("INSERT INTO legs (fixture, number, kind, session) VALUES (?, ?, ?, ?)",
+                            (copied_fixture, number, kind, None if session is None or taken else sessions.get(session)))
+                copied_leg = _id(dst, "SELECT id FROM legs WHERE fixture = ? AND number = ?", (copied_fixture, number))
+                for side, place, player in _rows(source_db, "SELECT side, place, player FROM leg_players WHERE leg = %d ORDER BY side, place" % leg):
+                    dst.execute("INSERT INTO leg_players (leg, side, place, player) VALUES (?, ?, ?, ?)", (copied_leg, side, place, players[player]))
+    return len(events), len(seasons)
 
 
 def do_copy(source, destination):
@@ -160,10 +224,10 @@ def do_copy(source, destination):
     finally:
         source_db.close()
     print("copied %s into %s: %d sessions (%d new), %d records (%d new) of %d journals, %d rulesets (%d new), %d tables,"
-          " %d players (%d new names)"
+          " %d players (%d new names), %d events, %d league seasons"
           % (dbtarget.redact(source), dbtarget.redact(destination), done["sessions"], done["new sessions"], done["records"],
              done["new records"], done["journals"], done["rulesets"], done["new rulesets"], done["tables"], done["players"],
-             done["new names"]))
+             done["new names"], done["events"], done["seasons"]))
     return 0
 
 
@@ -241,6 +305,25 @@ _CHECKS = (
      " ORDER BY p.id"),
     ("the name %s belongs to player %d, who is not in the register",
      "SELECT n.name, n.player FROM player_names n LEFT JOIN players p ON p.id = n.player WHERE p.id IS NULL ORDER BY n.name"),
+    ("round %d of event %d holds session %d, which does not exist",
+     "SELECT r.number, r.event, s.session FROM round_sessions s JOIN event_rounds r ON r.id = s.round"
+     " LEFT JOIN sessions x ON x.id = s.session WHERE x.id IS NULL ORDER BY r.event, r.number, s.session"),
+    ("session %d is in round %d, which belongs to no event",
+     "SELECT s.session, s.round FROM round_sessions s LEFT JOIN event_rounds r ON r.id = s.round"
+     " LEFT JOIN events e ON e.id = r.event WHERE e.id IS NULL ORDER BY s.session"),
+    ("leg %d of fixture %d was decided by session %d, which does not exist",
+     "SELECT l.number, l.fixture, l.session FROM legs l LEFT JOIN sessions s ON s.id = l.session"
+     " WHERE l.session IS NOT NULL AND s.id IS NULL ORDER BY l.fixture, l.number"),
+    ("leg %d of fixture %d is %s but has %d players",
+     "SELECT l.number, l.fixture, l.kind, count(p.player) FROM legs l LEFT JOIN leg_players p ON p.leg = l.id"
+     " GROUP BY l.id, l.number, l.fixture, l.kind HAVING count(p.player) <> CASE WHEN l.kind = 'doubles' THEN 4 ELSE 2 END"
+     " ORDER BY l.fixture, l.number"),
+    ("leg %d of fixture %d has player %d on the %s side, who is not in that team",
+     "SELECT l.number, l.fixture, p.player, p.side FROM leg_players p JOIN legs l ON l.id = p.leg JOIN fixtures f ON f.id = l.fixture"
+     " WHERE NOT EXISTS (SELECT 1 FROM team_players m WHERE m.player = p.player"
+     " AND m.team = CASE WHEN p.side = 'home' THEN f.home ELSE f.away END) ORDER BY l.fixture, l.number, p.player"),
+    ("team %d has player %d, who is not in the register",
+     "SELECT m.team, m.player FROM team_players m LEFT JOIN players p ON p.id = m.player WHERE p.id IS NULL ORDER BY m.team, m.player"),
 )
 
 
@@ -253,6 +336,15 @@ _COLUMNS = {
     "rulesets": "hash, name, document",
     "players": "id, name",
     "player_names": "name, player",
+    "events": "id, name, day, kind",
+    "event_rounds": "id, event, number",
+    "round_sessions": "session, round, table_name",
+    "seasons": "id, name, singles, doubles, leg_win, leg_draw, match_win, match_draw",
+    "teams": "id, season, name",
+    "team_players": "team, player",
+    "fixtures": "id, season, home, away, day",
+    "legs": "id, fixture, number, kind, session",
+    "leg_players": "leg, side, place, player",
 }
 
 

@@ -148,10 +148,10 @@ def test_db_copy_carries_the_register_and_check_finds_it_broken(capsys, tmp_path
     assert tiletable(capsys, ["players", "add", "dee", "--db", src])[0] == 0
     dst = new_db("dst")
     status, out, err = tiletable(capsys, ["db", "copy", src, dst])
-    assert (status, err) == (0, "") and out.rstrip().endswith("4 players (6 new names)")
+    assert (status, err) == (0, "") and out.rstrip().endswith("4 players (6 new names), 0 events, 0 league seasons")
     assert _register(dst) == _register(src) == [("ann", ["annie"]), ("bob", []), ("Cy Young", ["cy"]), ("dee", [])]
     status, out, _ = tiletable(capsys, ["db", "copy", src, dst])
-    assert status == 0 and out.rstrip().endswith("4 players (0 new names)")
+    assert status == 0 and out.rstrip().endswith("4 players (0 new names), 0 events, 0 league seasons")
     assert tiletable(capsys, ["db", "check", "--db", dst])[0] == 0
     db = Database.open(dst)
     try:
