@@ -56,6 +56,7 @@ COMMANDS = [
     _command("sessions", "sessions", "list the sessions in the PC's database"),
     _command("players", "register", "the register of players: list them, add, rename, merge two names into one"),
     _command("event", "events", "club nights and tournaments: rounds, the sessions at each table, the ranking"),
+    _command("league", "league", "a league season: teams, fixtures, legs linked to their sessions, the table"),
     _command("organiser", "organiser", "set or clear the organiser password that lets the pages change names"),
     _command("show", "show", "print a readable record of every hand of a session"),
     _command("export", "export", "write stored records as JSON Lines, CSV or tile game records"),
