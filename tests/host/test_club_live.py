@@ -230,7 +230,7 @@ def _stop(process):
 
 def _tables(url):
     """The tables of the first server-sent event of the page at ``url``: {title: picture}."""
-    with urllib.request.urlopen(url + "events", timeout=30) as stream:
+    with urllib.request.urlopen(url + "live/stream", timeout=30) as stream:
         for raw in stream:
             line = raw.decode().strip()
             if line.startswith("data:"):

@@ -274,7 +274,7 @@ def test_the_event_stream_sends_every_table_at_each_change(club):
     try:
         hub.publish("one", {"status": "idle", "text": "menu"})
         hub.publish("two", {"status": "unplugged", "text": "no table"})
-        tables = first_event(url + "events")
+        tables = first_event(url + "live/stream")
         assert [(t["name"], t["status"]) for t in tables] == [("one", "idle"), ("two", "unplugged")]
         version = hub.version
         hub.publish("one", {"status": "idle", "text": "menu"})

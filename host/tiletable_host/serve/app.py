@@ -4,7 +4,7 @@ the server from the database the other commands use (a SQLite file, or the club'
 Routes::
 
     /                         live tables (``?big=1``: the big-screen layout for a club room)
-    /events                   server-sent events: every table's picture, as JSON, at each change
+    /live/stream              server-sent events: every table's picture, as JSON, at each change
     /night                    tonight's leaderboard, as JSON (the big screen shows it beside the tables)
     /history                  sessions, filtered by ?player= &game= &since= &until=
     /history/session/N        one session hand by hand, explained scores, score chart
@@ -196,7 +196,7 @@ def create_app(hub, db_path, organiser_path=None):
 
     routes = [
         Route("/", live),
-        Route("/events", events),
+        Route("/live/stream", events),
         Route("/night", night),
         Route("/history", with_db(sessions_page)),
         Route("/history/session/{session:int}", with_db(session_page)),

@@ -112,7 +112,7 @@ if (leaderboard) {
   setInterval(lookUpNight, 30000);
 }
 
-const source = new EventSource("/events");
+const source = new EventSource("/live/stream");
 source.addEventListener("tables", (event) => {
   const tables = JSON.parse(event.data);
   const waiting = document.getElementById("waiting");
