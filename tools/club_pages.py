@@ -1,6 +1,6 @@
 """Headless Chromium on every page of ``tiletable serve`` at a phone's, a desktop's and the big
-screen's size, over a club night (tests/host/club_night.py: three named tables, several
-sessions) and a room of live tables: what a person meets on each page, and screenshots.
+screen's size, over a club night (tests/host/club_night.py: named tables, several sessions,
+the night as an event and a league season) and a room of live tables: what a person meets on each page, and screenshots.
 
     python tools/club_pages.py docs/pages
 
@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "host"), os.path.join(ROOT, "tools")]
 
 import tiletable_host  # noqa: E402,F401  (puts firmware/ on sys.path)
-from club_night import club_night  # noqa: E402
+from club_night import club_events, club_night  # noqa: E402
 from live_browser import browser, position_picture  # noqa: E402
 from tiletable_host import organiser  # noqa: E402
 from tiletable_host.serve.command import WebServer  # noqa: E402
@@ -32,6 +32,10 @@ PAGES = {  # name: address under the server
     "player": "history/player/ann",
     "players": "history/players",
     "standings": "history/standings",
+    "events": "events",
+    "event": "events/1",
+    "leagues": "leagues",
+    "league": "leagues/1",
     "organiser": "organiser/sign-in",
 }
 
@@ -81,7 +85,8 @@ def findings(line):
 def main(argv):
     out_dir = argv[0] if argv else os.path.join(ROOT, "docs", "pages")
     os.makedirs(out_dir, exist_ok=True)
-    db_path = club_night(tempfile.mkdtemp())
+    folder = tempfile.mkdtemp()
+    db_path = club_events(folder, club_night(folder))
     os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp()  # a PC with an organiser password: the sign-in form
     organiser.save("the organiser's password")
     problems = []

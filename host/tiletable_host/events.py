@@ -213,14 +213,15 @@ class Partners:
 
 def ranking(sessions, scale_of, partners_of):
     """``(players, partnerships)``: the rows of each ranking over the finished ``sessions``,
-    best first: ``{"place", "name", "played", "wins", "points"}``. A partnership's name is its
-    two players, in alphabetical order, joined by " & "; its points are the side's."""
+    best first: ``{"place", "name", "players", "played", "wins", "points"}``. A partnership's
+    players are its two, in alphabetical order, its name them joined by " & ", its points the side's."""
     from tiletable_host.people import score_value
 
     players, pairs = {}, {}
 
-    def count(table, name, won, points):
-        row = table.setdefault(name, {"name": name, "played": 0, "wins": 0, "points": 0})
+    def count(table, names, won, points):
+        name = " & ".join(names)
+        row = table.setdefault(name, {"name": name, "players": names, "played": 0, "wins": 0, "points": 0})
         row["played"] += 1
         row["wins"] += won
         row["points"] += points
@@ -231,10 +232,10 @@ def ranking(sessions, scale_of, partners_of):
         won = winners(session)
         scores = [score_value(score, scale_of(session)) for score in session["result"]["scores"]]
         for seat, name in enumerate(session["players"]):
-            count(players, str(name), seat in won, scores[seat])
+            count(players, [str(name)], seat in won, scores[seat])
         for pair in partners_of(session):
-            name = " & ".join(sorted((str(session["players"][seat]) for seat in pair), key=lambda n: (n.casefold(), n)))
-            count(pairs, name, any(seat in won for seat in pair), scores[pair[0]])
+            names = sorted((str(session["players"][seat]) for seat in pair), key=lambda n: (n.casefold(), n))
+            count(pairs, names, any(seat in won for seat in pair), scores[pair[0]])
     return placed(players.values()), placed(pairs.values())
 
 

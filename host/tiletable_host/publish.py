@@ -3,7 +3,8 @@
 Writes into DIR the pages `tiletable serve` shows of the history, from the same templates:
 the sessions (index.html), every session with its board to step through and its chart (the
 plays' pictures are in the page itself: nothing is fetched), its record (.tgr), the players,
-every player's page, and the standings, with the style sheet and scripts they load. Every link is
+every player's page, the standings, the events and the league seasons with each one's page,
+with the style sheet and scripts they load. Every link is
 relative, so the folder works from any sub-folder of a web site and opened from the disk
 (file://). The live tables and the big screen need the server: they are left out, and so
 is the sessions filter (it asks the server).
@@ -31,6 +32,8 @@ from rich.table import Table
 
 from tiletable_host import db as dbmod
 from tiletable_host import dbtarget
+from tiletable_host import events as club_events
+from tiletable_host import league
 from tiletable_host.errors import CommandError
 from tiletable_host.progress import Progress
 from tiletable_host.record import session_records_text
@@ -51,6 +54,12 @@ SITE = [
     ("players", lambda v: [("/history/player/" + name, "players/%s.html" % file_name(name), (name,)) for name in v.player_names()],
      lambda site, name: site.page(site.views.player, name)),
     ("standings", lambda v: [("/history/standings", "standings.html", ())], lambda site: site.page(site.views.standings)),
+    ("events list", lambda v: [("/events", "events.html", ())], lambda site: site.page(site.views.events)),
+    ("events", lambda v: [("/events/%d" % e["id"], "events/%d.html" % e["id"], (e["id"],)) for e in club_events.events(v.db)],
+     lambda site, event_id: site.page(site.views.event, event_id)),
+    ("league seasons list", lambda v: [("/leagues", "leagues.html", ())], lambda site: site.page(site.views.leagues)),
+    ("league seasons", lambda v: [("/leagues/%d" % s["id"], "leagues/%d.html" % s["id"], (s["id"],)) for s in league.seasons(v.db)],
+     lambda site, season_id: site.page(site.views.league, season_id)),
 ]
 
 

@@ -1,6 +1,7 @@
 """A club night in a database, for the tests and screenshots of the web pages: three named
 tables, each with matches played tonight as the table journals them (times, undos, an end
-record with the winners), one match still in progress, and an older match from last week."""
+record with the winners), one match still in progress, and an older match from last week;
+and with ``club_events``, the night as an event of two rounds and a league season over it."""
 import os
 import random
 import time
@@ -25,12 +26,12 @@ NIGHT = [
 ]
 
 
-def play_session(journal, name, seed, started, finished, actions=60):
-    """One match of preset ``name`` journalled by the table's own ``Session``, started at
-    ``started`` (Unix seconds); ``finished``: played to its end, else stopped after ``actions``
-    actions, as a match in progress. Returns the final state."""
-    ruleset = find_ruleset(name)
-    players = list(NAMES[: ruleset.player_counts()[0]])
+def play_session(journal, name, seed, started, finished, actions=60, ruleset=None, players=None):
+    """One match of preset ``name`` (or of ``ruleset``, by ``players``) journalled by the
+    table's own ``Session``, started at ``started`` (Unix seconds); ``finished``: played to its
+    end, else stopped after ``actions`` actions, as a match in progress. Returns the final state."""
+    ruleset = ruleset or find_ruleset(name)
+    players = list(players or NAMES[: ruleset.player_counts()[0]])
     state = ruleset.new_state(len(players))
     session = Session.start(journal, ruleset, state, players, "test", int(started), 0)
     rng, choice = random.Random(seed), Rng(seed)
@@ -63,6 +64,46 @@ def club_night(folder, now=None):
             device.set_name(table)
             device.hello()
             pull_journal(device, db)
+    finally:
+        db.close()
+    return db_path
+
+
+PARTNERS = ("dee", "eve", "fay", "gus")  # dee and fay against eve and gus: nobody of the night's other matches
+
+
+def club_events(folder, db_path, now=None):
+    """Add to the night's database (``club_night``) a partnership match of Muggins on "Table 4"
+    (session 8), the night as an event (round 1: sessions 1, 3, 5; round 2: 2, 6, 8) and a
+    league season of 2 singles and 1 doubles a match: Red Lion v Black Bull with every leg
+    decided, Black Bull v Crown with one leg not played yet."""
+    from tiletable_host import events, league
+
+    now = time.time() if now is None else now
+    pairs = find_ruleset("muggins", partnerships=True, deal={"4": 5})
+    device = LocalTransport(os.path.join(str(folder), "Table-4"))
+    device.server.device = "tiletable-e664"
+    play_session(device.journal, "muggins", 18, now - 0.75 * 3600, True, ruleset=pairs, players=PARTNERS)
+    device.set_name("Table 4")
+    device.hello()
+    db = Database.open(db_path)
+    try:
+        db.remember_ruleset(pairs.hash, pairs.name, pairs.to_json())
+        pull_journal(device, db)
+        event = events.add_event(db, "Friday night", time.strftime("%Y-%m-%d", time.gmtime(now)), "night")
+        for number, sessions in ((1, [1, 3, 5]), (2, [2, 6, 8])):
+            events.add_round(db, event)
+            events.attach_sessions(db, event, number, sessions)
+        season = league.add_season(db, "Winter league", 2, 1, 1, 0, 2, 1)
+        league.add_team(db, season, "Red Lion", "ann,dee,fay")
+        league.add_team(db, season, "Black Bull", "bob,eve,gus")
+        league.add_team(db, season, "Crown", "cy")
+        first = league.add_fixture(db, season, "Red Lion", "Black Bull", "2026-12-04")
+        league.add_leg(db, first, "ann", "bob", 1)
+        league.add_leg(db, first, "ann", "bob", 2)
+        league.add_leg(db, first, "dee,fay", "eve,gus", 8)
+        second = league.add_fixture(db, season, "Black Bull", "Crown", "2026-12-11")
+        league.add_leg(db, second, "bob", "cy")
     finally:
         db.close()
     return db_path

@@ -1,5 +1,5 @@
-"""`tiletable publish DIR`: a club night's history as static pages, the server's pages with
-relative links, that work from the disk (file://) in headless Chromium on a phone; a folder
+"""`tiletable publish DIR`: a club night's history, with the night as an event and a league
+season, as static pages, the server's pages with relative links, that work from the disk (file://) in headless Chromium on a phone; a folder
 that is not a previous publish is never replaced, and a failed publish leaves the last one."""
 import os
 import re
@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from starlette.testclient import TestClient
 
-from club_night import NIGHT, club_night
+from club_night import NIGHT, club_events, club_night
 from tiletable_host import publish
 from tiletable_host.main import main
 from tiletable_host.serve.app import create_app
@@ -22,9 +22,14 @@ import live_browser  # noqa: E402
 from test_serve_browser import _missing  # noqa: E402
 
 
+SESSIONS = len(NIGHT) + 1  # and the partnership match of ``club_events``
+
+
 @pytest.fixture(scope="module")
 def night(tmp_path_factory):
-    return club_night(tmp_path_factory.mktemp("night"))
+    """The club night with the night as an event and a league season (``club_events``)."""
+    folder = tmp_path_factory.mktemp("night")
+    return club_events(folder, club_night(folder))
 
 
 @pytest.fixture(scope="module")
@@ -70,12 +75,15 @@ def pages_of(folder):
 def test_every_page_of_the_history_is_written_with_its_record_and_scripts(site):
     folder, printed = site
     pages = pages_of(folder)
-    sessions = ["sessions/%d.html" % n for n in range(1, len(NIGHT) + 1)]
-    assert pages == sorted(["index.html", "players.html", "standings.html", "players/ann.html", "players/bob.html", "players/cy.html"] + sessions)
-    assert all(os.path.isfile(os.path.join(folder, "sessions", "%d.tgr" % n)) for n in range(1, len(NIGHT) + 1))
+    sessions = ["sessions/%d.html" % n for n in range(1, SESSIONS + 1)]
+    players = ["players/%s.html" % name for name in ("ann", "bob", "cy", "dee", "eve", "fay", "gus")]
+    events = ["events.html", "events/1.html", "leagues.html", "leagues/1.html"]
+    assert pages == sorted(["index.html", "players.html", "standings.html"] + players + sessions + events)
+    assert all(os.path.isfile(os.path.join(folder, "sessions", "%d.tgr" % n)) for n in range(1, SESSIONS + 1))
     assert sorted(os.listdir(os.path.join(folder, "static"))) == ["boards", "replay.js", "style.css", "tiles.js"]  # not the live page's
-    assert re.search(r"^ sessions +%d +\d+\.\d (kB|MB)$" % len(NIGHT), printed, re.M), printed
-    assert re.search(r"^ all +%d +\d+\.\d MB$" % (len(pages) + len(NIGHT) + 7), printed, re.M), printed
+    assert re.search(r"^ sessions +%d +\d+\.\d (kB|MB)$" % SESSIONS, printed, re.M), printed
+    assert re.search(r"^ events +1 +\d+\.\d kB$", printed, re.M) and re.search(r"^ league seasons +1 +\d+\.\d kB$", printed, re.M), printed
+    assert re.search(r"^ all +%d +\d+\.\d MB$" % (len(pages) + SESSIONS + 7), printed, re.M), printed
     assert printed.endswith("published into %s: open %s" % (folder, os.path.join(folder, "index.html")))
 
 
@@ -106,7 +114,8 @@ def test_the_published_pages_are_the_servers_without_its_live_parts(site, night)
     def unsigned(html):  # the server's note that the organiser can sign in to change the register
         return re.sub(r'<p class="organiser-only">.*?</p>', "", html, flags=re.S)
 
-    for address, path in [("/history/players", "players.html"), ("/history/standings", "standings.html"), ("/history/player/ann", "players/ann.html")]:
+    for address, path in [("/history/players", "players.html"), ("/history/standings", "standings.html"), ("/history/player/ann", "players/ann.html"),
+                          ("/events", "events.html"), ("/events/1", "events/1.html"), ("/leagues", "leagues.html"), ("/leagues/1", "leagues/1.html")]:
         with open(os.path.join(folder, path), encoding="utf-8") as f:
             assert main_text(f.read()) == main_text(unsigned(client.get(address).text)), path
     for path in pages_of(folder):  # the organiser's sign-in and forms need the server too
@@ -120,6 +129,22 @@ def test_the_published_pages_are_the_servers_without_its_live_parts(site, night)
     with open(os.path.join(folder, "sessions", "1.html"), encoding="utf-8") as f:
         session = f.read()
     assert '<link rel="stylesheet" href="../static/style.css">' in session and '<a href="../index.html">Sessions</a>' in session
+    assert '<a href="../events.html">Events</a>' in session and '<a href="../leagues.html">Leagues</a>' in session
+
+
+def test_the_events_and_league_pages_link_to_the_published_sessions_and_players(site):
+    folder, _ = site
+    with open(os.path.join(folder, "events.html"), encoding="utf-8") as f:
+        assert '<a href="events/1.html">Friday night</a>' in f.read()
+    with open(os.path.join(folder, "events", "1.html"), encoding="utf-8") as f:
+        event = f.read()
+    assert '<a href="../sessions/8.html">8</a>' in event and '<a href="../players/dee.html">dee</a> &amp; <a href="../players/fay.html">fay</a>' in event
+    with open(os.path.join(folder, "leagues.html"), encoding="utf-8") as f:
+        assert '<a href="leagues/1.html">Winter league</a>' in f.read()
+    with open(os.path.join(folder, "leagues", "1.html"), encoding="utf-8") as f:
+        season = f.read()
+    assert re.findall(r'<td data-label="Session"><a href="\.\./sessions/(\d+)\.html">', season) == ["1", "2", "8"]
+    assert '<a href="../players/cy.html">cy</a>' in season  # a team's player
 
 
 def test_a_players_other_names_link_to_their_page_and_any_name_makes_a_file(tmp_path, night):
@@ -137,7 +162,7 @@ def test_a_players_other_names_link_to_their_page_and_any_name_makes_a_file(tmp_
         db.close()
     folder = str(tmp_path / "site")
     assert main(["publish", folder, "--db", db_path]) == 0
-    assert sorted(os.listdir(os.path.join(folder, "players"))) == ["Bob Jones.html", "Dee %2F Smith.html", "ann.html", "cy.html"]
+    assert sorted(os.listdir(os.path.join(folder, "players"))) == ["Bob Jones.html", "Dee %2F Smith.html", "ann.html", "cy.html", "dee.html", "eve.html", "fay.html", "gus.html"]
     with open(os.path.join(folder, "sessions", "1.html"), encoding="utf-8") as f:  # played as bob
         assert '<a href="../players/Bob%20Jones.html">bob</a>' in f.read()
     with open(os.path.join(folder, "players.html"), encoding="utf-8") as f:
@@ -188,7 +213,8 @@ def test_a_published_session_steps_through_its_board_from_the_disk_on_a_phone(si
     assert [line["play"] for line in steps[:2]] == [2, 3] and steps[3]["play"] == steps[2]["play"] - 1 > 3
     assert all(line["chart"]["width"] > 300 and line["chart"]["height"] > 100 for line in steps)
     pages = ["session=" + url] + ["%s=file://%s" % (name, os.path.join(folder, path)) for name, path in
-                                  [("sessions", "index.html"), ("players", "players.html"), ("player", "players/ann.html"), ("standings", "standings.html")]]
+                                  [("sessions", "index.html"), ("players", "players.html"), ("player", "players/ann.html"), ("standings", "standings.html"),
+                                   ("event", "events/1.html"), ("league", "leagues/1.html")]]
     *audits, end = live_browser.browser("audit", "390x844", "-", *pages, timeout=300)
     for audit in audits:
         assert (audit["axe"], audit["width"], audit["smallText"], audit["smallTargets"]) == ([], 390, [], []), audit["name"]

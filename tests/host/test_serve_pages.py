@@ -1,17 +1,18 @@
 """The club's pages as people use them: a session to replay play by play (one numbering, the
 board after every play, each hand's score sheet, the result and chance steps in words), the
-big screen for the room, and every page on a phone, a desktop and the big screen, checked in
+big screen for the room, a night's event and a league season, and every page on a phone, a desktop and the big screen, checked in
 headless Chromium (tests/browser/live_page.mjs) for width, text size, touch targets and
 axe-core's serious and critical findings."""
 import json
 import os
 import re
+import shutil
 import sys
 
 import pytest
 from starlette.testclient import TestClient
 
-from club_night import NIGHT, club_night
+from club_night import NIGHT, club_events, club_night
 from tiletable_host.db import Database
 from tiletable_host.people import score_value
 from tiletable_host.serve.app import create_app
@@ -31,6 +32,13 @@ def night(tmp_path_factory):
 @pytest.fixture
 def client(night):
     return TestClient(create_app(Hub(), night))
+
+
+@pytest.fixture(scope="module")
+def club(night, tmp_path_factory):
+    """The night's database with the night as an event and a league season (``club_events``)."""
+    folder = tmp_path_factory.mktemp("club")
+    return club_events(folder, shutil.copy(night, str(folder / "club.db")))
 
 
 def frames_of(page):
@@ -107,6 +115,41 @@ def test_a_table_back_in_its_menu_shows_no_board():
     snap = {"mode": "menu", "menu": ["muggins", 2], "ruleset": "muggins", "players": 2, "hand": 3, "scores": [201, 150], "to_act": "over"}
     assert picture(snap, ["ann", "bob"], None) == {"status": "idle", "text": "Free: muggins for 2 players chosen in its menu"}
     assert picture(dict(snap, mode="over"), ["ann", "bob"], None)["status"] == "game"  # the final scores on show
+
+
+# Events and leagues ------------------------------------------------------------------------
+
+
+def test_an_events_page_ranks_players_and_partners_and_lists_each_rounds_tables(club):
+    client = TestClient(create_app(Hub(), club))
+    listing = _visible(client.get("/events").text)
+    assert re.search(r"Friday night \d{4}-\d\d-\d\d night 2 6", listing), listing
+    page = client.get("/events/1").text
+    text = _visible(page)
+    assert "A night on " in text and "2 rounds, 6 sessions" in text
+    ranking = re.findall(r'<td data-label="Place">(\d+)</td><td data-label="Player">(.*?)</td><td data-label="Played">(\d+)</td>'
+                         r'<td data-label="Wins">(\d+)</td>', page)
+    assert [(int(place), re.sub(r"<[^>]+>", "", who), int(wins)) for place, who, _, wins in ranking][:2] == [(1, "ann", 3), (2, "bob", 2)]
+    pairs = re.findall(r'<td data-label="Partners">(.*?)</td>', page)
+    assert [re.sub(r"<[^>]+>", "", p).replace("&amp;", "&") for p in pairs] == ["eve & gus", "dee & fay"]
+    assert '<a href="/history/player/dee">dee</a> &amp; <a href="/history/player/fay">fay</a>' in page  # each partner's page
+    assert re.search(r"Round 2 Table Session Game Players Result Table 1 2 muggins ann , bob .*Table 4 8 muggins dee , eve , fay , gus", text)
+    assert client.get("/events/9").status_code == 404
+
+
+def test_a_league_page_has_its_table_and_each_fixtures_legs_linked_to_their_sessions(club):
+    client = TestClient(create_app(Hub(), club))
+    assert "Winter league 2 singles, 1 doubles" in _visible(client.get("/leagues").text)
+    page = client.get("/leagues/1").text
+    rows = re.findall(r'<tr><td data-label="Place">(\d+)</td><td data-label="Team">([^<]+)</td>((?:<td data-label="[^"]+">\d+</td>)+)</tr>', page)
+    table = [(int(place), team, [int(n) for n in re.findall(r">(\d+)<", cells)]) for place, team, cells in rows]
+    assert table == [(1, "Black Bull", [1, 1, 0, 0, 2, 2]), (2, "Red Lion", [1, 0, 0, 1, 1, 0]), (3, "Crown", [0, 0, 0, 0, 0, 0])]
+    text = _visible(page)
+    assert "Red Lion 1–2 Black Bull" in text and "Black Bull 0–0 Crown (not finished)" in text
+    assert re.findall(r'<td data-label="Session"><a href="/history/session/(\d+)">', page) == ["1", "2", "8"]
+    assert "1, singles ann bob ann won 1" in text and "3, doubles dee &amp; fay eve &amp; gus eve &amp; gus won 8" in text
+    assert "1, singles bob cy not played yet –" in text  # a leg without a session
+    assert client.get("/leagues/5").status_code == 404
 
 
 # The register's pages ----------------------------------------------------------------------
@@ -229,8 +272,8 @@ browser = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
 
 @browser
 @pytest.mark.parametrize("size", club_pages.SIZES)
-def test_every_page_fits_the_screen_with_readable_text_big_targets_and_no_axe_finding(night, size):
-    lines, errors = club_pages.audit(club_pages.room(3), night, size, None, club_pages.PAGES)
+def test_every_page_fits_the_screen_with_readable_text_big_targets_and_no_axe_finding(club, size):
+    lines, errors = club_pages.audit(club_pages.room(3), club, size, None, club_pages.PAGES)
     assert errors == []
     assert {line["name"]: club_pages.findings(line) for line in lines} == {name: [] for name in club_pages.PAGES}
     seen = {line["name"]: line for line in lines}
@@ -242,6 +285,9 @@ def test_every_page_fits_the_screen_with_readable_text_big_targets_and_no_axe_fi
     assert seen["player"]["width"] == seen["sessions"]["width"] == seen["standings"]["width"] == int(size.split("x")[0])
     assert seen["players"]["width"] == int(size.split("x")[0]) and re.search(r"\nann\s+7\s+3\s", seen["players"]["text"])
     assert "A muggins rating of " in seen["player"]["text"] and "μ" not in seen["player"]["text"] + seen["standings"]["text"]
+    assert all(seen[name]["width"] == int(size.split("x")[0]) for name in ("events", "event", "leagues", "league"))
+    assert re.search(r"\n1\s+ann\s+5\s+3\s", seen["event"]["text"]) and "eve & gus" in seen["event"]["text"]
+    assert re.search(r"\n1\s+Black Bull\s+1\s+1\s+0\s+0\s+2\s+2\n", seen["league"]["text"]) and "not played yet" in seen["league"]["text"]
 
 
 @browser

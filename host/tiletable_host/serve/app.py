@@ -13,6 +13,10 @@ Routes::
     /history/player/NAME      a player's sessions and games, average hand, ratings in words
                               (another name of theirs redirects to the register's name)
     /history/standings        per-game standings and openskill ratings
+    /events                   the club's nights and tournaments
+    /events/N                 an event's ranking of players and partnerships, and its rounds by table
+    /leagues                  the league seasons
+    /leagues/N                a season's table, teams and each fixture's legs with their sessions
     /history/players/add      (POST, the organiser's) add a player to the register
     /history/players/rename   (POST, the organiser's) call a player by another name
     /history/players/merge    (POST, the organiser's) make two names one player
@@ -191,6 +195,18 @@ def create_app(hub, db_path, organiser_path=None):
     def standings_page(request, db):
         return shown(Views(db, hand_totals).standings)
 
+    def events_page(request, db):
+        return shown(Views(db, hand_totals).events)
+
+    def event_page(request, db):
+        return shown(Views(db, hand_totals).event, request.path_params["event"])
+
+    def leagues_page(request, db):
+        return shown(Views(db, hand_totals).leagues)
+
+    def league_page(request, db):
+        return shown(Views(db, hand_totals).league, request.path_params["season"])
+
     def favicon(request):
         return Response(status_code=204)
 
@@ -204,6 +220,10 @@ def create_app(hub, db_path, organiser_path=None):
         Route("/history/players", with_db(players_page)),
         Route("/history/player/{name}", with_db(player_page)),
         Route("/history/standings", with_db(standings_page)),
+        Route("/events", with_db(events_page)),
+        Route("/events/{event:int}", with_db(event_page)),
+        Route("/leagues", with_db(leagues_page)),
+        Route("/leagues/{season:int}", with_db(league_page)),
         Route("/history/players/add", organiser.write(with_db(add_player)), methods=["POST"]),
         Route("/history/players/rename", organiser.write(with_db(rename_player)), methods=["POST"]),
         Route("/history/players/merge", organiser.write(with_db(merge_player)), methods=["POST"]),

@@ -14,6 +14,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from tiletable.families import FAMILIES
+from tiletable_host import events as club_events
+from tiletable_host import league
 from tiletable_host.errors import CommandError
 from tiletable_host.people import score_scale, score_value
 from tiletable_host.plot import render_svg
@@ -134,3 +136,27 @@ class Views:
 
     def standings(self):
         return "standings.html", dict(title="Standings", standings=history.standings(self.sessions_registered(), self.scales))
+
+    def events(self):
+        """The club's nights and tournaments, the newest first."""
+        return "events.html", dict(title="Events", events=club_events.events(self.db))
+
+    def event(self, event_id):
+        """An event's ranking of players and partnerships, and its rounds by table."""
+        found = club_events.event(self.db, event_id)
+        rounds = [dict(r, sessions=[history.session_row(s, self.scales) for s in r["sessions"]])
+                  for r in club_events.rounds(self.db, found["id"])]
+        players, pairs = club_events.event_ranking(self.db, found["id"])
+        return "event.html", dict(title=found["name"], event=found, rounds=rounds, players=players, pairs=pairs)
+
+    def leagues(self):
+        """The league seasons."""
+        return "leagues.html", dict(title="Leagues", seasons=league.seasons(self.db))
+
+    def league(self, season_id):
+        """A season's table, its teams, and each fixture's legs with the sessions that decided them."""
+        view = league.season_view(self.db, season_id)
+        for fixture in view["fixtures"]:
+            for leg in fixture["legs"]:
+                leg["words"] = league.result_text(leg)
+        return "league.html", dict(view, title=view["season"]["name"])
