@@ -283,3 +283,18 @@ def test_db_copy_carries_events_and_leagues_once_and_check_finds_them_broken(cap
         "leg 2 of fixture 1 is doubles but has 3 players",
         "leg 1 of fixture 1 has player %s on the away side, who is not in that team" % dee,
     ]
+
+
+def test_a_merge_brings_a_players_team_place_and_legs_along(capsys, db_target):
+    db = _club(db_target)
+    _ok(capsys, "players", "add", "annie", "--db", db)
+    _ok(capsys, "league", "add", "Summer", "--db", db)
+    _ok(capsys, "league", "team", "1", "Red Lion", "--players", "annie,bob", "--db", db)
+    _ok(capsys, "league", "team", "1", "Crown", "--players", "cy", "--db", db)
+    _ok(capsys, "league", "fixture", "1", "Red Lion", "Crown", "--date", "2026-12-04", "--db", db)
+    _ok(capsys, "league", "leg", "1", "--home", "annie", "--away", "cy", "--db", db)
+    _ok(capsys, "players", "merge", "annie", "ann", "--db", db)
+    assert "  leg 1 singles  ann v cy: not played yet" in _ok(capsys, "league", "show", "1", "--db", db).splitlines()
+    _played(db, "tiletable-c3", "Table 3", (["ann", "cy"], [61, 10], [0], 120))  # session 7
+    _ok(capsys, "league", "leg", "1", "--home", "ann", "--away", "cy", "--session", "7", "--db", db)  # ann is Red Lion's now
+    assert _ok(capsys, "db", "check", "--db", db).endswith(": no problems found\n")
