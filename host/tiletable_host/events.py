@@ -61,6 +61,8 @@ def do_event(args):
         elif command == "round":
             print("round %d of event %d" % (add_round(db, args.event), args.event))
         elif command == "attach":
+            if args.session and (args.tables or args.since or args.until):
+                raise CommandError("say which sessions one way: --session N..., or --tables with --from and --until")
             sessions = args.session or window_sessions(db, args.tables, args.since, args.until)
             attached = attach_sessions(db, args.event, args.round, sessions, args.table_name)
             print("round %d of event %d: session%s %s" % (args.round, args.event, "" if len(attached) == 1 else "s", ", ".join(map(str, attached))))

@@ -171,6 +171,8 @@ def test_each_event_mistake_is_one_line_and_changes_nothing(capsys, db_target):
         "tiletable: event: --from wants 'YYYY-MM-DD HH:MM' (UTC), not '19:00'"
     assert _error(capsys, "event", "attach", "2", "1", "--db", db) == \
         "tiletable: event: say which sessions: --session N..., or --tables with --from and --until"
+    assert _error(capsys, "event", "attach", "2", "1", "--session", "2", "--tables", "Table 1", "--db", db) == \
+        "tiletable: event: say which sessions one way: --session N..., or --tables with --from and --until"
     out = _ok(capsys, "event", "show", "1", "--db", db)
     assert "session 1 " in out and "session 2 " not in out  # the attach that failed stored none of its sessions
 
