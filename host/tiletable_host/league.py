@@ -12,6 +12,7 @@ not played yet, and a match counts in the table once every leg of it is decided.
     tiletable league fixture 1 "Red Lion" "Black Bull" --date 2026-12-04
     tiletable league leg 1 --home ann --away dee --session 12        # fixture 1's next leg
     tiletable league leg 1 --home ann,bob --away dee,eve             # a doubles leg not played yet
+    tiletable league link 1 2 14                                     # fixture 1's leg 2 was session 14
     tiletable league show 1                                          # the table and each fixture
 """
 import argparse
@@ -27,7 +28,7 @@ KINDS = {1: "singles", 2: "doubles"}
 
 def configure(parser):
     parser.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
-    commands = parser.add_subparsers(dest="league_command", metavar="{add,team,fixture,leg,show}")
+    commands = parser.add_subparsers(dest="league_command", metavar="{add,team,fixture,leg,link,show}")
     add = commands.add_parser("add", help="a new league season", description="Add a league season and how its matches are scored.")
     add.add_argument("name", metavar="NAME")
     add.add_argument("--singles", type=int, default=6, help="singles legs in a match (default 6)")
@@ -51,16 +52,20 @@ def configure(parser):
     leg.add_argument("--home", required=True, help="the home side: one player (singles) or two separated by a comma (doubles)")
     leg.add_argument("--away", required=True, help="the away side, as --home")
     leg.add_argument("--session", type=int, help="the session that decided it (`tiletable sessions`)")
+    link = commands.add_parser("link", help="the session that decided a leg recorded before", description="LEG of FIXTURE was decided by SESSION.")
+    link.add_argument("fixture", metavar="FIXTURE", type=int)
+    link.add_argument("leg", metavar="LEG", type=int)
+    link.add_argument("session", metavar="SESSION", type=int)
     show = commands.add_parser("show", help="a season's table and fixtures", description="Show SEASON's table and each fixture's legs.")
     show.add_argument("season", metavar="SEASON", type=int)
-    for sub in (add, team, fixture, leg, show):
+    for sub in (add, team, fixture, leg, link, show):
         sub.add_argument("--db", default=argparse.SUPPRESS, help=dbtarget.HELP % dbmod.default_path())
 
 
 def do_league(args):
     target = dbtarget.resolve(args.db, dbmod.default_path())
     command = args.league_command
-    db = dbmod.Database.open(target, create=command in ("add", "team", "fixture", "leg"))
+    db = dbmod.Database.open(target, create=command in ("add", "team", "fixture", "leg", "link"))
     try:
         if command == "add":
             season_id = add_season(db, args.name, args.singles, args.doubles, args.leg_win, args.leg_draw, args.win, args.draw)
@@ -74,6 +79,9 @@ def do_league(args):
             number, kind = add_leg(db, args.fixture, args.home, args.away, args.session)
             print("leg %d of fixture %d: %s, %s v %s%s" % (number, args.fixture, kind, args.home, args.away,
                                                           "" if args.session is None else ", session %d" % args.session))
+        elif command == "link":
+            link_leg(db, args.fixture, args.leg, args.session)
+            print("leg %d of fixture %d: session %d" % (args.leg, args.fixture, args.session))
         elif command == "show":
             _show(season_view(db, args.season))
         else:
@@ -225,6 +233,25 @@ def add_leg(db, fixture_id, home, away, session_id=None):
             for place, (player_id, _) in enumerate(players[side], 1):
                 db.execute("INSERT INTO leg_players (leg, side, place, player) VALUES (?, ?, ?, ?)", (leg, side, place, player_id))
     return number, kind
+
+
+def link_leg(db, fixture_id, number, session_id):
+    """A leg recorded without its session was decided by ``session_id``.
+
+    :raises CommandError: for an unknown leg or session, a leg decided already, or a session
+        not played by the leg's players (``_check_session``)."""
+    with db.transaction():
+        row = db.execute("SELECT id, session FROM legs WHERE fixture = ? AND number = ?", (fixture_id, number)).fetchone()
+        if row is None:
+            raise CommandError("fixture %d has no leg %d (see `tiletable league show SEASON`)" % (fixture_id, number))
+        if row[1] is not None:
+            raise CommandError("leg %d of fixture %d was decided by session %d already" % (number, fixture_id, row[1]))
+        sides = {"home": [], "away": []}
+        for side, name in db.execute("SELECT lp.side, p.name FROM leg_players lp JOIN players p ON p.id = lp.player"
+                                     " WHERE lp.leg = ? ORDER BY lp.side, lp.place", (row[0],)).fetchall():
+            sides[side].append(name)
+        _check_session(db, session_id, sides["home"], sides["away"])
+        db.execute("UPDATE legs SET session = ? WHERE id = ?", (session_id, row[0]))
 
 
 def _check_session(db, session_id, home, away):

@@ -196,6 +196,9 @@ def test_a_league_season_links_each_leg_to_its_session_and_tables_the_finished_m
     _ok(capsys, "league", "leg", "1", "--home", "ann,bob", "--away", "cy,dee", "--session", "2", "--db", db)
     _ok(capsys, "league", "leg", "2", "--home", "eve", "--away", "bob", "--session", "6", "--db", db)  # in progress
     _ok(capsys, "league", "leg", "2", "--home", "eve", "--away", "ann", "--db", db)  # not played yet
+    assert _error(capsys, "league", "link", "2", "2", "1", "--db", db) == "tiletable: league: session 1 was played by ann, bob, not by eve, ann"
+    assert _error(capsys, "league", "link", "2", "1", "7", "--db", db) == "tiletable: league: leg 1 of fixture 2 was decided by session 6 already"
+    assert _error(capsys, "league", "link", "2", "3", "7", "--db", db) == "tiletable: league: fixture 2 has no leg 3 (see `tiletable league show SEASON`)"
     out = _ok(capsys, "league", "show", "1", "--db", db)
     assert out.splitlines() == [
         "Teesdale 2026: 2 singles and 1 doubles a match; a leg 1 (drawn 0), a match 2 (drawn 1)",
@@ -237,6 +240,8 @@ def test_each_league_mistake_is_one_line(capsys, db_target):
         "tiletable: league: season 1 has no team 'Swan' (its teams: Black Bull, Crown, Red Lion)"
     _ok(capsys, "league", "leg", "1", "--home", "bob", "--away", "cy", "--db", db)
     assert _error(capsys, "league", "leg", "1", "--home", "ann", "--away", "cy", "--db", db) == "tiletable: league: fixture 1 has its 2 singles legs already"
+    assert _ok(capsys, "league", "link", "1", "2", "5", "--db", db) == "leg 2 of fixture 1: session 5\n"  # bob v cy, played after all
+    assert "  leg 2 singles  bob v cy: cy won (session 5)" in _ok(capsys, "league", "show", "1", "--db", db).splitlines()
 
 
 def test_a_database_of_schema_5_gets_the_tables_of_nights_and_leagues(capsys, db_target):
