@@ -251,8 +251,8 @@ def placed(rows):
     return ordered
 
 
-def event_ranking(db, event_id):
-    """The event's ``ranking`` over the sessions of all its rounds."""
+def event_ranking(db, event_rounds):
+    """The event's ``ranking`` over the sessions of all its rounds (``rounds``)."""
     from tiletable_host.sessionlog import session_scale
 
     scales = {}
@@ -263,7 +263,7 @@ def event_ranking(db, event_id):
             scales[key] = session_scale(db, session)
         return scales[key]
 
-    sessions = [session for found in rounds(db, event_id) for session in found["sessions"]]
+    sessions = [session for found in event_rounds for session in found["sessions"]]
     return ranking(sessions, scale_of, Partners(db))
 
 
@@ -283,13 +283,14 @@ def _list(db):
 def _show(db, event_id):
     found = event(db, event_id)
     print("%s: a %s on %s" % (found["name"], found["kind"], found["day"]))
-    for each in rounds(db, event_id):
+    found_rounds = rounds(db, event_id)
+    for each in found_rounds:
         print("round %d" % each["number"])
         for s in each["sessions"]:
             print("  %-12s session %d  %s  %s" % (s["table"], s["id"], s["ruleset"], ", ".join(map(str, s["players"]))))
         if not each["sessions"]:
             print("  no session yet")
-    players, pairs = event_ranking(db, event_id)
+    players, pairs = event_ranking(db, found_rounds)
     for title, rows in (("players", players), ("partnerships", pairs)):
         if rows:
             print("ranking of %s: place, name, played, wins, points" % title)

@@ -144,9 +144,9 @@ class Views:
     def event(self, event_id):
         """An event's ranking of players and partnerships, and its rounds by table."""
         found = club_events.event(self.db, event_id)
-        rounds = [dict(r, sessions=[history.session_row(s, self.scales) for s in r["sessions"]])
-                  for r in club_events.rounds(self.db, found["id"])]
-        players, pairs = club_events.event_ranking(self.db, found["id"])
+        event_rounds = club_events.rounds(self.db, found["id"])
+        players, pairs = club_events.event_ranking(self.db, event_rounds)
+        rounds = [dict(r, sessions=[history.session_row(s, self.scales) for s in r["sessions"]]) for r in event_rounds]
         return "event.html", dict(title=found["name"], event=found, rounds=rounds, players=players, pairs=pairs)
 
     def leagues(self):
