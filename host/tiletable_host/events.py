@@ -10,6 +10,7 @@ players, partners opposite) each pair of partners is ranked too.
     tiletable event round 1                                         # round 1, then 2, ...
     tiletable event attach 1 1 --session 12 13                      # sessions by number
     tiletable event attach 1 2 --tables "Table 1,Table 2" --from "2026-12-04 19:00" --until "2026-12-04 21:00"
+    tiletable event detach 13                                       # session 13 was put in by mistake
     tiletable event show 1                                          # rounds, tables, rankings
     tiletable event                                                 # every event
 """
@@ -27,7 +28,7 @@ KINDS = ("night", "tournament")
 
 def configure(parser):
     parser.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
-    commands = parser.add_subparsers(dest="event_command", metavar="{add,round,attach,show}")
+    commands = parser.add_subparsers(dest="event_command", metavar="{add,round,attach,detach,show}")
     add = commands.add_parser("add", help="a new club night or tournament", description="Add a club night or a tournament.")
     add.add_argument("name", metavar="NAME")
     add.add_argument("--date", required=True, help="the day it is played, YYYY-MM-DD")
@@ -44,16 +45,18 @@ def configure(parser):
     attach.add_argument("--from", dest="since", metavar="'YYYY-MM-DD HH:MM'", help="the window's start (UTC)")
     attach.add_argument("--until", metavar="'YYYY-MM-DD HH:MM'", help="the window's end (UTC)")
     attach.add_argument("--table", dest="table_name", help="the table's name in this round, when not the name the table reports")
+    detach = commands.add_parser("detach", help="take sessions out of their round", description="Take sessions out of the round they are in.")
+    detach.add_argument("session", metavar="SESSION", type=int, nargs="+")
     show = commands.add_parser("show", help="an event's rounds, tables and rankings", description="Show EVENT's rounds and rankings.")
     show.add_argument("event", metavar="EVENT", type=int)
-    for sub in (add, round_, attach, show):  # after the command too, as `tiletable players` takes it
+    for sub in (add, round_, attach, detach, show):  # after the command too, as `tiletable players` takes it
         sub.add_argument("--db", default=argparse.SUPPRESS, help=dbtarget.HELP % dbmod.default_path())
 
 
 def do_event(args):
     target = dbtarget.resolve(args.db, dbmod.default_path())
     command = args.event_command
-    db = dbmod.Database.open(target, create=command in ("add", "round", "attach"))
+    db = dbmod.Database.open(target, create=command in ("add", "round", "attach", "detach"))
     try:
         if command == "add":
             event = add_event(db, args.name, args.date, args.kind)
@@ -66,6 +69,9 @@ def do_event(args):
             sessions = args.session or window_sessions(db, args.tables, args.since, args.until)
             attached = attach_sessions(db, args.event, args.round, sessions, args.table_name)
             print("round %d of event %d: session%s %s" % (args.round, args.event, "" if len(attached) == 1 else "s", ", ".join(map(str, attached))))
+        elif command == "detach":
+            for session_id, (event_id, number) in zip(args.session, detach_sessions(db, args.session)):
+                print("session %d is out of round %d of event %d" % (session_id, number, event_id))
         elif command == "show":
             _show(db, args.event)
         else:
@@ -175,6 +181,21 @@ def attach_sessions(db, event_id, number, session_ids, table_name=None):
             db.execute("INSERT INTO round_sessions (session, round, table_name) VALUES (?, ?, ?)",
                        (session_id, row[0], (table_name or "").strip() or session["table"]))
     return list(session_ids)
+
+
+def detach_sessions(db, session_ids):
+    """Take sessions out of their rounds; ``(event, round number)`` each was in. All or none:
+    :raises CommandError: for a session in no round."""
+    found = []
+    with db.transaction():
+        for session_id in session_ids:
+            row = db.execute("SELECT r.event, r.number FROM round_sessions s JOIN event_rounds r ON r.id = s.round WHERE s.session = ?",
+                             (session_id,)).fetchone()
+            if row is None:
+                raise CommandError("session %d is in no event's round" % session_id)
+            db.execute("DELETE FROM round_sessions WHERE session = ?", (session_id,))
+            found.append(tuple(row))
+    return found
 
 
 def rounds(db, event_id):

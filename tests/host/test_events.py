@@ -175,6 +175,9 @@ def test_each_event_mistake_is_one_line_and_changes_nothing(capsys, db_target):
         "tiletable: event: say which sessions one way: --session N..., or --tables with --from and --until"
     out = _ok(capsys, "event", "show", "1", "--db", db)
     assert "session 1 " in out and "session 2 " not in out  # the attach that failed stored none of its sessions
+    assert _error(capsys, "event", "detach", "1", "2", "--db", db) == "tiletable: event: session 2 is in no event's round"
+    assert _ok(capsys, "event", "detach", "1", "--db", db) == "session 1 is out of round 1 of event 1\n"
+    assert _ok(capsys, "event", "attach", "2", "1", "--session", "1", "--db", db) == "round 1 of event 2: session 1\n"  # where it belonged
 
 
 def _league(capsys, db):
