@@ -13,6 +13,7 @@ not played yet, and a match counts in the table once every leg of it is decided.
     tiletable league leg 1 --home ann --away dee --session 12        # fixture 1's next leg
     tiletable league leg 1 --home ann,bob --away dee,eve             # a doubles leg not played yet
     tiletable league link 1 2 14                                     # fixture 1's leg 2 was session 14
+    tiletable league unlink 1 2                                      # ... it was not, after all
     tiletable league show 1                                          # the table and each fixture
 """
 import argparse
@@ -28,7 +29,7 @@ KINDS = {1: "singles", 2: "doubles"}
 
 def configure(parser):
     parser.add_argument("--db", default=None, help=dbtarget.HELP % dbmod.default_path())
-    commands = parser.add_subparsers(dest="league_command", metavar="{add,team,fixture,leg,link,show}")
+    commands = parser.add_subparsers(dest="league_command", metavar="{add,team,fixture,leg,link,unlink,show}")
     add = commands.add_parser("add", help="a new league season", description="Add a league season and how its matches are scored.")
     add.add_argument("name", metavar="NAME")
     add.add_argument("--singles", type=int, default=6, help="singles legs in a match (default 6)")
@@ -56,16 +57,19 @@ def configure(parser):
     link.add_argument("fixture", metavar="FIXTURE", type=int)
     link.add_argument("leg", metavar="LEG", type=int)
     link.add_argument("session", metavar="SESSION", type=int)
+    unlink = commands.add_parser("unlink", help="a leg's session was the wrong one", description="LEG of FIXTURE is not decided yet.")
+    unlink.add_argument("fixture", metavar="FIXTURE", type=int)
+    unlink.add_argument("leg", metavar="LEG", type=int)
     show = commands.add_parser("show", help="a season's table and fixtures", description="Show SEASON's table and each fixture's legs.")
     show.add_argument("season", metavar="SEASON", type=int)
-    for sub in (add, team, fixture, leg, link, show):
+    for sub in (add, team, fixture, leg, link, unlink, show):
         sub.add_argument("--db", default=argparse.SUPPRESS, help=dbtarget.HELP % dbmod.default_path())
 
 
 def do_league(args):
     target = dbtarget.resolve(args.db, dbmod.default_path())
     command = args.league_command
-    db = dbmod.Database.open(target, create=command in ("add", "team", "fixture", "leg", "link"))
+    db = dbmod.Database.open(target, create=command in ("add", "team", "fixture", "leg", "link", "unlink"))
     try:
         if command == "add":
             season_id = add_season(db, args.name, args.singles, args.doubles, args.leg_win, args.leg_draw, args.win, args.draw)
@@ -82,6 +86,8 @@ def do_league(args):
         elif command == "link":
             link_leg(db, args.fixture, args.leg, args.session)
             print("leg %d of fixture %d: session %d" % (args.leg, args.fixture, args.session))
+        elif command == "unlink":
+            print("leg %d of fixture %d: not decided by session %d" % (args.leg, args.fixture, unlink_leg(db, args.fixture, args.leg)))
         elif command == "show":
             _show(season_view(db, args.season))
         else:
@@ -252,6 +258,19 @@ def link_leg(db, fixture_id, number, session_id):
             sides[side].append(name)
         _check_session(db, session_id, sides["home"], sides["away"])
         db.execute("UPDATE legs SET session = ? WHERE id = ?", (session_id, row[0]))
+
+
+def unlink_leg(db, fixture_id, number):
+    """A leg is not decided by the session linked to it (the wrong one was given); that
+    session's id. :raises CommandError: for an unknown leg, or one without a session."""
+    with db.transaction():
+        row = db.execute("SELECT id, session FROM legs WHERE fixture = ? AND number = ?", (fixture_id, number)).fetchone()
+        if row is None:
+            raise CommandError("fixture %d has no leg %d (see `tiletable league show SEASON`)" % (fixture_id, number))
+        if row[1] is None:
+            raise CommandError("leg %d of fixture %d has no session" % (number, fixture_id))
+        db.execute("UPDATE legs SET session = NULL WHERE id = ?", (row[0],))
+    return row[1]
 
 
 def _check_session(db, session_id, home, away):

@@ -245,6 +245,9 @@ def test_each_league_mistake_is_one_line(capsys, db_target):
     assert _error(capsys, "league", "leg", "1", "--home", "ann", "--away", "cy", "--db", db) == "tiletable: league: fixture 1 has its 2 singles legs already"
     assert _ok(capsys, "league", "link", "1", "2", "5", "--db", db) == "leg 2 of fixture 1: session 5\n"  # bob v cy, played after all
     assert "  leg 2 singles  bob v cy: cy won (session 5)" in _ok(capsys, "league", "show", "1", "--db", db).splitlines()
+    assert _ok(capsys, "league", "unlink", "1", "2", "--db", db) == "leg 2 of fixture 1: not decided by session 5\n"
+    assert _error(capsys, "league", "unlink", "1", "2", "--db", db) == "tiletable: league: leg 2 of fixture 1 has no session"
+    assert "  leg 2 singles  bob v cy: not played yet" in _ok(capsys, "league", "show", "1", "--db", db).splitlines()
 
 
 def test_a_database_of_schema_5_gets_the_tables_of_nights_and_leagues(capsys, db_target):
