@@ -655,7 +655,9 @@ class Device:
         the firmware's game imports met that growth inside the region, where on the chip they
         never do (a stock build, measured: 1459 names after the boot and 2075 with every
         family's modules imported, in pools with room for about 2200). New names are interned
-        until one of them costs more than a name's few bytes."""
+        until one of them costs more than a name's few bytes. Done at boot (``main``) and again
+        for a ballast: without the boot's, a match's first journal stream could not import its
+        module, the pool's next 28 KB not found in one piece in a 1 MB heap with 600 KB free."""
         for number in range(_QSTR_POOL_MOST):
             free = gc.mem_free()
             hasattr(None, "ballast_name_%d" % number)  # interns it
@@ -833,6 +835,8 @@ def main(argv):
     stdout = sys.stdout.buffer
     control = Control(int(options["--control"]))
     pieces = Pieces()
+    if hasattr(gc, "mem_free"):  # MicroPython: room for the firmware's names, as a Pico has it
+        Device._grow_qstr_pool()
     answer_reset = False
     while True:
         device = Device(root, control, pieces, stdin, stdout, stepped=options["--stepped"] == "1")
