@@ -160,6 +160,14 @@ class WatchedTable:
             pass
         return len(count)
 
+    def shows_the_table(self):
+        """Whether the live view has caught up with the table: the scores and the seat to act
+        the table reports are the ones it publishes."""
+        snap = self.table.control.state()
+        pictures = self.hub.tables()[1]
+        to_act = snap.get("to_act") if isinstance(snap.get("to_act"), int) else None
+        return bool(pictures) and pictures[0].get("scores") == snap.get("scores") and pictures[0].get("to_act") == to_act
+
     def __exit__(self, *exc):
         self.watcher.stop()
         self.server.stop()
@@ -265,11 +273,10 @@ class MoonScript:
 
 def shoot_table(out_dir, ruleset, plays):
     """The simulated table's live view after ``plays`` plays of ``ruleset``; returns console errors."""
-    import time
-
     with WatchedTable(ruleset) as watched:
         watched.play(plays)
-        time.sleep(1.0)  # the watcher's next look at the table
+        if not wait_for(watched.shows_the_table):
+            raise RuntimeError("the live view did not catch up with the table in 20 s")
         return browser("shot", watched.url, os.path.join(out_dir, "live-%s.png" % ruleset), "1100", "560")[-1]["errors"]
 
 
