@@ -322,7 +322,8 @@ def watch_plays(plays, pace, ruleset="muggins", each_seen=False):
                 time.sleep(pace)
 
             watched.play(plays, on_play)
-            time.sleep(1.5)
+            if not each_seen:
+                time.sleep(1.5)  # the last plays' time to show, as a person would look on
             proc.stdin.write("stop\n")
             proc.stdin.close()
             proc.wait(timeout=60)
