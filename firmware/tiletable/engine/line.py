@@ -346,9 +346,11 @@ class State(GameState):
 
     def _award(self, seat, points, rule, detail):
         """Credit a seat (and its partner) in the match and the hand; an immediate target ends the match."""
+        p = self.p
+        if p["target_exact"] and self.scores[seat] + points > p["target"]:
+            return  # past the target: the whole event is disregarded (Fives and Threes' exact 61)
         self.award(seat, points, rule, detail)
         self.hand_scores[seat] += points
-        p = self.p
         if p["partnerships"]:  # one score per side: the partner's display shows it too
             partner = (seat + 2) % 4
             self.award(partner, points, rule, "partner P%d: %s" % (seat, detail))

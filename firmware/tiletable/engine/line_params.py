@@ -63,6 +63,7 @@ PARAMS = {
     "match_end": ("choice", "target", ("target", "num_games")),
     "target": ("int", 100, 1, 100000),
     "target_immediate": ("bool", True),  # reaching the target at any score event ends the match
+    "target_exact": ("bool", False),  # an event that would pass the target is disregarded
     "num_games": ("int", 4, 1, 1000),
     # Buki betting (§3.12)
     "min_stake": ("int", 10, 1, 4000),
