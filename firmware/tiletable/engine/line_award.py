@@ -19,6 +19,8 @@ def award_hand(state):
     if domino >= 0:
         winners = [domino]
         how = "domino"
+    elif state.p["blocked_award"] == "none":
+        return None
     else:
         how = "blocked"
         if state.p["blocked_winner"] == "hoyle_no_doubles_first":
@@ -64,6 +66,8 @@ def _award_sides(state):
     out = [s for s in range(4) if not state.hands[s]]
     if out:
         side, how = out[0] % 2, "domino"
+    elif state.p["blocked_award"] == "none":
+        return None
     elif side_pips[0] != side_pips[1]:
         side, how = (0 if side_pips[0] < side_pips[1] else 1), "blocked"
     elif state.p["blocked_tie"] == "lightest_tile":

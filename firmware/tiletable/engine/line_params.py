@@ -58,6 +58,7 @@ PARAMS = {
     "muggins_claims": ("choice", "auto", ("manual", "auto")),
     "hand_award": ("choice", "others_sum", ("others_sum", "others_sum_minus_own", "rounded5", "fixed", "betting_settlement")),
     "fixed_award": ("int", 1, 0, 100),
+    "blocked_award": ("choice", "same", ("same", "none")),  # Fives and Threes: a blocked hand pays nobody
     "blocked_winner": ("choice", "lowest_pips", ("lowest_pips", "hoyle_no_doubles_first")),
     "blocked_tie": ("choice", "no_score", ("no_score", "split", "lightest_tile", "draw_carry_over")),
     "match_end": ("choice", "target", ("target", "num_games")),
