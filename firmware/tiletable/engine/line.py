@@ -94,6 +94,7 @@ class State(GameState):
         self.first_orients = rules.first_orients
         self.other_orients = rules.other_orients
         self.scoring = rules.scoring
+        self.both_out = p["partnership_end"] == "both_out"  # a side's hand ends when both partners are out
         self.per_hand = p["deal"][str(players)]
         self.deal_size = self.per_hand * players
         self.step = 1 if p["direction"] == "clockwise" else players - 1
@@ -193,6 +194,9 @@ class State(GameState):
                 if self._outcome is not None:
                     return
             if not hand and not self.hidden[seat]:
+                if self.both_out and not self._side_out(seat):  # the hand goes on; the seat is skipped
+                    self.turn = self._next(seat)
+                    return
                 if self.claim_points:  # a domino ends the hand at once: nobody is left to act before the award
                     self.scoring.claim(self, seat)
                     if self._outcome is not None:
@@ -260,7 +264,7 @@ class State(GameState):
         if self.betting:
             self.betting.took_turn(seat, self.setter, True)
         self.passes += 1
-        if self.passes >= self.players:
+        if self.passes >= self.players - (self._out_count() if self.both_out else 0):
             self._hand_over()
             return
         self.turn = self._next(seat)
@@ -304,7 +308,21 @@ class State(GameState):
             self.betting.new_game()
 
     def _next(self, seat):
-        return (seat + self.step) % self.players
+        """The seat after ``seat`` (both_out: the next that still holds tiles)."""
+        seat = (seat + self.step) % self.players
+        if self.both_out:
+            while not self.hands[seat] and not self.hidden[seat] and self.phase == P_PLAY:
+                seat = (seat + self.step) % self.players
+        return seat
+
+    def _side_out(self, seat):
+        """Whether ``seat``'s partner has no tiles either (``seat`` has just gone out)."""
+        partner = (seat + 2) % 4
+        return not self.hands[partner] and not self.hidden[partner]
+
+    def _out_count(self):
+        """The seats that have gone out and are skipped (both_out)."""
+        return sum(1 for s in range(self.players) if not self.hands[s] and not self.hidden[s])
 
     def _all_known(self):
         for h in self.hidden:

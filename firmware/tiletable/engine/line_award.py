@@ -63,7 +63,7 @@ def _award_sides(state):
     out or the lighter hand of the winning side, or None for a tie between the sides."""
     totals = _pip_totals(state)
     side_pips = [totals[0] + totals[2], totals[1] + totals[3]]
-    out = [s for s in range(4) if not state.hands[s]]
+    out = [s for s in range(4) if not state.hands[s] and (not state.both_out or not state.hands[(s + 2) % 4])]
     if out:
         side, how = out[0] % 2, "domino"
     elif state.p["blocked_award"] == "none":

@@ -59,6 +59,7 @@ PARAMS = {
     "hand_award": ("choice", "others_sum", ("others_sum", "others_sum_minus_own", "rounded5", "fixed", "betting_settlement")),
     "fixed_award": ("int", 1, 0, 100),
     "blocked_award": ("choice", "same", ("same", "none")),  # Fives and Threes: a blocked hand pays nobody
+    "partnership_end": ("choice", "first_out", ("first_out", "both_out")),
     "blocked_winner": ("choice", "lowest_pips", ("lowest_pips", "hoyle_no_doubles_first")),
     "blocked_tie": ("choice", "no_score", ("no_score", "split", "lightest_tile", "draw_carry_over")),
     "match_end": ("choice", "target", ("target", "num_games")),
@@ -285,6 +286,8 @@ def check_params(name, params):
         raise RulesetError(name, "params.may_pass_when_able", "contradicts must_play_if_able")
     if params["draw_policy"] != "none" and params["stock_after_deal"] != "boneyard":
         raise RulesetError(name, "params.draw_policy", "drawing needs stock_after_deal boneyard")
+    if params["partnership_end"] == "both_out" and not params["partnerships"]:
+        raise RulesetError(name, "params.partnership_end", "both_out needs partnerships")
     if params["muggins_claims"] == "manual" and params["per_move_scoring"] != "fives":
         raise RulesetError(name, "params.muggins_claims", "claims need per_move_scoring fives")
     betting = params["hand_award"] == "betting_settlement"
