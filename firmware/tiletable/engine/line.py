@@ -306,6 +306,9 @@ class State(GameState):
         self.must_set = -1
         if self.betting:
             self.betting.new_game()
+        p = self.p
+        if p["setter"] == "highest_draw" and (self.hand_number == 0 or p["later_setter"] == "same_rule"):
+            line_deal.start_lot(self)  # the lot comes before the deal, from the whole set
 
     def _next(self, seat):
         """The seat after ``seat`` (both_out: the next that still holds tiles)."""

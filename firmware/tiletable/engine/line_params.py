@@ -30,11 +30,11 @@ PARAMS = {
     "setter": (
         "choice",
         "highest_double",
-        ("rotate", "lightest_draw", "highest_double", "lowest_double", "fixed_tile", "double_draw_equalized"),
-    ),
+        ("rotate", "lightest_draw", "highest_double", "lowest_double", "fixed_tile", "double_draw_equalized", "highest_draw"),
+    ),  # highest_draw: Fives and Threes' lot, one tile each from the whole set before the deal
     "fixed_tile": ("tile", None),
     "set_constraint": ("choice", "any", ("any", "qualifying_tile")),
-    "later_setter": ("choice", "same_rule", ("same_rule", "previous_winner")),  # Buki: the last winner banks
+    "later_setter": ("choice", "same_rule", ("same_rule", "previous_winner", "rotate")),  # Buki: the last winner banks; rotate: to the left
     "first_drawer": ("choice", "non_dealer", ("non_dealer", "dealer")),  # Bergen; dealer of hand h is seat h
     "spinner": ("choice", "none", ("none", "fixed_set_tile", "first_double")),
     "spinner_fill_first": ("bool", False),  # Sebastopol: all four points before any arm
