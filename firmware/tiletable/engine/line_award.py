@@ -97,14 +97,22 @@ def _pip_totals(state):
 def _hand_points(state, how, summed, terms, own, own_label):
     """Points and explanation of a won hand by ``hand_award``: the opponents' pips ``summed``
     (``terms``), less ``own`` (never below 0: a partner's tiles may outweigh the
-    opponents'), to the nearest 5, or the fixed award."""
-    award = state.p["hand_award"]
+    opponents'), to the nearest 5 (``rounded5``, ``round5``: the total once, never a fraction),
+    counted in fives (``units``), or the fixed award."""
+    p = state.p
+    award = p["hand_award"]
     if award == "fixed":
-        return state.p["fixed_award"], "hand won (%s)" % how
+        return p["fixed_award"], "hand won (%s)" % how
     if award == "others_sum_minus_own":
         points = max(0, summed - own)
-        return points, "opponents' pips %s = %d minus %s %d = %d" % (terms, summed, own_label, own, points)
-    if award == "rounded5":
-        points = (summed + 2) // 5 * 5
-        return points, "opponents' pips %s = %d, to the nearest 5 = %d" % (terms, summed, points)
-    return summed, "opponents' pips %s = %d" % (terms, summed)
+        detail = "opponents' pips %s = %d minus %s %d = %d" % (terms, summed, own_label, own, points)
+    else:
+        points = summed
+        detail = "opponents' pips %s = %d" % (terms, summed)
+    if award == "rounded5" or p["round5"]:  # MORE-GAMES §2: the total, once, to the nearest 5
+        points = (points + 2) // 5 * 5
+        detail += ", to the nearest 5 = %d" % points
+    if p["units"] == "fives":
+        points //= 5
+        detail += ", in fives = %d" % points
+    return points, detail

@@ -59,6 +59,8 @@ PARAMS = {
     "hand_award": ("choice", "others_sum", ("others_sum", "others_sum_minus_own", "rounded5", "fixed", "betting_settlement")),
     "fixed_award": ("int", 1, 0, 100),
     "blocked_award": ("choice", "same", ("same", "none")),  # Fives and Threes: a blocked hand pays nobody
+    "round5": ("bool", False),  # others_sum(_minus_own) to the nearest 5 (MORE-GAMES §2)
+    "units": ("choice", "pips", ("pips", "fives")),  # fives: a pip award counts one point per 5
     "partnership_end": ("choice", "first_out", ("first_out", "both_out")),
     "blocked_winner": ("choice", "lowest_pips", ("lowest_pips", "hoyle_no_doubles_first")),
     "blocked_tie": ("choice", "no_score", ("no_score", "split", "lightest_tile", "draw_carry_over")),
@@ -288,6 +290,8 @@ def check_params(name, params):
         raise RulesetError(name, "params.draw_policy", "drawing needs stock_after_deal boneyard")
     if params["partnership_end"] == "both_out" and not params["partnerships"]:
         raise RulesetError(name, "params.partnership_end", "both_out needs partnerships")
+    if params["units"] == "fives" and not (params["round5"] or params["hand_award"] == "rounded5"):
+        raise RulesetError(name, "params.units", "an award in fives needs the pips rounded: hand_award rounded5 or round5")
     if params["muggins_claims"] == "manual" and params["per_move_scoring"] != "fives":
         raise RulesetError(name, "params.muggins_claims", "claims need per_move_scoring fives")
     betting = params["hand_award"] == "betting_settlement"
