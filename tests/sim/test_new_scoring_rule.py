@@ -71,8 +71,8 @@ def test_a_line_game_with_a_scoring_rule_of_its_own_is_two_files(tmp_path):
     engine = firmware / "tiletable" / "engine"
     (engine / "line_score_doublets.py").write_text(RULE)
     params = (engine / "line_params.py").read_text()
-    assert 'SCORING_RULES = ("fives", "headers")' in params and "PRESETS = {\n" in params
-    params = params.replace('SCORING_RULES = ("fives", "headers")', 'SCORING_RULES = ("fives", "headers", "doublets")')
+    assert 'SCORING_RULES = ("fives", "headers", "threes_fives")' in params and "PRESETS = {\n" in params
+    params = params.replace('SCORING_RULES = ("fives", "headers", "threes_fives")', 'SCORING_RULES = ("fives", "headers", "threes_fives", "doublets")')
     params = params.replace("PRESETS = {\n", "PRESETS = {\n" + PRESET, 1)
     (engine / "line_params.py").write_text(params)
     assert _changed(os.path.join(ROOT, "firmware"), str(firmware)) == [

@@ -186,13 +186,13 @@ class State(GameState):
                 lay.attach(point, t, t & 15 if t >> 4 == lay.val[point] else t >> 4, False, False, self.rules.stub)
             else:
                 self._lay_special(action, t, point)
-            self.passes = 0
             if self.betting:
                 self.betting.took_turn(seat, self.setter, False)
             if self.scoring:
-                self.scoring.score(self, seat, t, point)
+                self.scoring.score(self, seat, t, point)  # reads the knocks before this play
                 if self._outcome is not None:
                     return
+            self.passes = 0
             if not hand and not self.hidden[seat]:
                 if self.both_out and not self._side_out(seat):  # the hand goes on; the seat is skipped
                     self.turn = self._next(seat)

@@ -17,6 +17,8 @@ def award_hand(state):
         if not state.hands[s]:
             domino = s
     if domino >= 0:
+        if _paid(state):
+            return domino
         winners = [domino]
         how = "domino"
     elif state.p["blocked_award"] == "none":
@@ -66,6 +68,8 @@ def _award_sides(state):
     out = [s for s in range(4) if not state.hands[s] and (not state.both_out or not state.hands[(s + 2) % 4])]
     if out:
         side, how = out[0] % 2, "domino"
+        if _paid(state):
+            return out[0]
     elif state.p["blocked_award"] == "none":
         return None
     elif side_pips[0] != side_pips[1]:
@@ -83,6 +87,11 @@ def _award_sides(state):
     if points:
         state._award(seat, points, how, detail)
     return seat
+
+
+def _paid(state):
+    """Whether the per-move scoring rule paid the going-out award with the last play."""
+    return getattr(state.scoring, "pays_domino", False)
 
 
 def _pip_totals(state):

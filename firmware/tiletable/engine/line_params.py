@@ -11,7 +11,7 @@ from tiletable.engine.tiles import high, is_double, low, parse_tile
 # The per-move scoring rules (``per_move_scoring``): each is a class ``Rule`` in a module of its
 # own, engine/line_score_<name>.py, that line_rules.LineRules imports only for the games
 # scoring with it; a new rule is that module and its name here.
-SCORING_RULES = ("fives", "headers")
+SCORING_RULES = ("fives", "headers", "threes_fives")
 
 # The schema (see rulesets.py). Defaults are the Block game; comments name the rule-book
 # section or the open question (U-...) a default settles.
@@ -62,6 +62,7 @@ PARAMS = {
     "round5": ("bool", False),  # others_sum(_minus_own) to the nearest 5 (MORE-GAMES §2)
     "units": ("choice", "pips", ("pips", "fives")),  # fives: a pip award counts one point per 5
     "partnership_end": ("choice", "first_out", ("first_out", "both_out")),
+    "knock_bonus": ("bool", False),  # threes_fives: a play after knocks scores 1 more per knock
     "blocked_winner": ("choice", "lowest_pips", ("lowest_pips", "hoyle_no_doubles_first")),
     "blocked_tie": ("choice", "no_score", ("no_score", "split", "lightest_tile", "draw_carry_over")),
     "match_end": ("choice", "target", ("target", "num_games")),
@@ -274,7 +275,7 @@ def check_params(name, params):
     else:
         if not params["doubles"]:
             raise RulesetError(name, "params.spinner", "a spinner is a double and the set has none")
-        if params["per_move_scoring"] == "fives" and params["count_mode"] == "line":
+        if params["per_move_scoring"] in ("fives", "threes_fives") and params["count_mode"] == "line":
             raise RulesetError(name, "params.count_mode", "a spinner needs all_fives_spinner or sniff_us counting")
         if params["per_move_scoring"] == "headers":
             raise RulesetError(name, "params.per_move_scoring", "headers look at two line ends: needs spinner none")
@@ -292,8 +293,11 @@ def check_params(name, params):
         raise RulesetError(name, "params.partnership_end", "both_out needs partnerships")
     if params["units"] == "fives" and not (params["round5"] or params["hand_award"] == "rounded5"):
         raise RulesetError(name, "params.units", "an award in fives needs the pips rounded: hand_award rounded5 or round5")
-    if params["muggins_claims"] == "manual" and params["per_move_scoring"] != "fives":
-        raise RulesetError(name, "params.muggins_claims", "claims need per_move_scoring fives")
+    scoring = params["per_move_scoring"]
+    if params["muggins_claims"] == "manual" and scoring not in ("fives", "threes_fives"):
+        raise RulesetError(name, "params.muggins_claims", "claims need per_move_scoring fives or threes_fives")
+    if params["knock_bonus"] and scoring != "threes_fives":
+        raise RulesetError(name, "params.knock_bonus", "the knock bonus is scored by per_move_scoring threes_fives")
     betting = params["hand_award"] == "betting_settlement"
     if (params["blocked_tie"] == "draw_carry_over") != betting:
         raise RulesetError(name, "params.blocked_tie", "draw_carry_over goes with hand_award betting_settlement")
