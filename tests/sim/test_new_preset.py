@@ -9,7 +9,7 @@ from tiletable.families import games
 THREES = {
     "version": 1,
     "label": "tHrE",
-    "order": 55,  # after Muggins
+    "order": 51,  # right after Muggins
     "trays": ["line-2p", "line-3p"],
     "description": "Threes: Muggins counting multiples of 3, to 61",
     "params": {"stock_after_deal": "boneyard", "draw_policy": "when_unable", "per_move_scoring": "fives", "score_multiple": 3, "target": 61},

@@ -6,6 +6,7 @@ import pytest
 from player import SETTLED, at_budget, choose_game, journal_sessions, local_table, reads, replay
 from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.errors import E_CLAIM, E_PHASE, E_TILE, E_TURN, RulesetError
+from tiletable.families import games
 from tiletable.heap import StockHeap
 
 import device
@@ -18,7 +19,7 @@ AMBER = at_budget(StatusLeds.end_colour)  # a candidate end
 def started(tmp_path, game="block", players=2, policy=None):
     """A table with ``game`` chosen in the menu and dealt (unseen hands); ``policy``: see local_table."""
     control = local_table(tmp_path, policy=policy)
-    for _ in range(12):
+    for _ in range(len(games())):  # round the menu once at most
         if control.state()["menu"][0] == game:
             break
         control.press(0)
@@ -637,7 +638,7 @@ def test_without_a_note_on_flash_there_is_no_restart_and_the_table_says_why(tmp_
     choose_game(control, "muggins", 2)
     control.press("menu")
     refusal(monkeypatch)
-    for _ in range(12):  # page the menu to Moon
+    for _ in range(len(games())):  # page the menu to Moon
         if control.state()["menu"][0] == "moon":
             break
         control.press(0)

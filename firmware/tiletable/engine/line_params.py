@@ -89,6 +89,18 @@ PARAMS = {
 
 _MATADORS = ["0-0", "1-6", "2-5", "3-4"]
 
+# Fives and Threes (MORE-GAMES §1): no drawing, the rest out of play; a lot of the heaviest tile
+# leads hand 1, then the lead passes left; the chip point and the last play are one event
+_F3 = {
+    "setter": "highest_draw",
+    "later_setter": "rotate",
+    "per_move_scoring": "threes_fives",
+    "hand_award": "fixed",
+    "blocked_award": "none",
+    "target": 61,
+    "target_exact": True,
+}
+
 PRESETS = {
     "block": {
         "version": 1,
@@ -155,6 +167,40 @@ PRESETS = {
             "muggins_claims": "manual",
             "target": 200,
         },
+    },
+    "all-fives-rounded": {
+        "version": 1,
+        "label": "AF5r",
+        "order": 52,
+        "trays": ["line-2p", "line-3p", "line-4p"],
+        "aliases": ["muggins-rounded"],
+        "description": "All Fives rounded: Muggins with the hand's pips to the nearest 5, 200 (MORE-GAMES §2)",
+        "params": {
+            "deal": {"2": 7, "3": 7, "4": 5},
+            "stock_after_deal": "boneyard",
+            "draw_policy": "when_unable",
+            "per_move_scoring": "fives",
+            "muggins_claims": "manual",
+            "hand_award": "rounded5",
+            "target": 200,
+        },
+    },
+    "fives-threes": {
+        "version": 1,
+        "label": "F3  ",
+        "order": 54,
+        "trays": ["line-2p", "line-3p", "line-4p"],
+        "aliases": ["fives-and-threes", "threes-and-fives"],
+        "description": "Fives and Threes: ends in threes and fives score, 1 for chipping out, exactly 61 (MORE-GAMES §1)",
+        "params": dict(_F3),
+    },
+    "fives-threes-pairs": {
+        "version": 1,
+        "label": "F3Pr",
+        "order": 56,
+        "trays": ["line-4p"],
+        "description": "Fives and Threes in pairs: partners opposite, the hand ends when both of a side are out, 61 (MORE-GAMES §1)",
+        "params": dict(_F3, deal={"4": 5}, partnerships=True, partnership_end="both_out"),
     },
     "sniff": {
         "version": 1,
