@@ -30,6 +30,12 @@ VARIANTS = (
     # partnerships: partners opposite, one score per side
     ("muggins", {"partnerships": True, "deal": {"4": 5}, "muggins_claims": "auto"}),
     ("block", {"partnerships": True, "deal": {"4": 6}, "blocked_tie": "lightest_tile", "hand_award": "others_sum_minus_own"}),
+    # MORE-GAMES: All Fives rounded; Fives and Threes (its lot before the deal, exact 61, both out)
+    ("all-fives-rounded", {}),
+    ("fives-threes", {}),
+    ("fives-threes", {"deal": {"2": 9, "4": 6}, "muggins_claims": "manual", "knock_bonus": True, "target_exact": False}),
+    ("fives-threes-pairs", {}),
+    ("fives-threes-pairs", {"partnership_end": "first_out", "hand_award": "rounded5", "units": "fives", "blocked_award": "same"}),
 )
 
 
