@@ -35,7 +35,7 @@ import random
 import tempfile
 import time
 
-from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, P_DEAL, PASS, kind_of, tile_of
+from tiletable.engine.line_actions import DRAW, K_CLAIM, K_PLAY, P_DEAL, P_LOT, PASS, kind_of, tile_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE, TERMINAL
 from tiletable.engine.tiles import tile_str
@@ -91,6 +91,8 @@ class ScriptedGame:
         while state.current_player() != TERMINAL and state.hand_number < hands:
             if state.phase == P_DEAL:
                 self._deal()
+            elif state.phase == P_LOT:
+                self._lot()
             elif state.current_player() == CHANCE:
                 raise CommandError("the script cannot act for the table at %r" % state)
             else:
@@ -119,6 +121,16 @@ class ScriptedGame:
                 self._apply("D%d:%s" % (seat, tile))
         self.control.press("ok")
         self._check("the deal")
+
+    def _lot(self):
+        """The next seat of a lot draw lays a tile on its pad; it goes back afterwards."""
+        state = self.state
+        seat = state.lot_seats[0]
+        text = state.action_str(self.rng.choice(state.chance_outcomes()))
+        self.control.place(self.zone[seat], text.split(":")[1])
+        self.control.remove(self.zone[seat])
+        self._apply(text)
+        self._check("the lot")
 
     def _choose(self, seat):
         """The greedy choice: the most points for ``seat`` now (a waive has no button)."""
