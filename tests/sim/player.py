@@ -150,6 +150,8 @@ class LinePlayer:
     def play_hand(self):
         god = self.god
         hand = god.hand_number
+        while god.phase == P_LOT:  # a lot before the deal (Fives and Threes): one tile per seat
+            self._move()
         self._deal()
         while god.hand_number == hand and god.phase != P_OVER:
             self.moves += 1

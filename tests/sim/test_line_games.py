@@ -18,6 +18,10 @@ GAMES = [
     ("sniff", 4, ()),
     ("matador", 2, ()),
     ("buki", 4, ()),
+    ("all-fives-rounded", 3, ()),
+    ("fives-threes", 2, ()),
+    ("fives-threes", 3, (2,)),
+    ("fives-threes-pairs", 4, ()),
 ]
 
 

@@ -23,6 +23,7 @@ MATCHES = [
     (LinePlayer, "sniff", 2, {}),
     (LinePlayer, "matador", 2, {}),
     (LinePlayer, "buki", 4, {}),
+    (LinePlayer, "fives-threes-pairs", 4, {}),
     (MoonPlayer, "moon", 3, {}),
     (ColumnPlayer, "columns", 2, {}),
     (ClimbPlayer, "dasan", 3, {}),
