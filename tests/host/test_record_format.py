@@ -135,17 +135,17 @@ def test_check_finds_a_score_the_record_leaves_out(capsys, tmp_path):
 
 
 def test_check_names_the_line_of_a_wrong_hash(capsys, tmp_path):
-    text = doc_examples()[0].replace("[Hash effc4cd98e34493c]", "[Hash effc4cd98e34493d]")
+    text = doc_examples()[0].replace("[Hash 2536ada149cfab8d]", "[Hash 2536ada149cfab8e]")
     err = check_error(capsys, tmp_path, text)
     assert err.endswith(
-        ": line %d: hash effc4cd98e34493d is not the content hash of ruleset muggins with these parameters (effc4cd98e34493c)\n"
+        ": line %d: hash 2536ada149cfab8e is not the content hash of ruleset muggins with these parameters (2536ada149cfab8d)\n"
         % line_of(text, "[Hash")
     )
 
 
 def test_check_finds_parameters_that_are_not_the_hashed_ones(capsys, tmp_path):
     text = doc_examples()[0].replace('"target":200', '"target":61')
-    assert ": line %d: hash effc4cd98e34493c is not the content hash" % line_of(text, "[Hash") in check_error(capsys, tmp_path, text)
+    assert ": line %d: hash 2536ada149cfab8d is not the content hash" % line_of(text, "[Hash") in check_error(capsys, tmp_path, text)
 
 
 def test_check_finds_a_wrong_hand_marker_and_a_wrong_result(capsys, tmp_path):
@@ -287,7 +287,7 @@ def test_a_record_of_a_custom_ruleset_checks_imports_and_replays(capsys, tmp_pat
     from tiletable.engine.rulesets import find_ruleset
 
     custom = find_ruleset("muggins", target=61)
-    text = doc_examples()[0].replace('"target":200', '"target":61').replace("[Hash effc4cd98e34493c]", "[Hash %s]" % custom.hash)
+    text = doc_examples()[0].replace('"target":200', '"target":61').replace("[Hash 2536ada149cfab8d]", "[Hash %s]" % custom.hash)
     path = write(tmp_path, text)
     assert tiletable(capsys, ["check", path])[0] == 0
     db_path = new_db("t")

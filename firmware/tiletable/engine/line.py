@@ -94,7 +94,6 @@ class State(GameState):
         self.first_orients = rules.first_orients
         self.other_orients = rules.other_orients
         self.scoring = rules.scoring
-        self.both_out = p["partnership_end"] == "both_out"  # a side's hand ends when both partners are out
         self.per_hand = p["deal"][str(players)]
         self.deal_size = self.per_hand * players
         self.step = 1 if p["direction"] == "clockwise" else players - 1
@@ -194,7 +193,8 @@ class State(GameState):
                     return
             self.passes = 0
             if not hand and not self.hidden[seat]:
-                if self.both_out and not self._side_out(seat):  # the hand goes on; the seat is skipped
+                variants = self.rules.variants
+                if variants and variants.plays_on(self, seat):  # both_out: the hand goes on without the seat
                     self.turn = self._next(seat)
                     return
                 if self.claim_points:  # a domino ends the hand at once: nobody is left to act before the award
@@ -264,7 +264,8 @@ class State(GameState):
         if self.betting:
             self.betting.took_turn(seat, self.setter, True)
         self.passes += 1
-        if self.passes >= self.players - (self._out_count() if self.both_out else 0):
+        variants = self.rules.variants
+        if self.passes >= (variants.holding(self) if variants else self.players):
             self._hand_over()
             return
         self.turn = self._next(seat)
@@ -306,26 +307,13 @@ class State(GameState):
         self.must_set = -1
         if self.betting:
             self.betting.new_game()
-        p = self.p
-        if p["setter"] == "highest_draw" and (self.hand_number == 0 or p["later_setter"] == "same_rule"):
-            line_deal.start_lot(self)  # the lot comes before the deal, from the whole set
+        if self.rules.variants:
+            self.rules.variants.new_hand(self)
 
     def _next(self, seat):
-        """The seat after ``seat`` (both_out: the next that still holds tiles)."""
         seat = (seat + self.step) % self.players
-        if self.both_out:
-            while not self.hands[seat] and not self.hidden[seat] and self.phase == P_PLAY:
-                seat = (seat + self.step) % self.players
-        return seat
-
-    def _side_out(self, seat):
-        """Whether ``seat``'s partner has no tiles either (``seat`` has just gone out)."""
-        partner = (seat + 2) % 4
-        return not self.hands[partner] and not self.hidden[partner]
-
-    def _out_count(self):
-        """The seats that have gone out and are skipped (both_out)."""
-        return sum(1 for s in range(self.players) if not self.hands[s] and not self.hidden[s])
+        variants = self.rules.variants
+        return variants.skip_out(self, seat) if variants else seat
 
     def _all_known(self):
         for h in self.hidden:
@@ -367,11 +355,12 @@ class State(GameState):
 
     def _award(self, seat, points, rule, detail):
         """Credit a seat (and its partner) in the match and the hand; an immediate target ends the match."""
-        p = self.p
-        if p["target_exact"] and self.scores[seat] + points > p["target"]:
-            return  # past the target: the whole event is disregarded (Fives and Threes' exact 61)
+        variants = self.rules.variants
+        if variants and variants.disregards(self, seat, points):
+            return
         self.award(seat, points, rule, detail)
         self.hand_scores[seat] += points
+        p = self.p
         if p["partnerships"]:  # one score per side: the partner's display shows it too
             partner = (seat + 2) % 4
             self.award(partner, points, rule, "partner P%d: %s" % (seat, detail))

@@ -8,21 +8,19 @@ from tiletable.engine.tiles import is_double, pips
 
 def award_hand(state):
     """Score the hand; the winning seat, or None when nobody won it."""
-    if state.p["partnerships"]:
-        return _award_sides(state)
     n = state.players
+    out = [s for s in range(n) if not state.hands[s]]
+    variants = state.rules.variants
+    if variants:  # both_out, the going out paid with the last play, blocked_award none
+        out = variants.ended_by(state, out)
+        if variants.pays_nothing(out):
+            return out[0] if out else None
+    if state.p["partnerships"]:
+        return _award_sides(state, out)
     totals = _pip_totals(state)
-    domino = -1
-    for s in range(n):
-        if not state.hands[s]:
-            domino = s
-    if domino >= 0:
-        if _paid(state):
-            return domino
-        winners = [domino]
+    if out:
+        winners = out
         how = "domino"
-    elif state.p["blocked_award"] == "none":
-        return None
     else:
         how = "blocked"
         if state.p["blocked_winner"] == "hoyle_no_doubles_first":
@@ -59,19 +57,15 @@ def award_hand(state):
     return winners[0] if len(winners) == 1 else None
 
 
-def _award_sides(state):
-    """The hand of a partnership game: the side that went out, or holds fewer pips when
-    blocked, scores the opponents' pips (per ``hand_award``); returns the seat that went
-    out or the lighter hand of the winning side, or None for a tie between the sides."""
+def _award_sides(state, out):
+    """The hand of a partnership game: the side that went out (``out``: the seat that ended
+    it), or holds fewer pips when blocked, scores the opponents' pips (per ``hand_award``);
+    returns the seat that went out or the lighter hand of the winning side, or None for a
+    tie between the sides."""
     totals = _pip_totals(state)
     side_pips = [totals[0] + totals[2], totals[1] + totals[3]]
-    out = [s for s in range(4) if not state.hands[s] and (not state.both_out or not state.hands[(s + 2) % 4])]
     if out:
         side, how = out[0] % 2, "domino"
-        if _paid(state):
-            return out[0]
-    elif state.p["blocked_award"] == "none":
-        return None
     elif side_pips[0] != side_pips[1]:
         side, how = (0 if side_pips[0] < side_pips[1] else 1), "blocked"
     elif state.p["blocked_tie"] == "lightest_tile":
@@ -89,11 +83,6 @@ def _award_sides(state):
     return seat
 
 
-def _paid(state):
-    """Whether the per-move scoring rule paid the going-out award with the last play."""
-    return getattr(state.scoring, "pays_domino", False)
-
-
 def _pip_totals(state):
     """Each seat's pips in hand (a double counts both halves)."""
     totals = [0] * state.players
@@ -106,22 +95,17 @@ def _pip_totals(state):
 def _hand_points(state, how, summed, terms, own, own_label):
     """Points and explanation of a won hand by ``hand_award``: the opponents' pips ``summed``
     (``terms``), less ``own`` (never below 0: a partner's tiles may outweigh the
-    opponents'), to the nearest 5 (``rounded5``, ``round5``: the total once, never a fraction),
-    counted in fives (``units``), or the fixed award."""
-    p = state.p
-    award = p["hand_award"]
+    opponents'), to the nearest 5, or the fixed award."""
+    award = state.p["hand_award"]
     if award == "fixed":
-        return p["fixed_award"], "hand won (%s)" % how
+        return state.p["fixed_award"], "hand won (%s)" % how
     if award == "others_sum_minus_own":
         points = max(0, summed - own)
         detail = "opponents' pips %s = %d minus %s %d = %d" % (terms, summed, own_label, own, points)
+    elif award == "rounded5":
+        points = (summed + 2) // 5 * 5
+        detail = "opponents' pips %s = %d, to the nearest 5 = %d" % (terms, summed, points)
     else:
-        points = summed
-        detail = "opponents' pips %s = %d" % (terms, summed)
-    if award == "rounded5" or p["round5"]:  # MORE-GAMES §2: the total, once, to the nearest 5
-        points = (points + 2) // 5 * 5
-        detail += ", to the nearest 5 = %d" % points
-    if p["units"] == "fives":
-        points //= 5
-        detail += ", in fives = %d" % points
-    return points, detail
+        points, detail = summed, "opponents' pips %s = %d" % (terms, summed)
+    variants = state.rules.variants
+    return variants.points(points, detail) if variants else (points, detail)

@@ -15,13 +15,6 @@ from tiletable.engine.tiles import is_double, pips
 _DEAL = chance_action(K_DEAL, 0)  # a deal to seat 0 of tile 0: chance_outcomes adds the seat and the tile
 
 
-def start_lot(state):
-    """Every seat lays a lot tile (the lightest or, ``highest_draw``, the heaviest sets)."""
-    state.phase = P_LOT
-    state.lot_seats = list(range(state.players))
-    state.lots = [-1] * state.players
-
-
 def lot(state, seat, t):
     state.lots[seat] = t
     state.loc[t] = LOC_LOT
@@ -30,10 +23,11 @@ def lot(state, seat, t):
     state.lot_seats.pop(0)
     if state.lot_seats:
         return
+    variants = state.rules.variants
+    rank = variants.lot_rank if variants else pips  # highest_draw: the heaviest wins
     drawn = [s for s in range(state.players) if state.lots[s] >= 0]
-    heaviest = state.p["setter"] == "highest_draw"
-    best = (max if heaviest else min)(pips(state.lots[s]) for s in drawn)
-    tied = [s for s in drawn if pips(state.lots[s]) == best]
+    least = min(rank(state.lots[s]) for s in drawn)
+    tied = [s for s in drawn if rank(state.lots[s]) == least]
     left = state.stock - sum(1 for t in state.tiles if state.loc[t] == LOC_LOT)
     if len(tied) > 1:  # the tied draw again
         if left < len(tied):  # RULES.md §2 S2 (settled): everything back, start over with all
@@ -43,11 +37,10 @@ def lot(state, seat, t):
         state.lot_seats = tied
         return
     _lots_back(state)
-    if heaviest:  # drawn before the deal: the deal comes next, then tied[0] leads
-        state.setter = tied[0]
-        state.phase = P_DEAL
-        return
-    state._start_play(tied[0])
+    if variants:
+        variants.lot_drawn(state, tied[0])
+    else:
+        state._start_play(tied[0])
 
 
 def _lots_back(state):
@@ -75,17 +68,17 @@ def bergen_drew(state):
 def deal_done(state):
     p = state.p
     state.phase = P_PLAY
+    if state.rules.variants and state.rules.variants.leads(state):
+        return
     rule = p["setter"]
     if state.hand_number > 0 and p["later_setter"] == "previous_winner":
         state._start_play(state.setter if state.last_winner is None else state.last_winner)
-    elif state.hand_number > 0 and p["later_setter"] == "rotate":
-        state._start_play(state._next(state.setter))
-    elif rule == "highest_draw":
-        state._start_play(state.setter)
     elif rule == "rotate":
         state._start_play(0 if state.hand_number == 0 else state._next(state.setter))
     elif rule == "lightest_draw":
-        start_lot(state)
+        state.phase = P_LOT
+        state.lot_seats = list(range(state.players))
+        state.lots = [-1] * state.players
     elif rule == "double_draw_equalized":
         best = best_holder(state, True)
         if best is not None:

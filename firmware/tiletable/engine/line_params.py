@@ -87,6 +87,12 @@ PARAMS = {
     "spectator_odds_denominator": ("int", 2, 1, 100),
 }
 
+# The parameters of the newer games' rules (engine/line_variants.py, MORE-GAMES §1, §2). A ruleset
+# that plays none of them (check_params) is resolved without them all: the older games' resolved
+# parameters, content hashes and heap stay as they were, and line_rules.LineRules imports
+# line_variants only for the rulesets that have them.
+VARIANT_PARAMS = ("target_exact", "blocked_award", "partnership_end", "round5", "units", "knock_bonus")
+
 _MATADORS = ["0-0", "1-6", "2-5", "3-4"]
 
 # Fives and Threes (MORE-GAMES §1): no drawing, the rest out of play; a lot of the heaviest tile
@@ -362,6 +368,17 @@ def check_params(name, params):
             raise RulesetError(name, "params.match_end", "chips are played for a number of games")
     elif params["spectators"]:
         raise RulesetError(name, "params.spectators", "spectators bet only with betting_settlement")
+    if not _plays_variants(params):
+        for key in VARIANT_PARAMS:
+            del params[key]
+
+
+def _plays_variants(params):
+    """Whether the ruleset plays one of the newer games' rules (engine/line_variants.py)."""
+    for key in VARIANT_PARAMS:
+        if params[key] != PARAMS[key][1]:
+            return True
+    return params["setter"] == "highest_draw" or params["later_setter"] == "rotate" or params["per_move_scoring"] == "threes_fives"
 
 
 def _in_set(params, t):

@@ -26,7 +26,8 @@ def lowest_setter_rank(t):
 class LineRules:
     """What a state reads from its parameters on every move, worked out once per ruleset and
     shared by its states (never changed): ``rules_of`` keeps the last ruleset's. ``scoring``
-    is the per-move scoring rule's object (None: no per-move score)."""
+    is the per-move scoring rule's object (None: no per-move score), ``variants`` the newer
+    games' rules (None for the games that play none of them)."""
 
     def __init__(self, p):
         tiles = tile_set(p["max_pip"], p["doubles"], tuple(parse_tile(t) for t in p["exclude"]))
@@ -62,6 +63,11 @@ class LineRules:
         if name != "none":  # its module is imported for the games that score with it alone
             module = "tiletable.engine.line_score_" + name
             self.scoring = __import__(module, None, None, ["Rule"]).Rule(p)
+        self.variants = None  # the newer games' rules: line_params resolves their parameters only for those games
+        if "units" in p:
+            from tiletable.engine.line_variants import Variants
+
+            self.variants = Variants(p, self.scoring)
 
 
 _LAST_RULES = [None, None]  # the last ruleset's hash and its LineRules

@@ -5,8 +5,8 @@ its threes when it is a multiple of 3 plus its fives when it is a multiple of 5 
 With ``hand_award`` fixed the going-out award is this rule's: the play that ends the hand by
 going out (with ``partnership_end`` both_out, the side's second player out) adds it to its own
 points, one scoring event, so that an exact target (``target_exact``) takes or disregards them
-together; ``line_award`` then pays no domino award. With ``knock_bonus`` a play scores one more
-point per knock since the last play. See ``line_score_fives`` for what a scoring rule is.
+together; ``line_variants`` then has ``line_award`` pay no domino award. With ``knock_bonus``
+a play scores one more point per knock since the last play. See ``line_score_fives`` for what a scoring rule is.
 """
 
 from tiletable.engine.line_score_fives import Rule as Fives
@@ -21,7 +21,7 @@ class Rule(Fives):
     def __init__(self, p):
         Fives.__init__(self, p)
         self.knock = p["knock_bonus"]
-        self.pays_domino = p["hand_award"] == "fixed"  # line_award reads it
+        self.pays_domino = p["hand_award"] == "fixed"  # line_variants reads it
         self.chip = p["fixed_award"]
 
     def points(self, count):
@@ -51,7 +51,5 @@ def _goes_out(state, seat):
     """Whether ``seat`` laid its last tile and that ends the hand (both_out: its partner is out too)."""
     if state.hands[seat] or state.hidden[seat]:
         return False
-    if not state.both_out:
-        return True
-    partner = (seat + 2) % 4
-    return not state.hands[partner] and not state.hidden[partner]
+    variants = state.rules.variants
+    return not (variants and variants.plays_on(state, seat))

@@ -1,0 +1,115 @@
+"""The rules of the newer line games (Fives and Threes, All Fives rounded: MORE-GAMES §1, §2)
+that the older ones never play. On a stock Pico imported bytecode is heap, and a Buki start
+has none to spare, so these rules live here: ``LineRules`` builds a ``Variants`` only for a
+ruleset that plays one of them, and the state, ``line_deal`` and ``line_award`` call it at a
+few hooks (``rules.variants``; None for every other game).
+
+* ``target_exact``: a score event that would pass the target is disregarded, whole;
+* ``partnership_end`` both_out: a side's hand ends when both partners are out; a seat that is
+  out is skipped, and the hand blocks when every seat still holding tiles has passed;
+* ``setter`` highest_draw: a lot of the heaviest tile, from the whole set before the deal;
+  ``later_setter`` rotate: the lead passes to the next seat;
+* ``blocked_award`` none: a blocked hand pays nobody; a going-out award the per-move scoring
+  rule paid with the last play (``pays_domino``: threes_fives' chip point) is not paid again;
+* ``round5``: a pip award to the nearest 5 (after ``others_sum_minus_own``); ``units`` fives:
+  the award counted one point per 5.
+"""
+
+from tiletable.engine.line_actions import P_DEAL, P_LOT, P_PLAY
+from tiletable.engine.tiles import pips
+
+
+def _heaviest(t):
+    """A lot tile's rank when the heaviest wins (the lot keeps the lowest rank)."""
+    return -pips(t)
+
+
+class Variants:
+    """The rules above for one ruleset, worked out once (shared by its states, never changed)."""
+
+    def __init__(self, p, scoring):
+        self.target = p["target"] if p["target_exact"] else 0
+        self.both_out = p["partnership_end"] == "both_out"
+        self.lot_first = p["setter"] == "highest_draw"
+        self.lot_again = p["later_setter"] == "same_rule"
+        self.rotate = p["later_setter"] == "rotate"
+        self.lot_rank = _heaviest if self.lot_first else pips
+        self.blocked_pays = p["blocked_award"] != "none"
+        self.domino_paid = getattr(scoring, "pays_domino", False)
+        self.round5 = p["round5"] and p["hand_award"] != "rounded5"
+        self.fives = p["units"] == "fives"
+
+    # --- the score and the match
+    def disregards(self, state, seat, points):
+        """Whether a score event of ``points`` to ``seat`` passes an exact target (it is lost)."""
+        return self.target and state.scores[seat] + points > self.target
+
+    # --- turns and the end of a hand
+    def plays_on(self, state, seat):
+        """Whether the hand goes on after ``seat`` laid its last tile (both_out: its partner holds tiles)."""
+        if not self.both_out:
+            return False
+        partner = (seat + 2) % 4
+        return bool(state.hands[partner] or state.hidden[partner])
+
+    def skip_out(self, state, seat):
+        """``seat``, or the first after it that still holds tiles (both_out, in play)."""
+        if self.both_out and state.phase == P_PLAY:
+            while not state.hands[seat] and not state.hidden[seat]:
+                seat = (seat + state.step) % state.players
+        return seat
+
+    def holding(self, state):
+        """The seats whose passes in a row block the hand: those still holding tiles (both_out)."""
+        if not self.both_out:
+            return state.players
+        return sum(1 for s in range(state.players) if state.hands[s] or state.hidden[s])
+
+    # --- who leads
+    def new_hand(self, state):
+        """highest_draw: the lot comes before the deal (the first hand's, or every hand's)."""
+        if self.lot_first and (state.hand_number == 0 or self.lot_again):
+            state.phase = P_LOT
+            state.lot_seats = list(range(state.players))
+            state.lots = [-1] * state.players
+
+    def lot_drawn(self, state, seat):
+        """``seat`` won the lot: it sets now, or (highest_draw) once the tiles are dealt."""
+        if self.lot_first:
+            state.setter = seat
+            state.phase = P_DEAL
+        else:
+            state._start_play(seat)
+
+    def leads(self, state):
+        """Start the play once the deal is done when these rules name who leads; whether they did."""
+        if state.hand_number > 0 and self.rotate:
+            state._start_play(state._next(state.setter))
+        elif self.lot_first and (state.hand_number == 0 or self.lot_again):
+            state._start_play(state.setter)
+        else:
+            return False
+        return True
+
+    # --- the hand award
+    def ended_by(self, state, out):
+        """Of the seats ``out`` of tiles, those whose going out ended the hand (both_out: a side
+        both out; a hand blocked with one of each side out was ended by nobody)."""
+        if not self.both_out:
+            return out
+        return [s for s in out if (s + 2) % 4 in out]
+
+    def pays_nothing(self, out):
+        """Whether the hand pays nothing more: the last play paid the going out, or a blocked
+        hand pays nobody."""
+        return self.domino_paid if out else not self.blocked_pays
+
+    def points(self, points, detail):
+        """A pip award rounded to the nearest 5 (``round5``) and counted in fives (``units``)."""
+        if self.round5:
+            points = (points + 2) // 5 * 5
+            detail += ", to the nearest 5 = %d" % points
+        if self.fives:
+            points //= 5
+            detail += ", in fives = %d" % points
+        return points, detail
