@@ -113,6 +113,19 @@ def test_TV_F3_6_a_block_after_one_is_out_scores_nothing():
     assert state.scores == [0, 0, 0, 0]
 
 
+def test_TV_F3_6_a_seat_that_is_out_is_skipped_after_a_play_and_after_a_knock():
+    hands = [["2-6", "1-4", "0-2"], ["5-6", "4-6", "1-1"], ["2-3", "3-6", "0-0"], ["1-5", "0-6", "2-4"]]
+    state = _f3(hands, pairs=True)
+    run(state, "2-6 5-6>R 2-3>L 1-5>R 1-4>R 4-6>R 3-6>L 0-6>L 0-2>L")  # seat 0 is out
+    assert state.current_player() == 1
+    run(state, "pass pass 2-4>L")  # seat 3 is out too: seat 1 is next, not seat 0
+    assert state.current_player() == 1 and state.hand_number == 0
+    run(state, "pass")
+    assert state.current_player() == 2
+    run(state, "pass")  # both seats still holding tiles knocked: blocked
+    assert state.hand_number == 1
+
+
 def test_TV_F3_6_first_out_ends_the_hand_at_once():
     state = _f3(_PAIRS, pairs=True, partnership_end="first_out")
     run(state, "2-6 5-6>R 2-3>L 1-5>R")

@@ -203,7 +203,10 @@ class State(GameState):
                         return
                 self._hand_over()
                 return
-            self.turn = (seat + self.step) % self.players
+            turn = (seat + self.step) % self.players
+            if not self.hands[turn] and not self.hidden[turn]:  # both_out: that seat is out, skipped
+                turn = self._next(turn)
+            self.turn = turn
         elif kind == K_PASS:
             self.claim_points = 0
             self._pass()
