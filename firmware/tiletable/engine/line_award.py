@@ -1,6 +1,7 @@
-"""The award at the end of a line-game hand (rule book §2.5): who won it, domino or blocked,
-and the points by ``hand_award`` (the opponents' pips, less one's own, to the nearest 5, a
-fixed award), for a seat or a side of partners; Buki's chips are settled by its ``Betting``.
+"""Who won a line-game hand (rule book §2.5), domino or blocked, a seat or a side of partners.
+The points are paid by the pip award (``line_pips``: the opponents' pips, less one's own, to
+the nearest 5, a fixed award), or in Buki's chips by its ``Betting``: Buki never imports the
+pip award's code (``LineRules.pay``), heap a Buki start on a stock Pico cannot spare.
 """
 
 from tiletable.engine.tiles import is_double, pips
@@ -16,8 +17,8 @@ def award_hand(state):
         if variants.pays_nothing(out):
             return out[0] if out else None
     if state.p["partnerships"]:
-        return _award_sides(state, out)
-    totals = _pip_totals(state)
+        return state.rules.pay_sides(state, out)
+    totals = pip_totals(state)
     if out:
         winners = out
         how = "domino"
@@ -36,76 +37,13 @@ def award_hand(state):
         for seat, points, rule, detail in state.betting.settle(winner, state.setter):
             state._award(seat, points, rule, detail)
         return winner
-    if len(winners) > 1 and state.p["blocked_tie"] != "split":
-        return None
-    summed = 0
-    terms = []
-    for s in range(n):
-        if s not in winners:
-            summed += totals[s]
-            terms.append(str(totals[s]))
-    terms = " + ".join(terms)
-    for w in winners:
-        points, detail = _hand_points(state, how, summed, terms, totals[w], "own")
-        if len(winners) > 1:
-            points //= len(winners)
-            detail += ", split %d ways = %d" % (len(winners), points)
-        if points:
-            state._award(w, points, how, detail)
-        if state._outcome is not None:
-            break
-    return winners[0] if len(winners) == 1 else None
+    return state.rules.pay(state, winners, how, totals)
 
 
-def _award_sides(state, out):
-    """The hand of a partnership game: the side that went out (``out``: the seat that ended
-    it), or holds fewer pips when blocked, scores the opponents' pips (per ``hand_award``);
-    returns the seat that went out or the lighter hand of the winning side, or None for a
-    tie between the sides."""
-    totals = _pip_totals(state)
-    side_pips = [totals[0] + totals[2], totals[1] + totals[3]]
-    if out:
-        side, how = out[0] % 2, "domino"
-    elif side_pips[0] != side_pips[1]:
-        side, how = (0 if side_pips[0] < side_pips[1] else 1), "blocked"
-    elif state.p["blocked_tie"] == "lightest_tile":
-        lightest = min((pips(t), t, s) for s in range(4) for t in state.hands[s])
-        side, how = lightest[2] % 2, "blocked"
-    else:
-        return None
-    seat = out[0] if out else min((side, side + 2), key=lambda s: totals[s])
-    a, b = 1 - side, 3 - side
-    summed = side_pips[1 - side]
-    terms = "P%d %d + P%d %d" % (a, totals[a], b, totals[b])
-    points, detail = _hand_points(state, how, summed, terms, side_pips[side], "the side's own")
-    if points:
-        state._award(seat, points, how, detail)
-    return seat
-
-
-def _pip_totals(state):
+def pip_totals(state):
     """Each seat's pips in hand (a double counts both halves)."""
     totals = [0] * state.players
     for s in range(state.players):
         for t in state.hands[s]:
             totals[s] += (t >> 4) + (t & 15)
     return totals
-
-
-def _hand_points(state, how, summed, terms, own, own_label):
-    """Points and explanation of a won hand by ``hand_award``: the opponents' pips ``summed``
-    (``terms``), less ``own`` (never below 0: a partner's tiles may outweigh the
-    opponents'), to the nearest 5, or the fixed award."""
-    award = state.p["hand_award"]
-    if award == "fixed":
-        return state.p["fixed_award"], "hand won (%s)" % how
-    if award == "others_sum_minus_own":
-        points = max(0, summed - own)
-        detail = "opponents' pips %s = %d minus %s %d = %d" % (terms, summed, own_label, own, points)
-    elif award == "rounded5":
-        points = (summed + 2) // 5 * 5
-        detail = "opponents' pips %s = %d, to the nearest 5 = %d" % (terms, summed, points)
-    else:
-        points, detail = summed, "opponents' pips %s = %d" % (terms, summed)
-    variants = state.rules.variants
-    return variants.points(points, detail) if variants else (points, detail)

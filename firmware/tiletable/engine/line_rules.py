@@ -26,8 +26,9 @@ def lowest_setter_rank(t):
 class LineRules:
     """What a state reads from its parameters on every move, worked out once per ruleset and
     shared by its states (never changed): ``rules_of`` keeps the last ruleset's. ``scoring``
-    is the per-move scoring rule's object (None: no per-move score), ``variants`` the newer
-    games' rules (None for the games that play none of them)."""
+    is the per-move scoring rule's object (None: no per-move score), ``pay`` and ``pay_sides``
+    the pip award's (line_pips; None for Buki), ``variants`` the newer games' rules (None
+    for the games that play none of them)."""
 
     def __init__(self, p):
         tiles = tile_set(p["max_pip"], p["doubles"], tuple(parse_tile(t) for t in p["exclude"]))
@@ -63,6 +64,11 @@ class LineRules:
         if name != "none":  # its module is imported for the games that score with it alone
             module = "tiletable.engine.line_score_" + name
             self.scoring = __import__(module, None, None, ["Rule"]).Rule(p)
+        self.pay = self.pay_sides = None  # the pip award (line_pips): every game's but Buki's, whose chips its Betting settles
+        if p["hand_award"] != "betting_settlement":
+            from tiletable.engine.line_pips import award_sides, pay
+
+            self.pay, self.pay_sides = pay, award_sides
         self.variants = None  # the newer games' rules: line_params resolves their parameters only for those games
         if "units" in p:
             from tiletable.engine.line_variants import Variants
