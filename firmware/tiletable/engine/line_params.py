@@ -58,17 +58,11 @@ PARAMS = {
     "muggins_claims": ("choice", "auto", ("manual", "auto")),
     "hand_award": ("choice", "others_sum", ("others_sum", "others_sum_minus_own", "rounded5", "fixed", "betting_settlement")),
     "fixed_award": ("int", 1, 0, 100),
-    "blocked_award": ("choice", "same", ("same", "none")),  # Fives and Threes: a blocked hand pays nobody
-    "round5": ("bool", False),  # others_sum(_minus_own) to the nearest 5 (MORE-GAMES §2)
-    "units": ("choice", "pips", ("pips", "fives")),  # fives: a pip award counts one point per 5
-    "partnership_end": ("choice", "first_out", ("first_out", "both_out")),
-    "knock_bonus": ("bool", False),  # threes_fives: a play after knocks scores 1 more per knock
     "blocked_winner": ("choice", "lowest_pips", ("lowest_pips", "hoyle_no_doubles_first")),
     "blocked_tie": ("choice", "no_score", ("no_score", "split", "lightest_tile", "draw_carry_over")),
     "match_end": ("choice", "target", ("target", "num_games")),
     "target": ("int", 100, 1, 100000),
     "target_immediate": ("bool", True),  # reaching the target at any score event ends the match
-    "target_exact": ("bool", False),  # an event that would pass the target is disregarded
     "num_games": ("int", 4, 1, 1000),
     # Buki betting (§3.12)
     "min_stake": ("int", 10, 1, 4000),
@@ -87,32 +81,49 @@ PARAMS = {
     "spectator_odds_denominator": ("int", 2, 1, 100),
 }
 
-# The parameters of the newer games' rules (engine/line_variants.py, MORE-GAMES §1, §2). A ruleset
-# that plays none of them (check_params) is resolved without them all: the older games' resolved
-# parameters, content hashes and heap stay as they were, and line_rules.LineRules imports
-# line_variants only for the rulesets that have them.
-VARIANT_PARAMS = ("target_exact", "blocked_award", "partnership_end", "round5", "units", "knock_bonus")
+# The parameters of the newer games' rules (engine/line_variants.py, MORE-GAMES §1, §2), in the
+# schema as the rest. A ruleset that plays none of them (check_params) is resolved without them
+# all: the older games' resolved parameters, content hashes and heap stay as they were, and
+# line_rules.LineRules imports line_variants only for the rulesets that have them.
+VARIANT_PARAMS = {
+    "target_exact": ("bool", False),  # an event that would pass the target is disregarded (exact 61)
+    "blocked_award": ("choice", "same", ("same", "none")),  # none: a blocked hand pays nobody
+    "partnership_end": ("choice", "first_out", ("first_out", "both_out")),  # both_out: till both partners are out
+    "round5": ("bool", False),  # others_sum(_minus_own) to the nearest 5 (MORE-GAMES §2)
+    "units": ("choice", "pips", ("pips", "fives")),  # fives: a pip award counts one point per 5
+    "knock_bonus": ("bool", False),  # threes_fives: a play after knocks scores 1 more per knock
+}
+PARAMS.update(VARIANT_PARAMS)
 
 _MATADORS = ["0-0", "1-6", "2-5", "3-4"]
+_TRAYS_2_TO_4 = ["line-2p", "line-3p", "line-4p"]
 
 # Fives and Threes (MORE-GAMES §1): no drawing, the rest out of play; a lot of the heaviest tile
 # leads hand 1, then the lead passes left; the chip point and the last play are one event
-_F3 = {
-    "setter": "highest_draw",
-    "later_setter": "rotate",
-    "per_move_scoring": "threes_fives",
-    "hand_award": "fixed",
-    "blocked_award": "none",
-    "target": 61,
-    "target_exact": True,
+_F3 = dict(
+    setter="highest_draw",
+    later_setter="rotate",
+    per_move_scoring="threes_fives",
+    hand_award="fixed",
+    blocked_award="none",
+    target=61,
+    target_exact=True,
+)
+# Muggins (§3.5), and All Fives rounded (MORE-GAMES §2), the same with the hand's pips rounded
+_MUGGINS = {
+    "deal": {"2": 7, "3": 7, "4": 5},
+    "stock_after_deal": "boneyard",
+    "draw_policy": "when_unable",
+    "per_move_scoring": "fives",
+    "muggins_claims": "manual",
+    "target": 200,
 }
-
 PRESETS = {
     "block": {
         "version": 1,
         "label": "bLOC",
         "order": 10,
-        "trays": ["line-2p", "line-3p", "line-4p"],
+        "trays": _TRAYS_2_TO_4,
         "aliases": ["block-game"],
         "description": "Block game: no drawing, winner scores the others' pips, 100 (§3.1)",
         "params": {},
@@ -121,7 +132,7 @@ PRESETS = {
         "version": 1,
         "label": "drAW",
         "order": 20,
-        "trays": ["line-2p", "line-3p", "line-4p"],
+        "trays": _TRAYS_2_TO_4,
         "aliases": ["draw-game"],
         "description": "Draw game: Block with drawing when unable, two tiles stay (§3.2)",
         "params": {"stock_after_deal": "boneyard", "draw_policy": "when_unable", "reserve": 2},
@@ -162,43 +173,28 @@ PRESETS = {
         "version": 1,
         "label": "MUGG",
         "order": 50,
-        "trays": ["line-2p", "line-3p", "line-4p"],
+        "trays": _TRAYS_2_TO_4,
         "aliases": ["all-fives", "fives"],
         "description": "Muggins: ends totalling a multiple of 5 score, claimed or stolen, 200 (§3.5)",
-        "params": {
-            "deal": {"2": 7, "3": 7, "4": 5},
-            "stock_after_deal": "boneyard",
-            "draw_policy": "when_unable",
-            "per_move_scoring": "fives",
-            "muggins_claims": "manual",
-            "target": 200,
-        },
+        "params": _MUGGINS,
     },
     "all-fives-rounded": {
         "version": 1,
         "label": "AF5r",
         "order": 52,
-        "trays": ["line-2p", "line-3p", "line-4p"],
+        "trays": _TRAYS_2_TO_4,
         "aliases": ["muggins-rounded"],
         "description": "All Fives rounded: Muggins with the hand's pips to the nearest 5, 200 (MORE-GAMES §2)",
-        "params": {
-            "deal": {"2": 7, "3": 7, "4": 5},
-            "stock_after_deal": "boneyard",
-            "draw_policy": "when_unable",
-            "per_move_scoring": "fives",
-            "muggins_claims": "manual",
-            "hand_award": "rounded5",
-            "target": 200,
-        },
+        "params": dict(_MUGGINS, hand_award="rounded5"),
     },
     "fives-threes": {
         "version": 1,
         "label": "F3  ",
         "order": 54,
-        "trays": ["line-2p", "line-3p", "line-4p"],
+        "trays": _TRAYS_2_TO_4,
         "aliases": ["fives-and-threes", "threes-and-fives"],
         "description": "Fives and Threes: ends in threes and fives score, 1 for chipping out, exactly 61 (MORE-GAMES §1)",
-        "params": dict(_F3),
+        "params": _F3,
     },
     "fives-threes-pairs": {
         "version": 1,
@@ -230,7 +226,7 @@ PRESETS = {
         "version": 1,
         "label": "MAtA",
         "order": 70,
-        "trays": ["line-2p", "line-3p", "line-4p"],
+        "trays": _TRAYS_2_TO_4,
         "description": "Matador: touching ends total 7, matadors go anywhere, a blank takes only matadors, 100 (§3.7)",
         "params": {
             "deal": {"2": 7, "3": 7, "4": 5},
@@ -276,7 +272,8 @@ def _set_size(params):
 
 
 def check_params(name, params):
-    """Rules that span several parameters. :raises RulesetError: naming the field and why."""
+    """Rules that span several parameters; a ruleset that plays none of the newer games' rules
+    loses their parameters (``VARIANT_PARAMS``). :raises RulesetError: naming the field and why."""
     for text in params["exclude"]:
         if not _in_full_set(params, parse_tile(text)):
             raise RulesetError(name, "params.exclude", "%s is not in the set" % text)
@@ -341,15 +338,8 @@ def check_params(name, params):
         raise RulesetError(name, "params.may_pass_when_able", "contradicts must_play_if_able")
     if params["draw_policy"] != "none" and params["stock_after_deal"] != "boneyard":
         raise RulesetError(name, "params.draw_policy", "drawing needs stock_after_deal boneyard")
-    if params["partnership_end"] == "both_out" and not params["partnerships"]:
-        raise RulesetError(name, "params.partnership_end", "both_out needs partnerships")
-    if params["units"] == "fives" and not (params["round5"] or params["hand_award"] == "rounded5"):
-        raise RulesetError(name, "params.units", "an award in fives needs the pips rounded: hand_award rounded5 or round5")
-    scoring = params["per_move_scoring"]
-    if params["muggins_claims"] == "manual" and scoring not in ("fives", "threes_fives"):
+    if params["muggins_claims"] == "manual" and params["per_move_scoring"] not in ("fives", "threes_fives"):
         raise RulesetError(name, "params.muggins_claims", "claims need per_move_scoring fives or threes_fives")
-    if params["knock_bonus"] and scoring != "threes_fives":
-        raise RulesetError(name, "params.knock_bonus", "the knock bonus is scored by per_move_scoring threes_fives")
     betting = params["hand_award"] == "betting_settlement"
     if (params["blocked_tie"] == "draw_carry_over") != betting:
         raise RulesetError(name, "params.blocked_tie", "draw_carry_over goes with hand_award betting_settlement")
@@ -371,12 +361,19 @@ def check_params(name, params):
     if not _plays_variants(params):
         for key in VARIANT_PARAMS:
             del params[key]
+    elif params["partnership_end"] == "both_out" and not params["partnerships"]:
+        raise RulesetError(name, "params.partnership_end", "both_out needs partnerships")
+    elif params["units"] == "fives" and not (params["round5"] or params["hand_award"] == "rounded5"):
+        raise RulesetError(name, "params.units", "an award in fives needs the pips rounded: hand_award rounded5 or round5")
+    elif params["knock_bonus"] and params["per_move_scoring"] != "threes_fives":
+        raise RulesetError(name, "params.knock_bonus", "the knock bonus is scored by per_move_scoring threes_fives")
 
 
 def _plays_variants(params):
-    """Whether the ruleset plays one of the newer games' rules (engine/line_variants.py)."""
+    """Whether the ruleset plays one of the newer games' rules (engine/line_variants.py): if
+    not, ``check_params`` resolves it without their parameters (``VARIANT_PARAMS``)."""
     for key in VARIANT_PARAMS:
-        if params[key] != PARAMS[key][1]:
+        if params[key] != VARIANT_PARAMS[key][1]:
             return True
     return params["setter"] == "highest_draw" or params["later_setter"] == "rotate" or params["per_move_scoring"] == "threes_fives"
 
