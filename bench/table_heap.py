@@ -120,7 +120,13 @@ install_next()
 # ---- top level ----
 install_next()
 # ---- top level ----
-assert len(PRESETS) == 11, "one install_next() chunk per preset"
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+install_next()
+# ---- top level ----
+assert len(PRESETS) == 14, "one install_next() chunk per preset"
 app = assemble(build(machine), open(ROOT + "/selftest.done", "rb"), Sink(), time.ticks_ms, root=ROOT, unique_id=b"TTSIM\x00\x00\x01", policy=POLICY)
 run_services(app, 20)
 gc.collect()
