@@ -4,8 +4,8 @@ import random
 from tiletable.engine.line_actions import K_DEAL, LOC_FREE, LOC_LOT, LOC_PLAYED, UNKNOWN_TILE, kind_of, tile_of
 from tiletable.engine.state import CHANCE
 
-# every preset, plus variants that take other code paths
-VARIANTS = (
+# every preset of the rule book, plus variants that take other code paths
+RULE_BOOK_VARIANTS = (
     ("block", {}),
     ("draw", {}),
     ("draw", {"draw_policy": "anytime", "may_pass_when_able": True, "must_play_if_able": False}),
@@ -30,13 +30,16 @@ VARIANTS = (
     # partnerships: partners opposite, one score per side
     ("muggins", {"partnerships": True, "deal": {"4": 5}, "muggins_claims": "auto"}),
     ("block", {"partnerships": True, "deal": {"4": 6}, "blocked_tie": "lightest_tile", "hand_award": "others_sum_minus_own"}),
-    # MORE-GAMES: All Fives rounded; Fives and Threes (its lot before the deal, exact 61, both out)
+)
+# MORE-GAMES: All Fives rounded; Fives and Threes (its lot before the deal, exact 61, both out)
+MORE_GAMES_VARIANTS = (
     ("all-fives-rounded", {}),
     ("fives-threes", {}),
     ("fives-threes", {"deal": {"2": 9, "4": 6}, "muggins_claims": "manual", "knock_bonus": True, "target_exact": False}),
     ("fives-threes-pairs", {}),
     ("fives-threes-pairs", {"partnership_end": "first_out", "hand_award": "rounded5", "units": "fives", "blocked_award": "same"}),
 )
+VARIANTS = RULE_BOOK_VARIANTS + MORE_GAMES_VARIANTS
 
 
 def pick(state, rng, unseen_rate):

@@ -3,7 +3,7 @@
 ``lay_problem``...) agree with what the game does, over random play with hands seen and unseen."""
 import gc
 
-from engine.line_random import VARIANTS, new_rng, pick
+from engine.line_random import MORE_GAMES_VARIANTS, RULE_BOOK_VARIANTS, new_rng, pick
 from engine.line_setup import start
 from tiletable.engine.errors import E_NO_MATCH, E_NOT_HELD, E_SET, E_TILE
 from tiletable.engine.line_actions import (
@@ -69,10 +69,11 @@ def _check(state):
     return phase
 
 
-def test_the_answers_agree_with_the_game_in_random_play():
+def _phases_in_random_play(variants):
+    """Check the answers over random play of each of ``variants``; the phases met."""
     phases = set()
     rng = new_rng(38)
-    for name, params in VARIANTS:
+    for name, params in variants:
         ruleset = table_ruleset(name, **params)
         for players in sorted(int(k) for k in ruleset.params["deal"]):
             gc.collect()
@@ -82,7 +83,20 @@ def test_the_answers_agree_with_the_game_in_random_play():
                     break
                 phases.add(_check(state))
                 state.apply(pick(state, rng, 0.6))
+    return phases
+
+
+def test_the_answers_agree_with_the_game_in_random_play():
+    phases = _phases_in_random_play(RULE_BOOK_VARIANTS)
     assert phases == set([P_DEAL, P_LOT, P_DECLARE, P_BERGEN, P_PLAY, P_DRAWN, P_REVEAL]), phases
+
+
+def test_the_answers_agree_in_the_newer_games_random_play():
+    """A test of their own: one that played every game at once held every game's rule modules
+    (Buki's betting, line_variants, the scoring rules) beside a validation's 33 KB, 16 KB more
+    than a Pico-sized heap's margin allowed (tests/test_micropython.py)."""
+    phases = _phases_in_random_play(MORE_GAMES_VARIANTS)
+    assert phases == set([P_DEAL, P_LOT, P_DECLARE, P_PLAY, P_DRAWN, P_REVEAL]), phases
 
 
 def test_laying_the_setting_tile_from_an_unseen_hand_is_checked_without_playing():
