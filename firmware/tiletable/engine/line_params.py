@@ -54,7 +54,7 @@ PARAMS = {
     "triple_header_points": ("int", 3, 0, 100),
     "triple_mode": ("choice", "strict", ("strict", "state")),
     "muggins_claims": ("choice", "auto", ("manual", "auto")),
-    "hand_award": ("choice", "others_sum", ("others_sum", "others_sum_minus_own", "rounded5", "fixed", "betting_settlement")),
+    "hand_award": ("choice", "others_sum", ("others_sum", "others_sum_minus_own", "rounded5", "fixed", "betting_settlement", "all_hands")),
     "fixed_award": ("int", 1, 0, 100),
     "blocked_winner": ("choice", "lowest_pips", ("lowest_pips", "hoyle_no_doubles_first")),
     "blocked_tie": ("choice", "no_score", ("no_score", "split", "lightest_tile", "draw_carry_over")),
@@ -90,6 +90,11 @@ VARIANT_PARAMS = {
     "round5": ("bool", False),  # others_sum(_minus_own) to the nearest 5 (MORE-GAMES §2)
     "units": ("choice", "pips", ("pips", "fives")),  # fives: a pip award counts one point per 5
     "knock_bonus": ("bool", False),  # threes_fives: a play after knocks scores 1 more per knock
+    # Latin partnership Double-Nine (MORE-GAMES §3): a blocked hand's winner, the capicúa bonus
+    "blocked_compare": ("choice", "side_totals", ("side_totals", "lowest_hand", "blocker_vs_next")),
+    "capicua": ("bool", False),  # going out with a tile that fitted both (different) ends
+    "capicua_bonus": ("int", 25, 0, 1000),
+    "capicua_same_ends": ("bool", False),  # a capicúa on equal ends too (a Dominican house rule)
 }
 PARAMS.update(VARIANT_PARAMS)
 

@@ -123,6 +123,12 @@ def check_params(name, params):
         raise _refused(name, "units", "an award in fives needs the pips rounded: hand_award rounded5 or round5")
     elif params["knock_bonus"] and params["per_move_scoring"] != "threes_fives":
         raise _refused(name, "knock_bonus", "the knock bonus is scored by per_move_scoring threes_fives")
+    elif params["blocked_compare"] != "side_totals" and not params["partnerships"]:
+        raise _refused(name, "blocked_compare", "%s compares the hands of sides: needs partnerships" % params["blocked_compare"])
+    elif params["capicua"] and not (params["partnerships"] and spinner == "none"):
+        raise _refused(name, "capicua", "a capicua is a side's going out on the two ends of a line: needs partnerships, spinner none")
+    if params["hand_award"] == "all_hands" and not params["partnerships"]:
+        raise _refused(name, "hand_award", "all_hands counts the partner's hand too: needs partnerships")
 
 
 def _plays_variants(params):

@@ -1,7 +1,8 @@
-"""The points of a won line-game hand (rule book §2.5) by ``hand_award``: the opponents' pips,
-less one's own, to the nearest 5 (and ``line_variants``' rounding), or the fixed award, for a
-seat or a side of partners. ``line_award`` finds who won; every line game but Buki imports this
-module (``LineRules.pay``): Buki's chips are its ``Betting``'s.
+"""The points of a won line-game hand (rule book §2.5) by ``hand_award``: the opponents' pips
+(``all_hands``: a side scores every hand's, MORE-GAMES §3), less one's own, to the nearest 5
+(and ``line_variants``' rounding), or the fixed award, for a seat or a side of partners.
+``line_award`` finds who won; every line game but Buki imports this module
+(``LineRules.pay``): Buki's chips are its ``Betting``'s.
 """
 
 from tiletable.engine.line_award import pip_totals
@@ -41,8 +42,15 @@ def award_sides(state, out):
     tie between the sides."""
     totals = pip_totals(state)
     side_pips = [totals[0] + totals[2], totals[1] + totals[3]]
+    variants = state.rules.variants
+    seat = -1
     if out:
-        side, how = out[0] % 2, "domino"
+        side, how, seat = out[0] % 2, "domino", out[0]
+    elif variants and variants.by_hand:  # blocked_compare: the lowest hand, or the blocker's or the next's
+        seat = variants.blocked_winner(state, totals)
+        if seat is None:
+            return None
+        side, how = seat % 2, "blocked"
     elif side_pips[0] != side_pips[1]:
         side, how = (0 if side_pips[0] < side_pips[1] else 1), "blocked"
     elif state.p["blocked_tie"] == "lightest_tile":
@@ -50,11 +58,20 @@ def award_sides(state, out):
         side, how = lightest[2] % 2, "blocked"
     else:
         return None
-    seat = out[0] if out else min((side, side + 2), key=lambda s: totals[s])
+    if seat < 0:
+        seat = min((side, side + 2), key=lambda s: totals[s])
     a, b = 1 - side, 3 - side
-    summed = side_pips[1 - side]
-    terms = "P%d %d + P%d %d" % (a, totals[a], b, totals[b])
+    if state.p["hand_award"] == "all_hands":  # the partner's hand too (the side that went out holds 0 of its own)
+        summed = side_pips[0] + side_pips[1]
+        terms = "P%d %d + P%d %d + P%d %d + P%d %d" % (a, totals[a], b, totals[b], side, totals[side], side + 2, totals[side + 2])
+    else:
+        summed = side_pips[1 - side]
+        terms = "P%d %d + P%d %d" % (a, totals[a], b, totals[b])
     points, detail = _hand_points(state, how, summed, terms, side_pips[side], "the side's own")
+    bonus = variants.capicua_points(state) if variants and out else 0
+    if bonus:
+        points += bonus
+        detail += ", capicua %d" % bonus
     if points:
         state._award(seat, points, how, detail)
     return seat
@@ -74,6 +91,7 @@ def _hand_points(state, how, summed, terms, own, own_label):
         points = (summed + 2) // 5 * 5
         detail = "opponents' pips %s = %d, to the nearest 5 = %d" % (terms, summed, points)
     else:
-        points, detail = summed, "opponents' pips %s = %d" % (terms, summed)
+        whose = "all hands'" if award == "all_hands" else "opponents'"
+        points, detail = summed, "%s pips %s = %d" % (whose, terms, summed)
     variants = state.rules.variants
     return variants.points(points, detail) if variants else (points, detail)

@@ -12,10 +12,14 @@ few hooks (``rules.variants``; None for every other game).
 * ``blocked_award`` none: a blocked hand pays nobody; a going-out award the per-move scoring
   rule paid with the last play (``pays_domino``: threes_fives' chip point) is not paid again;
 * ``round5``: a pip award to the nearest 5 (after ``others_sum_minus_own``); ``units`` fives:
-  the award counted one point per 5.
+  the award counted one point per 5;
+* ``blocked_compare`` (MORE-GAMES §3, partnerships): a blocked hand won by the lowest single
+  hand, or by the lower of the blocker's (the last to play) and the next player's;
+* ``capicua``: ``capicua_bonus`` more for a side that goes out with a tile that fitted both
+  ends, the ends showing different numbers (``capicua_same_ends``: or the same).
 """
 
-from tiletable.engine.line_actions import P_DEAL, P_LOT, P_PLAY
+from tiletable.engine.line_actions import K_PLAY, P_DEAL, P_LOT, P_PLAY, kind_of, point_of, tile_of
 from tiletable.engine.tiles import pips
 
 
@@ -38,6 +42,10 @@ class Variants:
         self.domino_paid = getattr(scoring, "pays_domino", False)
         self.round5 = p["round5"] and p["hand_award"] != "rounded5"
         self.fives = p["units"] == "fives"
+        self.by_hand = p["blocked_compare"] != "side_totals"
+        self.next_to_blocker = p["blocked_compare"] == "blocker_vs_next"
+        self.capicua = p["capicua_bonus"] if p["capicua"] else 0
+        self.same_ends = p["capicua_same_ends"]
 
     # --- the score and the match
     def disregards(self, state, seat, points):
@@ -103,6 +111,34 @@ class Variants:
         """Whether the hand pays nothing more: the last play paid the going out, or a blocked
         hand pays nobody."""
         return self.domino_paid if out else not self.blocked_pays
+
+    def blocked_winner(self, state, totals):
+        """The seat whose hand wins a blocked hand for its side by ``blocked_compare``
+        (``totals``: each seat's pips), or None when the sides tie."""
+        if self.next_to_blocker:  # the blocker passed last: the hand is still its turn
+            blocker = state.turn
+            after = state._next(blocker)
+            return after if totals[after] < totals[blocker] else blocker
+        least = min(totals)
+        sides = set(s % 2 for s in range(4) if totals[s] == least)
+        return totals.index(least) if len(sides) == 1 else None
+
+    def capicua_points(self, state):
+        """The capicúa bonus the last play earned: its tile fitted both ends, which showed
+        different numbers (same_ends: or the same); 0 if not."""
+        if not self.capicua:
+            return 0
+        for i in range(len(state.history) - 1, -1, -1):
+            action = state.history[i]
+            if kind_of(action) == K_PLAY:
+                break
+        t, point = tile_of(action), point_of(action)
+        ends = state.layout.val
+        outward, other = ends[point], ends[1 - point]
+        matched = (t >> 4) + (t & 15) - outward  # the half that met the end it was laid on
+        if (t >> 4 != t & 15 and outward == other) or (self.same_ends and matched == other):
+            return self.capicua
+        return 0
 
     def points(self, points, detail):
         """A pip award rounded to the nearest 5 (``round5``) and counted in fives (``units``)."""
