@@ -181,7 +181,8 @@ IMPORT_US = {  # tiletable.<name>: its first import on the frozen build (REPL, 2
     # betting grew from 1637 to 3958 B with Buki's part of it: each is charged that rate by its
     # .mpy size (0.616 us a byte) until measured on the chip
     "engine.line": 4010, "engine.line_rules": 940, "engine.line_checks": 3070, "engine.line_deal": 1590,
-    "engine.line_award": 580, "engine.line_pips": 780,
+    "engine.line_award": 580, "engine.line_pips": 940, "engine.line_variants": 1240,
+    "engine.line_score_threes_fives": 520,
     "engine.line_score_fives": 400, "engine.line_score_headers": 420, "runtime.play_line": 3830,
     "runtime.play_trick": 2120, "runtime.play_column": 2170, "runtime.play_climb": 2720, "engine.betting": 2440,
     "engine.knowledge": 1970, "runtime.tags": 5890, "runtime.selftest": 2520,
