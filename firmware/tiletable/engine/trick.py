@@ -1,4 +1,4 @@
-"""The trick family: Moon (rule book §3.10, §4.2).
+"""The trick family: Moon (rule book §3.10, §4.2); its suits are engine/suits.py's, shared with Texas 42.
 
 Three players, the 22-tile set (no [0|x] but [0|0]), 7 tiles each and a widow. One
 round of bidding (4-7, or MOON for all seven tricks), the high bidder may swap a tile
@@ -46,13 +46,13 @@ from tiletable.engine.errors import (
 )
 from tiletable.engine.holdings import UNKNOWN, Holding
 from tiletable.engine.state import CHANCE, TERMINAL, GameState, Outcome
+from tiletable.engine.suits import NO_TRUMP, follows, lead_suit, trick_winner
 from tiletable.engine.tiles import is_double, named_set, parse_tile, tile_str
 from tiletable.engine.trick_score import HAND, MOON, PASS, Renege, bid_text, bidder_points, match_result
 
 # The family contract (rulesets.py): PARAMS, PRESETS and check_params live in trick_params,
 # which validating a ruleset imports instead of this module.
 
-NO_TRUMP = 7
 TILES = named_set("d6-moon")
 _IN_SET = bytearray(128)
 for _t in TILES:
@@ -141,44 +141,16 @@ class State(GameState):
 
     def follows(self, tile, suit):
         """True when the tile belongs to the suit (a trump belongs to the trump suit only)."""
-        trump = self.trump
-        hi = tile & 15
-        lo = tile >> 4
-        if trump is not None and trump != NO_TRUMP and (lo == trump or hi == trump):
-            return suit == trump
-        return lo == suit or hi == suit
+        return follows(tile, suit, self.trump)
 
     def _lead_suit(self, tile):
         """The suit a lead of this tile makes without a declaration, or None."""
-        lo = tile >> 4
-        hi = tile & 15
-        trump = self.trump
-        if lo == hi:
-            return lo
-        if trump is not None and trump != NO_TRUMP and (lo == trump or hi == trump):
-            return trump
-        if self._higher_end:
-            return hi
-        return None
-
-    def _strength(self, tile):
-        """How strongly a tile bids for the current trick: higher wins, 0 cannot win."""
-        trump = self.trump
-        if trump is not None and trump != NO_TRUMP and self.follows(tile, trump):
-            return 16 + _rank_in(tile, trump)
-        if self.follows(tile, self.suit):
-            return 8 + _rank_in(tile, self.suit)
-        return 0
+        return lead_suit(tile, self.trump, self._higher_end)
 
     def trick_winner(self, trick=None):
         """The seat winning the trick so far, or ``trick`` (``(seat, tile)`` pairs) in this one's
         suit (a led [0|0] wins unless trumped: nothing else has a 0)."""
-        best_seat, best = None, -1
-        for seat, tile in self.trick if trick is None else trick:
-            strength = self._strength(tile)
-            if strength > best:
-                best_seat, best = seat, strength
-        return best_seat
+        return trick_winner(self.trick if trick is None else trick, self.suit, self.trump)
 
     def chance_outcomes(self):
         if self.phase != _DEALING:
@@ -549,14 +521,6 @@ class State(GameState):
         if self.trick or not self.trick_number or self.leader is None:
             return None
         return self.leader, self.tricks[self.leader]
-
-def _rank_in(tile, suit):
-    """Rank within a suit: the double is highest (7), then the other end, high to low."""
-    lo = tile >> 4
-    hi = tile & 15
-    if lo == hi:
-        return 7
-    return hi if lo == suit else lo
 
 
 def _parse_tile(text, body, unknown_ok=True):
