@@ -21,6 +21,7 @@ FAMILIES = {
     "trick": "TrickController",
     "column": "ColumnController",
     "climb": "ClimbController",
+    "fortytwo": "FortytwoController",
 }
 
 # Each preset as (name, family, label, tray, ...) in the menu's order, and the families it was

@@ -6,6 +6,7 @@ family's board (serve/static/boards/<family>.js).
 A view reads the PC engine's state of the session in progress (``replay.state``); it is here,
 not in the engine, so that the Pico carries none of it.
 """
+from tiletable.engine.fortytwo import call_words, trump_words
 from tiletable.engine.line_actions import K_PLAY, ORIENT_TEXT, SET_POINT, kind_of, play_fields
 from tiletable.engine.line_layout import CROSS, SLOT_NAMES
 from tiletable.engine.tiles import high, is_double, low, tile_str
@@ -60,6 +61,49 @@ def _taken_trick(state):
     number = state.trick_number - 1
     tiles = [{"seat": seat, "tile": tile_str(tile)} for trick, seat, tile in state.plays if trick == number]
     return {"winner": taken[0], "tiles": tiles} if tiles else None
+
+
+class FortytwoView:
+    """Texas 42: the bid and its bidder, trumps, the trick on the table, the tricks taken and
+    each side's points in the hand (sides: the first and third seats, the second and fourth)."""
+
+    @staticmethod
+    def lines(state, names):
+        bid = "no bid yet"
+        if state.bidder is not None:
+            bid = "%s %s" % (seat_name(names, state.bidder), call_words(state.high_call))
+        trumps = "trumps not named" if state.trump is None else trump_words(state.trump)
+        trick = " ".join("%s %s" % (seat_name(names, seat), tile_str(tile)) for seat, tile in state.trick) or "empty"
+        return [
+            "%s, %s" % (bid, trumps),
+            "trick %d: %s   points %s and %s %d, %s and %s %d" % (
+                state.trick_number + 1, trick,
+                seat_name(names, 0), seat_name(names, 2), state.points[0],
+                seat_name(names, 1), seat_name(names, 3), state.points[1]),
+        ]
+
+    @staticmethod
+    def picture(state, replay):
+        tricks = []
+        for trick, seat, tile in state.plays:
+            if trick < state.trick_number:
+                if trick == len(tricks):
+                    tricks.append({"tiles": []})
+                tricks[trick]["tiles"].append({"seat": seat, "tile": tile_str(tile)})
+        for number, trick in enumerate(tricks):
+            trick["winner"] = state.trick_winner([(seat, tile) for played, seat, tile in state.plays if played == number])
+        return {
+            "family": "fortytwo",
+            "trick": [{"seat": seat, "tile": tile_str(tile)} for seat, tile in state.trick],
+            "taken": _taken_trick(state),
+            "trick_number": state.trick_number + 1,
+            "bidder": state.bidder,
+            "bid": None if state.bidder is None else call_words(state.high_call),
+            "trumps": None if state.trump is None else trump_words(state.trump),
+            "points": list(state.points),
+            "side_tricks": list(state.side_tricks),
+            "tricks": tricks,
+        }
 
 
 class ColumnView:

@@ -15,7 +15,7 @@ from tiletable_host.people import score_value
 from tiletable_host.transport_local import LocalTransport
 from tiletable_host.watch import TableView, follow
 
-FAMILY_LINE = {"line": "line: ", "trick": "trick ", "column": "columns: ", "climb": "to beat: "}
+FAMILY_LINE = {"line": "line: ", "trick": "trick ", "fortytwo": "trick ", "column": "columns: ", "climb": "to beat: "}
 
 
 def _device(tmp_path, name, players, actions):

@@ -56,7 +56,7 @@ class TrickController(TextController):
             seat = 0  # -1 has no display, so the first seat's tells, as the menu's problems do
         for identity in event.items:
             if identity[0] != tagrecord.KIND_TILE:
-                self.reject(seat, E_TILE, "a card is not part of Moon", now_ms)
+                self.reject(seat, E_TILE, "a card is not part of a domino game", now_ms)
                 return
         if role == SEAT and self.dealing:
             self.scan(seat, event, now_ms)

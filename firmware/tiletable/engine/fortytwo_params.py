@@ -1,0 +1,31 @@
+"""The Texas 42 family's parameters, presets and cross-field checks (MORE-GAMES.md §4; rulesets.py).
+
+The family's schema module (tiletable/families.py): validating a ruleset imports this, not the
+play code in ``tiletable.engine.fortytwo``.
+"""
+
+PARAMS = {
+    "target": ("int", 7, 1, 99),  # marks
+    "all_pass": ("choice", "redeal", ("redeal", "shaker_forced")),
+    "max_opening_marks": ("int", 2, 1, 7),
+    "mark_raise": ("choice", "one", ("one", "any")),
+    "nt_doubles": ("choice", "high", ("high", "low", "own_suit")),
+    "stop_when_decided": ("bool", True),
+}
+
+PRESETS = {
+    "texas-42": {
+        "version": 1,
+        "label": "t 42",
+        "order": 95,
+        "trays": ["trick-4p"],
+        "aliases": ["42"],
+        "description": "Texas 42: two sides, bids 30-41 or marks, the bidder names trumps, 7 marks",
+        "params": {},
+    },
+}
+
+
+def check_params(name, params):
+    """Every combination of 42's parameters is playable; nothing spans fields."""
+    return None
