@@ -1,4 +1,4 @@
-"""Scripted players of the trick, column and climb families for ``tiletable run`` on the
+"""Scripted players of the trick, fortytwo, column and climb families for ``tiletable run`` on the
 simulated table (run.py's ``ScriptedGame`` plays the line family).
 
 Each plays the game the way people do at the table (docs/TABLE.md): pieces laid on the zones,
@@ -94,6 +94,7 @@ class ScriptedTrickGame(ScriptedTextGame):
     """Moon: bids, the trump call, the widow, tiles led and followed on the trick zone."""
 
     family = "trick"
+    calls = ("B", "TRUMP", "NOTRUMP")  # the texts of the calls made on a seat's display
 
     def next_hand(self):
         self.control.remove(self.profile.trick_zone)  # the last trick is cleared
@@ -111,9 +112,8 @@ class ScriptedTrickGame(ScriptedTextGame):
         bids = [t for t in texts if t.startswith("B")]
         if bids:  # the first to speak bids the least, the others pass: bids are mostly made
             chosen = bids[1] if bids[0].endswith("PASS") and state.bidder is None else bids[0]
-        calls = ("B", "TRUMP", "NOTRUMP")
-        if chosen.startswith(calls):
-            self.choose_call(seat, chosen, calls)
+        if chosen.startswith(self.calls):
+            self.choose_call(seat, chosen, self.calls)
         elif chosen == "KEEP":
             self.control.press(seat)
             state.play(chosen)
@@ -134,6 +134,13 @@ class ScriptedTrickGame(ScriptedTextGame):
                 self.control.press(seat, "long")
             state.play(chosen)
         return True
+
+
+class ScriptedFortytwoGame(ScriptedTrickGame):
+    """Texas 42: Moon's script with 42's calls (no widow; every lead makes its own suit)."""
+
+    family = "fortytwo"
+    calls = ("B", "TRUMP", "DOUBLES", "FOLLOWME")
 
 
 class ScriptedColumnGame(ScriptedTextGame):
@@ -234,4 +241,4 @@ class ScriptedClimbGame(ScriptedTextGame):
         return True
 
 
-SCRIPTS = {script.family: script for script in (ScriptedTrickGame, ScriptedColumnGame, ScriptedClimbGame)}
+SCRIPTS = {script.family: script for script in (ScriptedTrickGame, ScriptedFortytwoGame, ScriptedColumnGame, ScriptedClimbGame)}

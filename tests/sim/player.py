@@ -25,7 +25,7 @@ from tiletable.runtime.play_climb import ClimbController
 
 from tiletable.drivers.segments import glyph
 from tiletable_host.people import score_value
-from tiletable_host.scripted import ScriptedClimbGame, ScriptedColumnGame, ScriptedTrickGame
+from tiletable_host.scripted import ScriptedClimbGame, ScriptedColumnGame, ScriptedFortytwoGame, ScriptedTrickGame
 from tiletable_host.simtable import ControlCommands
 
 
@@ -355,6 +355,10 @@ class TextPlayer:
 
 
 class MoonPlayer(TextPlayer, ScriptedTrickGame):
+    pass
+
+
+class FortytwoPlayer(TextPlayer, ScriptedFortytwoGame):
     pass
 
 
