@@ -23,6 +23,7 @@ BOOT = ("tiletable.runtime.app", "tiletable.board.setup")  # what main.py import
 FAMILIES = (  # imported when a game of that family starts (runtime/table.py)
     ("line games", ("tiletable.engine.line", "tiletable.runtime.play_line")),
     ("Moon", ("tiletable.engine.trick", "tiletable.runtime.play_trick")),
+    ("Texas 42", ("tiletable.engine.fortytwo", "tiletable.runtime.play_fortytwo")),
     ("column game", ("tiletable.engine.column", "tiletable.runtime.play_column")),
     ("Da San", ("tiletable.engine.climb", "tiletable.runtime.play_climb")),
 )
