@@ -140,7 +140,7 @@ class ScriptedFortytwoGame(ScriptedTrickGame):
     """Texas 42: Moon's script with 42's calls (no widow; every lead makes its own suit)."""
 
     family = "fortytwo"
-    calls = ("B", "TRUMP", "DOUBLES", "FOLLOWME")
+    calls = ("B", "TRUMP", "DOUBLES", "FOLLOWME", "NELLO", "SEVENS")
 
 
 class ScriptedColumnGame(ScriptedTextGame):

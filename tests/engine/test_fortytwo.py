@@ -1,5 +1,6 @@
 # portable
-"""Texas 42 (MORE-GAMES.md §4): the TV-42 vectors of the core game, bad input and unscanned hands.
+"""Texas 42 (MORE-GAMES.md §4): the TV-42 vectors (the optional contracts' too), bad input and
+unscanned hands.
 
 Seats 0-3 clockwise; the first shaker is seat 3, so seat 0 calls first, as in the vectors.
 A vector's trick is set up by a deal that gives each seat the vector's tiles and fills its hand
@@ -31,19 +32,20 @@ def dealt(**params):
     return state
 
 
-def trick_position(hands, trump, lead, nt_doubles="high"):
+def trick_position(hands, trump, lead, nt_doubles="high", bid="30", **params):
     """Seat 0 has bid 30 and named ``trump`` (TRUMP4, DOUBLES, FOLLOWME); ``hands`` (seat ->
     tile texts) are in the hands, which are filled with tiles that do not follow the suit of
     ``lead`` (seat 0's fill is what is left); the auction is over and seat 0 is to lead."""
-    state = find_ruleset("texas-42", nt_doubles=nt_doubles).new_state()
-    trump_suit = {"DOUBLES": DOUBLES, "FOLLOWME": NO_TRUMP}.get(trump)
+    state = find_ruleset("texas-42", nt_doubles=nt_doubles, **params).new_state()
+    trump_suit = {"DOUBLES": DOUBLES, "FOLLOWME": NO_TRUMP, "NELLO": NO_TRUMP, "SEVENS": NO_TRUMP}.get(trump)
     trump_suit = int(trump[5:]) if trump_suit is None else trump_suit
     apart = trump_suit == NO_TRUMP and nt_doubles == "own_suit"
     suit = lead_suit(parse_tile(lead), trump_suit, True, apart)
+    fits = (lambda t: _from_seven(t) <= 1) if trump == "SEVENS" else (lambda t: follows(t, suit, trump_suit, apart))
     held = dict((seat, tiles(hands.get(seat, ""))) for seat in range(4))
     pool = [t for t in TILES if not any(t in hand for hand in held.values())]
     for seat in (1, 2, 3):
-        fill = [t for t in pool if not follows(t, suit, trump_suit, apart)][: 7 - len(held[seat])]
+        fill = [t for t in pool if not fits(t)][: 7 - len(held[seat])]
         held[seat] += fill
         pool = [t for t in pool if t not in fill]
     held[0] += pool
@@ -51,8 +53,13 @@ def trick_position(hands, trump, lead, nt_doubles="high"):
         assert len(held[seat]) == 7
         for tile in held[seat]:
             state.play("D%d:%s" % (seat, tile_str(tile)))
-    play_texts(state, "B0:30 B1:PASS B2:PASS B3:PASS " + trump)
+    play_texts(state, "B0:%s B1:PASS B2:PASS B3:PASS %s" % (bid, trump))
     return state, held
+
+
+def _from_seven(tile):
+    pips = (tile >> 4) + (tile & 15)
+    return pips - 7 if pips > 7 else 7 - pips
 
 
 def test_TV_42_1_auction_ladder_and_mark_bids():
@@ -318,3 +325,77 @@ def test_describe_says_who_calls_names_trumps_and_takes_the_trick():
     play_texts(state, "3-6 0-6 2-4")
     assert state.describe(state.parse_action("6-6")) == "P3 plays 6-6 (P2 takes the trick)"
     assert dealt().describe(dealt().parse_action("B0:M2")) == "P0 bids 2 marks"
+
+
+def test_TV_42_11_nello_the_partner_sits_out_and_the_bidder_takes_no_trick():
+    hands = {0: "1-2", 1: "0-2", 3: "2-6"}
+    state, held = trick_position(hands, "NELLO", "1-2", bid="M1", nello=True)
+    assert state.out_seat == 2 and state.leader == 0
+    play_texts(state, "1-2 0-2")
+    assert state.current_player() == 3  # seat 2 sits out
+    state.play("2-6")
+    assert state.leader == 3 and state.side_tricks == [0, 1] and state.trick == []
+    while state.hand_number == 0:
+        state.play(min(state.legal_actions()))
+    bidder_took_one = state.last_hand[2] is False
+    assert state.scores == ([0, 1, 0, 1] if bidder_took_one else [1, 0, 1, 0])
+    assert len([e for e in state.score_events if "nello" in e.detail]) == 2
+    point_bid = dealt(nello=True)
+    play_texts(point_bid, "B0:35 B1:PASS B2:PASS B3:PASS")
+    assert point_bid.why_illegal(point_bid.parse_action("NELLO"))[0] == E_PHASE
+    assert dealt().why_illegal(dealt().parse_action("NELLO"))[0] == E_PHASE  # off by default
+
+
+def test_TV_42_11_nello_ends_when_the_bidder_wins_a_trick():
+    state, held = trick_position({0: "6-6", 1: "0-1", 3: "0-2"}, "NELLO", "6-6", bid="M1", nello=True)
+    play_texts(state, "6-6 0-1 0-2")  # nobody else holds a 6: the bidder takes it
+    assert state.hand_number == 1 and state.scores == [0, 1, 0, 1] and state.last_hand[2] is False
+
+
+def plunge_deal(doubles):
+    """Seat 1 holds ``doubles`` doubles and singles to seven; the rest dealt round the others."""
+    state = find_ruleset("texas-42", plunge=True).new_state()
+    mine = tiles(doubles) + [t for t in TILES if t >> 4 != t & 15][: 7 - len(doubles.split())]
+    for tile in mine:
+        state.play("D1:" + tile_str(tile))
+    others = [t for t in TILES if t not in mine]
+    for i, tile in enumerate(others):
+        state.play("D%d:%s" % ((0, 2, 3)[i // 7], tile_str(tile)))
+    return state
+
+
+def test_TV_42_12_plunge_bids_four_marks_and_the_partner_leads():
+    state = plunge_deal("0-0 2-2 4-4 6-6")
+    state.play("B0:M1")
+    assert "B1:PLUNGE" in legal_texts(state)
+    state.play("B1:PLUNGE")
+    assert state.high_call == MARKS + 4 and state.plunged
+    assert legal_texts(state) == ["B2:M5", "B2:PASS"]
+    play_texts(state, "B2:PASS B3:PASS")
+    assert state.current_player() == 3  # the partner names trumps
+    assert state.why_illegal(state.parse_action("NELLO"))[0] == E_PHASE
+    state.play("TRUMP6")
+    assert state.current_player() == 3 and state.leader == 3
+    while state.hand_number == 0:
+        state.play(min(state.legal_actions()))
+    marks = [0, 4, 0, 4] if state.last_hand[2] else [4, 0, 4, 0]
+    assert state.scores == marks
+
+
+def test_TV_42_12_three_doubles_may_not_plunge():
+    state = plunge_deal("0-0 2-2 4-4")
+    state.play("B0:M1")
+    assert "B1:PLUNGE" not in legal_texts(state)
+    assert state.why_illegal(state.parse_action("B1:PLUNGE"))[0] == E_BID
+
+
+def test_TV_42_13_sevens_nearest_seven_wins_ties_to_the_first():
+    hands = {0: "3-4", 1: "2-6 1-5 0-0", 2: "2-5", 3: "3-3"}
+    state, held = trick_position(hands, "SEVENS", "3-4", bid="M1", sevens=True)
+    state.play("3-4")
+    assert legal_texts(state) == ["1-5", "2-6"]
+    assert state.why_illegal(state.parse_action("0-0"))[0] == E_FOLLOW
+    play_texts(state, "2-6 2-5")
+    assert "3-3" in legal_texts(state)
+    state.play("3-3")
+    assert state.leader == 0  # 3-4 and 2-5 are both 7: the first played wins

@@ -1,6 +1,6 @@
 # portable
 """Texas 42 random-play properties (after OpenSpiel's random_sim_test): every tile accounted
-for, four tiles a trick, a hand's 42 points never exceeded, one side scores each hand and
+for, four tiles a trick (three in nello), with and without the optional contracts, a hand's 42 points never exceeded, one side scores each hand and
 the partners' scores stay equal, matches end, records replay, undo takes back one action.
 MicroPython plays shorter matches (3 marks) to fit its heap."""
 import sys
@@ -13,6 +13,7 @@ VARIANTS = [
     dict(SHORT),
     dict(SHORT, all_pass="shaker_forced", mark_raise="any", max_opening_marks=3, nt_doubles="low"),
     dict(SHORT, nt_doubles="own_suit", stop_when_decided=False),
+    dict(SHORT, nello=True, nello_doubles="low", plunge=True, sevens=True),
 ]
 TRICKS = 3  # fortytwo.State.phase while tricks are played
 
@@ -20,7 +21,8 @@ TRICKS = 3  # fortytwo.State.phase while tricks are played
 def check(state, action):
     if state.phase == TRICKS:
         assert sum(h.size() for h in state.hands) + len(state.plays) == 28
-        assert len(state.plays) == 4 * state.trick_number + len(state.trick)
+        per_trick = 3 if state.out_seat is not None else 4  # nello: the bidder's partner sits out
+        assert len(state.plays) == per_trick * state.trick_number + len(state.trick)
         assert sum(state.side_tricks) == state.trick_number
         assert sum(state.points) == state.trick_number + sum(count for count in _counts(state))
     assert state.scores[0] == state.scores[2] and state.scores[1] == state.scores[3]

@@ -32,9 +32,13 @@ TILES = named_set("d6")
 FIRST_SHAKER = 3
 MAX_MARKS = 10  # the highest mark bid offered: 7 opening marks raised three times
 
-# A call is one number: 0 a pass, 30..41 a bid in points, MARKS + k a bid of k marks.
+# A call is one number: 0 a pass, 30..41 a bid in points, MARKS + k a bid of k marks, PLUNGE
 PASS = 0
 MARKS = 100
+PLUNGE = 250  # a bid of max(plunge_min_marks, the high bid's marks + 1) marks, partner to lead
+# The optional contracts the bidder declares instead of trumps (the trump call's values beyond DOUBLES)
+NELLO = 9
+SEVENS = 10
 HAND_POINTS = 42  # 7 tricks and 35 in count tiles
 TRICKS = 7
 
@@ -73,9 +77,11 @@ def verdict(call, bidders, opponents, bidders_tricks, opponents_tricks):
 
 
 def call_text(call):
-    """A call as the journal writes it: ``PASS``, ``30``, ``M2``."""
+    """A call as the journal writes it: ``PASS``, ``30``, ``M2``, ``PLUNGE``."""
     if call == PASS:
         return "PASS"
+    if call == PLUNGE:
+        return "PLUNGE"
     if call > MARKS:
         return "M%d" % (call - MARKS)
     return str(call)
@@ -85,6 +91,8 @@ def call_words(call):
     """A call for people: ``passes``, ``bids 30``, ``bids 2 marks``."""
     if call == PASS:
         return "passes"
+    if call == PLUNGE:
+        return "plunges"
     if call > MARKS:
         marks = call - MARKS
         return "bids %d mark%s" % (marks, "" if marks == 1 else "s")
@@ -95,6 +103,8 @@ def parse_call(word):
     """The call of ``call_text``'s word, or None when it is none."""
     if word == "PASS":
         return PASS
+    if word == "PLUNGE":
+        return PLUNGE
     if word[:1] == "M" and word[1:].isdigit() and 0 < int(word[1:]) < 100:
         return MARKS + int(word[1:])
     if word.isdigit() and len(word) == 2:
@@ -105,7 +115,7 @@ def parse_call(word):
 # Action kinds: action = kind << 12 | arg << 8 | value (arg: a seat or a suit; value: a tile or a call)
 _DEAL = 1
 _BID = 2
-_TRUMP = 3  # arg: a number 0..6, DOUBLES, or NO_TRUMP (follow-me)
+_TRUMP = 3  # arg: a number 0..6, NO_TRUMP (follow-me), DOUBLES, NELLO or SEVENS
 _PLAY = 4
 
 # Phases of a hand.
@@ -139,9 +149,6 @@ class State(GameState):
 
     def __init__(self, ruleset, players):
         super().__init__(ruleset, players)
-        params = ruleset.params
-        self._own_suit = params["nt_doubles"] == "own_suit"
-        self._low = params["nt_doubles"] == "low"
         self.shaker = FIRST_SHAKER
         self.reneges = []
         self.last_hand = None  # (bidder, call, made, side points) of the last hand decided
@@ -155,7 +162,9 @@ class State(GameState):
         self._spoken = 0
         self.high_call = PASS
         self.bidder = None
-        self.trump = None
+        self.plunged = False  # the high bid is a plunge: the partner names trumps and leads
+        self.trump = None  # a suit, NO_TRUMP, or the contract NELLO or SEVENS
+        self.out_seat = None  # the nello bidder's partner, who sits the hand out
         self.points = [0, 0]  # per side: 1 a trick and the count it took
         self.side_tricks = [0, 0]
         self.trick_number = 0
@@ -175,30 +184,51 @@ class State(GameState):
         if phase == _AUCTION:
             return (self.shaker + 1 + self._spoken) % 4
         if phase == _TRICKS:
-            return (self.leader + len(self.trick)) % 4
-        return self.bidder
+            seat = self.leader
+            for _ in self.trick:
+                seat = self._next_seat(seat)
+            return seat
+        return (self.bidder + 2) % 4 if self.plunged else self.bidder
+
+    def _next_seat(self, seat):
+        seat = (seat + 1) % 4
+        return (seat + 1) % 4 if seat == self.out_seat else seat
 
     def outcome(self):
         return self._outcome
 
-    def _apart(self):
-        """Whether the doubles are a suit of their own now (follow-me, ``nt_doubles=own_suit``)."""
-        return self._own_suit and self.trump == NO_TRUMP
+    def _suits(self):
+        """(trump suit, doubles apart, doubles low) of the suit rules now: without trumps (follow-me,
+        nello) the doubles follow ``nt_doubles`` (``nello_doubles``)."""
+        trump = self.trump
+        if trump is None or trump < NO_TRUMP or trump == DOUBLES:
+            return trump, False, False
+        doubles = self.ruleset.params["nello_doubles" if trump == NELLO else "nt_doubles"]
+        return NO_TRUMP, doubles == "own_suit", doubles == "low"
 
     def follows(self, tile, suit):
         """True when the tile belongs to the suit (a trump belongs to the trump suit only)."""
-        return follows(tile, suit, self.trump, self._apart())
+        trump, apart, _ = self._suits()
+        return follows(tile, suit, trump, apart)
 
     def lead_suit(self, tile):
-        """The suit a lead of this tile makes."""
-        return lead_suit(tile, self.trump, True, self._apart())
+        """The suit a lead of this tile makes (None under sevens: no suits)."""
+        trump, apart, _ = self._suits()
+        return None if self.trump == SEVENS else lead_suit(tile, trump, True, apart)
 
     def trick_winner(self, trick=None):
         """The seat winning the trick so far, or ``trick`` (``(seat, tile)`` pairs in play order,
-        a trick of this hand: its first tile led)."""
+        a trick of this hand: its first tile led). Under sevens: the tile nearest 7 pips, the first
+        played of equals."""
         trick = self.trick if trick is None else trick
-        low = self._low and self.trump == NO_TRUMP
-        return trick_winner(trick, self.lead_suit(trick[0][1]), self.trump, self._apart(), low)
+        if self.trump == SEVENS:
+            best = None
+            for seat, tile in trick:
+                if best is None or _from_seven(tile) < _from_seven(best[1]):
+                    best = (seat, tile)
+            return best[0]
+        trump, apart, low = self._suits()
+        return trick_winner(trick, self.lead_suit(trick[0][1]), trump, apart, low)
 
     def chance_outcomes(self):
         if self.phase != _DEALING:
@@ -219,7 +249,7 @@ class State(GameState):
     def calls(self):
         """The calls the auction offers now, legal or not (``why_illegal`` decides): a pass, the
         point bids, and the mark bids up to ``MAX_MARKS``."""
-        return [PASS] + list(range(30, 42)) + [MARKS + k for k in range(1, MAX_MARKS + 1)]
+        return [PASS] + list(range(30, 42)) + [MARKS + k for k in range(1, MAX_MARKS + 1)] + [PLUNGE]
 
     # --- legal actions ---------------------------------------------------------------------
     def generate_legal_actions(self):
@@ -236,7 +266,7 @@ class State(GameState):
             seat = self.current_player()
             candidates = [_act(_BID, seat, call) for call in self.calls()]
         elif phase == _TRUMPS:
-            candidates = [_act(_TRUMP, suit, 0) for suit in range(DOUBLES + 1)]
+            candidates = [_act(_TRUMP, suit, 0) for suit in range(SEVENS + 1)]
         else:
             candidates = [_act(_PLAY, 0, t) for t in self._playable(self.current_player())]
         return sorted(a for a in candidates if self.why_illegal(a) is None)
@@ -261,11 +291,7 @@ class State(GameState):
         if kind == _BID:
             return self._call_problem(arg, value)
         if kind == _TRUMP:
-            if self.phase != _TRUMPS:
-                return (E_PHASE, "trumps are named by the bidder once the auction is over")
-            if arg > DOUBLES:
-                return (E_TILE, "not a trump: %d" % arg)
-            return None
+            return self._trump_problem(arg)
         if kind == _PLAY and value != UNKNOWN:
             return self._play_problem(value)
         return (E_TILE, "not a 42 action: %r" % action)
@@ -288,8 +314,11 @@ class State(GameState):
         if seat != speaker:
             return (E_TURN, "seat %d speaks now, not seat %d (each player speaks once)" % (speaker, seat))
         high = self.high_call
+        params = self.ruleset.params
+        if call == PLUNGE:
+            return self._plunge_problem(seat)
         if call == PASS:
-            if self._spoken == 3 and high == PASS and self.ruleset.params["all_pass"] == "shaker_forced":
+            if self._spoken == 3 and high == PASS and params["all_pass"] == "shaker_forced":
                 return (E_BID, "the shaker must bid when the other three have passed")
             return None
         if call <= high:
@@ -299,7 +328,6 @@ class State(GameState):
                 return (E_BID, "a bid in points is 30 to 41 (got %d)" % call)
             return None
         marks = call - MARKS
-        params = self.ruleset.params
         if high <= MARKS:
             most = params["max_opening_marks"]
             if marks > most:
@@ -310,6 +338,34 @@ class State(GameState):
             return (E_BID, "a bid is at most %d marks" % MAX_MARKS)
         return None
 
+    def _plunge_problem(self, seat):
+        params = self.ruleset.params
+        if not params["plunge"]:
+            return (E_BID, "plunge is not played (plunge=false)")
+        doubles = len([t for t in self.hands[seat].known if t >> 4 == t & 15])
+        if doubles < 4:
+            return (E_BID, "a plunge needs 4 doubles in a scanned hand (P%d shows %d)" % (seat, doubles))
+        if self._plunge_marks() > MAX_MARKS:
+            return (E_BID, "a bid is at most %d marks" % MAX_MARKS)
+        return None
+
+    def _plunge_marks(self):
+        high = self.high_call
+        return max(self.ruleset.params["plunge_min_marks"], (high - MARKS if high > MARKS else 0) + 1)
+
+    def _trump_problem(self, suit):
+        if self.phase != _TRUMPS:
+            return (E_PHASE, "trumps are named by the bidder once the auction is over")
+        if suit > SEVENS:
+            return (E_TILE, "not a trump: %d" % suit)
+        if suit >= NELLO:
+            name = "nello" if suit == NELLO else "sevens"
+            if not self.ruleset.params[name]:
+                return (E_PHASE, "%s is not played (%s=false)" % (name, name))
+            if self.high_call < MARKS or self.plunged:
+                return (E_PHASE, "%s follows a bid in marks (not a plunge), not %s" % (name, call_text(self.high_call)))
+        return None
+
     def _play_problem(self, tile):
         if self.phase != _TRICKS:
             return (E_PHASE, "no trick is being played now")
@@ -317,7 +373,11 @@ class State(GameState):
         hand = self.hands[seat]
         if not hand.holds(tile) and (self._seen[tile] or not hand.unknown):
             return (E_NOT_HELD, "%s is not in P%d's hand" % (tile_str(tile), seat))
-        if self.trick and not self.follows(tile, self.suit):
+        if self.trump == SEVENS:
+            nearest = min([_from_seven(t) for t in hand.known] or [9])
+            if _from_seven(tile) > nearest and not hand.unknown:
+                return (E_FOLLOW, "sevens: play a tile nearest 7 pips (%d away)" % nearest)
+        elif self.trick and not self.follows(tile, self.suit):
             for held in hand.known:
                 if self.follows(held, self.suit):
                     return (E_FOLLOW, "must follow %s (P%d holds %s)" % (suit_name(self.suit), seat, tile_str(held)))
@@ -335,9 +395,11 @@ class State(GameState):
         elif kind == _BID:
             self._apply_call(arg, value)
         elif kind == _TRUMP:
+            self.leader = self.current_player()  # the bidder, or a plunger's partner
             self.trump = arg
             self.phase = _TRICKS
-            self.leader = self.bidder
+            if arg == NELLO:
+                self.out_seat = (self.bidder + 2) % 4
         else:
             self._seen[value] = 1
             self._apply_play(value)
@@ -345,7 +407,8 @@ class State(GameState):
     def _apply_call(self, seat, call):
         self._spoken += 1
         if call != PASS:
-            self.high_call = call
+            self.plunged = call == PLUNGE
+            self.high_call = MARKS + self._plunge_marks() if self.plunged else call
             self.bidder = seat
         if self._spoken < 4:
             return
@@ -361,12 +424,12 @@ class State(GameState):
         hand = self.hands[seat]
         if not self.trick:
             self.suit = self.lead_suit(tile)
-        elif hand.unknown and not self.follows(tile, self.suit):
+        elif hand.unknown and self.suit is not None and not self.follows(tile, self.suit):
             self._voids.append((self.trick_number, seat, self.suit))
         hand.remove(tile)
         self.plays.append((self.trick_number, seat, tile))
         self.trick.append((seat, tile))
-        if len(self.trick) < 4:
+        if len(self.trick) < (3 if self.out_seat is not None else 4):
             return
         winner = self.trick_winner()
         side = side_of(winner)
@@ -376,7 +439,10 @@ class State(GameState):
         self.leader = winner
         self.trick = []
         ours = side_of(self.bidder)
-        made = verdict(self.high_call, self.points[ours], self.points[1 - ours], self.side_tricks[ours], self.side_tricks[1 - ours])
+        if self.trump == NELLO:  # the bidder must take no trick
+            made = False if self.side_tricks[ours] else (True if self.trick_number == TRICKS else None)
+        else:
+            made = verdict(self.high_call, self.points[ours], self.points[1 - ours], self.side_tricks[ours], self.side_tricks[1 - ours])
         if self.trick_number == TRICKS or (made is not None and self.ruleset.params["stop_when_decided"]):
             self._end_hand(made)
 
@@ -404,8 +470,11 @@ class State(GameState):
         ours = side_of(bidder)
         marks = marks_at_stake(call)
         winner = ours if made else 1 - ours
-        detail = "P%d %s: %s with %d points to %d, %d mark%s" % (
-            bidder, call_words(call), "made" if made else "set", self.points[ours], self.points[1 - ours],
+        contract = ""
+        if self.plunged or self.trump >= NELLO:
+            contract = " (%s)" % ("plunge" if self.plunged else trump_words(self.trump))
+        detail = "P%d %s%s: %s with %d points to %d, %d mark%s" % (
+            bidder, call_words(call), contract, "made" if made else "set", self.points[ours], self.points[1 - ours],
             marks, "" if marks == 1 else "s")
         rule = "made" if made else "set"
         self.award(winner, marks, rule, detail)
@@ -427,7 +496,7 @@ class State(GameState):
     def parse_action(self, text):
         """Inverse of ``action_str``. :raises IllegalAction: ``E_TILE`` for text that is no 42 action."""
         s = text.strip().upper()
-        for suit in range(DOUBLES + 1):
+        for suit in range(SEVENS + 1):
             if s == trump_text(suit):
                 return _act(_TRUMP, suit, 0)
         if len(s) > 3 and s[0] in "BD" and s[1].isdigit() and s[2] == ":":
@@ -449,9 +518,9 @@ class State(GameState):
         if kind == _BID:
             return "P%d %s" % (arg, call_words(value))
         if kind == _TRUMP:
-            return "P%d names %s" % (self.bidder, trump_words(arg))
+            return "P%d names %s" % (self.current_player(), trump_words(arg))
         seat = self.current_player()
-        if len(self.trick) < 3:
+        if len(self.trick) < (2 if self.out_seat is not None else 3):
             return "P%d plays %s" % (seat, tile_str(value))
         taker = self.trick_winner(self.trick + [(seat, value)])
         return "P%d plays %s (P%d takes the trick)" % (seat, tile_str(value), taker)
@@ -473,12 +542,10 @@ class State(GameState):
 
 
 def trump_text(suit):
-    """The journal's text of a trump call: ``TRUMP4``, ``DOUBLES``, ``FOLLOWME``."""
-    if suit == DOUBLES:
-        return "DOUBLES"
-    if suit == NO_TRUMP:
-        return "FOLLOWME"
-    return "TRUMP%d" % suit
+    """The journal's text of a trump call: ``TRUMP4``, ``DOUBLES``, ``FOLLOWME``, ``NELLO``, ``SEVENS``."""
+    if suit < NO_TRUMP:
+        return "TRUMP%d" % suit
+    return ("FOLLOWME", "DOUBLES", "NELLO", "SEVENS")[suit - NO_TRUMP]
 
 
 def trump_words(suit):
@@ -487,11 +554,21 @@ def trump_words(suit):
         return "doubles trumps"
     if suit == NO_TRUMP:
         return "follow-me (no trumps)"
+    if suit == NELLO:
+        return "nello (the partner sits out)"
+    if suit == SEVENS:
+        return "sevens"
     return "%ds trumps" % suit
 
 
 def suit_name(suit):
     return "the doubles" if suit == DOUBLES else "suit %d" % suit
+
+
+def _from_seven(tile):
+    """How far a tile's pips are from 7 (sevens)."""
+    pips = (tile >> 4) + (tile & 15)
+    return pips - 7 if pips > 7 else 7 - pips
 
 
 def _in_set(tile):

@@ -11,6 +11,11 @@ PARAMS = {
     "mark_raise": ("choice", "one", ("one", "any")),
     "nt_doubles": ("choice", "high", ("high", "low", "own_suit")),
     "stop_when_decided": ("bool", True),
+    "nello": ("bool", False),
+    "nello_doubles": ("choice", "high", ("high", "low", "own_suit")),
+    "plunge": ("bool", False),
+    "plunge_min_marks": ("int", 4, 2, 7),
+    "sevens": ("bool", False),
 }
 
 PRESETS = {
