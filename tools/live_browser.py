@@ -5,7 +5,8 @@
 
 writes ``live-muggins.png`` and ``live-moon.png`` (games played on the simulated table with
 its pads and buttons, by ``run``'s scripted players and by ``MoonScript``, stopped in the
-middle of the first hand) and ``live-sniff.png``, ``live-dasan.png``, ``live-columns.png``:
+middle of the first hand) and ``live-sniff.png``, ``live-dasan.png``, ``live-columns.png``,
+``live-texas-42.png``:
 the simulated table is not scripted for those, so these show positions the engine reached in
 a random match, journalled and replayed exactly as a table's session would be, published to
 the same live page.
@@ -85,11 +86,13 @@ POSITIONS = {
     "columns": lambda s: sum(1 for c in s.columns if c) == 3 and len(s.won[0]) + len(s.won[1]) >= 4,
     # a combination of several cards to beat, mid-hand
     "dasan": lambda s: s.last_player is not None and s.cards_played >= 12 and s.last is not None and s.last[0] * s.last[1] >= 2,
+    # Texas 42 mid-hand: trumps named, three tricks taken, two tiles of the fourth down
+    "texas-42": lambda s: s.trick_number >= 3 and len(s.trick) == 2,
 }
 
 
 def shoot_positions(out_dir, seed=3):
-    """Screenshots of the Sniff, column game and Da San positions; returns console errors."""
+    """Screenshots of the Sniff, column game, Da San and Texas 42 positions; returns console errors."""
     errors = []
     for name, predicate in POSITIONS.items():
         hub = Hub()

@@ -21,7 +21,8 @@ function fortytwoBoard(t, table) {
   if (!shown.length) row.appendChild(el("p", "empty", "No tile in this trick yet."));
   else if (shown !== table.trick) row.appendChild(el("p", "taken", `${name(table.taken.winner)} takes the trick`));
   box.appendChild(row);
-  const score = sides.map((side, i) => `${side}: ${table.points[i]} points, ${table.side_tricks[i]} tricks`).join(" · ");
+  const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const score = sides.map((side, i) => `${side}: ${count(table.points[i], "point")}, ${count(table.side_tricks[i], "trick")}`).join(" · ");
   box.appendChild(el("p", "facts", `Trick ${table.trick_number} · ${score}`));
   if (table.tricks.length) {
     const list = el("ol", "tricks");
