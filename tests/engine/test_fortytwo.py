@@ -352,9 +352,9 @@ def test_TV_42_11_nello_ends_when_the_bidder_wins_a_trick():
     assert state.hand_number == 1 and state.scores == [0, 1, 0, 1] and state.last_hand[2] is False
 
 
-def plunge_deal(doubles):
+def plunge_deal(doubles, **params):
     """Seat 1 holds ``doubles`` doubles and singles to seven; the rest dealt round the others."""
-    state = find_ruleset("texas-42", plunge=True).new_state()
+    state = find_ruleset("texas-42", plunge=True, **params).new_state()
     mine = tiles(doubles) + [t for t in TILES if t >> 4 != t & 15][: 7 - len(doubles.split())]
     for tile in mine:
         state.play("D1:" + tile_str(tile))
@@ -399,3 +399,15 @@ def test_TV_42_13_sevens_nearest_seven_wins_ties_to_the_first():
     assert "3-3" in legal_texts(state)
     state.play("3-3")
     assert state.leader == 0  # 3-4 and 2-5 are both 7: the first played wins
+
+
+def test_nello_value_one_mark_scores_a_two_mark_nello_as_one():
+    state, held = trick_position({0: "6-6", 1: "0-1", 3: "0-2"}, "NELLO", "6-6", bid="M2", nello=True, nello_value="one_mark")
+    play_texts(state, "6-6 0-1 0-2")
+    assert state.scores == [0, 1, 0, 1]
+
+
+def test_plunge_opening_false_needs_a_bid_before_the_plunge():
+    state = plunge_deal("0-0 2-2 4-4 6-6", plunge_opening=False)
+    state.play("B0:PASS")
+    assert state.why_illegal(state.parse_action("B1:PLUNGE"))[0] == E_BID

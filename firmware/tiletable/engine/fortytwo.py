@@ -342,6 +342,8 @@ class State(GameState):
         params = self.ruleset.params
         if not params["plunge"]:
             return (E_BID, "plunge is not played (plunge=false)")
+        if self.high_call == PASS and not params["plunge_opening"]:
+            return (E_BID, "a plunge may not open the auction (plunge_opening=false)")
         doubles = len([t for t in self.hands[seat].known if t >> 4 == t & 15])
         if doubles < 4:
             return (E_BID, "a plunge needs 4 doubles in a scanned hand (P%d shows %d)" % (seat, doubles))
@@ -469,6 +471,8 @@ class State(GameState):
         bidder, call = self.bidder, self.high_call
         ours = side_of(bidder)
         marks = marks_at_stake(call)
+        if self.trump == NELLO and self.ruleset.params["nello_value"] == "one_mark":
+            marks = 1
         winner = ours if made else 1 - ours
         contract = ""
         if self.plunged or self.trump >= NELLO:

@@ -13,8 +13,10 @@ PARAMS = {
     "stop_when_decided": ("bool", True),
     "nello": ("bool", False),
     "nello_doubles": ("choice", "high", ("high", "low", "own_suit")),
+    "nello_value": ("choice", "bid", ("bid", "one_mark")),  # the marks of the bid, or 1 (§X-7)
     "plunge": ("bool", False),
     "plunge_min_marks": ("int", 4, 2, 7),
+    "plunge_opening": ("bool", True),  # a plunge may be the auction's first bid (§X-7)
     "sevens": ("bool", False),
 }
 
