@@ -22,11 +22,11 @@ shown by an unscanned hand and contradicted later is reported in ``reneges``, no
 """
 
 from tiletable.engine.errors import E_BID, E_CHANCE, E_FOLLOW, E_NOT_HELD, E_OVER, E_PHASE, E_TILE, E_TURN, IllegalAction
-from tiletable.engine.holdings import UNKNOWN, Holding
-from tiletable.engine.state import CHANCE, TERMINAL, GameState, Outcome
+from tiletable.engine.holdings import UNKNOWN
+from tiletable.engine.state import CHANCE, TERMINAL, Outcome
 from tiletable.engine.suits import DOUBLES, NO_TRUMP, follows, lead_suit, trick_winner
 from tiletable.engine.tiles import named_set, parse_tile, tile_str
-from tiletable.engine.trick_score import Renege
+from tiletable.engine.trick_hands import TrickHands
 
 TILES = named_set("d6")
 FIRST_SHAKER = 3
@@ -144,8 +144,9 @@ def side_of(seat):
     return seat % 2
 
 
-class State(GameState):
+class State(TrickHands):
     family = "fortytwo"
+    TILES = TILES  # the set, for TrickHands
 
     def __init__(self, ruleset, players):
         super().__init__(ruleset, players)
@@ -156,8 +157,7 @@ class State(GameState):
         self._start_hand()
 
     def _start_hand(self):
-        self.hands = [Holding() for _ in range(4)]
-        self._seen = bytearray(128)  # 1 for a tile whose place the table knows
+        self._new_hands(4)
         self.phase = _DEALING
         self._spoken = 0
         self.high_call = PASS
@@ -171,8 +171,6 @@ class State(GameState):
         self.leader = None
         self.suit = None
         self.trick = []  # (seat, tile) in play order
-        self.plays = []  # (trick number, seat, tile) of this hand, in order
-        self._voids = []  # (trick number, seat, suit) shown by unscanned hands
 
     # --- queries -------------------------------------------------------------------------
     def current_player(self):
@@ -270,13 +268,6 @@ class State(GameState):
         else:
             candidates = [_act(_PLAY, 0, t) for t in self._playable(self.current_player())]
         return sorted(a for a in candidates if self.why_illegal(a) is None)
-
-    def _playable(self, seat):
-        """Tiles the seat could put down: its known tiles, or any unseen one if it has unseen tiles."""
-        hand = self.hands[seat]
-        if hand.unknown:
-            return [t for t in TILES if hand.holds(t) or not self._seen[t]]
-        return sorted(hand.known)
 
     def why_illegal(self, action):
         if self._outcome is not None:
@@ -422,15 +413,9 @@ class State(GameState):
             self.phase = _TRUMPS
 
     def _apply_play(self, tile):
-        seat = self.current_player()
-        hand = self.hands[seat]
         if not self.trick:
             self.suit = self.lead_suit(tile)
-        elif hand.unknown and self.suit is not None and not self.follows(tile, self.suit):
-            self._voids.append((self.trick_number, seat, self.suit))
-        hand.remove(tile)
-        self.plays.append((self.trick_number, seat, tile))
-        self.trick.append((seat, tile))
+        self._lay(self.current_player(), tile)
         if len(self.trick) < (3 if self.out_seat is not None else 4):
             return
         winner = self.trick_winner()
@@ -449,11 +434,7 @@ class State(GameState):
             self._end_hand(made)
 
     def _end_hand(self, made):
-        for trick, seat, suit in self._voids:
-            for later, player, tile in self.plays:
-                if player == seat and later > trick and self.follows(tile, suit):
-                    self.reneges.append(Renege(self.hand_number, trick + 1, seat, suit, tile))
-                    break
+        self._note_reneges()
         self.last_hand = (self.bidder, self.high_call, made, tuple(self.points))
         self._score_hand(made)
         target = self.ruleset.params["target"]
@@ -530,13 +511,6 @@ class State(GameState):
         return "P%d plays %s (P%d takes the trick)" % (seat, tile_str(value), taker)
 
     # --- what the table and the PC ask (runtime/play_fortytwo.py, the host's view) ---------
-    def known_holder(self, tile):
-        """The seat whose hand is known to hold ``tile`` (it was scanned), or None."""
-        for seat in range(4):
-            if self.hands[seat].holds(tile):
-                return seat
-        return None
-
     def last_trick(self):
         """``(winner, tricks its side has taken this hand)`` of the trick just taken, while the
         next one is not begun; else None."""

@@ -44,11 +44,12 @@ from tiletable.engine.errors import (
     E_TURN,
     IllegalAction,
 )
-from tiletable.engine.holdings import UNKNOWN, Holding
-from tiletable.engine.state import CHANCE, TERMINAL, GameState, Outcome
+from tiletable.engine.holdings import UNKNOWN
+from tiletable.engine.state import CHANCE, TERMINAL, Outcome
 from tiletable.engine.suits import NO_TRUMP, follows, lead_suit, trick_winner
 from tiletable.engine.tiles import is_double, named_set, parse_tile, tile_str
-from tiletable.engine.trick_score import HAND, MOON, PASS, Renege, bid_text, bidder_points, match_result
+from tiletable.engine.trick_hands import TrickHands
+from tiletable.engine.trick_score import HAND, MOON, PASS, bid_text, bidder_points, match_result
 
 # The family contract (rulesets.py): PARAMS, PRESETS and check_params live in trick_params,
 # which validating a ruleset imports instead of this module.
@@ -90,8 +91,9 @@ def player_counts(params):
     return (3,)
 
 
-class State(GameState):
+class State(TrickHands):
     family = "trick"
+    TILES = TILES  # the set, for TrickHands
 
     def __init__(self, ruleset, players):
         super().__init__(ruleset, players)
@@ -106,10 +108,9 @@ class State(GameState):
         self._start_hand()
 
     def _start_hand(self):
-        self.hands = [Holding() for _ in range(3)]
+        self._new_hands(3)
         self.widow = None
         self.discard = None  # the bidder's discard (UNKNOWN when face down and not read)
-        self._seen = bytearray(128)  # 1 for a tile whose place the table knows
         self.phase = _DEALING
         self._spoken = 0
         self.high_call = PASS
@@ -120,8 +121,6 @@ class State(GameState):
         self.leader = None
         self.suit = None
         self.trick = []  # (seat, tile) in play order
-        self.plays = []  # (trick number, seat, tile) of this hand, in order
-        self._voids = []  # (trick number, seat, suit) shown by unscanned hands
 
     # --- queries -------------------------------------------------------------------------
     def current_player(self):
@@ -201,13 +200,6 @@ class State(GameState):
                     candidates.append(_act(_LEAD, t >> 4, t))
                     candidates.append(_act(_LEAD, t & 15, t))
         return sorted(a for a in candidates if self.why_illegal(a) is None)
-
-    def _playable(self, seat):
-        """Tiles the seat could put down: its known tiles, or any unseen one if it has unseen tiles."""
-        hand = self.hands[seat]
-        if hand.unknown:
-            return [t for t in TILES if hand.holds(t) or not self._seen[t]]
-        return sorted(hand.known)
 
     def why_illegal(self, action):
         if self._outcome is not None:
@@ -378,15 +370,9 @@ class State(GameState):
         self.leader = self.bidder
 
     def _apply_play(self, kind, declared, tile):
-        seat = self.current_player()
-        hand = self.hands[seat]
         if not self.trick:
             self.suit = declared if kind == _LEAD else self._lead_suit(tile)
-        elif hand.unknown and not self.follows(tile, self.suit):
-            self._voids.append((self.trick_number, seat, self.suit))
-        hand.remove(tile)
-        self.plays.append((self.trick_number, seat, tile))
-        self.trick.append((seat, tile))
+        self._lay(self.current_player(), tile)
         if len(self.trick) == 3:
             winner = self.trick_winner()
             self.tricks[winner] += 1
@@ -398,11 +384,7 @@ class State(GameState):
 
     def _end_hand(self):
         self.last_tricks = self.tricks
-        for trick, seat, suit in self._voids:
-            for later, player, tile in self.plays:
-                if player == seat and later > trick and self.follows(tile, suit):
-                    self.reneges.append(Renege(self.hand_number, trick + 1, seat, suit, tile))
-                    break
+        self._note_reneges()
         made = self._score_hand()
         params = self.ruleset.params
         winner = match_result(self.scores, params["target"], params["exact_tie"], self.bidder, made)
@@ -508,13 +490,6 @@ class State(GameState):
 
 
     # --- what the table asks (runtime/play_trick.py): named questions, never the attributes
-    def known_holder(self, tile):
-        """The seat whose hand is known to hold ``tile`` (it was scanned), or None."""
-        for seat in range(len(self.hands)):
-            if self.hands[seat].holds(tile):
-                return seat
-        return None
-
     def last_trick(self):
         """``(winner, tricks it has taken this hand)`` of the trick just taken, while the next
         one is not begun; else None."""
