@@ -169,9 +169,13 @@ IMPORT_US = {  # tiletable.<name>: its first import on the frozen build (REPL, 2
     # their own now, the two charged that rate by their .mpy sizes (5896 and 4808 B)
     "engine.line_params": 1990, "engine.line_params_checks": 1620,
     "engine.cards": 2130, "engine.column": 5050,
-    # engine.trick: 7300 measured as one module; its scoring is a module of its own now, the
-    # 7300 shared by their .mpy sizes (8140 and 867 B) until measured on the chip
-    "engine.trick": 6600, "engine.trick_score": 700,
+    # engine.trick: 7300 measured as one module; its scoring, its suits and what it knows of
+    # hands are modules of their own now (the suits and the hands shared with Texas 42), each
+    # charged that rate (0.81 us a byte of .mpy) by its size (7641, 867, 579 and 854 B) until
+    # measured on the chip; Texas 42's modules at the same rate (8006 and 796 B; its table
+    # controller 681 B, at play_trick's 0.96)
+    "engine.trick": 6190, "engine.trick_score": 700, "engine.suits": 470, "engine.trick_hands": 690,
+    "engine.fortytwo": 6490, "engine.fortytwo_params": 650,
     # engine.climb: 5050 measured as one module; its combinations are a module of their own
     # now, the 5050 shared by their .mpy sizes (7851 and 1640 B) until measured on the chip
     "engine.climb": 4180, "engine.climb_combos": 870,
@@ -184,7 +188,7 @@ IMPORT_US = {  # tiletable.<name>: its first import on the frozen build (REPL, 2
     "engine.line_award": 580, "engine.line_pips": 940, "engine.line_variants": 1240,
     "engine.line_score_threes_fives": 520,
     "engine.line_score_fives": 400, "engine.line_score_headers": 420, "runtime.play_line": 3830,
-    "runtime.play_trick": 2120, "runtime.play_column": 2170, "runtime.play_climb": 2720, "engine.betting": 2440,
+    "runtime.play_trick": 2120, "runtime.play_fortytwo": 650, "runtime.play_column": 2170, "runtime.play_climb": 2720, "engine.betting": 2440,
     "engine.knowledge": 1970, "runtime.tags": 5890, "runtime.selftest": 2520,
     "runtime.warmup": 1410, "drivers.tm1637": 3470,
 }
