@@ -151,6 +151,31 @@ class JournalScript:
         self.lines.append("E " + json.dumps(result))
 
 
+RESTART_WAIT_MS = 6000  # device time for machine.reset(), the boot and the start it was for (as chip_starts.py)
+
+
+def start_game(control, link, game, names):
+    """GAME_START; a stock table whose heap a sync or games used restarts into the game (the
+    reply says so): it is given the device time for that, and the link, opened again, must
+    find the game started. (run's own wait polls the port in wall time, which an emulated
+    USB device that re-enumerates does not answer.)"""
+    from tiletable.proto.messages import E_NO_MEMORY, RESTARTS_INTO
+    from tiletable_host.transport import DeviceError
+
+    try:
+        link.game_start(game, names)
+        return
+    except DeviceError as exc:
+        if exc.code != E_NO_MEMORY or RESTARTS_INTO not in exc.message:
+            raise
+    note("the table restarts into %s" % game)
+    control.command("wait %d" % RESTART_WAIT_MS)
+    link.reconnect()
+    link.hello()
+    if link.state().get("ruleset") != game:
+        raise RuntimeError("the table did not come back with %s started" % game)
+
+
 def note(text):
     print("[chip %s] %s" % (time.strftime("%H:%M:%S"), text), flush=True)
 
@@ -889,7 +914,7 @@ class Bench:
         from tiletable.engine.line_actions import P_DEAL
         from tiletable.engine.rulesets import find_ruleset
         from tiletable.engine.state import TERMINAL
-        from tiletable_host.run import GAME, ScriptedGame, _start_game
+        from tiletable_host.run import GAME, ScriptedGame
         from tiletable_host.transport_serial import SerialTransport
 
         args = self.args
@@ -923,7 +948,7 @@ class Bench:
         t_wall = time.monotonic()
         try:
             while not enough() and time.monotonic() < deadline:
-                _start_game(link, GAME, list(PLAYERS))
+                start_game(c, link, GAME, list(PLAYERS))
                 f["games"] += 1
                 c.command("wait 1000")
                 game = ScriptedGame(play, link, ruleset, len(PLAYERS), args.seed + f["games"] - 1, None)
@@ -1145,7 +1170,7 @@ class Bench:
         from tiletable.engine.rulesets import find_ruleset
         from tiletable.engine.state import TERMINAL
         from tiletable.engine.tiles import tile_str
-        from tiletable_host.run import GAME, ScriptedGame, _start_game
+        from tiletable_host.run import GAME, ScriptedGame
         from tiletable_host.transport_serial import SerialTransport
 
         args = self.args
@@ -1218,7 +1243,7 @@ class Bench:
         stop_reason = None
         try:
             while stop_reason is None:
-                _start_game(link, GAME, list(PLAYERS))
+                start_game(c, link, GAME, list(PLAYERS))
                 play["games"] += 1
                 c.command("wait 1000")
                 game = ScriptedGame(probe, link, ruleset, len(PLAYERS), args.seed + play["games"] - 1, on_play)
