@@ -342,6 +342,11 @@ class TextPlayer:
         """The script's engine state, which knows every hand."""
         return self.state
 
+    @god.setter
+    def god(self, state):
+        """Play another ruleset's state (bench/chip_matches.py ends a match early)."""
+        self.state = state
+
     def play_match(self, max_moves=2000):
         choose_game(self.control, self.name, self.players)
         self.begin()
