@@ -291,6 +291,7 @@ def play_one(table, match, seed, target, max_moves):
     try:
         table.starting = True
         god = player.play_match(max_moves=max_moves)
+        table.command("wait 300")  # the last placement read and answered, its window closed
         snap = table.state()
         if not god.is_over():
             result = "the player's match is not over after %d moves; the table shows %s" % (player.moves, table.command("display"))
@@ -301,7 +302,7 @@ def play_one(table, match, seed, target, max_moves):
     except Exception as exc:
         result = "%s: %s (move %d, hand %d; last control command: %s; display %s)" % (
             type(exc).__name__, str(exc)[:300], player.moves, god.hand_number + 1, getattr(table, "last", "-"), _display(table))
-    table.command("wait 300")  # the last placement's window closes
+        table.command("wait 300")  # the last placement's window closes
     latency = table.json("latency")
     heap = table.json("heap")
     stats = table.json("stats")
