@@ -518,6 +518,10 @@ class State(TrickHands):
             return None
         return self.leader, self.side_tricks[side_of(self.leader)]
 
+    def in_tricks(self):
+        """Whether the hand is in its tricks: the mover lays a tile on the trick zone."""
+        return self.phase == _TRICKS
+
 
 def trump_text(suit):
     """The journal's text of a trump call: ``TRUMP4``, ``DOUBLES``, ``FOLLOWME``, ``NELLO``, ``SEVENS``."""

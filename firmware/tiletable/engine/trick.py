@@ -497,6 +497,10 @@ class State(TrickHands):
             return None
         return self.leader, self.tricks[self.leader]
 
+    def in_tricks(self):
+        """Whether the hand is in its tricks: the mover lays a tile on the trick zone."""
+        return self.phase == _TRICKS
+
 
 def _parse_tile(text, body, unknown_ok=True):
     if unknown_ok and body == "?":

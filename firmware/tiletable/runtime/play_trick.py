@@ -99,6 +99,13 @@ class TrickController(TextController):
         else:
             self.choice = Choice(seat, options, ["SUI" + t[-1] for t in options], "suit")
 
+    def hot_zone(self):
+        """The trick zone while the tricks are played (where the mover's tile is laid), else
+        the mover's pad: the tray watches it every other scan."""
+        if self.state.in_tricks():
+            return self.table.profile.trick_zone
+        return TextController.hot_zone(self)
+
     def on_button(self, seat, kind, now_ms):
         if self.choose(seat, kind, now_ms):
             return
