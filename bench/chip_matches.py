@@ -66,6 +66,8 @@ def matches():
 ACTIONS = ("place", "remove", "press", "wait", "hold", "reset")  # control commands that move the table
 START_WAIT_MS = 200  # device time between the looks at a starting game's STATE
 START_LOOKS = 100  # looks before a start that shows no game is a failure (20 s of device time)
+ANSWER_WAIT_MS = 3000  # device time a player waits at most for the table's answer to a piece laid
+ANSWER_POLL_MS = 20  # device time between the looks for that answer
 RESTART_WAIT_MS = 6000  # device time for machine.reset(), the boot and the start it was for
 
 
@@ -200,7 +202,20 @@ class ChipTable(chip.Control):
         reply = self.command("place %d %s" % (zone, " ".join(emulator_item(i) for i in items)))
         self._open = {"zone": zone, "items": len(items), "next_ms": None}
         self.placements.append(self._open)
+        self._await_answer()
         return reply
+
+    def _await_answer(self):
+        """As people play, the next move comes once the table has answered the piece just laid
+        (its first LED change; ``ANSWER_WAIT_MS`` at most). Laid at the pace the host happens
+        to drive the emulator, two pieces could reach a zone within one scan, which the table
+        rightly refuses ("2 tiles laid at once"): bench/chip.py's paced mode measures the
+        answer to tiles laid 100 ms apart and more."""
+        for _ in range(ANSWER_WAIT_MS // ANSWER_POLL_MS):
+            records = self.json("latency")
+            if records and records[-1].get("led") is not None:
+                return
+            chip.Control.command(self, "wait %d" % ANSWER_POLL_MS)
 
     def remove(self, zone, *items):
         return self.command(("remove %d %s" % (zone, " ".join(emulator_item(i) for i in items))).rstrip())
