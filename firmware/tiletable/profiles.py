@@ -16,6 +16,8 @@ role        a, b
 ``assign``  column, seat
 ``trick``   -, -
 ``widow``   -, -
+``mexican`` -, -  (Mexican Train's public train: a tile laid here plays on it)
+``hub``     -, -  (Mexican Train's engine, scanned once a round)
 ==========  ==========================================
 """
 from tiletable import families
@@ -27,7 +29,7 @@ FIELD = "field"
 ASSIGN = "assign"
 TRICK = "trick"
 WIDOW = "widow"
-ROLE_LETTERS = {"s": SEAT, "e": END, "a": ARM, "f": FIELD, "c": ASSIGN, "t": TRICK, "w": WIDOW}
+ROLE_LETTERS = {"s": SEAT, "e": END, "a": ARM, "f": FIELD, "c": ASSIGN, "t": TRICK, "w": WIDOW, "m": "mexican", "h": "hub"}
 
 # name -> (players, zones): each zone four characters, "<zone><role><a><b>", the role as a
 # letter of ROLE_LETTERS
@@ -40,6 +42,9 @@ PROFILES = {
     "trick-3p": (3, "0s00 1s10 2s20 4t00 3w00"),
     "trick-4p": (4, "0s00 1s10 2s20 3s30 4t00"),
     "climb-3p": (3, "0s00 1s10 2s20"),
+    "train-2p": (2, "0s00 2s10 4h00 8m00"),
+    "train-3p": (3, "0s00 1s10 2s20 4h00 8m00"),
+    "train-4p": (4, "0s00 1s10 2s20 3s30 4h00 8m00"),
 }
 
 
