@@ -362,14 +362,13 @@ class State(GameState):
 
     def _receive(self, seat, t):
         self.hands[seat].add(t)
+        self.boneyard -= 1
         if t != UNKNOWN:
             self.loc[t] = LOC_HAND
         if self.phase == P_DEAL:
             if self._dealt_seat() is None:
-                self.boneyard -= self.deal * self.players
                 self.phase = P_PLAY
             return
-        self.boneyard -= 1
         self.drawn = t
         self.phase = P_PLAY_DRAWN
         if t != UNKNOWN and not self.plays(seat):
