@@ -119,6 +119,7 @@ class State(GameState):
     ``last_double=cover_first``), ``scores`` (totals), ``last_round``."""
 
     family = "train"
+    lowest_wins = True  # points are pips left in hand: a simulation's greedy player avoids them
 
     def __init__(self, ruleset, players):
         super().__init__(ruleset, players)
