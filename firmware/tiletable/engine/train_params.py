@@ -20,7 +20,7 @@ def __getattr__(name):
 PRESETS = {
     "mexican-train": {
         "version": 1,
-        "label": "tRAn",
+        "label": "trAn",
         "order": 97,
         "trays": ["train-2p", "train-3p", "train-4p"],
         "description": "Mexican Train: double-twelve, a train each and a public one, 13 rounds, lowest wins",
