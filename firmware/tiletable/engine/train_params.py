@@ -1,21 +1,22 @@
-"""The Mexican Train family's presets, parameters and cross-field checks (MORE-GAMES.md §5).
+"""The Mexican Train family's parameters, presets and cross-field checks (MORE-GAMES.md §5).
 
-The family's schema module (tiletable/families.py). The menu imports it for ``PRESETS``, so the
-parameters themselves are in ``train_params_fields``, imported when ``PARAMS`` is first asked
-for (a ruleset validated): on a stock build the 2 KB their strings take (64-bit unix port) would
-stay in the heap of every game started after the menu was drawn. The play code is
-``tiletable.engine.train``.
+The family's schema module (tiletable/families.py): validating a ruleset imports this, not the
+play code in ``tiletable.engine.train``.
 """
 
-
-def __getattr__(name):
-    """``PARAMS``, from ``train_params_fields`` (see above)."""
-    if name == "PARAMS":
-        from tiletable.engine.train_params_fields import PARAMS
-
-        return PARAMS
-    raise AttributeError(name)
-
+PARAMS = {
+    # tiles each by player count: 15/12/10 (HTF, Pagat), celko 15/12/11, pagat_copy 15/11/10,
+    # sliding 16..10 (GoodSam)
+    "deal": ("choice", "standard", ("standard", "celko", "pagat_copy", "sliding")),
+    "own_train_first": ("bool", False),  # no play elsewhere before one's own train has a tile
+    "double_rule": ("choice", "must_cover", ("must_cover", "pagat_free_second")),
+    "last_double": ("choice", "ends_round", ("ends_round", "cover_first")),
+    "first_turn": ("choice", "single", ("single", "run")),
+    "double_blank": ("int", 0, 0, 50),  # what [0|0] left in hand counts
+    "engine_max": ("int", 12, 6, 12),  # the set (double-n) and round 1's engine [n|n]
+    "rounds": ("int", 13, 1, 13),  # round r's engine is [engine_max + 1 - r | same]
+    "max_players": ("int", 4, 2, 8),  # the reference table seats 4 (board/pins.py)
+}
 
 PRESETS = {
     "mexican-train": {
