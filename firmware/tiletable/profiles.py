@@ -29,10 +29,11 @@ FIELD = "field"
 ASSIGN = "assign"
 TRICK = "trick"
 WIDOW = "widow"
-ROLE_LETTERS = {"s": SEAT, "e": END, "a": ARM, "f": FIELD, "c": ASSIGN, "t": TRICK, "w": WIDOW, "m": "mexican", "h": "hub"}
+ROLES = (SEAT, END, ARM, FIELD, ASSIGN, TRICK, WIDOW, "mexican", "hub")
+ROLE_LETTERS = "seafctwmh"  # each role's letter in a zone, in the order of ROLES (not a dict: heap)
 
 # Every profile as "<name> <players> <zones>;", each zone four characters, "<zone><role><a><b>",
-# the role as a letter of ROLE_LETTERS. One string, not a dict of tuples: on a stock build, whose
+# the role as its letter in ROLE_LETTERS. One string, not a dict of tuples: on a stock build, whose
 # module constants live in the heap, the dict took 1 KB more of it (unix port), which a Buki
 # start after the menu did not have to spare (tests/sim/test_main_boot.py).
 PROFILES = (
@@ -111,7 +112,7 @@ class Profile:
 
 def zones_of(spec):
     """A profile's zones as ``(zone, role, a, b)`` tuples, from its string in PROFILES."""
-    return [(int(spec[i]), ROLE_LETTERS[spec[i + 1]], int(spec[i + 2]), int(spec[i + 3])) for i in range(0, len(spec), 5)]
+    return [(int(spec[i]), ROLES[ROLE_LETTERS.index(spec[i + 1])], int(spec[i + 2]), int(spec[i + 3])) for i in range(0, len(spec), 5)]
 
 
 def seatings(game, family=None):
