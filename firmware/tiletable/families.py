@@ -22,6 +22,7 @@ FAMILIES = {
     "column": "ColumnController",
     "climb": "ClimbController",
     "fortytwo": "FortytwoController",
+    "train": "TrainController",
 }
 
 # Each preset as (name, family, label, tray, ...) in the menu's order, and the families it was

@@ -16,6 +16,8 @@ role        a, b
 ``assign``  column, seat
 ``trick``   -, -
 ``widow``   -, -
+``mexican`` -, -  (Mexican Train's public train: a tile laid here plays on it)
+``hub``     -, -  (Mexican Train's engine, scanned once a round)
 ==========  ==========================================
 """
 from tiletable import families
@@ -27,27 +29,50 @@ FIELD = "field"
 ASSIGN = "assign"
 TRICK = "trick"
 WIDOW = "widow"
-ROLE_LETTERS = {"s": SEAT, "e": END, "a": ARM, "f": FIELD, "c": ASSIGN, "t": TRICK, "w": WIDOW}
+ROLES = (SEAT, END, ARM, FIELD, ASSIGN, TRICK, WIDOW, "mexican", "hub")
+ROLE_LETTERS = "seafctwmh"  # each role's letter in a zone, in the order of ROLES (not a dict: heap)
 
-# name -> (players, zones): each zone four characters, "<zone><role><a><b>", the role as a
-# letter of ROLE_LETTERS
-PROFILES = {
-    "line-2p": (2, "0s00 2s10 1e00 3e10"),
-    "line-3p": (3, "0s00 1s10 2s20 5e00 7e10"),
-    "line-4p": (4, "0s00 1s10 2s20 3s30 5e00 7e10"),
-    "spinner-4p": (4, "0s00 1s10 2s20 3s30 6a00 7a10 8a20 5a30"),
-    "column-2p": (2, "5c00 1f00 6c01 0c10 4f10 2c11 8c20 3f20 7c21"),
-    "trick-3p": (3, "0s00 1s10 2s20 4t00 3w00"),
-    "trick-4p": (4, "0s00 1s10 2s20 3s30 4t00"),
-    "climb-3p": (3, "0s00 1s10 2s20"),
-}
+# Every profile as "<name> <players> <zones>;", each zone four characters, "<zone><role><a><b>",
+# the role as its letter in ROLE_LETTERS. One string, not a dict of tuples: on a stock build, whose
+# module constants live in the heap, the dict took 1 KB more of it (unix port), which a Buki
+# start after the menu did not have to spare (tests/sim/test_main_boot.py).
+PROFILES = (
+    "line-2p 2 0s00 2s10 1e00 3e10;"
+    "line-3p 3 0s00 1s10 2s20 5e00 7e10;"
+    "line-4p 4 0s00 1s10 2s20 3s30 5e00 7e10;"
+    "spinner-4p 4 0s00 1s10 2s20 3s30 6a00 7a10 8a20 5a30;"
+    "column-2p 2 5c00 1f00 6c01 0c10 4f10 2c11 8c20 3f20 7c21;"
+    "trick-3p 3 0s00 1s10 2s20 4t00 3w00;"
+    "trick-4p 4 0s00 1s10 2s20 3s30 4t00;"
+    "climb-3p 3 0s00 1s10 2s20;"
+    "train-2p 2 0s00 2s10 4h00 8m00;"
+    "train-3p 3 0s00 1s10 2s20 4h00 8m00;"
+    "train-4p 4 0s00 1s10 2s20 3s30 4h00 8m00;"
+)
+
+
+def profile_names():
+    """The names of every profile, in PROFILES' order."""
+    return [entry[: entry.find(" ")] for entry in PROFILES.split(";") if entry]
+
+
+def profile_entry(name):
+    """``(players, zones)`` of profile ``name``, its zones as the string ``zones_of`` reads.
+
+    :raises KeyError: for a name that is no profile.
+    """
+    start = (";" + PROFILES).find(";" + name + " ")
+    if start < 0:
+        raise KeyError(name)
+    entry = PROFILES[start + len(name) + 1 : PROFILES.find(";", start)]
+    return int(entry[0]), entry[2:]
 
 
 class Profile:
     """One profile, looked up both ways: ``role_of[zone]`` and ``seat_zone[seat]`` etc."""
 
     def __init__(self, name):
-        players, spec = PROFILES[name]
+        players, spec = profile_entry(name)
         self.name = name
         self.players = players
         self.zones = zones = zones_of(spec)
@@ -87,7 +112,7 @@ class Profile:
 
 def zones_of(spec):
     """A profile's zones as ``(zone, role, a, b)`` tuples, from its string in PROFILES."""
-    return [(int(spec[i]), ROLE_LETTERS[spec[i + 1]], int(spec[i + 2]), int(spec[i + 3])) for i in range(0, len(spec), 5)]
+    return [(int(spec[i]), ROLES[ROLE_LETTERS.index(spec[i + 1])], int(spec[i + 2]), int(spec[i + 3])) for i in range(0, len(spec), 5)]
 
 
 def seatings(game, family=None):
@@ -96,7 +121,7 @@ def seatings(game, family=None):
     ruleset installed under a name of its own, of ``family``, those of the family's stand-in
     (``profile_for``). The menu browses games without importing their families' code."""
     preset = families.game(game) or (families.stand_in(family) if family else None)
-    return sorted(set(PROFILES[tray][0] for tray in preset[3:])) if preset else []
+    return sorted(set(profile_entry(tray)[0] for tray in preset[3:])) if preset else []
 
 
 def profile_for(game, players, family=None):
@@ -118,7 +143,7 @@ def profile_for(game, players, family=None):
 def _smallest_fit(preset, players):
     best = None
     for tray in preset[3:] if preset else ():
-        count = PROFILES[tray][0]
-        if count >= players and (best is None or count < PROFILES[best][0]):
+        count = profile_entry(tray)[0]
+        if count >= players and (best is None or count < profile_entry(best)[0]):
             best = tray
     return best

@@ -2,8 +2,10 @@
 
 Any preset or ruleset file works, line, trick, column and climbing games alike. The computer
 players: ``random`` picks any legal move; ``greedy`` takes the move that gains its own seat the
-most points right away (ties broken at random), as a beginner would. Where everyone chooses at
-once (the column game's hidden assignments) the choice is random, whatever the strategy.
+most points right away (ties broken at random), as a beginner would; in a game whose lowest
+total wins (Mexican Train) it takes the fewest, and a hand's winner is the seat with the
+fewest. Where everyone chooses at once (the column game's hidden assignments) the choice is
+random, whatever the strategy.
 Matches restart when one ends until N hands have been played. The report gives each seat's
 points per hand, the spread of scores, how often the first player won and match wins.
 
@@ -69,6 +71,7 @@ class Stats:
         self.first_actors = []  # the seat that made the hand's first decision (None: simultaneous)
         self.match_winners = []  # winners of each finished match
         self.matches = 0
+        self.lowest_wins = False  # the game's points count against a seat (Mexican Train)
 
     def add_hand(self, length, points, first_actor):
         self.hand_lengths.append(length)
@@ -88,7 +91,7 @@ class Stats:
         lines.extend(self._seat_table())
         lines.extend(histogram([v for p in self.hand_points for v in p]))
         decided = [(first, points) for first, points in zip(self.first_actors, self.hand_points) if first is not None]
-        wins = sum(1 for first, points in decided if _sole_best(points) == first)
+        wins = sum(1 for first, points in decided if _sole_best(points, self.lowest_wins) == first)
         if decided:
             lines.append("first player advantage: the seat that acted first won %d of %d hands (%.1f%%; an even share is %.1f%%)" % (
                 wins, len(decided), 100.0 * wins / len(decided), 100.0 / self.players))
@@ -116,8 +119,8 @@ class Stats:
         return [line.rstrip() for line in console.file.getvalue().split("\n") if line.strip()]
 
 
-def _sole_best(points):
-    best = max(points)
+def _sole_best(points, lowest_wins):
+    best = min(points) if lowest_wins else max(points)
     seats = [i for i, p in enumerate(points) if p == best]
     return seats[0] if len(seats) == 1 else None
 
@@ -149,8 +152,9 @@ def choose(state, player, strategy, rng):
     if player == SIMULTANEOUS or strategy == "random" or len(actions) == 1:
         return rng.choice(actions)
     best, best_gain = [], None
+    sense = -1 if getattr(state, "lowest_wins", False) else 1
     for action in actions:
-        gain = immediate_gain(state, action, player)
+        gain = sense * immediate_gain(state, action, player)
         if best_gain is None or gain > best_gain:
             best, best_gain = [action], gain
         elif gain == best_gain:
@@ -196,6 +200,7 @@ def simulate(ruleset, hands, players=None, strategies=("greedy", "random"), seed
     state = ruleset.new_state(players)
     seats = [strategies[i % len(strategies)] for i in range(state.players)]
     stats = Stats(state.players, seats)
+    stats.lowest_wins = getattr(state, "lowest_wins", False)
     stats.matches = 1
     while len(stats.hand_lengths) < hands:
         if state.current_player() == TERMINAL:

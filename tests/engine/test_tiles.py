@@ -45,4 +45,6 @@ def test_tile_sets_of_the_rule_book():
     assert len(moon) == 22 and tile(0, 0) in moon and tile(0, 1) not in moon
     assert list(d6) == sorted(d6)
     assert len(set(tile_set(9))) == 55
-    raises(ValueError, named_set, "d12")
+    d12 = named_set("d12")
+    assert len(d12) == 91 and sum(pips(t) for t in d12) == 1092 and max(d12) == tile(12, 12)
+    raises(ValueError, named_set, "d15")

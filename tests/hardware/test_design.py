@@ -140,7 +140,7 @@ def test_display_has_four_digits_for_every_seat():
 
 KNOWN_ROLES = set(TRAYS["roles"])
 ROLE_FIELDS = {"seat": {"seat"}, "end": {"end"}, "arm": {"arm"}, "field": {"column"}, "assign": {"column", "seat"},
-               "trick": set(), "widow": set()}
+               "trick": set(), "widow": set(), "mexican": set(), "hub": set()}
 
 
 def test_reader_chip_selects_match_the_largest_profile():

@@ -55,7 +55,7 @@ def _one_line(argv, cwd):
         (["sessions", "--db", "missing.db"], "no database at missing.db"),
         (["simulate", "deep.json"], "deep.json: not a ruleset: its JSON is nested too deeply"),
         (["sync", "--dry-run", "deep.json"], "deep.json: not a ruleset: its JSON is nested too deeply"),
-        (["simulate", "family.json"], "family.json: family: must be one of line, trick, column, climb, fortytwo (got ['line'])"),
+        (["simulate", "family.json"], "family.json: family: must be one of line, trick, column, climb, fortytwo, train (got ['line'])"),
         (["simulate", "nothing.json"], "nothing.json: cannot read (No such file or directory)"),
         (["simulate", "chess"], "unknown ruleset: 'chess'"),
         (["simulate", "muggins", "-n", "many"], "invalid int value: 'many'"),

@@ -79,7 +79,7 @@ def test_every_problem_is_reported_with_its_field_and_a_did_you_mean(tmp_path):
     "text, reason",
     [
         ('{"family": "line", "name": "x", "params": ' + "[" * 100000 + "]" * 100000 + "}", "its JSON is nested too deeply"),
-        ('{"family": ["line"], "name": "x"}', "family: must be one of line, trick, column, climb, fortytwo (got ['line'])"),
+        ('{"family": ["line"], "name": "x"}', "family: must be one of line, trick, column, climb, fortytwo, train (got ['line'])"),
         ('{"family": "line", "name": "x", "params": {"target": [[[[[[1]]]]]]}}', "params.target: must be a whole number (got [[[[...]]]])"),
     ],
 )

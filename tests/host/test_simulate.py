@@ -89,3 +89,12 @@ def test_the_seat_table_has_a_row_per_seat_with_its_strategy_and_mean():
     assert [row[:2] for row in rows] == [["P1", "greedy"], ["P2", "random"], ["P3", "greedy"]]  # seats from 1
     means = [float(row[2]) for row in rows]
     assert means == [round(sum(p[s] for p in stats.hand_points) / 5, 2) for s in range(3)]
+
+
+def test_in_mexican_train_the_fewest_points_win_a_hand_and_greedy_takes_the_fewest():
+    stats = simulate(find_ruleset("mexican-train"), 6, players=3, seed=2)
+    assert stats.lowest_wins and len(stats.hand_points) == 6
+    first_won = [points for first, points in zip(stats.first_actors, stats.hand_points) if min(points) == points[first]
+                 and points.count(min(points)) == 1]
+    report = "\n".join(stats.report())
+    assert "the seat that acted first won %d of 6 hands" % len(first_won) in report

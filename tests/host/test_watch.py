@@ -15,6 +15,8 @@ from tiletable_host.people import score_value
 from tiletable_host.transport_local import LocalTransport
 from tiletable_host.watch import TableView, follow
 
+# A family's own line, where it has a view (views.py); Mexican Train's view is not written yet,
+# so its table shows scores and turns only (docs/CONTRIBUTING.md, "A new family")
 FAMILY_LINE = {"line": "line: ", "trick": "trick ", "fortytwo": "trick ", "column": "columns: ", "climb": "to beat: "}
 
 
@@ -50,7 +52,7 @@ def test_watch_once_shows_scores_turn_table_and_last_play_for_every_preset(capsy
         shown = ("%.1f" % (score / 2.0)).replace(".0", "") if name == "buki" else str(score)  # Buki: chips
         assert lines[1 + seat].startswith("  P%d %-10s %5s" % (seat + 1, names[seat], shown))
     family = state.ruleset.family
-    if family != "climb" or state.last_player is not None:
+    if family in FAMILY_LINE and (family != "climb" or state.last_player is not None):
         assert any(line.startswith(FAMILY_LINE[family]) for line in lines), out
     assert lines[-1] == "table says: P1 to play"
 

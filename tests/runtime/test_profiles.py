@@ -6,7 +6,7 @@ import pytest
 
 from tiletable.board.setup import SEATS
 from tiletable.engine.rulesets import find_ruleset, preset_names
-from tiletable.profiles import PROFILES, Profile, profile_for, seatings, zones_of
+from tiletable.profiles import Profile, profile_entry, profile_for, profile_names, seatings, zones_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -27,9 +27,9 @@ def _json_zone(zone):
 
 def test_profiles_match_the_tray_document():
     document = trays()["profiles"]
-    assert sorted(PROFILES) == sorted(document)
+    assert sorted(profile_names()) == sorted(document)
     for name, profile in document.items():
-        players, spec = PROFILES[name]
+        players, spec = profile_entry(name)
         zones = zones_of(spec)
         assert players == profile["players"], name
         assert sorted(zones) == sorted(_json_zone(z) for z in profile["zones"]), name
@@ -37,8 +37,8 @@ def test_profiles_match_the_tray_document():
 
 def test_every_zone_of_a_profile_exists_on_the_tray():
     ids = set(z["id"] for z in trays()["tray"]["zones"])
-    for name in PROFILES:
-        assert set(zone for zone, _, _, _ in zones_of(PROFILES[name][1])) <= ids
+    for name in profile_names():
+        assert set(zone for zone, _, _, _ in zones_of(profile_entry(name)[1])) <= ids
 
 
 @pytest.mark.parametrize("name", preset_names())
@@ -60,6 +60,13 @@ def test_an_installed_ruleset_plays_on_its_familys_tray():
     assert profile_for("house-rules", 3, "line").name == "line-3p"
     with pytest.raises(ValueError):
         profile_for("house-rules", 3)
+
+
+def test_a_profile_is_found_by_its_whole_name_only():
+    assert profile_entry("trick-4p") == (4, "0s00 1s10 2s20 3s30 4t00")
+    for name in ("trick", "4p", "rick-4p", "line-5p", ""):
+        with pytest.raises(KeyError):
+            profile_entry(name)
 
 
 def test_profile_lookups():

@@ -79,12 +79,15 @@ def tile_set(max_pip=6, doubles=True, exclude=()):
 
 
 def named_set(name):
-    """The tile sets of the rule book by name: ``d6`` (28), ``d8-nodoubles`` (36), ``d6-moon`` (22).
+    """The tile sets of the rule books by name: ``d6`` (28), ``d8-nodoubles`` (36), ``d6-moon`` (22),
+    ``d12`` (91, Mexican Train's).
 
     :raises ValueError: ``unknown tile set: 'x'``
     """
     if name == "d6":
         return tile_set(6)
+    if name == "d12":
+        return tile_set(12)
     if name == "d8-nodoubles":
         return tile_set(8, doubles=False)
     if name == "d6-moon":
