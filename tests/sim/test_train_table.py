@@ -6,11 +6,10 @@ the markers and the open double are shown on the displays and LEDs."""
 import pytest
 
 import player
-from player import TrainPlayer, at_budget, choose_game, journal_sessions, local_table, reads, replay
+from player import TrainPlayer, at_budget, choose_game, journal_sessions, local_table, reads
 from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.errors import E_MUST_PLAY
 from tiletable.engine.rulesets import canonical_json, find_ruleset, load_ruleset
-from tiletable.engine.tiles import parse_tile, tile_set
 from tiletable.families import games
 
 AMBER = at_budget(StatusLeds.draw_colour)
