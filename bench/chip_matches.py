@@ -40,15 +40,15 @@ import chip  # noqa: E402  (puts this checkout's host, firmware and tests/sim on
 
 sys.path[:0] = [os.path.join(chip.ROOT, "sim", "cpython"), os.path.join(chip.ROOT, "sim")]  # the player's imports, as tests/conftest.py
 
-from player import ClimbPlayer, ColumnPlayer, FortytwoPlayer, LinePlayer, MoonPlayer, table_scores  # noqa: E402
+from player import ClimbPlayer, ColumnPlayer, FortytwoPlayer, LinePlayer, MoonPlayer, TrainPlayer, table_scores  # noqa: E402
 from tiletable.engine.cards import parse_card  # noqa: E402
 from tiletable.engine.rulesets import find_ruleset  # noqa: E402
 from tiletable.families import games  # noqa: E402
 
 # each family's scripted player, the seats it plays each preset with and its options: those of
 # tests/sim/test_table_properties.py's matches (a preset not named here plays with its fewest)
-FAMILY_PLAYERS = {"line": LinePlayer, "trick": MoonPlayer, "fortytwo": FortytwoPlayer, "column": ColumnPlayer, "climb": ClimbPlayer}
-SEATS = {"muggins": 2, "block": 3, "draw": 2, "sebastopol": 4, "bergen": 2, "sniff": 2, "matador": 2, "buki": 4, "moon": 3, "columns": 2, "dasan": 3}
+FAMILY_PLAYERS = {"line": LinePlayer, "trick": MoonPlayer, "fortytwo": FortytwoPlayer, "column": ColumnPlayer, "climb": ClimbPlayer, "train": TrainPlayer}
+SEATS = {"muggins": 2, "block": 3, "draw": 2, "sebastopol": 4, "bergen": 2, "sniff": 2, "matador": 2, "buki": 4, "moon": 3, "columns": 2, "dasan": 3, "mexican-train": 4}
 OPTIONS = {"muggins": {"scan": (0,)}, "draw": {"scan": (0, 1)}}
 
 

@@ -78,7 +78,7 @@ from tiletable.engine.tiles import parse_tile
 from tiletable.runtime.app import SERVICES, assemble
 from tiletable.heap import keep_packed
 
-TILE_SET = 1  # the enrolled virtual domino set (double-nine: every tile a preset uses)
+TILE_SET = 1  # the enrolled virtual domino set (up to double-twelve: every tile a preset uses)
 CARD_SET = 2  # the enrolled virtual card deck
 BUTTON_NAMES = {"menu": 4, "ok": 5, "undo": 6}
 _SETTLE_MS = 3000  # the longest a placement may take to be confirmed before "err timeout"

@@ -10,7 +10,8 @@ offset bytes  meaning
 2      1      format version (1)
 3      1      kind: 1 = domino tile, 2 = playing card
 4      2      set id, big-endian, 1..65535 (which physical set the piece belongs to)
-6      1      item: a tile as ``low << 4 | high`` (tiles.tile), or a card id 0..51
+6      1      item: a tile as ``low << 4 | high`` (tiles.tile; up to 12-12, Mexican
+              Train's double-twelve set), or a card id 0..51
               (suit * 13 + rank - 1, suits clubs, diamonds, hearts, spades)
 7      5      reserved, written as zero, ignored by version-1 readers
 12     4      CRC-32 (binascii.crc32) of bytes 0..11, big-endian
@@ -26,6 +27,7 @@ MAGIC = b"TT"
 VERSION = 1
 KIND_TILE = 1
 KIND_CARD = 2
+MAX_PIP = 12  # the largest set a tag names: double-twelve (91 tiles)
 RECORD_SIZE = 16
 FIRST_PAGE = 4
 
@@ -53,7 +55,7 @@ class TagRecordError(ValueError):
 
 def _valid_item(kind, item):
     if kind == KIND_TILE:
-        return (item >> 4) <= (item & 15) <= 9
+        return (item >> 4) <= (item & 15) <= MAX_PIP
     if kind == KIND_CARD:
         return item < 52
     return False

@@ -12,6 +12,7 @@ PIECE_SETS = {
     "d6": (tagrecord.KIND_TILE, "double-six dominoes"),
     "d8-nodoubles": (tagrecord.KIND_TILE, "double-eight dominoes without doubles (Buki)"),
     "d6-moon": (tagrecord.KIND_TILE, "Moon's 22 dominoes"),
+    "d12": (tagrecord.KIND_TILE, "double-twelve dominoes (Mexican Train)"),
     "cards": (tagrecord.KIND_CARD, "52 playing cards"),
 }
 

@@ -7,8 +7,8 @@ from tiletable.tagrecord import KIND_CARD, KIND_TILE, TagRecordError, decode, en
 
 
 def test_record_round_trips_for_every_tile_and_card():
-    for a in range(10):
-        for b in range(a, 10):
+    for a in range(13):  # up to the double-twelve set's 12-12
+        for b in range(a, 13):
             item = a << 4 | b
             assert decode(encode(KIND_TILE, 7, item)) == (KIND_TILE, 7, item)
     for card in range(52):
@@ -64,4 +64,5 @@ def test_encode_refuses_impossible_records():
     raises(ValueError, encode, KIND_TILE, 0, 0x11)
     raises(ValueError, encode, KIND_TILE, 70000, 0x11)
     raises(ValueError, encode, KIND_TILE, 1, 0x21)
+    raises(ValueError, encode, KIND_TILE, 1, 0xCD)  # 12-13: beyond double-twelve
     raises(ValueError, encode, KIND_CARD, 1, 52)

@@ -19,17 +19,13 @@ def test_cards_are_named_by_id_for_the_harness_and_tiles_stay():
     assert chip_matches.emulator_item("blank:3") == "blank:3"
 
 
-# Games whose scripted player comes with their table controller, still being written (issue 39)
-WITHOUT_A_PLAYER_YET = ("mexican-train",)
-
-
 def test_every_game_of_the_menu_is_played_by_its_familys_player_at_a_count_it_allows():
     from tiletable.families import games
 
     every = chip_matches.matches()
     assert [m[1] for m in every] == [g[0] for g in games()]
     for player_class, name, players, _ in every:
-        assert (player_class is None) == (name in WITHOUT_A_PLAYER_YET), name
+        assert player_class is not None, name
         assert players in chip_matches.find_ruleset(name).player_counts()
 
 

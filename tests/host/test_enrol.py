@@ -167,3 +167,16 @@ def test_inventory_and_enrol_name_bad_arguments(capsys, table):
     assert (status, err) == (1, "tiletable: enrol: set 0 is out of range 1..65535\n")
     status, out, err = tiletable(capsys, ["enrol", "--port", table.port, "--set", "1", "--zone", "12", "--wait", "1"])
     assert status == 1 and "no zone 12 on this table (0..8)" in err
+
+
+def test_inventory_counts_the_91_tiles_of_a_double_twelve_set(capsys, table):
+    control = table.control
+    tiles = ["%d-%d" % (a, b) for a in range(13) for b in range(a, 13)]
+    for zone in range(9):  # 10 or 11 tiles on each zone
+        control.place(zone, *tiles[zone::9])
+    status, out, err = tiletable(capsys, ["inventory", "--port", table.port, "--set", "1", "--pieces", "d12", "--wait", "2"])
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("inventory of set 1 (double-twelve dominoes (Mexican Train), 91 pieces)")
+    assert sum(1 for line in lines if " of set 1, tag " in line) == 91
+    assert lines[-2:] == ["set 1: 91 of 91 pieces found, 0 missing", "set 1 is complete and every tag reads well"]

@@ -16,7 +16,8 @@ from tiletable.board import pins
 from tiletable.engine.line_actions import DRAW, K_BET, K_CLAIM, K_DEAL, K_LOT, K_PLAY, K_STAKES, P_BERGEN, P_LOT, P_OVER, PASS
 from tiletable.engine.line_actions import amount_of, chance_action, kind_of, seat_of, tile_of
 from tiletable.engine.rulesets import find_ruleset
-from tiletable.engine.tiles import tile_str
+from tiletable.engine.tiles import has, tile, tile_str
+from tiletable.engine import train
 from tiletable.families import game, games
 from tiletable.profiles import profile_for
 from tiletable.record import iter_records
@@ -373,3 +374,131 @@ class ColumnPlayer(TextPlayer, ScriptedColumnGame):
 
 class ClimbPlayer(TextPlayer, ScriptedClimbGame):
     settle_ms = SETTLE_MS  # the table's own wait, not the host's copy of it
+
+
+class TrainPlayer:
+    """Plays a whole Mexican Train match on the table (docs/TABLE.md "Mexican Train"); ``scan``
+    lists seats that hand-scan at each deal (the others' hands stay unseen, revealed after each
+    round). ``deals``: the tiles of the first rounds as dealt (seat by seat, then the boneyard
+    with its first draw last), for tests that need a known deal; later rounds are shuffled."""
+
+    def __init__(self, control, name, players, seed=1, scan=(), deals=()):
+        self.control = control
+        self.name = name
+        self.players = players
+        self.rng = random.Random(seed)
+        self.scan = scan
+        self.deals = list(deals)
+        self.god = find_ruleset(name).new_state(players)
+        self.profile = profile_for(name, players, "train")
+        self.mexican_zone = [zone for zone, role, _, _ in self.profile.zones if role == "mexican"][0]
+        self.stock = []
+        self.moves = 0
+
+    def pad(self, seat):
+        return self.profile.seat_zone[seat]
+
+    def play_match(self, max_moves=5000):
+        choose_game(self.control, self.name, self.players)
+        while not self.god.is_over() and self.moves < max_moves:
+            self.play_round()
+        return self.god
+
+    def play_round(self):
+        god = self.god
+        round_number = god.hand_number
+        self.deal()
+        while god.hand_number == round_number and not god.is_over():
+            self.moves += 1
+            self.move()
+        if not god.is_over():
+            self.control.press("ok")  # the round's summary
+
+    def deal(self):
+        """Deal a round, scan the scanning seats' hands, press OK."""
+        god = self.god
+        if self.deals:
+            tiles = list(self.deals.pop(0))
+        else:
+            tiles = [t for t in god.tiles if t != tile(god.engine, god.engine)]
+            self.rng.shuffle(tiles)
+        per = god.deal
+        hands = [tiles[s * per : (s + 1) * per] for s in range(self.players)]
+        self.stock = tiles[self.players * per :]
+        for seat in self.scan:
+            self.control.place(self.pad(seat), *[tile_str(t) for t in hands[seat]])
+            self.control.remove(self.pad(seat))
+        for seat in range(self.players):
+            for t in hands[seat]:
+                god.play(train.deal_action(seat, t))
+        self.control.press("ok")
+
+    def move(self):
+        """One move of the seat to act, chosen at random among its legal ones."""
+        god = self.god
+        legal = list(god.legal_actions())
+        action = legal[self.rng.randrange(len(legal))]
+        if train.fields(action)[0] == train.K_PLAY:
+            self.lay(god.turn, action)
+        else:
+            self.press(god.turn, action)
+
+    def options(self, seat, t):
+        """The trains the table offers for ``t`` on the seat's pad, in its order (play_train.py)."""
+        god = self.god
+        due = god.obligation()
+        trains = [due[0]] if due is not None else god.trains_open_to(seat)
+        return [train.play_action(t, line) for line in trains if has(t, god.open_values[line])]
+
+    def lay(self, seat, action, on_zone=None):
+        """Lay the tile of ``action`` on the seat's pad and choose its train with the button,
+        or (now and then, or ``on_zone`` True) a Mexican train's tile on the Mexican zone."""
+        god = self.god
+        t, line = train.fields(action)[3], train.fields(action)[2]
+        final_hands = [list(hand.known) for hand in god.hands]
+        final_hands[seat].remove(t)
+        to_mexican = line == god.mexican() and (on_zone if on_zone is not None else self.rng.random() < 0.5)
+        zone = self.mexican_zone if to_mexican else self.pad(seat)
+        self.control.place(zone, tile_str(t))
+        options = self.options(seat, t)
+        if not to_mexican and len(options) > 1:
+            for _ in range(options.index(action)):
+                self.control.press(seat)
+            self.control.press(seat, "long")
+        self.control.remove(zone)
+        self._after(god.hand_number, action, final_hands)
+
+    def press(self, seat, action):
+        """The seat's press: draw (the drawn tile shown on the pad of a scanning seat), pass,
+        or end a first-turn run."""
+        god = self.god
+        final_hands = [list(hand.known) for hand in god.hands]
+        self.control.press(seat)
+        if action != train.DRAW:
+            self._after(god.hand_number, action, final_hands)
+            return
+        god.play(action)
+        t = self.stock.pop()
+        if seat in self.scan:
+            self.control.place(self.pad(seat), tile_str(t))
+            self.control.remove(self.pad(seat))
+        god.play(train.deal_action(seat, t))
+        if god.turn != seat and seat not in self.scan:
+            self.control.press(seat)  # the table does not know the drawn tile: it passes
+        elif god.phase == train.P_PLAY_DRAWN:
+            self.lay(seat, god.plays(seat)[self.rng.randrange(len(god.plays(seat)))])
+
+    def _after(self, round_before, action, final_hands):
+        """Play ``action`` in the god state; when the round ended, every unscanned hand is shown
+        on its pad, and the table must have ended the round too."""
+        god = self.god
+        god.play(action)
+        if god.hand_number == round_before and not god.is_over():
+            return
+        for seat in range(self.players):
+            if seat not in self.scan and final_hands[seat]:
+                self.control.place(self.pad(seat), *[tile_str(t) for t in final_hands[seat]])
+                self.control.remove(self.pad(seat))
+        table = self.control.state()
+        if table["hand"] == round_before and table["mode"] == "game":
+            raise AssertionError("the table did not end the round: %r" % table)

@@ -95,4 +95,4 @@ def named_set(name):
     raise ValueError("unknown tile set: %r" % name)
 
 
-TILE_SETS = ("d6", "d8-nodoubles", "d6-moon")
+TILE_SETS = ("d6", "d8-nodoubles", "d6-moon", "d12")

@@ -455,11 +455,13 @@ class Table:
 
 def final_places(state):
     """What each seat's group shows on the final screen: its place (``1St`` for every winner,
-    then ``2nd``... by score, equal scores sharing a place), or ``tIE`` for all in a drawn match."""
+    then ``2nd``... by score, equal scores sharing a place; the lowest first where it wins, as in
+    Mexican Train), or ``tIE`` for all in a drawn match."""
     winners = state.outcome().winners
     if not winners:
         return ["tIE"] * state.players
-    behind = sorted(set(state.scores[s] for s in range(state.players) if s not in winners), reverse=True)
+    lowest_first = getattr(state, "lowest_wins", False)
+    behind = sorted(set(state.scores[s] for s in range(state.players) if s not in winners), reverse=not lowest_first)
     return [_ORDINALS[0 if s in winners else 1 + behind.index(state.scores[s])] for s in range(state.players)]
 
 
