@@ -212,6 +212,23 @@ PRESETS = {
         "description": "Fives and Threes in pairs: partners opposite, the hand ends when both of a side are out, 61 (MORE-GAMES §1)",
         "params": dict(_F3, deal={"4": 5}, partnerships=True, partnership_end="both_out"),
     },
+    "cuban": {
+        "version": 1,
+        "label": "CUbA",
+        "order": 58,
+        "trays": ["line-4p"],
+        "aliases": ["latin-d9", "domino-de-parejas"],
+        "description": "Latin Double-Nine in pairs: 10 each, a side's lot, the lighter side wins a tranque, 100 (MORE-GAMES §3)",
+        "params": {
+            "max_pip": 9,
+            "deal": {"4": 10},
+            "partnerships": True,
+            "direction": "counterclockwise",
+            "setter": "side_lot",
+            "later_setter": "winning_side_chooses",
+            "doubles_redeal": 5,
+        },
+    },
     "sniff": {
         "version": 1,
         "label": "SNIF",
