@@ -398,8 +398,6 @@ class State(GameState):
         if not lay.tiles:
             if seat == self.setter:
                 self._gen_sets(seat, out)
-            if self.rules.variants:  # doubles shown to throw the deal in
-                self.rules.variants.shows(self, out)
         else:
             rules = self.rules
             if rules.quick:

@@ -141,6 +141,8 @@ def _check_lead(name, params):
             raise _refused(name, field, "%s lets a side choose its leader: needs partnerships" % value)
     if params["doubles_redeal"] and not params["doubles"]:
         raise _refused(name, "doubles_redeal", "the set has no doubles to show")
+    if params["doubles_redeal"] and params["setter"] not in ("side_lot", "highest_draw", "highest_double", "lowest_double"):
+        raise _refused(name, "doubles_redeal", "doubles are shown while a lot, a side or a double names the leader")
     if params["doubles_redeal"] > params["max_pip"] + 1:
         raise _refused(name, "doubles_redeal", "the set has %d doubles" % (params["max_pip"] + 1))
 

@@ -22,8 +22,9 @@ few hooks (``rules.variants``; None for every other game).
   names which of its players leads (``setter<seat>``, a seat of that side); ``later_setter``
   winning_side_chooses: the side that won the last hand names its leader, after a hand nobody
   won the side that led it;
-* ``doubles_redeal``: before the first play a player holding that many doubles may show them
-  (``show<seat>``): the deal is thrown in, unscored, and the hand starts again (its lot too).
+* ``doubles_redeal``: before the first play, while the leader is named, a player holding that
+  many doubles may show them (``show<seat>``): the deal is thrown in, unscored, and the hand
+  starts again (its lot too).
 """
 
 from tiletable.engine.errors import E_NOT_HELD, E_PHASE
@@ -31,6 +32,7 @@ from tiletable.engine.line_actions import (
     K_PLAY, K_SHOW_DOUBLES, P_DEAL, P_DECLARE, P_LOT, P_PLAY, action_text, kind_of, point_of, seat_action, seat_of,
     tile_of,
 )
+from tiletable.engine.line_deal import best_holder
 from tiletable.engine.tiles import is_double, pips
 
 
@@ -104,26 +106,30 @@ class Variants:
             state._start_play(seat)
 
     def leads(self, state):
-        """Start the play once the deal is done when these rules name who leads; whether they did."""
+        """Name who leads once the deal is done when these rules do; whether they did. A side
+        names its leader, and where a deal may be thrown in any leader first declares it sets
+        (``setter<seat>``, ``line_deal.may_set`` of ``lot_seats``): doubles are shown before."""
+        winner = state.setter if state.last_winner is None else state.last_winner  # after a tie, who led
         if state.hand_number > 0 and self.rotate:
-            state._start_play(state._next(state.setter))
-        elif state.hand_number > 0 and self.side_chooses:  # the winners, or after a tie who led
-            self._side_chooses(state, state.setter if state.last_winner is None else state.last_winner)
+            seats = [state._next(state.setter)]
+        elif state.hand_number > 0 and self.side_chooses:
+            seats = [winner % 2, winner % 2 + 2]
         elif self.lot_first and (state.hand_number == 0 or self.lot_again):
-            if self.side_lot:  # the lot's winner names its side's leader
-                self._side_chooses(state, state.setter)
-            else:
-                state._start_play(state.setter)
+            seats = [state.setter % 2, state.setter % 2 + 2] if self.side_lot else [state.setter]
+        elif self.redeal and state.hand_number > 0 and state.p["later_setter"] == "previous_winner":
+            seats = [winner]
+        elif self.redeal and best_holder(state, False) is not None:  # the highest (lowest) double
+            seats = [best_holder(state, False)]
         else:
             return False
+        if len(seats) > 1 or self.redeal:
+            state.phase = P_DECLARE
+            state.lot_seats = seats
+        else:
+            state._start_play(seats[0])
         return True
 
-    # --- the side's leader and the thrown-in deal (``show<seat>``)
-    def _side_chooses(self, state, seat):
-        """The side of ``seat`` names its leader: either of its players declares it sets
-        (``setter<seat>``, ``line_deal.may_set``)."""
-        state.phase = P_DECLARE
-        state.lot_seats = [seat % 2, seat % 2 + 2]
+    # --- the thrown-in deal (``show<seat>``)
 
     def _doubles_shown(self, state, seat):
         """Whether ``seat`` may show ``doubles_redeal`` doubles (its unseen tiles may be doubles)."""
@@ -131,8 +137,8 @@ class Variants:
         return doubles + state.hidden[seat] >= self.redeal
 
     def shows(self, state, out):
-        """Before the first play (while the leader is named or sets): append the shows of
-        doubles that would throw the deal in."""
+        """While the leader is named, before the first play: append the shows of doubles
+        that would throw the deal in."""
         if self.redeal:
             for seat in range(state.players):
                 if self._doubles_shown(state, seat):
@@ -140,12 +146,12 @@ class Variants:
 
     def why_illegal(self, state, action):
         """Why a show of doubles is illegal now: it comes before the first play, while the
-        leader is named or sets (``line_checks.why_illegal`` for the kinds after Buki's)."""
+        leader is named (``line_checks.why_illegal`` for the kinds after Buki's)."""
         seat = seat_of(action)
         if kind_of(action) != K_SHOW_DOUBLES or not self.redeal:
             return (E_PHASE, "%s is not an action now" % action_text(action))
-        if state.layout.tiles or state.phase not in (P_DECLARE, P_PLAY):
-            return (E_PHASE, "doubles are shown before the first play")
+        if state.phase != P_DECLARE:
+            return (E_PHASE, "doubles are shown before the first play, while the leader is named")
         if seat >= state.players or not self._doubles_shown(state, seat):
             return (E_NOT_HELD, "P%d holds fewer than %d doubles" % (seat, self.redeal))
         return None
