@@ -31,13 +31,18 @@ RULE_BOOK_VARIANTS = (
     ("muggins", {"partnerships": True, "deal": {"4": 5}, "muggins_claims": "auto"}),
     ("block", {"partnerships": True, "deal": {"4": 6}, "blocked_tie": "lightest_tile", "hand_award": "others_sum_minus_own"}),
 )
-# MORE-GAMES: All Fives rounded; Fives and Threes (its lot before the deal, exact 61, both out)
+# MORE-GAMES: All Fives rounded; Fives and Threes (its lot before the deal, exact 61, both out);
+# Latin Double-Nine
 MORE_GAMES_VARIANTS = (
     ("all-fives-rounded", {}),
     ("fives-threes", {}),
     ("fives-threes", {"deal": {"2": 9, "4": 6}, "muggins_claims": "manual", "knock_bonus": True, "target_exact": False}),
     ("fives-threes-pairs", {}),
     ("fives-threes-pairs", {"partnership_end": "first_out", "hand_award": "rounded5", "units": "fives", "blocked_award": "same"}),
+    # Latin Double-Nine: its side lot and choice of leader, thrown-in deals; its other leads
+    ("cuban", {}),
+    ("cuban", {"setter": "highest_double", "set_constraint": "qualifying_tile", "doubles_redeal": 3, "capicua": True}),
+    ("cuban", {"later_setter": "rotate", "blocked_compare": "lowest_hand", "hand_award": "all_hands", "doubles_redeal": 0}),
 )
 VARIANTS = RULE_BOOK_VARIANTS + MORE_GAMES_VARIANTS
 

@@ -1,15 +1,17 @@
 # portable
-"""Latin partnership Double-Nine (MORE-GAMES §3): the supplement's vectors for its set, its
-direction and its hand award (TV-LAT-1…6, 8, 9), one test each, on the block game's rules with
-the double-nine set, partners and play counter-clockwise. The side lot, the side's choice of
-leader and the thrown-in deal (TV-LAT-7, 10) are not built: a fixed tile names who sets here.
+"""Latin partnership Double-Nine (MORE-GAMES §3): the supplement's vectors (TV-LAT-1…10), one
+test each. The hand award's (1…6, 8, 9) play the block game's rules with the double-nine set,
+partners and play counter-clockwise, a fixed tile naming who sets; the lead's and the thrown-in
+deal's (7, 10) play the ``cuban`` preset, its side lot first. The side names its leader as the
+line family names who sets when the table cannot see it: its player declares it (``setter2``).
 
 Seats are numbered from 0 as in the actions; sides are A (seats 0 and 2) and B (1 and 3).
 """
 from portable import raises, table_ruleset
 
-from engine.line_setup import run, start
+from engine.line_setup import legal, run, start
 from tiletable.engine.errors import RulesetError
+from tiletable.engine.line_actions import P_DEAL, P_DECLARE, P_LOT, P_PLAY
 from tiletable.engine.tiles import pips
 
 
@@ -19,6 +21,19 @@ def _d9(hands, setting_tile, **params):
         "block", hands, max_pip=9, partnerships=True, direction="counterclockwise",
         setter="fixed_tile", fixed_tile=setting_tile, **params
     )
+
+
+def _cuban(lots, hands, leader="", **params):
+    """The ``cuban`` preset after its side lot (``lots``: the texts drawn), the deal of
+    ``hands`` (the deal size is the first hand's) and the side's ``setter`` (its text)."""
+    params["deal"] = {"4": len(hands[0])}
+    state = table_ruleset("cuban", **params).new_state(4)
+    run(state, lots)
+    for seat in range(4):
+        for text in hands[seat]:
+            state.play("D%d:%s" % (seat, text))
+    run(state, leader)
+    return state
 
 
 def _events(events):
@@ -93,6 +108,39 @@ def test_TV_LAT_6_tranque_tie():
         assert run(state, plays) == [] and state.hand_number == 1, compare
 
 
+def test_TV_LAT_7_first_leader():
+    state = table_ruleset("cuban").new_state(4)
+    assert state.current_phase() == P_LOT and legal(state)[0].startswith("lot0:")  # before the deal
+    run(state, "lot0:3-8 lot1:1-9")  # 11 against 10: side A leads
+    assert state.current_phase() == P_DEAL and state.stock == 55  # the lot tiles went back
+    state = _cuban("lot0:3-8 lot1:1-9", _LAT3)
+    assert state.current_phase() == P_DECLARE and legal(state) == ["setter0", "setter2"]
+    assert state.why_illegal(state.parse_action("setter1")) is not None
+    run(state, "setter2")
+    assert state.current_phase() == P_PLAY and state.current_player() == 2
+    state = table_ruleset("cuban").new_state(4)
+    run(state, "lot0:3-8 lot1:2-9")  # 11 and 11: both draw again
+    assert state.current_phase() == P_LOT and legal(state)[0].startswith("lot0:")
+    assert state.why_illegal(state.parse_action("lot0:3-8")) is not None  # still out
+    run(state, "lot0:0-1 lot1:0-2")
+    assert legal(_cuban("lot0:0-1 lot1:0-2", _LAT3)) == ["setter1", "setter3"]  # side B chooses
+    # highest_double: 9-9 is not dealt, seat 2 holds 8-8: it leads with it
+    hands = [["7-7", "0-1", "0-2"], ["6-6", "1-2", "1-3"], ["8-8", "2-3", "2-4"], ["5-5", "3-4", "3-5"]]
+    state = start("block", hands, max_pip=9, partnerships=True, direction="counterclockwise", set_constraint="qualifying_tile")
+    assert state.current_player() == 2 and legal(state) == ["8-8"]
+
+
+def test_the_winning_side_names_the_next_leader_and_after_a_tie_the_side_that_led():
+    state = _cuban("lot0:0-1 lot1:9-9", _LAT3, "setter3")
+    run(state, _LAT3_PLAYS)  # seat 3 goes out: side B won
+    run(state, "D0:0-1 D0:0-2 D1:0-3 D1:0-4 D2:0-5 D2:0-6 D3:0-7 D3:0-8")
+    assert state.current_phase() == P_DECLARE and legal(state) == ["setter1", "setter3"]
+    state = _cuban("lot0:9-9 lot1:0-1", [["0-4", "2-5"], ["1-3", "0-0"], ["7-8", "2-2"], ["6-9", "5-5"]], "setter0")
+    assert run(state, "2-5 5-5>R 2-2>L pass pass pass pass") == []  # a tied tranque: A led it
+    run(state, "D0:0-1 D0:0-2 D1:0-3 D1:0-4 D2:0-5 D2:0-6 D3:0-7 D3:0-8")
+    assert state.current_phase() == P_DECLARE and legal(state) == ["setter0", "setter2"]
+
+
 def test_TV_LAT_8_capicua():
     # seat 1 sets 4-4, seat 0 plays 4-9, seat 3 9-7: ends 4 and 7; seat 2 cannot; seat 1's 4-7 fits both
     hands = [["4-9", "2-3"], ["4-4", "4-7"], ["0-0", "1-1"], ["7-9", "5-6"]]
@@ -109,6 +157,28 @@ def test_TV_LAT_8_capicua():
     hands = [["4-9", "2-3"], ["4-4", "7-7"], ["0-0", "1-1"], ["7-9", "5-6"]]
     plays = "4-4 4-9>R 7-9>R pass 7-7>R"
     assert _events(run(_d9(hands, "4-4", capicua=True, capicua_same_ends=True), plays)) == [(1, 7), (3, 7)]
+
+
+# seat 2: five doubles and five singles; seat 0: four doubles
+_LAT10 = [
+    ["1-1", "2-2", "4-4", "6-6", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7"],
+    ["2-3", "2-4", "2-5", "2-6", "2-7", "2-8", "2-9", "3-4", "3-5", "3-6"],
+    ["0-0", "3-3", "5-5", "8-8", "9-9", "0-1", "0-2", "0-3", "0-4", "0-5"],
+    ["3-7", "3-8", "3-9", "4-5", "4-6", "4-7", "4-8", "4-9", "5-6", "5-7"],
+]
+
+
+def test_TV_LAT_10_thrown_in_deal():
+    state = _cuban("lot0:3-8 lot1:1-9", _LAT10)  # while side A names its leader
+    assert legal(state) == ["setter0", "setter2", "show2"]
+    assert state.why_illegal(state.parse_action("show0")) is not None  # four doubles
+    assert run(state, "show2") == [] and state.scores == [0] * 4
+    assert state.hand_number == 0 and state.current_phase() == P_LOT  # the first hand again, its lot too
+    state = _cuban("lot0:3-8 lot1:1-9", _LAT10, "setter0")
+    run(state, "1-2")  # on the table the leader's first tile names it
+    assert state.why_illegal(state.parse_action("show2")) is not None  # the first tile is down
+    state = _cuban("lot0:3-8 lot1:1-9", _LAT10, "setter0", doubles_redeal=0)
+    assert "show2" not in legal(state) and "doubles_redeal" not in state.p
 
 
 def test_TV_LAT_9_match_end():

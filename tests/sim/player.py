@@ -13,7 +13,8 @@ import os
 import random
 
 from tiletable.board import pins
-from tiletable.engine.line_actions import DRAW, K_BET, K_CLAIM, K_DEAL, K_LOT, K_PLAY, K_STAKES, P_BERGEN, P_LOT, P_OVER, PASS
+from tiletable.engine.line_actions import DRAW, K_BET, K_CLAIM, K_DEAL, K_LOT, K_PLAY, K_SETTER, K_SHOW_DOUBLES, K_STAKES
+from tiletable.engine.line_actions import P_BERGEN, P_DEAL, P_DECLARE, P_LOT, P_OVER, PASS
 from tiletable.engine.line_actions import amount_of, chance_action, kind_of, seat_of, tile_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.tiles import has, tile, tile_str
@@ -125,9 +126,10 @@ def choose_game(control, name, players, label=None, listed=None):
 
 
 class LinePlayer:
-    """Plays a whole match of a line game on the table; ``scan`` lists seats that hand-scan."""
+    """Plays a whole match of a line game on the table; ``scan`` lists seats that hand-scan;
+    ``show_rate``: how often a seat that may show its doubles (Latin Double-Nine) does."""
 
-    def __init__(self, control, name, players, seed=1, scan=()):
+    def __init__(self, control, name, players, seed=1, scan=(), show_rate=0.5):
         self.control = control
         self.name = name
         self.players = players
@@ -138,6 +140,7 @@ class LinePlayer:
         self.stock = []
         self.stakes = {}  # seat -> the stake it chose last (Buki)
         self.moves = 0
+        self.show_rate = show_rate
 
     def pad(self, seat):
         return self.profile.seat_zone[seat]
@@ -183,6 +186,21 @@ class LinePlayer:
     def _move(self):
         god = self.god
         legal = list(god.legal_actions())
+        if god.phase == P_DEAL:  # doubles were shown: the deal was thrown in
+            self._deal()
+            return
+        shows = [a for a in legal if kind_of(a) == K_SHOW_DOUBLES]
+        if shows and self.rng.random() < self.show_rate:
+            self.control.press(seat_of(shows[0]), "long")
+            god.play(shows[0])
+            return
+        if god.phase == P_DECLARE:  # a side names its leader: who it chose lays the first tile
+            declares = [a for a in legal if kind_of(a) == K_SETTER]
+            declare = declares[self.rng.randrange(len(declares))]
+            god.play(declare)
+            sets = [a for a in god.legal_actions() if kind_of(a) == K_PLAY]
+            self._lay(seat_of(declare), sets[self.rng.randrange(len(sets))])
+            return
         if god.phase == P_LOT:
             seat = god.lot_seats[0]
             t = tile_of(legal[self.rng.randrange(len(legal))])

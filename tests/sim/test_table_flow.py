@@ -369,7 +369,7 @@ def test_prompts_count_seats_from_1_and_use_the_players_names(table_root):
 
 def test_menu_keeps_a_fixed_order_and_opens_on_the_last_game_played(table_root):
     control = local_table(table_root)
-    order = ["muggins", "all-fives-rounded", "fives-threes", "fives-threes-pairs", "sniff", "matador", "buki", "moon", "texas-42"]
+    order = ["muggins", "all-fives-rounded", "fives-threes", "fives-threes-pairs", "cuban", "sniff", "matador", "buki", "moon", "texas-42"]
     order += ["mexican-train", "columns", "dasan", "block", "draw", "sebastopol", "bergen"]
     for name in order:
         assert reads(control.display()[0], game(name)[2]), name

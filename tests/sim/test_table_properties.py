@@ -24,6 +24,7 @@ MATCHES = [
     (LinePlayer, "matador", 2, {}),
     (LinePlayer, "buki", 4, {}),
     (LinePlayer, "fives-threes-pairs", 4, {}),
+    (LinePlayer, "cuban", 4, {}),
     (MoonPlayer, "moon", 3, {}),
     (ColumnPlayer, "columns", 2, {}),
     (ClimbPlayer, "dasan", 3, {}),

@@ -21,7 +21,9 @@ Actions are small ints; their canonical text (``action_str``/``parse_action``):
 ``D2:5-6``         chance: seat 2 receives 5-6 (deal or draw); ``D2:?`` an unseen tile
 ``lot2:2-3``       chance: seat 2 draws 2-3 to decide who sets (the tile goes back)
 ``setter2``        chance: seat 2 declares it holds the setting tile (hands unseen)
-``R2:5-6``         chance: seat 2 reveals 5-6 at the end of the hand
+``R2:5-6``         chance: seat 2 reveals 5-6 at the end of the hand; ``setter1`` also names the
+                   side's leader where a side chooses it (Latin Double-Nine, ``line_variants``)
+``show2``          seat 2 shows its doubles before the first play: the deal is thrown in
 =================  ===========================================================
 
 Scores are points, or for Buki half-chips (``score_scale`` 2; see ``betting``).
@@ -227,8 +229,10 @@ class State(GameState):
             line_deal.lot(self, (action >> 8) & 7, action & 0xFF)
         elif kind == K_SETTER:
             self._start_play((action >> 8) & 7)
-        else:  # a bet, the stakes, a spectator's bet, the banker's answer
+        elif self.betting:  # a bet, the stakes, a spectator's bet, the banker's answer
             self.betting.act(kind, action, self.turn)
+        else:  # doubles shown: the deal is thrown in (line_variants)
+            self.rules.variants.throw_in(self)
 
     def _lay_special(self, action, t, point):
         """Lay a set, a double, a matador or a tile whose halves make 7 with the end: how it

@@ -27,6 +27,7 @@ K_STAKES = 10
 K_SPEC = 11
 K_ACCEPT = 12
 K_REFUSE = 13
+K_SHOW_DOUBLES = 14  # Latin Double-Nine (line_variants): a player's doubles throw the deal in
 
 SET_POINT = 4  # the point field of a set (no end yet)
 UNKNOWN_TILE = 0xFF
@@ -63,7 +64,7 @@ def chance_action(kind, seat, t=0):
     return kind << _KIND | seat << 8 | t
 
 
-seat_action = chance_action  # kind and seat alone: setter, claim, accept, refuse
+seat_action = chance_action  # kind and seat alone: setter, claim, accept, refuse, show
 
 
 def amount_action(kind, amount):
@@ -138,7 +139,7 @@ def action_text(action):
 
 
 _SIMPLE = {"draw": DRAW, "pass": PASS, "waive": WAIVE}
-_SEATED = (("claim", K_CLAIM), ("setter", K_SETTER), ("accept", K_ACCEPT), ("refuse", K_REFUSE))
+_SEATED = (("claim", K_CLAIM), ("setter", K_SETTER), ("accept", K_ACCEPT), ("refuse", K_REFUSE), ("show", K_SHOW_DOUBLES))
 
 
 def parse_action_text(text):

@@ -25,6 +25,8 @@ def why_illegal(state, action):
     if state._outcome is not None:
         return (E_OVER, "the match is over")
     kind = kind_of(action)
+    if kind > K_REFUSE and state.rules.variants:  # doubles shown before the first play
+        return state.rules.variants.why_illegal(state, action)
     if kind in (K_DEAL, K_REVEAL, K_LOT, K_SETTER):
         return _why_chance(state, action, kind)
     if state.phase != P_PLAY:
@@ -67,7 +69,7 @@ def _why_chance(state, action, kind):
     if kind == K_SETTER:
         if phase == P_DECLARE or (phase == P_BERGEN and may_declare(state)):
             if seat >= state.players or not may_set(state, seat):
-                return (E_TURN, "P%d cannot hold %s: its hand is seen" % (seat, tile_str(state.rules.fixed)))
+                return (E_TURN, "P%d cannot set: its hand is seen, or its side does not lead" % seat)
             return None
         return (E_PHASE, "no setter declaration is due")
     want = {K_DEAL: (P_DEAL, P_DRAWN, P_BERGEN), K_LOT: (P_LOT,), K_REVEAL: (P_REVEAL,)}[kind]

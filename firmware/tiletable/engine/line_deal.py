@@ -149,12 +149,18 @@ def chance_outcomes(state):
             out.extend(seat_action(K_SETTER, s) for s in range(state.players) if may_set(state, s))
         return out
     if phase == P_DECLARE:
-        return [seat_action(K_SETTER, s) for s in range(state.players) if may_set(state, s)]
+        out = [seat_action(K_SETTER, s) for s in range(state.players) if may_set(state, s)]
+        if state.rules.variants:  # or doubles shown, before the first play
+            state.rules.variants.shows(state, out)
+        return out
     return []
 
 
 def may_set(state, seat):
-    """Whether seat may declare it sets: for a fixed tile, only a hand with unseen tiles could hold it."""
+    """Whether seat may declare it sets: for a fixed tile, only a hand with unseen tiles could hold
+    it; where a side names its leader (line_variants), a seat of that side (``lot_seats``)."""
+    if state.lot_seats:
+        return seat in state.lot_seats
     return seat < state.players and (state.p["setter"] != "fixed_tile" or state.hidden[seat] > 0)
 
 

@@ -28,11 +28,16 @@ PARAMS = {
     "setter": (
         "choice",
         "highest_double",
-        ("rotate", "lightest_draw", "highest_double", "lowest_double", "fixed_tile", "double_draw_equalized", "highest_draw"),
-    ),  # highest_draw: Fives and Threes' lot, one tile each from the whole set before the deal
+        ("rotate", "lightest_draw", "highest_double", "lowest_double", "fixed_tile", "double_draw_equalized", "highest_draw", "side_lot"),
+    ),  # highest_draw: Fives and Threes' lot, one tile each from the whole set before the deal;
+    # side_lot: Latin Double-Nine's, one tile for each side, which then names its leader
     "fixed_tile": ("tile", None),
     "set_constraint": ("choice", "any", ("any", "qualifying_tile")),
-    "later_setter": ("choice", "same_rule", ("same_rule", "previous_winner", "rotate")),  # Buki: the last winner banks; rotate: to the left
+    # Buki: the last winner banks; rotate: to the left; winning_side_chooses: its leader (after a tie, the side that led)
+    "later_setter": ("choice", "same_rule", ("same_rule", "previous_winner", "rotate", "winning_side_chooses")),
+    # Latin Double-Nine: before the first play a player holding this many doubles may throw the
+    # deal in (0: never); a ruleset is resolved without it when 0 (the older games' hashes)
+    "doubles_redeal": ("int", 0, 0, 10),
     "first_drawer": ("choice", "non_dealer", ("non_dealer", "dealer")),  # Bergen; dealer of hand h is seat h
     "spinner": ("choice", "none", ("none", "fixed_set_tile", "first_double")),
     "spinner_fill_first": ("bool", False),  # Sebastopol: all four points before any arm
@@ -206,6 +211,23 @@ PRESETS = {
         "trays": ["line-4p"],
         "description": "Fives and Threes in pairs: partners opposite, the hand ends when both of a side are out, 61 (MORE-GAMES §1)",
         "params": dict(_F3, deal={"4": 5}, partnerships=True, partnership_end="both_out"),
+    },
+    "cuban": {
+        "version": 1,
+        "label": "CUbA",
+        "order": 58,
+        "trays": ["line-4p"],
+        "aliases": ["latin-d9", "domino-de-parejas"],
+        "description": "Latin Double-Nine in pairs: 10 each, a side's lot, the lighter side wins a tranque, 100 (MORE-GAMES §3)",
+        "params": {
+            "max_pip": 9,
+            "deal": {"4": 10},
+            "partnerships": True,
+            "direction": "counterclockwise",
+            "setter": "side_lot",
+            "later_setter": "winning_side_chooses",
+            "doubles_redeal": 5,
+        },
     },
     "sniff": {
         "version": 1,

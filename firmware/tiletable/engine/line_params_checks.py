@@ -114,6 +114,9 @@ def check_params(name, params):
             raise _refused(name, "match_end", "chips are played for a number of games")
     elif params["spectators"]:
         raise _refused(name, "spectators", "spectators bet only with betting_settlement")
+    _check_lead(name, params)
+    if not params["doubles_redeal"]:
+        del params["doubles_redeal"]
     if not _plays_variants(params):
         for key in VARIANT_PARAMS:
             del params[key]
@@ -131,13 +134,28 @@ def check_params(name, params):
         raise _refused(name, "hand_award", "all_hands counts the partner's hand too: needs partnerships")
 
 
+def _check_lead(name, params):
+    """Latin Double-Nine's lead: a side's lot and choice need partners; doubles need doubles."""
+    for field, value in (("setter", "side_lot"), ("later_setter", "winning_side_chooses")):
+        if params[field] == value and not params["partnerships"]:
+            raise _refused(name, field, "%s lets a side choose its leader: needs partnerships" % value)
+    if params["doubles_redeal"] and not params["doubles"]:
+        raise _refused(name, "doubles_redeal", "the set has no doubles to show")
+    if params["doubles_redeal"] and params["setter"] not in ("side_lot", "highest_draw", "highest_double", "lowest_double"):
+        raise _refused(name, "doubles_redeal", "doubles are shown while a lot, a side or a double names the leader")
+    if params["doubles_redeal"] > params["max_pip"] + 1:
+        raise _refused(name, "doubles_redeal", "the set has %d doubles" % (params["max_pip"] + 1))
+
+
 def _plays_variants(params):
     """Whether the ruleset plays one of the newer games' rules (engine/line_variants.py): if
     not, ``check_params`` resolves it without their parameters (``VARIANT_PARAMS``)."""
     for key in VARIANT_PARAMS:
         if params[key] != VARIANT_PARAMS[key][1]:
             return True
-    return params["setter"] == "highest_draw" or params["later_setter"] == "rotate" or params["per_move_scoring"] == "threes_fives"
+    if params["setter"] in ("highest_draw", "side_lot") or params["later_setter"] in ("rotate", "winning_side_chooses"):
+        return True
+    return "doubles_redeal" in params or params["per_move_scoring"] == "threes_fives"
 
 
 def _in_set(params, t):

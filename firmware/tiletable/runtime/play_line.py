@@ -16,6 +16,9 @@ Muggins, Sniff, Matador and Buki.
   press on your turn opens an early bet. The choice opens on the seat's last stake, so a
   seat that keeps its stake only confirms it.
 * **Drawn tile** (scanned hand): the drawer's display asks for it (``SHO?``).
+* **Latin Double-Nine**: the side that leads names its leader by laying the first tile on
+  that player's pad (``setter1`` then the set); before the first play a long press shows a
+  player's doubles and throws the deal in (``show2``).
 """
 from micropython import const
 
@@ -32,6 +35,7 @@ from tiletable.engine.line_actions import (
     K_PLAY,
     K_REVEAL,
     K_SETTER,
+    K_SHOW_DOUBLES,
     K_STAKES,
     P_BERGEN,
     P_DEAL,
@@ -277,7 +281,11 @@ class LineController(Controller):
         self.reject(seat, problem[0], problem[1], now_ms)
 
     def _open_bet(self, seat, now_ms):
+        """A long press: a bet's choice (Buki), or doubles shown (Latin Double-Nine)."""
         st = self.state
+        show = seat_action(K_SHOW_DOUBLES, seat)
+        if show in st.legal_actions() and self.act(show, seat, now_ms):
+            self.after_act(now_ms)
         if not st.is_betting() or st.current_phase() != P_PLAY or seat != st.current_player():
             return
         bets = [a for a in st.legal_actions() if kind_of(a) == K_BET]
@@ -489,7 +497,7 @@ class LineController(Controller):
         if phase == P_LOT:
             return "lot: %s lays one tile" % self.table.seat_name(self._first_awaited())
         if phase in (P_DECLARE, P_BERGEN):
-            return "the holder of the setting tile lays it"
+            return "the setter lays the first tile"
         if phase == P_REVEAL:
             return "reveal: %s lays its tiles" % self.table.seat_name(self._first_awaited())
         if phase == P_DRAWN:
