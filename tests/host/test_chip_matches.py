@@ -101,7 +101,15 @@ def _table(monkeypatch):
     table = chip_matches.ChipTable.__new__(chip_matches.ChipTable)
     table.placements, table.starting, table._open, table.link = [], False, None, None
     sent = []
-    monkeypatch.setattr(chip_matches.chip.Control, "command", lambda self, line: sent.append(line) or ("5000" if line == "now" else ""))
+    answers = {"now": "5000", "latency": '[{"led": null}]'}
+
+    def command(self, line):
+        sent.append(line)
+        if line.startswith("wait"):  # the table answers the piece laid while the player waits
+            answers["latency"] = '[{"led": 18.5}]'
+        return answers.get(line, "")
+
+    monkeypatch.setattr(chip_matches.chip.Control, "command", command)
     monkeypatch.setattr(chip_matches.ChipTable, "state", lambda self: sent.append("STATE") or {"mode": "game"})
     return table, sent
 
@@ -116,8 +124,8 @@ def test_an_ok_in_play_waits_for_the_tables_loop_before_the_next_gesture(monkeyp
 
 def test_a_placement_window_closes_at_the_next_gesture_and_cards_go_by_id(monkeypatch):
     table, sent = _table(monkeypatch)
-    table.place(3, "H4", "S10")
+    table.place(3, "H4", "S10")  # then waits for the table's answer: its waits are not gestures
     table.command("display")  # a look, not a gesture
     table.remove(3)
-    assert sent == ["place 3 c29 c48", "display", "now", "remove 3"]
+    assert sent == ["place 3 c29 c48", "latency", "wait 20", "latency", "display", "now", "remove 3"]
     assert table.placements == [{"zone": 3, "items": 2, "next_ms": 5000.0}]
