@@ -21,7 +21,7 @@ Usage (the checkout's venv python; nothing is written in the repo)::
 
 ``--target GAME=N`` ends GAME's match at N instead of where its preset ends it: N points (a
 game played to a target), N games (Buki), N hands (Da San, whose preset plays until a player's
-chips are gone); the column game is one hand. The ruleset of that name is synced to the table
+chips are gone), N rounds (Mexican Train); the column game is one hand. The ruleset of that name is synced to the table
 with the new end (the player's engine plays the same ruleset) and the output says so: "match
 to 61 points, not the preset's 200". Environment as ``bench/chip.py``
 (``TILETABLE_UF2``, ``TILETABLE_ELF``, ``RP2EMU``); without a firmware it says so and exits 0.
@@ -102,7 +102,7 @@ def parse_targets(texts, ends):
 
 
 # what ends a match, by its parameter: the words for it in the report
-END_WORDS = {"target": "to %d points", "num_games": "of %d games", "hands": "of %d hands"}
+END_WORDS = {"target": "to %d points", "num_games": "of %d games", "hands": "of %d hands", "rounds": "of %d rounds"}
 
 
 def match_end(name):
@@ -110,7 +110,7 @@ def match_end(name):
     number of games, Da San's hands, where the preset's 0 means until a player's chips are
     gone), or None for a game of one hand."""
     params = find_ruleset(name).params
-    for key in (params.get("match_end"), "target", "hands"):
+    for key in (params.get("match_end"), "target", "hands", "rounds"):
         if key in END_WORDS and key in params:
             return key, params[key]
     return None

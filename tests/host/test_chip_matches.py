@@ -51,6 +51,7 @@ def test_what_ends_each_match_is_read_from_its_ruleset():
     assert chip_matches.match_end("moon") == ("target", chip_matches.find_ruleset("moon").params["target"])
     assert chip_matches.match_end("buki") == ("num_games", chip_matches.find_ruleset("buki").params["num_games"])
     assert chip_matches.match_end("dasan") == ("hands", 0)
+    assert chip_matches.match_end("mexican-train") == ("rounds", 13)
     assert chip_matches.match_end("columns") is None
 
 
