@@ -13,11 +13,9 @@ from tiletable_host.serve.app import STATIC, boards
 from tiletable_host.views import TrainView, table_lines, table_picture, view_of
 
 ENGINE_FAMILIES = [family for family in FAMILIES if family != "toy"]  # not a test's
-# Families whose board is still being written (issue 39: Mexican Train's board)
-WITHOUT_A_VIEW_YET = ("train",)
 
 
-@pytest.mark.parametrize("family", [family for family in ENGINE_FAMILIES if family not in WITHOUT_A_VIEW_YET])
+@pytest.mark.parametrize("family", ENGINE_FAMILIES)
 def test_every_family_of_the_registry_has_a_view_and_a_board(family):
     assert view_of(family) is not None
     assert family in boards()
