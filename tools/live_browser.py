@@ -6,7 +6,7 @@
 writes ``live-muggins.png`` and ``live-moon.png`` (games played on the simulated table with
 its pads and buttons, by ``run``'s scripted players and by ``MoonScript``, stopped in the
 middle of the first hand) and ``live-sniff.png``, ``live-dasan.png``, ``live-columns.png``,
-``live-texas-42.png``:
+``live-texas-42.png``, ``live-mexican-train.png``:
 the simulated table is not scripted for those, so these show positions the engine reached in
 a random match, journalled and replayed exactly as a table's session would be, published to
 the same live page.
@@ -88,11 +88,14 @@ POSITIONS = {
     "dasan": lambda s: s.last_player is not None and s.cards_played >= 12 and s.last is not None and s.last[0] * s.last[1] >= 2,
     # Texas 42 mid-hand: trumps named, three tricks taken, two tiles of the fourth down
     "texas-42": lambda s: s.trick_number >= 3 and len(s.trick) == 2,
+    # Mexican Train mid-round: a long train, a marker out, a double to cover
+    "mexican-train": lambda s: s.obligation() is not None and any(s.markers) and max(len(t) for t in s.trains) > 8,
 }
 
 
 def shoot_positions(out_dir, seed=3):
-    """Screenshots of the Sniff, column game, Da San and Texas 42 positions; returns console errors."""
+    """Screenshots of the Sniff, column game, Da San, Texas 42 and Mexican Train positions;
+    returns console errors."""
     errors = []
     for name, predicate in POSITIONS.items():
         hub = Hub()

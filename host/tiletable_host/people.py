@@ -17,7 +17,8 @@ import re
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.betting import chips_text
 
-_ENGINE_COUNT = re.compile(r"\bP(\d)\b|\bhand (\d+)\b")
+# a seat, and a hand's number (not a tile in a hand: Mexican Train's "left in hand 1-6 2-3")
+_ENGINE_COUNT = re.compile(r"\bP(\d)\b|\bhand (\d+)\b(?![-\d])")
 
 
 def seat_name(names, seat):

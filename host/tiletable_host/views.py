@@ -9,7 +9,8 @@ not in the engine, so that the Pico carries none of it.
 from tiletable.engine.fortytwo import call_words, trump_words
 from tiletable.engine.line_actions import K_PLAY, ORIENT_TEXT, SET_POINT, kind_of, play_fields
 from tiletable.engine.line_layout import CROSS, SLOT_NAMES
-from tiletable.engine.tiles import high, is_double, low, tile_str
+from tiletable.engine.train import P_DEAL, P_DRAWN, P_OVER, P_PLAY, P_PLAY_DRAWN, P_REVEAL
+from tiletable.engine.tiles import high, is_double, low, other, tile, tile_str
 from tiletable_host.people import seat_name
 
 
@@ -144,6 +145,76 @@ class ClimbView:
             "bidder": state.bidder,
             "bid": state.bid,
             "cards_left": [state.hands[seat].size() for seat in range(state.players)],
+        }
+
+
+class TrainView:
+    """Mexican Train: the round and its engine in the hub, each seat's train and the Mexican
+    train (tiles from the hub outward, the value that extends it, the seat's marker), the open
+    double to cover, the tiles in each hand and the boneyard."""
+
+    TAIL = 8  # the tiles of a train the picture carries, from its open end: a phone shows a row of them
+
+    @staticmethod
+    def train_name(state, names, train):
+        """``the Mexican train``, ``ann's train``."""
+        return "the Mexican train" if train == state.players else "%s's train" % seat_name(names, train)
+
+    @staticmethod
+    def doing(state, names):
+        """What the round waits for: the deal, a seat's play or draw, the hands left shown."""
+        if state.phase == P_DEAL:
+            return "dealing"
+        if state.phase in (P_REVEAL, P_OVER):
+            return "round over"
+        return "%s %s" % (seat_name(names, state.turn), "draws" if state.phase == P_DRAWN else "to play")
+
+    @staticmethod
+    def lines(state, names):
+        params = state.ruleset.params
+        lines = ["round %d of %d, engine %s, boneyard %d, %s" % (
+            state.round, params["rounds"], tile_str(tile(state.engine, state.engine)), state.boneyard, TrainView.doing(state, names))]
+        for train, laid in enumerate(state.trains):
+            marker = ", marker out" if train < state.players and state.markers[train] else ""
+            size = "%d tile%s" % (len(laid), "" if len(laid) == 1 else "s") if laid else "not started"
+            name = "Mexican train" if train == state.players else TrainView.train_name(state, names, train)
+            lines.append("  %s: %s, open at %d%s" % (name, size, state.open_values[train], marker))
+        for train, value, seat in state.open_doubles:
+            lines.append("open double %s on %s, laid by %s" % (
+                tile_str(tile(value, value)), TrainView.train_name(state, names, train), seat_name(names, seat)))
+        hands = ", ".join("%s %s" % (seat_name(names, seat), "out" if state.out[seat] else state.hands[seat].size()) for seat in range(state.players))
+        lines.append("tiles in hand: " + hands)
+        return lines
+
+    @staticmethod
+    def picture(state, replay):
+        cover = state.obligation()
+        trains = []
+        for train, laid in enumerate(state.trains):
+            halves, value = [], state.engine
+            for t in laid:  # each tile as [the half toward the hub, the half outward]
+                halves.append([value, other(t, value)])
+                value = halves[-1][1]
+            trains.append({
+                "seat": train if train < state.players else None,
+                "laid": len(laid),
+                "tail": halves[-TrainView.TAIL:],
+                "open": state.open_values[train],
+                "marker": train < state.players and state.markers[train],
+                "double": any(d[0] == train for d in state.open_doubles),  # it ends on an open double
+            })
+        return {
+            "family": "train",
+            "round": state.round,
+            "rounds": state.ruleset.params["rounds"],
+            "engine": state.engine,
+            "trains": trains,
+            "cover": None if cover is None else cover[0],  # the train whose double must be covered now
+            "hands": [state.hands[seat].size() for seat in range(state.players)],
+            "out": list(state.out),
+            "boneyard": state.boneyard,
+            "turn": state.turn if state.phase in (P_PLAY, P_DRAWN, P_PLAY_DRAWN) else None,
+            "drawing": state.phase == P_DRAWN,
         }
 
 

@@ -209,3 +209,17 @@ def test_TV_MT_12_match_result():
     state.play("0-9>T2")  # seat 2 goes out in the last round
     outcome = state.outcome()
     assert outcome.winners == (1, 2) and outcome.scores == (212, 198, 198, 240)
+
+
+def test_plays_are_described_with_seats_from_0_as_every_familys_are():
+    """The PC names the players in an engine sentence by its ``P<seat>`` (host people.py), so a
+    session's record and the pages say "ann plays", never a seat number of their own."""
+    state = _tv4()
+    assert state.describe(state.parse_action("draw")) == "P1 draws"
+    state.play("draw")
+    assert state.describe(state.parse_action("D1:3-10")) == "P1 draws 3-10"
+    state.play("D1:3-10")
+    assert state.describe(state.parse_action("3-10>T1")) == "P1 plays 3-10 on P1's train (open at 10)"
+    double = position(3, ["9-9 1-2"], {3: "9-12"})
+    assert double.describe(double.parse_action("9-9>M")) == "P0 plays 9-9 on the Mexican train (open at 9), a double to cover"
+    assert _tv4(boneyard=0).describe(_tv4(boneyard=0).parse_action("pass")) == "P1 passes (marker on its train)"

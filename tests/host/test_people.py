@@ -14,6 +14,11 @@ def test_engine_sentences_get_names_and_hands_counted_from_1():
     assert for_people("P3 passes", []) == "P4 passes"
 
 
+def test_a_tile_left_in_hand_is_not_a_hands_number_bug():
+    text = "round 13, left in hand 1-6 1-8 = 16, hand 12"
+    assert for_people(text, []) == "round 13, left in hand 1-6 1-8 = 16, hand 13"
+
+
 def test_negative_results_print_with_their_own_sign_bug():
     session = {"players": ["ann", "bob", "cy"], "result": {"reason": "over", "scores": [13, -20, 7]}}
     assert result_of(session) == "over: ann 13, bob -20, cy 7"

@@ -63,7 +63,7 @@ def test_history_pages_of_every_game_render_without_console_errors(club):  # noq
 
 def test_screenshots_of_every_family(tmp_path):
     assert live_browser.main([str(tmp_path)]) == 0
-    for name in ("muggins", "sniff", "moon", "dasan", "columns", "texas-42"):
+    for name in ("muggins", "sniff", "moon", "dasan", "columns", "texas-42", "mexican-train"):
         with open(tmp_path / ("live-%s.png" % name), "rb") as shot:
             assert shot.read(8) == b"\x89PNG\r\n\x1a\n"
 

@@ -15,9 +15,8 @@ from tiletable_host.people import score_value
 from tiletable_host.transport_local import LocalTransport
 from tiletable_host.watch import TableView, follow
 
-# A family's own line, where it has a view (views.py); Mexican Train's view is not written yet,
-# so its table shows scores and turns only (docs/CONTRIBUTING.md, "A new family")
-FAMILY_LINE = {"line": "line: ", "trick": "trick ", "fortytwo": "trick ", "column": "columns: ", "climb": "to beat: "}
+# A family's own line, from its view (views.py)
+FAMILY_LINE = {"line": "line: ", "trick": "trick ", "fortytwo": "trick ", "column": "columns: ", "climb": "to beat: ", "train": "round "}
 
 
 def _device(tmp_path, name, players, actions):

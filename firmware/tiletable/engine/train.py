@@ -515,18 +515,21 @@ class State(GameState):
         return t
 
     def describe(self, action):
+        """The action in words, seats as ``P<seat>`` from 0 like the other families' (the PC
+        names the players: host ``people.for_people``)."""
         kind, seat, train, t = fields(action)
         me = self.turn
         if kind == K_DEAL:
             shown = "a tile face down" if t == UNKNOWN else tile_str(t)
-            return "seat %d %s %s" % (seat + 1, "draws" if self.phase == P_DRAWN else "is dealt", shown)
+            return "P%d %s %s" % (seat, "draws" if self.phase == P_DRAWN else "is dealt", shown)
         if kind == K_REVEAL:
-            return "seat %d shows %s" % (seat + 1, tile_str(t))
+            return "P%d shows %s" % (seat, tile_str(t))
         if kind == K_PLAY:
-            text = "seat %d plays %s on %s (open at %d)" % (me + 1, tile_str(t), self.train_name(train), other(t, self.open_values[train]))
+            where = "the Mexican train" if train == self.players else "P%d's train" % train
+            text = "P%d plays %s on %s (open at %d)" % (me, tile_str(t), where, other(t, self.open_values[train]))
             return text + (", a double to cover" if is_double(t) else "")
         if kind == K_DRAW:
-            return "seat %d draws" % (me + 1)
+            return "P%d draws" % me
         if kind == K_END:
-            return "seat %d ends its first run" % (me + 1)
-        return "seat %d passes (marker on its train)" % (me + 1)
+            return "P%d ends its first run" % me
+        return "P%d passes (marker on its train)" % me

@@ -12,8 +12,11 @@ function el(tag, cls, text) {
 const SVGNS = "http://www.w3.org/2000/svg";
 const U = 40; // half a domino, in SVG units
 
-// Pip positions on a 3x3 grid for 0..9 (the double-eight set of Buki needs 8).
+// Pip positions on a 3x3 grid for 0..9 (the double-eight set of Buki needs 8), and for the
+// double-twelve set of Mexican Train 10..12 on three columns of four rows (smaller pips).
 const CORNERS = [[0, 0], [2, 2]];
+const FOUR_ROWS = [0, 2 / 3, 4 / 3, 2];
+const SIDES = FOUR_ROWS.flatMap((row) => [[0, row], [2, row]]);
 const PIPS = {
   0: [], 1: [[1, 1]], 2: CORNERS, 3: [[0, 0], [1, 1], [2, 2]],
   4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [0, 2], [2, 2], [1, 1]],
@@ -21,6 +24,9 @@ const PIPS = {
   7: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2], [1, 1]],
   8: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2], [1, 0], [1, 2]],
   9: [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [2, 1], [0, 2], [1, 2], [2, 2]],
+  10: SIDES.concat([[1, 2 / 3], [1, 4 / 3]]),
+  11: SIDES.concat([[1, 0], [1, 1], [1, 2]]),
+  12: FOUR_ROWS.flatMap((row) => [[0, row], [1, row], [2, row]]),
 };
 
 function svgEl(name, attrs, parent) {
@@ -33,7 +39,7 @@ function svgEl(name, attrs, parent) {
 // One half (a U x U square whose top-left corner is x, y) showing `value` pips.
 function half(g, x, y, value) {
   for (const [col, row] of PIPS[value] || []) {
-    svgEl("circle", { cx: x + U * (0.25 + col * 0.25), cy: y + U * (0.25 + row * 0.25), r: U * 0.085, class: "pip" }, g);
+    svgEl("circle", { cx: x + U * (0.25 + col * 0.25), cy: y + U * (0.25 + row * 0.25), r: U * (value > 9 ? 0.065 : 0.085), class: "pip" }, g);
   }
 }
 
