@@ -48,8 +48,12 @@ from tiletable.families import games  # noqa: E402
 # each family's scripted player, the seats it plays each preset with and its options: those of
 # tests/sim/test_table_properties.py's matches (a preset not named here plays with its fewest)
 FAMILY_PLAYERS = {"line": LinePlayer, "trick": MoonPlayer, "fortytwo": FortytwoPlayer, "column": ColumnPlayer, "climb": ClimbPlayer, "train": TrainPlayer}
-SEATS = {"muggins": 2, "block": 3, "draw": 2, "sebastopol": 4, "bergen": 2, "sniff": 2, "matador": 2, "buki": 4, "moon": 3, "columns": 2, "dasan": 3, "mexican-train": 4}
+SEATS = {"muggins": 2, "block": 3, "draw": 2, "sebastopol": 4, "bergen": 2, "sniff": 2, "matador": 2, "buki": 4, "moon": 3, "columns": 2, "dasan": 3, "mexican-train": 3}
 OPTIONS = {"muggins": {"scan": (0,)}, "draw": {"scan": (0, 1)}}
+# The harness names a tile by one digit a half (rp2emu's tray-models.mjs, parseTile), so Mexican
+# Train plays on the emulated chip from a double-nine set (55 tiles, 10 rounds from [9|9]), the
+# variant MORE-GAMES §5 names: the same code, a smaller set, for 3 (4 hands of 15 need 60 tiles).
+HARNESS_PARAMS = {"mexican-train": {"engine_max": 9, "rounds": 10}}
 
 
 def matches():
@@ -271,18 +275,31 @@ class ChipTable(chip.Control):
             self.link = None
 
 
-def sync_targets(bench, targets):
-    """Install each overridden game as a ruleset of the preset's name with the new target."""
+def overrides(name, target):
+    """The parameters the bench plays preset ``name`` with instead of the preset's: the
+    harness's (HARNESS_PARAMS), and the match's end at ``target`` (None: the preset's)."""
+    params = dict(HARNESS_PARAMS.get(name, {}))
+    if target:
+        params[match_end(name)[0]] = target
+    return params
+
+
+def sync_overrides(bench, wanted, targets):
+    """Install each game played with other parameters as a ruleset of the preset's name."""
+    changed = {name: overrides(name, targets.get(name)) for name in wanted}
+    changed = {name: params for name, params in changed.items() if params}
+    if not changed:
+        return
     folder = os.path.join(bench.workdir, "rulesets")
     os.makedirs(folder, exist_ok=True)
-    for name, target in sorted(targets.items()):
+    for name, params in sorted(changed.items()):
         with open(os.path.join(folder, name + ".json"), "w") as f:
-            json.dump(find_ruleset(name, **{match_end(name)[0]: target}).to_doc(), f)
+            json.dump(find_ruleset(name, **params).to_doc(), f)
     args = ["sync", folder, "--port", bench.emu.tty, "--timeout", str(chip.LINK_TIMEOUT_S), "--db", os.path.join(bench.workdir, "sync.db")]
     rc, out, err = chip.tiletable(args, bench.workdir, "sync", timeout=1200)
     if rc != 0:
         raise RuntimeError("tiletable sync of the targets failed (%s): %s" % (rc, (err or out).strip()[-300:]))
-    chip.note("synced: %s" % ", ".join("%s %s" % (name, END_WORDS[match_end(name)[0]] % n) for name, n in sorted(targets.items())))
+    chip.note("synced: %s" % ", ".join("%s %s" % (name, ", ".join("%s %s" % kv for kv in sorted(params.items()))) for name, params in sorted(changed.items())))
 
 
 def play_one(table, match, seed, target, max_moves):
@@ -299,8 +316,9 @@ def play_one(table, match, seed, target, max_moves):
     t_wall = time.monotonic()
     player = player_class(table, name, players, seed=seed, **options)
     end = match_end(name) if target else None
-    if end:
-        player.god = find_ruleset(name, **{end[0]: target}).new_state(players)
+    params = overrides(name, target)
+    if params:
+        player.god = find_ruleset(name, **params).new_state(players)
     god = player.god
     result = "ok"
     try:
@@ -348,6 +366,8 @@ def play_one(table, match, seed, target, max_moves):
     }
     if end:
         row["override"] = override_text(end[0], target, end[1])
+    if name in HARNESS_PARAMS:
+        row["override"] = "; ".join(t for t in (row.get("override"), "played with %s" % ", ".join("%s %s" % kv for kv in sorted(HARNESS_PARAMS[name].items()))) if t)
     return row
 
 
@@ -417,8 +437,7 @@ def main(argv=None):
         bench.control = chip.Control(bench.emu.control_port)
         bench.deploy()
         bench.selftest()
-        if targets:
-            sync_targets(bench, targets)
+        sync_overrides(bench, wanted, targets)
         table = ChipTable(bench.emu.control_port, bench.emu.tty)
         by_name = dict((m[1], m) for m in every)
         for name in wanted:

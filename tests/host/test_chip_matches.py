@@ -7,6 +7,7 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bench"))
 import chip_matches  # noqa: E402
+from tiletable.engine.tiles import tile_str  # noqa: E402
 
 
 def test_cards_are_named_by_id_for_the_harness_and_tiles_stay():
@@ -130,3 +131,16 @@ def test_a_placement_window_closes_at_the_next_gesture_and_cards_go_by_id(monkey
     table.remove(3)
     assert sent == ["place 3 c29 c48", "latency", "wait 20", "latency", "display", "now", "remove 3"]
     assert table.placements == [{"zone": 3, "items": 2, "next_ms": 5000.0}]
+
+
+def test_mexican_train_is_played_on_the_emulator_with_tiles_the_harness_can_name():
+    """rp2emu names a tile by one digit a half: the bench's Mexican Train is the double-nine
+    variant, a valid ruleset whose every tile the harness can lay, ended early as asked."""
+    import re
+
+    params = chip_matches.overrides("mexican-train", None)
+    state = chip_matches.find_ruleset("mexican-train", **params).new_state(chip_matches.SEATS["mexican-train"])
+    assert params == {"engine_max": 9, "rounds": 10} and len(state.tiles) == 55
+    assert all(re.match(r"^\d-\d$", chip_matches.emulator_item(tile_str(t))) for t in state.tiles)
+    assert chip_matches.overrides("mexican-train", 2) == {"engine_max": 9, "rounds": 2}
+    assert chip_matches.overrides("muggins", None) == {} and chip_matches.overrides("muggins", 61) == {"target": 61}
