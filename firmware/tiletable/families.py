@@ -28,6 +28,9 @@ FAMILIES = {
 # Each preset as (name, family, label, tray, ...) in the menu's order, and the families it was
 # read for (a test may register a family of its own)
 _GAMES = [None, ()]
+# The name game() looked for last without the list, what it found (an entry or None) and the
+# families it looked in: a start looks its game up several times (ruleset, profile, menu)
+_FOUND = [None, None, ()]
 
 
 def games():
@@ -57,11 +60,17 @@ def game(name):
             if entry[0] == name:
                 return entry
         return None
-    for family in FAMILIES:
-        presets = _presets(family)
-        if name in presets:
-            return _entry(name, family, presets[name])
-    return None
+    if _FOUND[0] != name or _FOUND[2] != tuple(FAMILIES):
+        found = None
+        for family in FAMILIES:
+            presets = _presets(family)
+            if name in presets:
+                found = _entry(name, family, presets[name])
+                break
+        _FOUND[1] = found
+        _FOUND[2] = tuple(FAMILIES)
+        _FOUND[0] = name  # last, as in games()
+    return _FOUND[1]
 
 
 def stand_in(family):
