@@ -60,7 +60,7 @@ class Table:
         self.clock = clock  # seconds since 1970 for journal headers, or None
         self.policy = policy
         self.starter = GameStarter(self, policy)
-        self.menu = policy.releasing(Menu, rulestore)  # the presets' documents are read once
+        self.menu = Menu(rulestore, policy)
         self.mode = MODE_MENU
         self.session = None  # the match in play (or over, on the final screen)
         self.profile = None
