@@ -62,7 +62,7 @@ def game(name):
         return None
     if _FOUND[0] != name or _FOUND[2] != tuple(FAMILIES):
         found = None
-        for family in FAMILIES:
+        for family in sorted(FAMILIES, key=_search_rank):
             presets = _presets(family)
             if name in presets:
                 found = _entry(name, family, presets[name])
@@ -90,6 +90,13 @@ def stand_in(family):
         if first is None or (presets[name]["order"], name) < (presets[first]["order"], first):
             first = name
     return None if first is None else _entry(first, family, presets[first])
+
+
+def _search_rank(family):
+    """Where ``game`` looks first: the line family, which has most presets and whose schema
+    any line game reads anyway (a MicroPython dict keeps no order: FAMILIES' own would put
+    others first)."""
+    return family != "line"
 
 
 def _listed():
