@@ -72,6 +72,10 @@ class FrozenHeap:
             if self.forgets_schemas:
                 forget_schemas()
 
+    def reading_every_family(self, call, *args):
+        """``call(*args)`` (the menu's whole list), as ``releasing``."""
+        return self.releasing(call, *args)
+
     def unload(self, name):
         pass
 

@@ -102,3 +102,26 @@ def test_a_player_count_the_rules_do_not_allow_is_refused_naming_those_they_do()
     assert (refused.value.field, refused.value.reason) == ("players", "the rules are for 2, 3 or 4 players, not 5")
     with pytest.raises(RulesetError, match="the rules are for 4 players, not 3"):
         find_ruleset("buki").new_state(3)
+
+
+def test_a_preset_is_found_reading_the_schemas_up_to_its_familys_only():
+    """A start after a restart looks its game up before anything read the menu's whole list:
+    on a stock build every schema module read leaves its names interned in the heap, so the
+    lookup stops at the game's family (the line family first, which has most presets)."""
+    from tiletable import families
+
+    schemas = [module(family, "_params") for family in FAMILIES]
+    saved_list, saved_found = list(families._GAMES), list(families._FOUND)
+    saved = {name: sys.modules.pop(name) for name in schemas if name in sys.modules}
+    try:
+        families._GAMES[:] = [None, ()]
+        families._FOUND[:] = [None, None, ()]
+        assert game("buki")[1] == "line"
+        assert [name for name in schemas if name in sys.modules] == [module("line", "_params")]
+        assert game("moon")[1] == "trick" and module("train", "_params") not in sys.modules
+        assert game("no-such-game") is None  # unknown: every family's is read
+    finally:
+        for name in schemas:
+            sys.modules.pop(name, None)
+        sys.modules.update(saved)
+        families._GAMES[:], families._FOUND[:] = saved_list, saved_found

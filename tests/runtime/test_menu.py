@@ -105,3 +105,19 @@ def test_an_index_without_families_is_validated_again_once():
     assert store.playable() == [("toy", "toy")]
     store.list()
     assert RuleStore(root, "fw1").playable() == [("toy", "toy")]
+
+
+def test_browsing_the_whole_list_counts_as_use_of_a_stock_heap():
+    """A boot's menu reads only the game it shows; browsing reads every family's schema, whose
+    names stay interned on a stock build, so a start that then finds no room restarts the
+    table into the game (the heap policy's restart_may_help), as after games played."""
+    from tiletable.heap import StockHeap
+
+    policy = StockHeap()
+    menu = Menu(_store("menu-browse"), policy)
+    assert menu.name == "muggins" and menu.label() == "MUGG"
+    policy.starting()
+    assert not policy.restart_may_help  # nothing but Muggins read: a restart gives no more room
+    menu.next_game()
+    policy.starting()
+    assert policy.restart_may_help

@@ -168,7 +168,7 @@ class App:
         self._collected_ms = ticks_ms()
         self._collected_after = 0  # the table's count of journalled actions at that collection
         self.running = True
-        self.table.boot(ticks_ms())
+        self.table.boot(ticks_ms(), self._restarted_for())
 
     # ----- link handlers
 
@@ -218,6 +218,24 @@ class App:
         self.restart_requested = True
         self.running = False
         return True
+
+    def _restarted_for(self):
+        """``(game, player count)`` of the game a restart is for (``restart_into``'s note), or
+        None: the menu opens on it, and reads no other game's family for that."""
+        import os
+
+        try:
+            os.stat(self._start_flag)
+        except OSError:
+            return None
+        import json
+
+        try:
+            with open(self._start_flag) as f:
+                pending = json.loads(f.read())
+            return pending["ruleset"], len(pending["players"])
+        except (OSError, ValueError, KeyError, TypeError, MemoryError):
+            return None  # start_pending reports what it can
 
     def start_pending(self, now_ms):
         """Start the game a restart was for (once: the note goes first), when the services

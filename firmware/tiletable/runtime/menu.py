@@ -10,6 +10,10 @@ from tiletable import families
 from tiletable.profiles import seatings
 
 
+# The game a table that never played opens on
+FIRST_GAME = "muggins"
+
+
 class Menu:
     """Choose a game and a player count: seat button press = next game, long press = next count.
 
@@ -19,26 +23,42 @@ class Menu:
     family's stand-in trays (``families.stand_in``). The menu opens on the game played last
     (``select``), Muggins on a table that never played. It keeps names and each house ruleset's
     family (the rule store's index gives them), never a document: the idle table's heap is tight.
+
+    Until someone browses it (``next_game``), the menu knows only the game it shows, its label
+    and player counts: every family's schema module read for the whole list (``names``) leaves
+    its names interned in a stock build's heap for good, and a start after a restart is to have
+    all the room a fresh heap gives. Every read of the registry goes through the heap policy
+    (``policy``, tiletable/heap.py; by default ``build_policy()``'s), which unloads what it
+    imported.
     """
 
-    def __init__(self, rulestore=None):
-        self.rulestore = rulestore
-        self.names = []
-        self.house = {}  # name -> family of each ruleset installed under a name of its own
-        self._seen = None  # the rule store's ``changes`` when the names were read
-        self.index = 0
-        self.players = 4
-        self.refresh()
-        if "muggins" in self.names:
-            self.index = self.names.index("muggins")
+    def __init__(self, rulestore=None, policy=None):
+        if policy is None:
+            from tiletable.heap import build_policy
 
-    def refresh(self):
-        """Read the installed rulesets again if they changed since (a sync, a removal); the
-        game shown stays shown while it is installed."""
+            policy = build_policy()
+        self.rulestore = rulestore
+        self.policy = policy
+        self.house = {}  # name -> family of each house ruleset, once the whole list was read
+        self._names = None  # every game in the menu's order, once read (``names``)
+        self._seen = rulestore.changes if rulestore is not None else None  # when what is shown was read
+        self.name = None
+        self.players = 4
+        self._label = None  # the label of the game shown (a house ruleset's: once drawn)
+        self._counts = []  # its player counts
+        if not self._show(FIRST_GAME):
+            self._show(self.names[0])
+
+    @property
+    def names(self):
+        """Every game the menu lists, in its order, read the first time something needs them all."""
+        if self._names is None:
+            self.policy.reading_every_family(self._read_names)
+        return self._names
+
+    def _read_names(self):
         store = self.rulestore
-        if self.names and (store is None or store.changes == self._seen):
-            return
-        shown = self.names[self.index] if self.names else None
+        presets = [preset[0] for preset in families.games()]
         house = {}
         if store is not None:
             self._seen = store.changes
@@ -46,41 +66,46 @@ class Menu:
                 if families.game(name) is None:
                     house[name] = family
         self.house = house
-        self.names = [preset[0] for preset in families.games()] + sorted(house)
-        if shown in self.names:
-            self.index = self.names.index(shown)
-        else:
-            self.index = self.names.index("muggins") if "muggins" in self.names else 0
-            self._fit_players()
+        self._names = presets + sorted(house)
 
-    @property
-    def name(self):
-        return self.names[self.index]
+    def refresh(self):
+        """Read the installed rulesets again if they changed since (a sync, a removal); the
+        game shown stays shown while it is installed."""
+        store = self.rulestore
+        if store is None or store.changes == self._seen:
+            return
+        self._seen = store.changes
+        self._names = None  # read again when needed (the registry's own list is kept)
+        self.house = {}
+        if not self._show(self.name):
+            if not self._show(FIRST_GAME):
+                self._show(self.names[0])
+            self._fit_players()
 
     def label(self):
         """What the menu's first group shows for the game: a preset's label, a house ruleset's
         derived from its name (runtime/menu_label.py), distinct from every game's before it."""
-        preset = families.game(self.name)
-        if preset is not None:
-            return preset[2]
-        from tiletable.runtime.menu_label import house_label, shape
+        if self._label is None:
+            names = self.names
+            from tiletable.runtime.menu_label import house_label, shape
 
-        shapes = [shape(entry[2]) for entry in families.games()]
-        for name in self.names[len(shapes) : self.index + 1]:
-            label = house_label(name, shapes)
-            shapes.append(shape(label))
-        return label
+            shapes = [shape(entry[2]) for entry in families.games()]
+            for name in names[len(shapes) : names.index(self.name) + 1]:
+                label = house_label(name, shapes)
+                shapes.append(shape(label))
+            self._label = label
+        return self._label
 
     def select(self, name, players):
         """Show the game being played when the menu opens (one the menu lists)."""
         self.refresh()
-        if name in self.names:
-            self.index = self.names.index(name)
+        if name == self.name or self._show(name):
             self.players = players
 
     def next_game(self):
         self.refresh()
-        self.index = (self.index + 1) % len(self.names)
+        names = self.names
+        self._show(names[(names.index(self.name) + 1) % len(names)])
         self._fit_players()
 
     def next_players(self):
@@ -88,9 +113,38 @@ class Menu:
         self.players = counts[(counts.index(self.players) + 1) % len(counts)] if self.players in counts else counts[0]
 
     def player_counts(self):
-        return seatings(self.name, self.house.get(self.name))
+        return self._counts
 
     def _fit_players(self):
         counts = self.player_counts()
         if self.players not in counts and counts:
             self.players = counts[-1]
+
+    def _show(self, name):
+        """Show game ``name`` if the menu lists it (else False): its label and player counts
+        read (a house ruleset's label once it is drawn: it needs every game's, ``label``)."""
+        found = self.policy.releasing(self._look_up, name)
+        if found is None:
+            return False
+        self.name = name
+        self._label, self._counts = found
+        return True
+
+    def _look_up(self, name):
+        preset = families.game(name)
+        family = None
+        if preset is None:
+            family = self._house_family(name)
+            if family is None:
+                return None
+        return (preset[2] if preset else None), seatings(name, family)
+
+    def _house_family(self, name):
+        """The family of house ruleset ``name``, or None when none is installed under it."""
+        if self._names is not None:
+            return self.house.get(name)
+        if self.rulestore is not None:
+            for installed, family in self.rulestore.playable():
+                if installed == name:
+                    return family
+        return None

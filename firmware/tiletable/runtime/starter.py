@@ -142,7 +142,7 @@ class GameStarter:
             state = policy.load(ruleset.new_state, players)
             policy.check_room(0, PLAY_BLOCK)
             yield None
-            profile = profile_for(ruleset.name, players, ruleset.family)
+            profile = policy.releasing(profile_for, ruleset.name, players, ruleset.family)
             policy.check_room(PLAY_HEADROOM, PLAY_BLOCK)
             policy.note_family(ruleset.family, loaded)
         except MemoryError:
@@ -199,7 +199,7 @@ class GameStarter:
             policy.make_way(self, ruleset.family)
             controller = controller_for(ruleset.family)
             session = Session.replay(table.journal, ruleset, records, now_ms)
-            profile = profile_for(ruleset.name, session.state.players, ruleset.family)
+            profile = policy.releasing(profile_for, ruleset.name, session.state.players, ruleset.family)
         except MemoryError:
             raise self._no_memory(header["ruleset"], loaded)
         policy.note_family(ruleset.family, loaded)

@@ -60,7 +60,7 @@ class Table:
         self.clock = clock  # seconds since 1970 for journal headers, or None
         self.policy = policy
         self.starter = GameStarter(self, policy)
-        self.menu = policy.releasing(Menu, rulestore)  # the presets' documents are read once
+        self.menu = Menu(rulestore, policy)
         self.mode = MODE_MENU
         self.session = None  # the match in play (or over, on the final screen)
         self.profile = None
@@ -81,8 +81,10 @@ class Table:
 
     # ----- lifecycle
 
-    def boot(self, now_ms):
-        """Resume the match the journal has in progress, else open the menu."""
+    def boot(self, now_ms, opens_on=None):
+        """Resume the match the journal has in progress, else open the menu: on ``opens_on``
+        (``(game, player count)``: the game a restart is for, which App.start_pending starts
+        next), else on the game played last."""
         if self.journal.in_session:
             try:
                 if self.starter.resume(now_ms):
@@ -90,10 +92,13 @@ class Table:
             except (RulesetError, ValueError, KeyError) as exc:
                 self.report(0, E_OVER, "cannot resume: %s" % exc, now_ms)
                 self.journal.end_session({"reason": "unresumable"})
-        sessions = self.journal.sessions()
-        if sessions and sessions[-1]["header"] is not None:  # the menu opens on the last game
-            header = sessions[-1]["header"]
-            self.menu.select(header.get("ruleset"), len(header.get("players", ())))
+        if opens_on:
+            self.menu.select(opens_on[0], opens_on[1])
+        else:
+            sessions = self.journal.sessions()
+            if sessions and sessions[-1]["header"] is not None:  # the menu opens on the last game
+                header = sessions[-1]["header"]
+                self.menu.select(header.get("ruleset"), len(header.get("players", ())))
         self.open_menu()
 
     def open_menu(self):
