@@ -116,12 +116,12 @@ def _table(monkeypatch):
     return table, sent
 
 
-def test_an_ok_in_play_waits_for_the_tables_loop_before_the_next_gesture(monkeypatch):
+def test_every_press_waits_for_the_tables_loop_before_the_next_gesture(monkeypatch):
     table, sent = _table(monkeypatch)
     table.press("ok")
     table.press(1)
     table.press(2, "long")
-    assert sent == ["press ok short", "STATE", "press 1 short", "press 2 long"]
+    assert sent == ["press ok short", "STATE", "press 1 short", "STATE", "press 2 long", "STATE"]
 
 
 def test_a_placement_window_closes_at_the_next_gesture_and_cards_go_by_id(monkeypatch):
