@@ -158,6 +158,9 @@ def build_policy():
     return FrozenHeap()
 
 
+READ_AHEAD_ROOM = 48 * 1024  # see StockHeap.reading_ahead: twice runtime/starter.py's PLAY_HEADROOM
+
+
 class StockHeap:
     """The heap policy where the bytecode is in the heap (copied ``.mpy`` files on a stock
     UF2): the heap kept packed, every module a task imported unloaded once it is over, and a
@@ -208,6 +211,17 @@ class StockHeap:
         module = sys.modules.get(name)
         if module is not None and not frozen(module):
             forget_module(name)
+
+    def reading_ahead(self, call):
+        """``call()``, which reads every family's schema module (the menu's whole list at
+        boot), as ``releasing``, where the heap has twice the room a game is to keep in play
+        (``READ_AHEAD_ROOM``), else not at all (False): the names it interns stay until a
+        reset (12.7 KB of a 64-bit unix port's heap), and in the guide's 192 KB (scaled) they
+        left the link 3.6 KB, too little to answer HELLO."""
+        if free_bytes() < READ_AHEAD_ROOM:
+            return False
+        self.releasing(call)
+        return True
 
     def reading_every_family(self, call, *args):
         """``call(*args)``, which reads every family's schema module (the menu's whole list,

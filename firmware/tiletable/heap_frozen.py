@@ -72,6 +72,11 @@ class FrozenHeap:
             if self.forgets_schemas:
                 forget_schemas()
 
+    def reading_ahead(self, call):
+        """``call()`` (the menu's whole list at boot), as ``releasing``."""
+        self.releasing(call)
+        return True
+
     def reading_every_family(self, call, *args):
         """``call(*args)`` (the menu's whole list), as ``releasing``."""
         return self.releasing(call, *args)

@@ -99,6 +99,7 @@ class Table:
             if sessions and sessions[-1]["header"] is not None:  # the menu opens on the last game
                 header = sessions[-1]["header"]
                 self.menu.select(header.get("ruleset"), len(header.get("players", ())))
+            self.menu.read_ahead()
         self.open_menu()
 
     def open_menu(self):
