@@ -71,7 +71,7 @@ def test_every_problem_is_reported_with_its_field_and_a_did_you_mean(tmp_path):
         "%s: descripton: unknown field (did you mean 'description'?); "
         "params.targt: unknown parameter (did you mean 'target'?); "
         "params.setter: must be one of rotate, lightest_draw, highest_double, lowest_double, fixed_tile, "
-        "double_draw_equalized, highest_draw (got 'rotat') (did you mean 'rotate'?); version: must be at least 1 (got 0)" % path
+        "double_draw_equalized, highest_draw, side_lot (got 'rotat') (did you mean 'rotate'?); version: must be at least 1 (got 0)" % path
     )
 
 
