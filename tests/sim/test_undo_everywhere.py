@@ -4,6 +4,7 @@ names it, and nothing otherwise."""
 import pytest
 from player import journal_sessions, local_table
 from tiletable.engine.rulesets import find_ruleset
+from tiletable.families import games
 from tiletable.record import iter_records
 from tiletable.runtime.journal import Journal
 from tiletable_host.sessionlog import replay_records
@@ -14,7 +15,7 @@ def played(tmp_path_factory):
     """A block game's header and actions as a table journalled them: the deal, 3-3, 3-4>L, 4-5>L."""
     root = tmp_path_factory.mktemp("played")
     control = local_table(root)
-    for _ in range(12):
+    for _ in range(len(games())):
         if control.state()["menu"][0] == "block":
             break
         control.press(0)
