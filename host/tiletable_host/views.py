@@ -86,13 +86,13 @@ class FortytwoView:
     @staticmethod
     def picture(state, replay):
         tricks = []
-        for trick, seat, tile in state.plays:
+        for trick, seat, laid in state.plays:
             if trick < state.trick_number:
                 if trick == len(tricks):
                     tricks.append({"tiles": []})
-                tricks[trick]["tiles"].append({"seat": seat, "tile": tile_str(tile)})
+                tricks[trick]["tiles"].append({"seat": seat, "tile": tile_str(laid)})
         for number, trick in enumerate(tricks):
-            trick["winner"] = state.trick_winner([(seat, tile) for played, seat, tile in state.plays if played == number])
+            trick["winner"] = state.trick_winner([(seat, laid) for played, seat, laid in state.plays if played == number])
         return {
             "family": "fortytwo",
             "trick": [{"seat": seat, "tile": tile_str(tile)} for seat, tile in state.trick],
