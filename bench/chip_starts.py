@@ -32,7 +32,7 @@ from tiletable_host.transport import DeviceError  # noqa: E402
 from tiletable_host.transport_serial import SerialTransport  # noqa: E402
 
 # families in turn (each start of a new family unloads the last one's code), then back again
-GAMES = ["muggins", "moon", "columns", "dasan", "buki", "sebastopol", "matador", "bergen", "block", "draw", "sniff", "buki", "muggins", "texas-42"]
+GAMES = ["muggins", "moon", "columns", "dasan", "buki", "sebastopol", "matador", "bergen", "block", "draw", "sniff", "buki", "muggins", "texas-42", "cuban", "mexican-train"]
 RESTART_WAIT_MS = 6000  # device time for machine.reset(), the boot and the start it was for
 
 
