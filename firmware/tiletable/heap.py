@@ -214,13 +214,15 @@ class StockHeap:
 
     def reading_ahead(self, call):
         """``call()``, which reads every family's schema module (the menu's whole list at
-        boot), as ``releasing``, where the heap has twice the room a game is to keep in play
-        (``READ_AHEAD_ROOM``), else not at all (False): the names it interns stay until a
-        reset (12.7 KB of a 64-bit unix port's heap), and in the guide's 192 KB (scaled) they
-        left the link 3.6 KB, too little to answer HELLO."""
+        boot), as ``reading_every_family``, where the heap has twice the room a game is to keep
+        in play (``READ_AHEAD_ROOM``), else not at all (False): in the guide's 192 KB (scaled)
+        the names it interns left the link 3.6 KB, too little to answer HELLO. Where it read
+        them, a game that finds no room is restarted into (on the emulated chip, Muggins as
+        the first game had 23,568 bytes, short of the 24 KB it is to keep), on a boot that
+        reads none of them (runtime/table.py)."""
         if free_bytes() < READ_AHEAD_ROOM:
             return False
-        self.releasing(call)
+        self.reading_every_family(call)
         return True
 
     def reading_every_family(self, call, *args):

@@ -73,7 +73,7 @@ class FrozenHeap:
                 forget_schemas()
 
     def reading_ahead(self, call):
-        """``call()`` (the menu's whole list at boot), as ``releasing``."""
+        """``call()`` (the menu's whole list at boot), as ``reading_every_family``."""
         self.releasing(call)
         return True
 

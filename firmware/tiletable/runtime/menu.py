@@ -60,9 +60,8 @@ class Menu:
         """Read the whole list at boot, where the heap is whole and has room to spare for it
         (the heap policy's ``reading_ahead``), else at the first browse. Read only when
         browsed, it came on a heap games had cut up: after two hands of Muggins a Pico's 124 KB
-        had no room left for it (tests/sim/test_device_micropython.py). Not counted as use of
-        the heap: a start that then finds no room is restarted into only after games played or
-        a sync. A boot into the game a restart is for reads none of it (runtime/table.py)."""
+        had no room left for it (tests/sim/test_device_micropython.py). A boot into the game a
+        restart is for reads none of it (runtime/table.py)."""
         if self._names is None:
             try:
                 self.policy.reading_ahead(self._read_names)
