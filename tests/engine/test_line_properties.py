@@ -10,7 +10,7 @@ import pytest
 
 from engine.journal_replay import records_of, replayed
 from engine.line_random import VARIANTS, check_tiles, pick
-from tiletable.engine.line_actions import K_DRAW, K_PLAY, SET_POINT, kind_of, point_of
+from tiletable.engine.line_actions import K_DRAW, K_PLAY, K_SHOW_DOUBLES, SET_POINT, kind_of, point_of
 from tiletable.engine.rulesets import find_ruleset
 from tiletable.engine.state import CHANCE
 
@@ -37,7 +37,7 @@ def _zero_sum(state):
 @pytest.mark.parametrize("name,params,players", CASES, ids=["%s-%dp-%d" % (c[0], c[2], i) for i, c in enumerate(CASES)])
 def test_random_hands_keep_the_invariants(name, params, players):
     ruleset = find_ruleset(name, **params)
-    rng = random.Random(hash((name, players, len(params))) & 0xFFFF)
+    rng = random.Random("%s-%d-%d" % (name, players, len(params)))  # hash() of a str differs by process
     hands = 0
     matches = 0
     while hands < max(100, HANDS_PER_PRESET // CASES_PER_PRESET[name]):
@@ -58,6 +58,8 @@ def test_random_hands_keep_the_invariants(name, params, players):
             if state.betting:
                 assert _zero_sum(state), state.scores
             steps_in_hand += 1
+            if kind_of(action) == K_SHOW_DOUBLES:  # the deal is thrown in: a deal of its own
+                steps_in_hand = 0
             assert steps_in_hand < 600, "hand does not end: %r" % state
             if state.hand_number != hand:
                 hand = state.hand_number
