@@ -24,10 +24,11 @@ class Menu:
     (``select``), Muggins on a table that never played. It keeps names and each house ruleset's
     family (the rule store's index gives them), never a document: the idle table's heap is tight.
 
-    Until someone browses it (``next_game``), the menu knows only the game it shows, its label
-    and player counts: every family's schema module read for the whole list (``names``) leaves
-    its names interned in a stock build's heap for good, and a start after a restart is to have
-    all the room a fresh heap gives. Every read of the registry goes through the heap policy
+    The whole list (``names``) is read ahead at boot where the heap has room to spare for it
+    (``read_ahead``); else, and on a boot into the game a restart is for, the menu knows only the
+    game it shows, its label and player counts until someone browses it (``next_game``): every
+    family's schema module read for the whole list leaves its names interned in a stock build's
+    heap for good, and a start after a restart is to have all the room a fresh heap gives. Every read of the registry goes through the heap policy
     (``policy``, tiletable/heap.py; by default ``build_policy()``'s), which unloads what it
     imported.
     """
