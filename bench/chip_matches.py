@@ -72,6 +72,13 @@ START_WAIT_MS = 200  # device time between the looks at a starting game's STATE
 START_LOOKS = 100  # looks before a start that shows no game is a failure (20 s of device time)
 ANSWER_WAIT_MS = 3000  # device time a player waits at most for the table's answer to a piece laid
 ANSWER_POLL_MS = 20  # device time between the looks for that answer
+# A tag answers 5.1 ms after its field comes on (ISO/IEC 14443-3 §6.1): an LED change sooner
+# after the zone's first field since the piece was laid is the play before's (a trick's winner
+# shown, a flash), not this piece's answer.
+FIELD_SETTLE_MS = 5.1
+# When the first LED change was the play before's, the harness notes no later one: the player
+# then gives the table this long, as a person waits for the table to take a tile.
+UNSEEN_ANSWER_WAIT_MS = 600
 RESTART_WAIT_MS = 6000  # device time for machine.reset(), the boot and the start it was for
 
 
@@ -126,16 +133,28 @@ def override_text(key, value, preset):
     return "match %s, not the preset's %s" % (END_WORDS[key] % value, was)
 
 
+def answer_ms(lat):
+    """The harness's first LED change after a piece was laid (its ``latency`` record), in ms,
+    when it can be the table's answer to that piece: not before the zone's first field since
+    then has settled (an earlier play's LEDs still changing). None: no answer seen."""
+    led = lat.get("led")
+    scans = lat.get("scans") or ()
+    if led is None or not scans or led < scans[0] + FIELD_SETTLE_MS:
+        return None
+    return led
+
+
 def tile_led(placements, latency):
     """Tile -> first LED change in ms for each of the bench's ``placements`` (``{"next_ms"}``:
     the device time of the player's next action) joined with the harness's ``latency``
     records (one per ``place`` since ``clearlatency``, in order). A change after the next
-    action is that action's, not the tile's: None."""
+    action is that action's, and one before the zone could read the tile an earlier play's
+    (``answer_ms``): None, not counted."""
     if len(latency) != len(placements):
         raise ValueError("%d placements but %d latency records" % (len(placements), len(latency)))
     out = []
     for rec, lat in zip(placements, latency):
-        led = lat.get("led")
+        led = answer_ms(lat)
         if led is not None and rec.get("next_ms") is not None and lat.get("t0") is not None and lat["t0"] + led >= rec["next_ms"]:
             led = None
         out.append(led)
@@ -217,7 +236,10 @@ class ChipTable(chip.Control):
         answer to tiles laid 100 ms apart and more."""
         for _ in range(ANSWER_WAIT_MS // ANSWER_POLL_MS):
             records = self.json("latency")
-            if records and records[-1].get("led") is not None:
+            if records and answer_ms(records[-1]) is not None:
+                return
+            if records and records[-1].get("led") is not None:  # the play before's LEDs
+                chip.Control.command(self, "wait %d" % UNSEEN_ANSWER_WAIT_MS)
                 return
             chip.Control.command(self, "wait %d" % ANSWER_POLL_MS)
 
