@@ -177,13 +177,85 @@ def test_a_tile_on_the_hot_pad_is_previewed_then_placed_within_a_few_ms_of_its_p
         placed_after.append((table.clock.now_us - start) / 1000)
         assert events == [(SEEN, 4, (item,), 1, None), (PLACED, 4, (item,), 1, None)]
         assert tray.previews == 0
-        table.models[4].lift(a)
-        assert table.run(tray, 60) == [(REMOVED, 4, (item,), 0, None)]
+        table.models[4].lift(a)  # unheard by the watch (its tag halted) until its field is cycled
+        assert table.run(tray, 160) == [(REMOVED, 4, (item,), 0, None)]
     # The preview: 5.1 ms before the tag answers, the probe, the inventory with its READ; then a
     # second read in a fresh field (each register access costs 70 us of virtual time, as on the chip)
     assert max(seen_after) < 20, seen_after
     assert max(placed_after) < 36, placed_after
     assert table.early_frames == 0
+
+
+TILES = [(a << 4) | b for a in range(7) for b in range(a, 7)]  # the double-six set's items
+
+
+def _lay_on_hot_zone(table, tray, zone, a):
+    """Lay ``a`` on ``zone`` and run until its PLACED: (events, ms to the first event, ms to PLACED)."""
+    table.models[zone].place(a)
+    start = table.clock.now_us
+    events = []
+    first = None
+    while not events or events[-1][0] != PLACED:
+        new = table.run(tray, 1)
+        if new and first is None:
+            first = (table.clock.now_us - start) / 1000
+        events += new
+        assert table.clock.now_us - start < 2000000, events
+    return events, first, (table.clock.now_us - start) / 1000
+
+
+def test_a_tile_laid_beside_others_on_the_hot_zone_is_previewed_as_soon_as_on_an_empty_one():
+    """A trick zone: the tiles of the trick so far lie there, the next one is laid beside them.
+    Several tags answer a probe with the same collision whether or not one more has come, so
+    the zone is watched with its tiles halted: only a tag laid since answers REQA."""
+    table = VirtualTray(9)
+    tray = Tray(table.openers, identity.Resolver(), fields=2, ticks_us=lambda: table.clock.now_us)
+    tray.hot = 4
+    table.run(tray, 100)
+    seen_after, placed_after = [], []
+    for n in range(12):
+        lying = []
+        for k in range(4):
+            table.run(tray, 1 + (n * 7 + k * 13) % 40)  # another point of the scan cycle each time
+            item = TILES[4 * (n % 7) + k]
+            a = tile(100 + 4 * n + k, 1 + n, item)  # a set of its own each time: no tile twice
+            events, seen, placed = _lay_on_hot_zone(table, tray, 4, a)
+            assert events == [(SEEN, 4, ((TILE, 1 + n, item),), k + 1, None), (PLACED, 4, ((TILE, 1 + n, item),), k + 1, None)]
+            lying.append(a)
+            if k:
+                seen_after.append(seen)
+                placed_after.append(placed)
+        table.models[4].lift(*lying)
+        events = table.run(tray, 300)
+        assert kinds(events) == [REMOVED] and events[0][3] == 0
+    assert max(seen_after) < 25, seen_after
+    assert max(placed_after) < 70, placed_after  # confirmed by a fresh inventory of every tile there
+    assert table.early_frames == 0
+
+
+def test_a_trick_cleared_and_the_next_lead_laid_at_once_is_one_change_without_a_preview():
+    """The watch hears only the tag laid since: the lead laid just after the trick was cleared
+    is no fifth tile beside four (no SEEN that an UNSEEN must take back)."""
+    table = VirtualTray(9)
+    tray = Tray(table.openers, identity.Resolver(), fields=2, ticks_us=lambda: table.clock.now_us)
+    tray.hot = 4
+    table.run(tray, 100)
+    trick = [tile(160 + k, 1, TILES[k]) for k in range(4)]
+    for a in trick:
+        _lay_on_hot_zone(table, tray, 4, a)
+    for wait in (1, 9, 23, 47, 71, 95):
+        table.run(tray, wait)
+        table.models[4].lift(*trick)
+        lead = tile(170 + wait, 1 + wait, TILES[10])
+        table.models[4].place(lead)
+        events = table.run(tray, 300)
+        assert kinds(events) == [REMOVED, PLACED], events
+        assert sorted(events[0][2]) == [(TILE, 1, TILES[k]) for k in range(4)]
+        assert events[1][2:4] == (((TILE, 1 + wait, TILES[10]),), 1)
+        table.models[4].lift(lead)
+        table.run(tray, 300)
+        for a in trick:
+            _lay_on_hot_zone(table, tray, 4, a)
 
 
 def test_a_preview_the_fresh_field_does_not_confirm_is_taken_back():
@@ -348,6 +420,30 @@ def test_idle_scanning_allocates_nothing():
     assert len(tray.events) == 0
 
 
+def test_watching_halted_tiles_allocates_nothing():
+    """The hot zone's watch over tiles it halted sends REQA every 2 ms, which none answers."""
+    bus = EmptyFieldBus()
+    tray = Tray([lambda: MFRC522(bus, ChipSelect()) for _ in range(9)], fields=2)
+    tray.hot = 0
+    for t in range(100):
+        tray.poll(t)
+    zone = tray.zones[0]
+    now = [100]
+    heard = [0]
+
+    def loop():
+        for _ in range(400):
+            zone.halted = zone.on  # as after an inventory of its tiles in the field now on
+            tray.poll(now[0])
+            if zone.on and zone.halted:
+                heard[0] += 1
+            now[0] += 1
+
+    assert bytes_allocated(loop) in (0, None)
+    assert takes_heap(loop) in (False, None)
+    assert heard[0] > 100 and len(tray.events) == 0  # the watch ran, and heard nothing
+
+
 def test_a_change_is_confirmed_by_a_second_visit_in_a_fresh_field():
     table, tray = make(zones=9, fields=2)
     table.run(tray, 50)
@@ -382,9 +478,9 @@ def test_the_hot_pad_keeps_its_field_on_until_it_sees_a_change_then_confirms_in_
     assert events == [(PLACED, 4, ((TILE, 1, 0x17),), 1, None)]
     assert model.field_switches - switches == 1  # off once the watch saw it, on again to confirm it
     table.run(tray, 100)
-    assert model.field_switches - switches > 3  # a pad holding a tile has visits, not a watch
+    assert model.field_on and model.field_switches - switches <= 2  # watched with its tile halted
     model.lift(*model.tags)
-    assert table.run(tray, 100) == [(REMOVED, 4, ((TILE, 1, 0x17),), 0, None)]
+    assert table.run(tray, 160) == [(REMOVED, 4, ((TILE, 1, 0x17),), 0, None)]
     switches = model.field_switches
     table.run(tray, 90)
     assert model.field_on and model.field_switches - switches <= 1  # empty again: watched again

@@ -434,9 +434,14 @@ class MFRC522:
         return self._transceive(1, 7)
 
     def request(self):
-        """REQA: true if a tag in IDLE answers (ATQA). Halted and selected tags keep quiet."""
+        """REQA: true if a tag in IDLE answers (ATQA). Halted and selected tags keep quiet; one
+        that answers is left READY, and the next ``select_next`` sends REQA twice (the first
+        only sends it back to IDLE)."""
         r = self._short_frame(_REQA)
-        return r == 16 or r == COLLISION
+        if r == 16 or r == COLLISION:
+            self._recover = True
+            return True
+        return False
 
     def wake(self):
         """WUPA: true if any tag answers, halted ones included (ISO 14443-3 §6.3)."""

@@ -13,13 +13,16 @@ tag in it (no halted tag left to ignore the next REQA); only an inventory pass k
 on from one visit to the next (below). While one field settles, the scanner
 scans another, so with two fields a zone costs about half the settle.
 
-* **The hot zone** (``tray.hot``: the pad of the seat to move, which the table sets) is
-  *watched* while its pad is empty: with a second field left for the others, its field stays on
-  and it is probed again every ``_WATCH_US`` (for up to ``_WATCH_MAX_US``, then it is cycled), so
-  a tile laid there is first read as soon as it has power (5.1 ms).
-  What the watch sees changed is confirmed in a fresh field, and that visit goes before any
-  other zone's. Without a second field (or beside a zone its field would disturb) it has every
-  other visit instead.
+* **The hot zone** (``tray.hot``: the pad of the seat to move, or a trick zone, which the table
+  sets) is *watched*: with a second field left for the others, its field stays on and it is
+  probed again every ``_WATCH_US`` (for up to ``_WATCH_MAX_US``, then it is cycled), so a tile
+  laid there is first read as soon as it has power (5.1 ms). While it holds tiles, each visit
+  in a fresh field reads them all (an inventory, which halts each) and the watch then sends
+  REQA alone, which a halted tag does not answer: only a tag laid since does (several tags
+  answer a probe with the same collision whether or not one more has come, so a probe would
+  not tell). What the watch hears is read whole at once (WUPA wakes the halted tags), and
+  confirmed in a fresh field, a visit that goes before any other zone's. Without a second
+  field (or beside a zone its field would disturb) it has every other visit instead.
 * **A change to confirm** (a zone whose last scan differed from what it holds) has the next
   free field, before any other zone: its second look comes one settle later, in a fresh field.
 * **Every other zone** in ``tray.active`` (default: all) takes its turn in what is left.
@@ -98,6 +101,7 @@ _PASS_TAGS = const(2)  # tags an inventory selects per visit: a pad holding a ha
 _CACHE_MAX = const(128)  # UIDs whose identity is kept: a double-nine set is 55 tiles, a deck 52 cards
 _EMPTY = frozenset()
 _PASSING = object()  # an inventory pass that goes on at the zone's next visit
+_QUIET = object()  # the watch of a zone holding halted tags heard none laid since
 
 
 class ZoneEvent:
@@ -119,15 +123,6 @@ class ZoneEvent:
         self.count = count
         self.reason = reason
         self.uid = uid
-
-    def __repr__(self):
-        return "ZoneEvent(%r, zone=%d, items=%r, count=%d, reason=%r)" % (
-            self.kind,
-            self.zone,
-            self.items,
-            self.count,
-            self.reason,
-        )
 
 
 class EventQueue:
@@ -187,6 +182,7 @@ class _Zone:
         self.passing = None  # the UIDs an inventory pass found so far, while it goes on (its field stays on)
         self.pass_single = False  # the probe that began the pass saw one tag
         self.pass_tries = 0  # selects the pass may still make
+        self.halted = False  # a pass in the field still on halted every tag it holds (Tray._heard)
 
 
 def _reader_error(zone):
@@ -373,6 +369,7 @@ class Tray:
             if zone.reader is None:
                 return  # not due for a retry yet, or the retry failed (a fault was reported)
         zone.on = True
+        zone.halted = False
         zone.on_us = now_us
         zone.due_us = ticks_add(now_us, self.settle_us)
         self._mark_rush(zone, False)
@@ -382,6 +379,7 @@ class Tray:
 
     def _field_off(self, zone):
         zone.on = False
+        zone.halted = False
         self._on_mask &= ~(1 << zone.index)
         self._lit.remove(zone)
         if zone.reader is not None:
@@ -412,8 +410,8 @@ class Tray:
 
     def _watches(self, zone, now_us):
         """Whether the zone's field stays on to be probed again soon: the hot zone's, while its
-        pad is empty (a probe that finds tags costs several frames: a pad already holding a
-        tile waits its turn) and nothing there waits for confirmation (that needs a fresh
+        pad is empty or the tags it holds are halted (a probe that finds tags costs several
+        frames, REQA to halted tags one), and nothing there waits for confirmation (that needs a fresh
         field), another field is left for the round (not held by a pass), and no zone must wait for it to go off.
         After ``_WATCH_MAX_US`` the field is cycled all the same, which resets whatever tag
         lies there."""
@@ -421,7 +419,7 @@ class Tray:
             zone.index == self.hot
             and ticks_diff(now_us, zone.on_us) < _WATCH_MAX_US
             and zone.candidate is None
-            and not zone.present
+            and (zone.halted or not zone.present)
             and zone.reader is not None
             and not zone.conflicts
             and self._round_has_a_field(zone)
@@ -514,6 +512,10 @@ class Tray:
         reader = zone.reader
         if zone.passing is not None:
             observed = self._pass(zone, reader)  # no probe: its WUPA would wake the pass's halted tags
+        elif zone.halted:
+            observed = self._heard(zone, reader)
+            if observed is _QUIET:
+                return  # its tags keep quiet in the field still on, and no other came
         else:
             bits = reader.probe()
             if bits == 0 and zone.present:
@@ -521,10 +523,13 @@ class Tray:
             if bits == 0:
                 zone.signature_bits = 0
                 observed = _EMPTY
-            elif bits > 0 and self._same_signature(zone, reader) and self._resolved(zone.last_seen) and (
+            elif bits > 0 and zone.index != self.hot and self._same_signature(zone, reader) and self._resolved(zone.last_seen) and (
                 reader.is_single() or (zone.candidate is None and ticks_diff(now_ms, zone.inventory_ms) < self.recheck_ms)
             ):
-                observed = zone.last_seen  # the very tag the last inventory read: its whole UID again
+                # the very tags the last inventory read: one (its whole UID), or several (their
+                # first collision) for recheck_ms, as one more may not change it; but not on the
+                # hot zone, whose tags an inventory halts for its watch (_heard)
+                observed = zone.last_seen
             else:
                 zone.inventory_ms = now_ms
                 observed = self._inventory(zone, reader)
@@ -534,6 +539,31 @@ class Tray:
             zone.heard = observed
         if observed is not zone.present_set or zone.votes:  # else nothing to vote on (the idle case)
             self._vote(zone, observed, now_ms)
+
+    def _heard(self, zone, reader):
+        """The watch of a zone whose every tag a pass halted in the field still on: ``_QUIET``
+        while no tag answers REQA. A tag that does was laid since (or lifted and laid again):
+        it is selected (its record read if new) and halted, and a probe's WUPA wakes them all.
+        Several answer: the tiles it held and that one (what REQA cannot hear, a tile that left
+        meanwhile, the confirming inventory will); one: that tile alone (the others were
+        lifted). None: no telling. The zone's next scan reads it whole (``signature_bits``)."""
+        if not reader.request():
+            return _QUIET
+        n = reader.select_next(self._uid)
+        zone.halted = False
+        zone.signature_bits = -1
+        if n <= 0:
+            return None
+        key = bytes(self._uid[:n])
+        if key not in self._known:
+            self._identify(reader, key)
+        reader.halt()
+        if reader.probe() <= 0:
+            return None
+        if not reader.is_single():
+            return zone.last_seen | {key}
+        n = reader.probed_uid(self._uid)
+        return frozenset((bytes(self._uid[:n]),)) if n else None
 
     def _same_signature(self, zone, reader):
         if reader.signature_bits != zone.signature_bits:
@@ -550,11 +580,12 @@ class Tray:
         ``_PASSING`` when the pass goes on at the zone's next visit (``_pass``).
 
         When the probe saw one tag and no collision, its UID is the probe's and there is no
-        other: the pass selects it only to read a record it does not know yet, and asks no more.
+        other: the pass selects it only to read a record it does not know yet, or to halt it
+        for the hot zone's watch, and asks no more.
         """
         zone.signature_bits = -1
         single = reader.is_single()
-        if single:
+        if single and zone.index != self.hot:
             uid = self._uid
             key = bytes(uid[: reader.probed_uid(uid)])
             if key in self._known:
@@ -586,6 +617,7 @@ class Tray:
                 zone.passing = None
                 if not seen or (zone.pass_single and len(seen) != 1):
                     return None  # the probe heard tags that the pass did not find: look again
+                zone.halted = True  # every tag it found was halted, and no other answers
                 return self._observed(zone, reader, seen)
             if n < 0:
                 continue
@@ -595,6 +627,9 @@ class Tray:
             seen.add(key)
             if zone.pass_single:
                 zone.passing = None
+                if zone.index == self.hot:
+                    reader.halt()
+                    zone.halted = True
                 return self._observed(zone, reader, seen)
             reader.halt()
             budget -= 1
