@@ -72,9 +72,9 @@ START_WAIT_MS = 200  # device time between the looks at a starting game's STATE
 START_LOOKS = 100  # looks before a start that shows no game is a failure (20 s of device time)
 ANSWER_WAIT_MS = 3000  # device time a player waits at most for the table's answer to a piece laid
 ANSWER_POLL_MS = 20  # device time between the looks for that answer
-# A tag answers 5.1 ms after its field comes on (ISO/IEC 14443-3 §6.1): an LED change sooner
-# after the zone's first field since the piece was laid is the play before's (a trick's winner
-# shown, a flash), not this piece's answer.
+# A tag answers 5.1 ms after it has power (ISO/IEC 14443-3 §6.1): an LED change sooner after a
+# piece was laid, or before the record it needed was read, is the play before's (a trick's
+# winner shown, a flash), not this piece's answer.
 FIELD_SETTLE_MS = 5.1
 # When the first LED change was the play before's, the harness notes no later one: the player
 # then gives the table this long, as a person waits for the table to take a tile.
@@ -133,13 +133,17 @@ def override_text(key, value, preset):
     return "match %s, not the preset's %s" % (END_WORDS[key] % value, was)
 
 
-def answer_ms(lat):
+def answer_ms(lat, window_ms=None):
     """The harness's first LED change after a piece was laid (its ``latency`` record), in ms,
-    when it can be the table's answer to that piece: not before the zone's first field since
-    then has settled (an earlier play's LEDs still changing). None: no answer seen."""
+    when it can be the table's answer to that piece: not within 5.1 ms, and not before the
+    zone's first record READ since (a piece the table had not read before is answered once its
+    record is read; a READ after ``window_ms``, the next action, is another piece's). None: no
+    answer seen. (The field may have been on when the piece was laid: the watched hot zone.)"""
     led = lat.get("led")
-    scans = lat.get("scans") or ()
-    if led is None or not scans or led < scans[0] + FIELD_SETTLE_MS:
+    read = lat.get("read")
+    if led is None or led < FIELD_SETTLE_MS:
+        return None
+    if read is not None and (window_ms is None or read < window_ms) and led < read:
         return None
     return led
 
@@ -154,8 +158,9 @@ def tile_led(placements, latency):
         raise ValueError("%d placements but %d latency records" % (len(placements), len(latency)))
     out = []
     for rec, lat in zip(placements, latency):
-        led = answer_ms(lat)
-        if led is not None and rec.get("next_ms") is not None and lat.get("t0") is not None and lat["t0"] + led >= rec["next_ms"]:
+        window = rec["next_ms"] - lat["t0"] if rec.get("next_ms") is not None and lat.get("t0") is not None else None
+        led = answer_ms(lat, window)
+        if led is not None and window is not None and led >= window:
             led = None
         out.append(led)
     return out
@@ -382,6 +387,7 @@ def play_one(table, match, seed, target, max_moves):
         "placements_without_led": sum(1 for v in led if v is None),
         "led_note": led_note,
         "laid": [[rec["zone"], rec["items"], v] for rec, v in zip(table.placements, led)],  # zone, pieces, ms
+        "latency": latency,  # the harness's records, for figures worked out again
         "lowest_heap": low.get("free"),
         "restarts": restarts,
         "watchdog": watchdog,

@@ -65,22 +65,28 @@ def test_an_override_says_what_the_preset_would_have_played():
 def test_an_led_change_counts_for_a_tile_only_before_the_next_action():
     placements = [{"next_ms": 1100.0}, {"next_ms": 2050.0}, {"next_ms": None}, {"next_ms": 4000.0}]
     latency = [
-        {"t0": 1000.0, "led": 17.5, "scans": [2.0]},
-        {"t0": 2000.0, "led": 60.0, "scans": [2.0]},
-        {"t0": 3000.0, "led": 20.0, "scans": [2.0]},
-        {"t0": 3900.0, "led": None, "scans": [2.0]},
+        {"t0": 1000.0, "led": 17.5},
+        {"t0": 2000.0, "led": 60.0},
+        {"t0": 3000.0, "led": 20.0},
+        {"t0": 3900.0, "led": None},
     ]
     assert chip_matches.tile_led(placements, latency) == [17.5, None, 20.0, None]
     with pytest.raises(ValueError, match="2 placements but 1 latency records"):
         chip_matches.tile_led(placements[:2], latency[:1])
 
 
-def test_an_led_change_before_the_zone_could_read_the_tile_is_not_its_answer():
+def test_an_led_change_before_the_tile_could_be_read_is_not_its_answer():
     """Laid while the play before still changed the LEDs (Texas 42 on a stock chip: a tile laid
-    95 ms after the last), the first change came 8 ms after it, 2 ms into the zone's field."""
-    placements = [{"next_ms": None}, {"next_ms": None}, {"next_ms": None}]
-    latency = [{"t0": 0.0, "led": 8.2, "scans": [6.2]}, {"t0": 0.0, "led": 11.4, "scans": [6.2]}, {"t0": 0.0, "led": 30.0, "scans": []}]
-    assert chip_matches.tile_led(placements, latency) == [None, 11.4, None]
+    95 ms after the last), the first change came 8 ms after it, before its record was read
+    (31 ms); a tile the table knows needs no READ, and a READ after the next action is not its."""
+    placements = [{"next_ms": None}, {"next_ms": 500.0}, {"next_ms": 300.0}, {"next_ms": None}]
+    latency = [
+        {"t0": 0.0, "led": 8.2, "read": 31.0},
+        {"t0": 0.0, "led": 14.0},
+        {"t0": 0.0, "led": 20.0, "read": 320.0},
+        {"t0": 0.0, "led": 3.0},
+    ]
+    assert chip_matches.tile_led(placements, latency) == [None, 14.0, 20.0, None]
 
 
 def test_restarts_and_watchdog_resets_are_counted_after_the_game_began():
@@ -121,7 +127,7 @@ def _table(monkeypatch):
     def command(self, line):
         sent.append(line)
         if line.startswith("wait"):  # the table answers the piece laid while the player waits
-            answers["latency"] = '[{"led": 18.5, "scans": [2.0]}]'
+            answers["latency"] = '[{"led": 18.5}]'
         return answers.get(line, "")
 
     monkeypatch.setattr(chip_matches.chip.Control, "command", command)
@@ -131,7 +137,7 @@ def _table(monkeypatch):
 
 def test_a_player_whose_tile_met_the_play_befores_leds_gives_the_table_time(monkeypatch):
     table, sent = _table(monkeypatch)
-    monkeypatch.setitem(table.__dict__, "json", lambda line: [{"led": 3.0, "scans": [2.0]}])
+    monkeypatch.setitem(table.__dict__, "json", lambda line: [{"led": 8.2, "read": 31.0}])
     table.place(4, "3-4")
     assert sent == ["place 4 3-4", "wait %d" % chip_matches.UNSEEN_ANSWER_WAIT_MS]
 
