@@ -63,7 +63,8 @@ test: setup browser setup-postgres
 SWEEP_STEP ?= 10
 SOAK_TESTS := tests/proto/test_fuzz.py tests/drivers/test_tray_soak.py tests/drivers/test_mfrc522_capacity.py \
 	tests/runtime/test_journal_every_offset.py tests/host/test_ruleset_fuzz.py tests/sim/test_app_link_fuzz.py \
-	tests/sim/test_power_cut_table.py tests/sim/test_device_micropython.py tests/host/test_club_many_writers.py
+	tests/sim/test_power_cut_table.py tests/sim/test_device_micropython.py tests/host/test_club_many_writers.py \
+	tests/sim/test_train_match_soak.py
 
 soak: setup
 	TILETABLE_SOAK=1 $(PY) -m pytest -q -n $(JOBS) --dist loadfile $(SOAK_TESTS)
