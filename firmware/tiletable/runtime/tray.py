@@ -16,11 +16,12 @@ scans another, so with two fields a zone costs about half the settle.
 * **The hot zone** (``tray.hot``: the pad of the seat to move, or a trick zone, which the table
   sets) is *watched*: with a second field left for the others, its field stays on and it is
   probed again every ``_WATCH_US`` (for up to ``_WATCH_MAX_US``, then it is cycled), so a tile
-  laid there is first read as soon as it has power (5.1 ms). While it holds tiles, each visit
-  in a fresh field reads them all (an inventory, which halts each) and the watch then sends
-  REQA alone, which a halted tag does not answer: only a tag laid since does (several tags
-  answer a probe with the same collision whether or not one more has come, so a probe would
-  not tell). What the watch hears is read whole at once (WUPA wakes the halted tags), and
+  laid there is first read as soon as it has power (5.1 ms). While it holds several tiles (a
+  trick so far), each visit in a fresh field reads them all (an inventory, which halts each)
+  and the watch then sends REQA alone, which a halted tag does not answer: only a tag laid
+  since does (several tags answer a probe with the same collision whether or not one more has
+  come, so a probe would not tell; one tile's whole UID is the probe's, and the pad holding it
+  has visits: a tile lifted and laid again there is seen gone in between). What the watch hears is read whole at once (WUPA wakes the halted tags), and
   confirmed in a fresh field, a visit that goes before any other zone's. Without a second
   field (or beside a zone its field would disturb) it has every other visit instead.
 * **A change to confirm** (a zone whose last scan differed from what it holds) has the next
@@ -410,7 +411,7 @@ class Tray:
 
     def _watches(self, zone, now_us):
         """Whether the zone's field stays on to be probed again soon: the hot zone's, while its
-        pad is empty or the tags it holds are halted (a probe that finds tags costs several
+        pad is empty or the several tags it holds are halted (a probe that finds tags costs several
         frames, REQA to halted tags one), and nothing there waits for confirmation (that needs a fresh
         field), another field is left for the round (not held by a pass), and no zone must wait for it to go off.
         After ``_WATCH_MAX_US`` the field is cycled all the same, which resets whatever tag
@@ -523,8 +524,8 @@ class Tray:
             if bits == 0:
                 zone.signature_bits = 0
                 observed = _EMPTY
-            elif bits > 0 and zone.index != self.hot and self._same_signature(zone, reader) and self._resolved(zone.last_seen) and (
-                reader.is_single() or (zone.candidate is None and ticks_diff(now_ms, zone.inventory_ms) < self.recheck_ms)
+            elif bits > 0 and self._same_signature(zone, reader) and self._resolved(zone.last_seen) and (
+                reader.is_single() or (zone.candidate is None and zone.index != self.hot and ticks_diff(now_ms, zone.inventory_ms) < self.recheck_ms)
             ):
                 # the very tags the last inventory read: one (its whole UID), or several (their
                 # first collision) for recheck_ms, as one more may not change it; but not on the
@@ -580,12 +581,11 @@ class Tray:
         ``_PASSING`` when the pass goes on at the zone's next visit (``_pass``).
 
         When the probe saw one tag and no collision, its UID is the probe's and there is no
-        other: the pass selects it only to read a record it does not know yet, or to halt it
-        for the hot zone's watch, and asks no more.
+        other: the pass selects it only to read a record it does not know yet, and asks no more.
         """
         zone.signature_bits = -1
         single = reader.is_single()
-        if single and zone.index != self.hot:
+        if single:
             uid = self._uid
             key = bytes(uid[: reader.probed_uid(uid)])
             if key in self._known:
@@ -627,9 +627,6 @@ class Tray:
             seen.add(key)
             if zone.pass_single:
                 zone.passing = None
-                if zone.index == self.hot:
-                    reader.halt()
-                    zone.halted = True
                 return self._observed(zone, reader, seen)
             reader.halt()
             budget -= 1
