@@ -71,9 +71,9 @@ class LineRules:
             self.pay, self.pay_sides = pay, award_sides
         self.variants = None  # the newer games' rules: line_params resolves their parameters only for those games
         if "units" in p:
-            from tiletable.engine.line_variants import Variants
+            from tiletable.engine.line_variants import variants_for
 
-            self.variants = Variants(p, self.scoring)
+            self.variants = variants_for(p, self.scoring)
 
 
 _LAST_RULES = [None, None]  # the last ruleset's hash and its LineRules
