@@ -38,8 +38,8 @@ class GameStarter:
         """An installed ruleset of that name first (the PC may have tuned it), else a preset."""
         rulestore = self.table.rulestore
         if rulestore is not None:
-            try:  # its validation's modules go again (a stock build keeps imported bytecode in its heap)
-                return self.policy.releasing(rulestore.get, name)
+            try:
+                return rulestore.get(name)
             except KeyError:
                 pass
         return self.policy.releasing(find_ruleset, name)
