@@ -26,7 +26,7 @@ except ImportError:  # older MicroPython builds
 from tiletable.board import pins
 from tiletable.drivers.clock import ticks_diff
 from tiletable.engine.errors import RulesetError
-from tiletable.heap import EVERY, build_policy, forget_failed_imports
+from tiletable.heap import EVERY, RESTART_SPARE, build_policy, forget_failed_imports
 from tiletable.proto.messages import E_BAD_VALUE, E_JOURNAL_FULL, E_NO_MEMORY, GAME_START, GAME_STOP, RESTARTS_INTO, SET_CLOCK, STATE, ProtocolError
 from tiletable.proto.messages import E_NOT_FOUND, EV_SELF_TEST, SELF_TEST, TAG_SCAN, TAG_WRITE, UID_PUT
 from tiletable.proto.server import LinkServer
@@ -57,9 +57,6 @@ _UPLOADS_QUIET_MS = 1000  # a link this long quiet after ruleset uploads has end
 # The services, in the order of ``App.services()`` and ``App.longest_us``: each one's longest
 # step since the last STATE request (a step holds the loop: nothing else runs until it returns).
 SERVICES = ("scan", "buttons", "link", "housekeeping")
-# Heap kept free for the note of a restart into a game (App.restart_into): on a heap games
-# have cut up, opening a file (1.2 KB on the 64-bit unix port) may find no other room.
-_RESTART_SPARE = 2048
 
 
 def device_name(unique_id):
@@ -122,7 +119,7 @@ class App:
     ``meter.scanned()`` hears that the tray's poll is over, before the scan works out its wait."""
 
     def __init__(self, board, tray, table, server, link, wall_clock, policy, ticks_ms, root="", ticks_us=None, collector=gc, meter=None):
-        self._restart_spare = bytearray(_RESTART_SPARE)
+        self._restart_spare = bytearray(RESTART_SPARE)
         self.policy = policy
         self.board = board
         self.ticks_ms = ticks_ms
