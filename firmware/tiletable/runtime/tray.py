@@ -21,9 +21,10 @@ scans another, so with two fields a zone costs about half the settle.
   and the watch then sends REQA alone, which a halted tag does not answer: only a tag laid
   since does (several tags answer a probe with the same collision whether or not one more has
   come, so a probe would not tell; one tile's whole UID is the probe's, and the pad holding it
-  has visits: a tile lifted and laid again there is seen gone in between). What the watch hears is read whole at once (WUPA wakes the halted tags), and
-  confirmed in a fresh field, a visit that goes before any other zone's. Without a second
-  field (or beside a zone its field would disturb) it has every other visit instead.
+  has visits: a tile lifted and laid again there is seen gone in between). What the watch hears
+  is read whole at once (WUPA wakes the halted tags), and confirmed in a fresh field, a visit
+  that goes before any other zone's. Without a second field (or beside a zone its field would
+  disturb) it has every other visit instead.
 * **A change to confirm** (a zone whose last scan differed from what it holds) has the next
   free field, before any other zone: its second look comes one settle later, in a fresh field.
 * **Every other zone** in ``tray.active`` (default: all) takes its turn in what is left.
