@@ -20,6 +20,11 @@ for sub in ("sim/cpython", "sim", "firmware", "tests", "tools"):
 # share it, nor a database another version of the tool wrote.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="tiletable-data-")
 os.environ.pop("TILETABLE_DB", None)  # the user's club server is never a test's database
+# The MicroPython unix port expands the "~" of its default module path with $HOME into strings
+# on its heap, so what a Pico-sized heap had left depended on the length of the machine's home
+# directory (a CI machine's held a Buki start some bytes short). The tests fix the path: the
+# port's own default without the home entry (a booted table sets the Pico's, tests/sim/boot_main.py).
+os.environ["MICROPYPATH"] = ".frozen:/usr/lib/micropython"
 
 
 import pytest  # noqa: E402
