@@ -22,7 +22,8 @@ from fractions import Fraction
 
 import tiletable_host  # noqa: F401  (puts firmware/ on sys.path)
 from tiletable.engine.errors import IllegalAction, RulesetError
-from tiletable.engine.rulesets import canonical_json, load_ruleset, schema_module, validate_params
+from tiletable.engine.ruleset_checks import validate_params
+from tiletable.engine.rulesets import canonical_json, load_ruleset, schema_module
 from tiletable.record import REC_ACTION, REC_END, REC_HEADER, REC_SCORE, REC_TIMED_ACTION, REC_UNDO, parse_json_payload
 from tiletable_host.errors import CommandError
 from tiletable_host.people import for_people, score_scale, score_text

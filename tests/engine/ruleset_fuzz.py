@@ -19,12 +19,9 @@ import tempfile
 
 from engine.families_play import Rng, choose
 from engine.ruleset_verdicts import verdict
+from tiletable.engine.ruleset_checks import ALIASES_MAX, DESCRIPTION_MAX, MAX_DEPTH, VERSION_RANGE
 from tiletable.engine.rulesets import (
-    ALIASES_MAX,
-    DESCRIPTION_MAX,
-    MAX_DEPTH,
     MAX_DOCUMENT,
-    VERSION_RANGE,
     find_ruleset,
     load_ruleset,
     preset_document,

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from tiletable.drivers.segments import glyph
-from tiletable.engine.rulesets import _DOC_KEYS, find_ruleset, preset_document, preset_names, schema_module
+from tiletable.engine.rulesets import DOC_KEYS, find_ruleset, preset_document, preset_names, schema_module
 from tiletable.families import FAMILIES, game, games, module
 from tiletable.profiles import profile_names
 
@@ -43,7 +43,7 @@ def test_each_presets_document_gives_its_label_and_trays():
 
 def test_a_presets_ruleset_document_leaves_the_menus_fields_out():
     document = preset_document("muggins", "line")
-    assert set(document) <= set(_DOC_KEYS) and document["family"] == "line" and document["name"] == "muggins"
+    assert set(document) <= set(DOC_KEYS) and document["family"] == "line" and document["name"] == "muggins"
     assert find_ruleset("muggins").to_doc()["params"]["target"] == 200
 
 

@@ -3,7 +3,8 @@
 from portable import raises, table_ruleset
 
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import canonical_json, content_hash, load_ruleset, preset_names, validate_params
+from tiletable.engine.ruleset_checks import content_hash, validate_params
+from tiletable.engine.rulesets import canonical_json, load_ruleset, preset_names
 
 SCHEMA = {
     "target": ("int", 100, 1, 10000),
@@ -93,7 +94,7 @@ def test_the_content_hash_fed_a_member_at_a_time_is_the_same():
     import binascii
     import hashlib
 
-    from tiletable.engine.rulesets import _hash_json
+    from tiletable.engine.ruleset_checks import _hash_json
 
     def by_members(family, name, version, params):
         hasher = hashlib.sha256()
@@ -184,7 +185,7 @@ def _each_a_ruleset_error_naming(cases):
 
 
 def test_a_description_is_refused_for_each_refused_character_and_only_those():
-    """The bytes of the description are scanned at C level first (rulesets._plain_description);
+    """The bytes of the description are scanned at C level first (ruleset_checks._plain_description);
     a character of a refused range, escaped in the JSON text, is still found and named, and the
     characters beside each range pass."""
     for escape, refused in (

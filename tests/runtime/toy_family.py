@@ -31,7 +31,8 @@ def with_toy_family(test):
 
 def document(name="toy", version=1, target=100):
     """A toy ruleset document as canonical JSON bytes, and its content hash."""
-    from tiletable.engine.rulesets import canonical_json, content_hash
+    from tiletable.engine.ruleset_checks import content_hash
+    from tiletable.engine.rulesets import canonical_json
 
     doc = {"family": "toy", "name": name, "version": version, "params": {"target": target}}
     params = {"target": target, "draw": False}

@@ -33,7 +33,7 @@ except ImportError:  # CPython without the simulation's shim (the PC tool's own 
 
 from tiletable import families
 from tiletable.engine.errors import RulesetError
-from tiletable.engine.rulesets import MAX_DOCUMENT, content_hash, load_ruleset
+from tiletable.engine.rulesets import MAX_DOCUMENT, load_ruleset
 
 _SUFFIX = ".json"
 _TEMP_SUFFIX = ".tmp"
@@ -363,6 +363,8 @@ class Upload:
                 raise ruleset
             if ruleset.name != self.name:
                 raise RulesetError(ruleset.name, "name", "upload announced as %r" % self.name)
+            from tiletable.engine.ruleset_checks import content_hash  # (load_ruleset imported it)
+
             found = content_hash(ruleset.family, ruleset.name, ruleset.version, ruleset.params)
             if found != self.expected_hash:
                 raise RulesetError(ruleset.name, "hash", "content hash %s is not the expected %s" % (found, self.expected_hash))
