@@ -5,12 +5,15 @@ Every document is checked before anything is sent: JSON syntax, the ruleset JSON
 mistake is reported with its file and field instead of as a device error. What is sent is
 the ruleset's canonical document (every parameter spelled out), so the table runs exactly the
 game the PC validated, whatever its firmware's defaults. Rulesets whose content hash the table
-already has are skipped; each upload is checked by the hash the table reports, and once more
-by listing the table's rulesets at the end. An upload cut by a device reset is started again.
+already has are skipped: those installed, and the presets it carries when its firmware's presets
+are the PC's (the digest in its HELLO). Each upload is checked by the hash the table reports,
+and once more by listing the table's rulesets at the end. An upload cut by a device reset is
+started again.
 
     tiletable sync house.json --port /dev/ttyACM0
 """
 import glob
+import hashlib
 import os
 
 from tiletable.engine.rulesets import MAX_DOCUMENT, find_ruleset, preset_names
@@ -31,6 +34,7 @@ def configure(parser):
     parser.add_argument("--presets", action="store_true", help="also sync every preset of the engine (the default without PATH)")
     parser.add_argument("--prune", action="store_true", help="remove rulesets on the table that are not among the sources")
     parser.add_argument("--dry-run", action="store_true", help="validate and compare, but change nothing on the table")
+    parser.add_argument("--force", action="store_true", help="install every document, also those the table has (installed or among its presets)")
     parser.add_argument("--db", default=None, help="database that remembers synced rulesets for replays: " + dbtarget.HELP % dbmod.default_path())
     add_link_options(parser)
 
@@ -98,6 +102,29 @@ def collect_documents(paths, presets):
     return documents
 
 
+def presets_digest():
+    """16 hex digits of SHA-256 over every preset's name and content hash, in name order: the
+    firmware reports its own in HELLO (proto/server.py)."""
+    lines = "".join("%s %s\n" % (name, find_ruleset(name).hash) for name in preset_names())
+    return hashlib.sha256(lines.encode()).hexdigest()[:16]
+
+
+def table_presets(link):
+    """``{name: content hash}`` of the presets the table plays exactly as the PC's engine does
+    (its HELLO's digest is the PC's), else ``{}``. An installed ruleset of a preset's name is
+    played instead of that preset (``ruleset_list``)."""
+    if link.device_info.get("presets") != presets_digest():
+        return {}
+    return {name: find_ruleset(name).hash for name in preset_names()}
+
+
+def _on_table(installed, presets, name):
+    """The content hash of what the table plays as ``name``, or None."""
+    if name in installed:
+        return installed[name][1]
+    return presets.get(name)
+
+
 def push(link, document, on_chunk=None):
     """Install one document, starting the upload again if the device resets during it;
     returns the hash the device reports.
@@ -131,17 +158,19 @@ def do_sync(args):
     documents = collect_documents(args.paths, args.presets or not args.paths)
     link = open_link(args)
     try:
-        sync_documents(link, documents, dbtarget.resolve(args.db, dbmod.default_path()), args.prune, args.dry_run)
+        sync_documents(link, documents, dbtarget.resolve(args.db, dbmod.default_path()), args.prune, args.dry_run, args.force)
     finally:
         close_link(args, link)
     return 0
 
 
-def sync_documents(link, documents, db_path, prune=False, dry_run=False):
-    """Remember ``documents`` in the database at ``db_path``, then install the changed ones on
-    the table (and with ``prune`` remove the others) and verify by hash; prints what changed."""
+def sync_documents(link, documents, db_path, prune=False, dry_run=False, force=False):
+    """Remember ``documents`` in the database at ``db_path``, then install on the table those
+    it does not play as they are (with ``force`` every one; with ``prune`` remove the installed
+    others) and verify by hash; prints what changed."""
     installed = link.ruleset_list()
-    changed = [d for d in documents if installed.get(d.ruleset.name, (None, None))[1] != d.ruleset.hash]
+    presets = table_presets(link)
+    changed = [d for d in documents if force or _on_table(installed, presets, d.ruleset.name) != d.ruleset.hash]
     wanted = {d.ruleset.name for d in documents}
     extra = sorted(name for name in installed if name not in wanted) if prune else []
     device = link.device_info["device"]
@@ -173,7 +202,7 @@ def sync_documents(link, documents, db_path, prune=False, dry_run=False):
         print("%-12s removed" % name)
     now = link.ruleset_list()
     for document in documents:
-        got = now.get(document.ruleset.name, (None, None))[1]
+        got = _on_table(now, presets, document.ruleset.name)
         if got != document.ruleset.hash:
             raise CommandError("%s: after sync the table has hash %s, expected %s" % (document.source, got, document.ruleset.hash))
     print(

@@ -258,11 +258,12 @@ class Transport:
 
     def hello(self, host="tiletable-host"):
         """Introduce the host; returns (and keeps in ``device_info``) the device's answer:
-        firmware, device, boot counter, max_payload, capabilities, and its journal's identity
-        and the table's name ("" from a table whose firmware reports neither)."""
+        firmware, device, boot counter, max_payload, capabilities, its journal's identity, the
+        table's name and the digest of its presets ("" from a table whose firmware reports none)."""
         info = self.request(HELLO, {"proto": REVISION, "host": host})
         info.setdefault("journal", "")
         info.setdefault("name", "")
+        info.setdefault("presets", "")
         self.device_info = info
         self.max_payload = min(info["max_payload"], MAX_PAYLOAD)
         return info

@@ -5,9 +5,10 @@ import pytest
 
 from cli import tiletable
 from tiletable.engine.rulesets import find_ruleset, preset_names
-from tiletable.proto.messages import RULESET_PUT_BEGIN, RULESET_PUT_CHUNK, RULESET_PUT_COMMIT, RULESET_PUT_DEFLATED
+from tiletable.proto.messages import HELLO, RULESET_PUT_BEGIN, RULESET_PUT_CHUNK, RULESET_PUT_COMMIT, RULESET_PUT_DEFLATED
 from tiletable.runtime.rulestore import INDEX_FILE, RuleStore
 from tiletable_host.db import Database
+from tiletable_host.sync import presets_digest
 from tiletable_host.transport_local import LocalTransport
 
 
@@ -37,7 +38,7 @@ def test_each_preset_goes_deflated_in_one_request_to_a_table_that_inflates_else_
     device = table(str(tmp_path / "device"))
     device.hello()
     seen = _requests(device)
-    assert _sync(capsys, tmp_path, device)[0] == 0
+    assert _sync(capsys, tmp_path, device, "--force")[0] == 0
     presets = len(preset_names())
     assert seen.count(RULESET_PUT_COMMIT) == presets
     if table is LocalTransport:
@@ -70,13 +71,57 @@ def _write(tmp_path, name, doc):
     return str(path)
 
 
-def test_every_preset_is_pushed_then_found_unchanged(capsys, tmp_path, device):
+def test_the_digest_a_table_reports_is_that_of_its_presets(device):
+    reported = device.hello()["presets"]
+    assert reported == presets_digest(), "the presets changed: put %r in LinkServer._hello (proto/server.py)" % presets_digest()
+
+
+def test_a_table_that_carries_the_pcs_presets_is_sent_none_of_them(capsys, tmp_path, device):
+    seen = _requests(device)
+    status, out, _ = _sync(capsys, tmp_path, device)
+    assert status == 0
+    assert "sync: 0 pushed, %d unchanged, 0 removed on tiletable-local (verified by hash)" % len(preset_names()) in out
+    assert RULESET_PUT_COMMIT not in seen and device.rulestore.list() == []
+
+
+class OtherPresets(LocalTransport):
+    """A table whose firmware carries other presets (``digest``), or one from before HELLO's
+    digest (None)."""
+
+    digest = None
+
+    def _boot(self):
+        super()._boot()
+        hello = self.server._handlers[HELLO]
+
+        def hello_with_other_presets(fields):
+            reply = hello(fields)
+            del reply["presets"]
+            if self.digest is not None:
+                reply["presets"] = self.digest
+            return reply
+
+        self.server._handlers[HELLO] = hello_with_other_presets
+
+
+@pytest.mark.parametrize("digest", [None, "0123456789abcdef"])
+def test_every_preset_goes_to_a_table_with_other_presets_then_is_found_unchanged(capsys, tmp_path, digest):
+    device = OtherPresets(str(tmp_path / "device"))
+    device.digest = digest
     status, out, _ = _sync(capsys, tmp_path, device)
     assert status == 0
     assert "sync: %d pushed, 0 unchanged, 0 removed on tiletable-local (verified by hash)" % len(preset_names()) in out
     assert device.rulestore.list() == sorted((n, 1, find_ruleset(n).hash) for n in preset_names())
     status, out, _ = _sync(capsys, tmp_path, device)
     assert status == 0 and "sync: 0 pushed, %d unchanged" % len(preset_names()) in out
+
+
+def test_a_house_ruleset_under_a_presets_name_is_replaced_by_the_preset_alone(capsys, tmp_path, device):
+    house = _write(tmp_path, "muggins.json", {"family": "line", "name": "muggins", "params": {"target": 100}})
+    assert _sync(capsys, tmp_path, device, house)[0] == 0
+    status, out, _ = _sync(capsys, tmp_path, device)
+    assert status == 0 and "sync: 1 pushed, %d unchanged" % (len(preset_names()) - 1) in out
+    assert device.rulestore.list() == [("muggins", 1, find_ruleset("muggins").hash)]
 
 
 def test_synced_rulesets_are_remembered_for_replays(capsys, tmp_path, device, db_target):
@@ -101,13 +146,13 @@ def test_a_changed_file_is_pushed_and_the_report_says_what_it_replaced(capsys, t
 
 
 def test_dry_run_changes_nothing(capsys, tmp_path, device):
-    status, out, _ = _sync(capsys, tmp_path, device, "--dry-run")
+    status, out, _ = _sync(capsys, tmp_path, device, "--dry-run", "--force")
     assert status == 0 and "muggins      would push" in out
     assert device.rulestore.list() == []
 
 
 def test_prune_removes_rulesets_that_are_not_sources(capsys, tmp_path, device):
-    _sync(capsys, tmp_path, device)
+    _sync(capsys, tmp_path, device, "--force")
     path = _write(tmp_path, "house.json", {"family": "line", "name": "house"})
     status, out, _ = _sync(capsys, tmp_path, device, "--prune", path)
     assert status == 0
@@ -161,7 +206,7 @@ def test_a_device_reset_in_the_middle_of_an_upload_restarts_it(capsys, tmp_path,
         return False
 
     device.before_request = reset_at_third_upload_request
-    status, out, _ = _sync(capsys, tmp_path, device)
+    status, out, _ = _sync(capsys, tmp_path, device, "--force")
     assert status == 0, out
     assert device.resets == 1
     assert device.rulestore.list() == sorted((n, 1, find_ruleset(n).hash) for n in preset_names())
@@ -183,7 +228,7 @@ def test_a_reset_that_loses_the_commit_reply_is_verified_not_repeated(capsys, tm
         return False
 
     device.before_request = reset_after_first_commit
-    status, out, _ = _sync(capsys, tmp_path, device)
+    status, out, _ = _sync(capsys, tmp_path, device, "--force")
     assert status == 0, out
     assert len(commits) == len(preset_names())  # the first ruleset was not uploaded twice
 

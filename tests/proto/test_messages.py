@@ -117,5 +117,8 @@ def test_a_payload_may_end_before_the_fields_after_the_semicolon():
     assert full.startswith(payload) and decode_payload(HELLO | REPLY, full) == new
     err = raises(ProtocolError, decode_payload, HELLO | REPLY, full[:-3])
     assert err.code == E_MALFORMED and "'name' is cut short" in err.message
-    err = raises(ProtocolError, decode_payload, HELLO | REPLY, full + b"\x00")
+    newer = dict(new, presets="4fab3570d623373c")  # revision 3's field
+    fuller = encode_payload(HELLO | REPLY, newer)
+    assert fuller.startswith(full) and decode_payload(HELLO | REPLY, fuller) == newer
+    err = raises(ProtocolError, decode_payload, HELLO | REPLY, fuller + b"\x00")
     assert "1 unexpected bytes" in err.message

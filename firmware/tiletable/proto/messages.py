@@ -21,7 +21,7 @@ type   name                  request fields                      reply fields
 =====  ====================  ==================================  ================================
 0x01   HELLO                 proto, host                         proto, firmware, device, boot,
                                                                  max_payload, capabilities;
-                                                                 journal, name
+                                                                 journal, name; presets
 0x02   RULESET_LIST          after                               rulesets [name, version, hash],
                                                                  more
 0x03   RULESET_PUT_BEGIN     name, size, hash                    -
@@ -50,10 +50,14 @@ type   name                  request fields                      reply fields
 0x18   SET_NAME              name                                -
 =====  ====================  ==================================  ================================
 
-Fields after a ``;`` came with revision 2 of this catalogue, and a payload may end before
-them: a device sends them only to a host whose HELLO gave ``proto`` 2 or more (``REVISION``),
-so a host from before them still decodes every reply, and a host reads a reply without them
-(a device from before them) as a dict without those keys. HELLO's and JOURNAL_STATUS's
+Fields after a ``;`` came with a later revision of this catalogue, and a payload may end before
+them: a device sends those of revision 2 (after the first ``;``) only to a host whose HELLO gave
+``proto`` 2 or more, those of revision 3 (after the second) only to one that gave 3 or more
+(``REVISION``), so a host from before them still decodes every reply, and a host reads a reply
+without them (a device from before them) as a dict without those keys. HELLO's ``presets``
+(revision 3) is the digest of the presets the table carries (``LinkServer._hello``, as
+``tiletable_host.sync.presets_digest`` makes it): a PC whose engine has the same digest knows
+each of them by its content hash and sends none of them in a sync. HELLO's and JOURNAL_STATUS's
 ``journal`` is the identity of the table's journal (16 hex digits, random, made with the
 journal: runtime/journal.py): a wiped, replaced or re-deployed journal has a new one, so the PC
 files records under the table, this identity and the sequence number. HELLO's ``name`` is the
@@ -160,7 +164,7 @@ JOURNAL_STREAM = 0x16
 RULESET_PUT_DEFLATED = 0x17
 SET_NAME = 0x18
 
-REVISION = 2  # HELLO's ``proto`` from a host that reads the fields after ";" (module doc)
+REVISION = 3  # HELLO's ``proto`` from a host that reads every field after a ";" (module doc)
 
 RULESET_WBITS = 10  # RULESET_PUT_DEFLATED's window: 2**10 bytes, what the device allocates to inflate
 
@@ -218,7 +222,7 @@ ROWS = {
 # of a stock build (the unix port's, 64-bit).
 MESSAGES = {
     HELLO: "hello: proto u8, host str",
-    HELLO | REPLY: "hello reply: proto u8, firmware str, device str, boot u32, max_payload u16, capabilities strs; journal str, name str",
+    HELLO | REPLY: "hello reply: proto u8, firmware str, device str, boot u32, max_payload u16, capabilities strs; journal str, name str; presets str",
     RULESET_LIST: "ruleset list: after str",
     RULESET_LIST | REPLY: "ruleset list reply: rulesets *ruleset, more u8",
     RULESET_PUT_BEGIN: "ruleset put begin: name str, size u16, hash str",
