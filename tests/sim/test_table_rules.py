@@ -288,6 +288,19 @@ def test_two_tiles_on_a_pad_wait_for_one(tmp_path):
     assert control.state()["actions"] == 14
 
 
+def test_a_whole_hand_on_a_pad_is_counted_on_its_four_digits(tmp_path):
+    """Ten tiles or more on a pad that wants one: "11tLS" would not fit a seat's four digits,
+    and raised out of the scan (a stock chip restarted into the same tiles, again and again)."""
+    control = started(tmp_path)
+    before = control.state()["actions"]
+    control.place(0, "0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "1-1", "1-2", "1-3", "1-4")
+    assert reads(control.display()[0], "11tL")
+    assert control.state()["actions"] == before
+    control.remove(0)
+    control.place(0, "3-3", "4-4")
+    assert reads(control.display()[0], "2tLS")
+
+
 def test_pieces_are_one_physical_tag_each():
     pieces = device.Pieces()
     assert pieces.tag("5-6") is pieces.tag("6-5")

@@ -57,6 +57,7 @@ from tiletable.engine.line_actions import (
 )
 from tiletable.profiles import ARM, END, SEAT
 from tiletable.runtime.controller import Choice, Controller
+from tiletable.runtime.ui import tiles_text
 
 # Which broken rule (knowledge.Violation.rule) is reported with which reason code.
 _VIOLATION_CODES = {"must play": E_MUST_PLAY, "setter": E_SET}
@@ -130,7 +131,7 @@ class LineController(Controller):
                 self.after_act(now_ms)
             return
         if event.count > 1:
-            self.table.report(seat, 0, "%d tiles on the pad of P%d, one expected" % (event.count, seat), now_ms, "%dtLS" % event.count)
+            self.table.report(seat, 0, "%d tiles on the pad of P%d, one expected" % (event.count, seat), now_ms, tiles_text(event.count))
             return
         t = tiles[0]
         if role in (END, ARM):

@@ -39,6 +39,7 @@ from tiletable.engine.train import (
 from tiletable.engine.tiles import has, tile_str
 from tiletable.profiles import SEAT
 from tiletable.runtime.controller import Choice, Controller
+from tiletable.runtime.ui import tiles_text
 
 MEXICAN = "mexican"  # the profile's role of the Mexican train's zone
 HUB = "hub"  # the profile's role of the engine's zone
@@ -92,7 +93,7 @@ class TrainController(Controller):
                 self.queued[seat].extend(tiles)
                 self.after_act(now_ms)
         elif event.count > 1:
-            self.table.report(seat, 0, "%d tiles on the pad of P%d, one expected" % (event.count, seat), now_ms, "%dtLS" % event.count)
+            self.table.report(seat, 0, "%d tiles on the pad of P%d, one expected" % (event.count, seat), now_ms, tiles_text(event.count))
         elif seat != st.turn:
             self.not_your_turn(seat, now_ms)
         elif phase == P_DRAWN:

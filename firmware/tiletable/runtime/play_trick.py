@@ -19,6 +19,7 @@ from tiletable.engine.errors import E_FOLLOW, E_PHASE, E_TILE, IllegalAction
 from tiletable.engine.tiles import tile_str
 from tiletable.profiles import SEAT, TRICK, WIDOW
 from tiletable.runtime.controller import Choice, TextController
+from tiletable.runtime.ui import tiles_text
 
 
 class TrickController(TextController):
@@ -62,7 +63,7 @@ class TrickController(TextController):
             self.scan(seat, event, now_ms)
             return
         if len(event.items) > 1:
-            self.table.report(seat, 0, "%d tiles laid at once, one expected" % len(event.items), now_ms, "%dtLS" % len(event.items))
+            self.table.report(seat, 0, "%d tiles laid at once, one expected" % len(event.items), now_ms, tiles_text(len(event.items)))
             return
         text = tile_str(event.items[0][2])
         if role in (SEAT, WIDOW):

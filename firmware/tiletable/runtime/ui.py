@@ -17,6 +17,13 @@ def error_text(code):
     return ("Err%d" if code < 10 else "Er%d") % code
 
 
+def tiles_text(count):
+    """What a seat's four digits show for ``count`` tiles on a pad that wants one: ``2tLS``, or
+    ``11tL`` for two digits (a whole hand laid there: "11tLS" raised out of the scan, and the
+    board restarted into the same tiles, again and again)."""
+    return ("%dtLS" if count < 10 else "%dtL") % count
+
+
 class TableUi:
     def __init__(self, display, buzzer):
         self.display = display
