@@ -102,10 +102,15 @@ def collect_documents(paths, presets):
     return documents
 
 
-def presets_digest():
-    """16 hex digits of SHA-256 over every preset's name and content hash, in name order: the
-    firmware reports its own in HELLO (proto/server.py)."""
-    lines = "".join("%s %s\n" % (name, find_ruleset(name).hash) for name in preset_names())
+def preset_hashes():
+    """``{name: content hash}`` of every preset of the PC's engine."""
+    return {name: find_ruleset(name).hash for name in preset_names()}
+
+
+def presets_digest(hashes):
+    """16 hex digits of SHA-256 over the presets' names and content hashes (``preset_hashes``),
+    in name order: the firmware reports its own in HELLO (proto/server.py)."""
+    lines = "".join("%s %s\n" % (name, hashes[name]) for name in sorted(hashes))
     return hashlib.sha256(lines.encode()).hexdigest()[:16]
 
 
@@ -113,9 +118,8 @@ def table_presets(link):
     """``{name: content hash}`` of the presets the table plays exactly as the PC's engine does
     (its HELLO's digest is the PC's), else ``{}``. An installed ruleset of a preset's name is
     played instead of that preset (``ruleset_list``)."""
-    if link.device_info.get("presets") != presets_digest():
-        return {}
-    return {name: find_ruleset(name).hash for name in preset_names()}
+    hashes = preset_hashes()
+    return hashes if link.device_info.get("presets") == presets_digest(hashes) else {}
 
 
 def _on_table(installed, presets, name):
