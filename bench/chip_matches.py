@@ -435,7 +435,7 @@ def main(argv=None):
     parser.add_argument("--target", action="append", default=[], metavar="GAME=N", help="end GAME's match at N (points, games, or Da San's hands), synced as a ruleset of the same name")
     parser.add_argument("--seed", type=int, default=1, help="the players' seed (default %(default)s)")
     parser.add_argument("--max-moves", type=int, default=3000, help="player steps before a match counts as not finished")
-    parser.add_argument("--keep", action="store_true", help="keep the work folder (the emulator's logs)")
+    parser.add_argument("--keep", action="store_true", help="keep the work folder (the emulator's logs, with its --events log of every piece, press and display change)")
     args = parser.parse_args(argv)
     wanted = [n for n in args.games.split(",") if n]
     unknown = [n for n in wanted if n not in names]
@@ -463,7 +463,7 @@ def main(argv=None):
     t_wall = time.monotonic()
     try:
         chip.note("%s build %s; work folder %s" % ("frozen" if frozen else "stock", uf2, workdir))
-        bench.emu = chip.Emulator(rp2emu, bench.uf2, elf, os.path.join(chip.ROOT, "hardware", "pinmap.json"), workdir)
+        bench.emu = chip.Emulator(rp2emu, bench.uf2, elf, os.path.join(chip.ROOT, "hardware", "pinmap.json"), workdir, events=args.keep)
         bench.emu.wait_ready()
         bench.control = chip.Control(bench.emu.control_port)
         bench.deploy()
