@@ -32,6 +32,7 @@ chip's costs, chip_costs.py; docs/SIMULATED_TABLE.md):
                             elsewhere is moved. Waits for the scan.
 ``remove <zone> [item...]`` lift those pieces (all of them when none is named). Waits for the scan.
 ``press <button> [long|double]``  button ``0``-``3`` (seats), ``menu``, ``ok``, ``undo``
+``hold <button> down|up``   press (or let go) a button and leave it so; runs nothing (``wait``)
 ``display``                 ``ok MUGG| 4P|    |    ``: what a person reads on each 4-digit group
 ``leds``                    ``ok 000000 0018ff ...``: each LED's colour (rrggbb) as last written
 ``tones``                   ``ok 220/180 180/320``: tones (Hz/ms) sounded since the last ``tones``
@@ -585,6 +586,18 @@ class Device:
             contact.tap(now + 1, _HOLD_MS[how])
             self.run_for(_HOLD_MS[how] + 2)
         self.wait_idle()
+        return "ok"
+
+    def do_hold(self, args):
+        """``hold BUTTON down|up``, as table-emu's: the contact pressed (or let go) a millisecond
+        from now and left so, the device not run; a test times what happens with ``wait``."""
+        name = args[0]
+        button = BUTTON_NAMES[name] if name in BUTTON_NAMES else int(name)
+        contact = self.hardware.contacts[button]
+        if args[1:] == ["up"]:
+            contact.release(self.clock() + 1)
+        else:
+            contact.press(self.clock() + 1)
         return "ok"
 
     def do_display(self, args):
