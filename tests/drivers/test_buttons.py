@@ -251,3 +251,20 @@ def test_fifteen_hundred_polls_with_presses_allocate_nothing():
 
     assert bytes_allocated(loop) in (0, None)
     assert counts == [4, 4, 1, 1]  # press, release, long, double
+
+
+def test_queued_events_say_when_their_contact_settled():
+    """A press and its release wait in the queue with the times their contacts settled, so a
+    user can take them in order with other input (App: a tile laid after the press)."""
+    buttons, (contact,) = make_buttons()
+    assert not buttons.queued_before(10**6)
+    contact.tap(100, 80)
+    for now in range(0, 400):
+        contact.advance(now)
+        buttons.poll(now)
+    assert not buttons.queued_before(100)  # the press settled after its first edge
+    assert buttons.queued_before(111)  # within the bounce (10 ms) after it
+    assert Buttons.kind_of(buttons.get()) == PRESS
+    assert not buttons.queued_before(180) and buttons.queued_before(191)  # the release
+    assert Buttons.kind_of(buttons.get()) == RELEASE
+    assert not buttons.queued_before(10**6)

@@ -715,3 +715,28 @@ def test_a_tile_read_once_on_the_movers_pad_flashes_its_verdict_and_a_withdrawal
         table.zone_event(_TrayEvent(UNSEEN, zone), 1)
         assert colour not in control.leds()  # not confirmed: taken back
     assert state.history == history  # a preview plays nothing
+
+
+def _ok_tapped_and_the_deal_going(control):
+    """OK tapped as a person taps it (80 ms), and the device run just until the table sets its
+    deal going (a few pieces a step: half a second on a stock chip): what comes next, comes
+    while the deal goes out."""
+    control.command("hold ok down")
+    control.command("wait 80")
+    control.command("hold ok up")
+    for _ in range(100):
+        control.command("wait 1")
+        if control.device.app.table.dealing():
+            return
+    raise AssertionError("OK did not set the deal going")
+
+
+def test_a_tile_laid_while_the_deal_goes_out_is_the_movers_play_not_a_hand_scan(tmp_path):
+    control = local_table(tmp_path)
+    choose_game(control, "block", 2)
+    _ok_tapped_and_the_deal_going(control)
+    control.place(0, "3-3")  # seat 0 holds the highest double: it sets
+    control.remove(0)
+    assert not control.device.app.table.dealing()
+    assert control.state()["actions"] == 14 + 2  # the deal (7 + 7), setter0, 3-3
+    assert flushed_journal(control, tmp_path)[1][:2] == ["D0:?", "D0:?"]  # not dealt as seen

@@ -7,10 +7,12 @@ import pytest
 
 import player
 from player import TrainPlayer, at_budget, choose_game, journal_sessions, local_table, reads
+from test_table_rules import _ok_tapped_and_the_deal_going
 from tiletable.drivers.status_leds import StatusLeds
 from tiletable.engine.errors import E_MUST_PLAY
 from tiletable.engine.rulesets import canonical_json, find_ruleset, load_ruleset
 from tiletable.families import games
+from tiletable.profiles import profile_for
 
 AMBER = at_budget(StatusLeds.draw_colour)
 SHORT = "train-3"  # a house ruleset: three rounds (engines 12-12, 11-11, 10-10)
@@ -168,3 +170,26 @@ def test_an_open_double_on_the_mexican_train_lights_its_zone(table_root):
     assert control.leds()[MEXICAN] == AMBER and control.leds()[HUB] == AMBER
     lay(control, MEXICAN, "6-9")
     assert control.leds()[MEXICAN] != AMBER
+
+
+def test_a_press_and_a_tile_while_the_deal_goes_out_wait_for_it(table_root):
+    """OK sets the deal going (a few tiles a step: half a second on a stock chip); a seat's
+    press and a tile laid meanwhile are taken in order once the deal is out, as the mover's
+    draw and the drawn tile shown, not as a press out of turn and a hand scan."""
+    pads = profile_for("mexican-train", 4, "train").seat_zone
+    control = local_table(table_root)
+    choose_game(control, "mexican-train", 4)
+    control.place(pads[0], *LOW)  # seat 1's hand (no 12: it must draw), the others unseen
+    control.remove(pads[0])
+    _ok_tapped_and_the_deal_going(control)
+    control.command("hold 0 down")
+    control.command("wait 80")
+    control.command("hold 0 up")
+    control.command("wait 40")  # the press and its release are queued
+    assert control.device.app.table.dealing()
+    control.place(pads[0], "9-12")  # the drawn tile, shown
+    control.remove(pads[0])
+    assert not control.device.app.table.dealing()
+    assert control.state()["prompt"] == "P1 plays the drawn tile 9-12"
+    lay(control, pads[0], "9-12", presses=0)  # on its own train
+    assert journal_tail(control, table_root, 3) == ["draw", "D0:9-12", "9-12>T0"]

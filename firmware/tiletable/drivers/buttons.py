@@ -11,7 +11,10 @@ adds jitter.
 
 ``poll(now_ms)`` reads every pin and queues events in a bounded ring (``queue_size``;
 when it is full the oldest event is dropped and counted in ``dropped``). An event is
-one small int, ``button << 2 | kind``, so neither polling nor ``get()`` allocates.
+one small int, ``button << 2 | kind``, so neither polling nor ``get()`` allocates;
+``queued_before(time_ms)`` says whether the oldest waiting event happened before then
+(a press or release at its contact's settling), for a user that takes buttons and
+other input in the order they came.
 ``enable_irq(flag)`` makes any edge set ``edge_pending`` (and ``flag.set()``, e.g. an
 ``asyncio.ThreadSafeFlag``), so an idle loop can sleep until a button moves:
 ``needs_poll(now_ms)`` says whether anything is in progress. With the IRQs on, ``poll``
@@ -59,6 +62,7 @@ class Buttons:
             self._raw[button] = self._down[button] = level
             self._long_sent[button] = level  # held since boot: no events until it is let go
         self._queue = [0] * self.queue_size
+        self._times = [0] * self.queue_size  # ticks_ms of each queued event
         self._head = 0
         self._pending = 0
         self.dropped = 0
@@ -95,7 +99,7 @@ class Buttons:
                 if level:
                     self._pressed(button)
                 else:
-                    self._put(button, self.RELEASE)
+                    self._put(button, self.RELEASE, self._settled_at[button])
             if (
                 self._down[button]
                 and not self._long_sent[button]
@@ -103,7 +107,7 @@ class Buttons:
             ):
                 self._long_sent[button] = 1
                 self._double_armed[button] = 0
-                self._put(button, self.LONG)
+                self._put(button, self.LONG, now_ms)
         self._in_progress = self._settling_or_held()
         return self._pending
 
@@ -115,6 +119,10 @@ class Buttons:
             if self._raw[button] != self._down[button] or (self._down[button] and not self._long_sent[button]):
                 return True
         return False
+
+    def queued_before(self, time_ms):
+        """Whether the oldest queued event happened before ``time_ms`` (a ticks_ms)."""
+        return self._pending > 0 and ticks_diff(time_ms, self._times[self._head]) > 0
 
     def get(self):
         """The oldest queued event, or None."""
@@ -151,10 +159,10 @@ class Buttons:
         double = self._double_armed[button] and ticks_diff(settled, self._pressed_at[button]) <= self.double_press_ms
         self._pressed_at[button] = settled
         self._long_sent[button] = 0
-        self._put(button, self.PRESS)
+        self._put(button, self.PRESS, settled)
         if double:
             self._double_armed[button] = 0
-            self._put(button, self.DOUBLE)
+            self._put(button, self.DOUBLE, settled)
         else:
             self._double_armed[button] = 1
 
@@ -162,12 +170,14 @@ class Buttons:
         level = self._pins[button].value()
         return 1 - level if self._active_low else level
 
-    def _put(self, button, kind):
+    def _put(self, button, kind, at_ms):
         if self._pending == self.queue_size:
             self._head = (self._head + 1) % self.queue_size
             self._pending -= 1
             self.dropped += 1
-        self._queue[(self._head + self._pending) % self.queue_size] = button << 2 | kind
+        slot = (self._head + self._pending) % self.queue_size
+        self._queue[slot] = button << 2 | kind
+        self._times[slot] = at_ms
         self._pending += 1
 
     def _on_edge(self, pin):

@@ -435,24 +435,47 @@ class App:
         # Apart from scan()'s try block: a call whose frame needs more than 11 words (locals,
         # stack, 3 per try block) has it allocated on the heap by MicroPython, every call.
         tray = self.tray
+        table = self.table
         tray.poll(now_ms)
-        event = tray.events.get()
+        event = self._next_zone_event()
         if event is not None:
             if self.meter is None:
                 self._zone_events(event, now_ms)
             else:
                 self.meter.run(self._zone_events, event, now_ms)
-        table = self.table
         tray.hot = table.hot_zone
         tray.active = table.zones_in_use
 
     def _zone_events(self, event, now_ms):
         table = self.table
-        events = self.tray.events
         while event is not None:
             table.zone_event(event, now_ms)
-            event = events.get()
+            event = self._next_zone_event()
         table.tick(now_ms)
+
+    # While the table deals by itself after OK (a few pieces a step: half a second on a stock
+    # chip), what the players do waits in the tray's and the buttons' queues; from then on each
+    # queue gives way to the other's older input, so the table takes it in the order it came: a
+    # tile laid at once after OK is the mover's play, not a scan of a hand, and a press then is
+    # the mover's draw, not one out of turn.
+
+    def _next_zone_event(self):
+        """The tray's next confirmed event for the table, or None (see above)."""
+        events = self.tray.events
+        event = events.peek()
+        if event is None or self.table.dealing() or self.board.buttons.queued_before(event.time_ms):
+            return None
+        return events.get()
+
+    def _next_button_event(self):
+        """The buttons' next event for the table, or None (see above)."""
+        buttons = self.board.buttons
+        if self.table.dealing():
+            return None
+        zone_event = self.tray.events.peek()
+        if zone_event is not None and not buttons.queued_before(zone_event.time_ms):
+            return None  # the tray's is older (or as old): the scan's step takes it first
+        return buttons.get()
 
     def buttons(self, now_ms):
         """Buttons, the table's timers and the display; queued link events go out; then what
@@ -475,12 +498,11 @@ class App:
 
     def _table_step(self, now_ms):
         # Apart from buttons()'s try block, to keep each frame off the heap (see _scan).
-        buttons = self.board.buttons
         table = self.table
-        event = buttons.get()
+        event = self._next_button_event()
         while event is not None:
             table.button_event(event, now_ms)
-            event = buttons.get()
+            event = self._next_button_event()  # OK may have set a deal going
         intents = table.intents
         while intents:
             self._carry_out(intents.pop(0), now_ms)

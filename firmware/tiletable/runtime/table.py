@@ -274,8 +274,9 @@ class Table:
         return self.mode == MODE_GAME and self.controller is not None and self.controller.has_timers()
 
     def dealing(self):
-        """Whether the table is dealing by itself, a few pieces a step (a line game's deal):
-        what it journals meanwhile may wait for the rest of the deal (App.buttons)."""
+        """Whether the table is dealing by itself, a few pieces a step (a line or train game's
+        deal after OK): what it journals meanwhile may wait for the rest of the deal
+        (App.buttons), and so do the players' tiles and presses (App._table_step)."""
         return self.mode == MODE_GAME and self.controller is not None and self.controller.deal_going
 
     # ----- acting on the engine

@@ -148,6 +148,10 @@ class EventQueue:
         self._ring[(self._head + self._len) % size].set(kind, zone, time_ms, items, count, reason, uid)
         self._len += 1
 
+    def peek(self):
+        """The oldest event, left in the queue, or None."""
+        return self._ring[self._head] if self._len else None
+
     def get(self):
         """The oldest event, or None. Valid until ``size`` more events are put."""
         if not self._len:
