@@ -569,3 +569,23 @@ def test_a_tile_two_zones_hear_at_once_is_placed_on_one_zone_at_most():
     table.models[1].place(Ntag213(a.uid, user=bytes(a.memory[16:32])))
     placed = [e for e in table.run(tray, 400) if e[0] == PLACED]
     assert len(placed) <= 1
+
+
+def test_an_event_carries_the_time_its_change_was_first_seen_not_confirmed():
+    """People's tiles and presses are taken in the order they came (App): a change's time is
+    its first observation, a few scans before the confirmation that sends it."""
+    table, tray = make()
+    table.run(tray, 50)
+    table.models[0].place(tile(1, 7, 0x35))
+    first_seen = confirmed = None
+    for _ in range(100):
+        now = table.clock.now_ms()
+        tray.poll(now)
+        table.clock.advance_us(1000)
+        if first_seen is None and tray.zones[0].candidate is not None:
+            first_seen = now
+        event = tray.events.get()
+        if event is not None:
+            confirmed, time_ms = now, event.time_ms
+            break
+    assert event.kind == PLACED and time_ms == first_seen < confirmed

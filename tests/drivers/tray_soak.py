@@ -235,7 +235,8 @@ class Soak:
         return ep.events == ep.expected or ep.events == ep.allowed or now >= ep.end_ms + LATE_MS
 
     # --- checks -------------------------------------------------------------------------------
-    def _record(self, event):
+    def _record(self, event, now):
+        """Check ``event``, confirmed by the poll at ``now``."""
         if self._answer_preview(event):
             return
         self.events_seen += 1
@@ -257,9 +258,9 @@ class Soak:
         if event.kind == READER_FAULT:
             self.faults_reported += 1
         if ep is not None and event.kind == PLACED and ep.kind in ("clean", "hand"):
-            self.placed_latency.append(event.time_ms - ep.start_ms)
+            self.placed_latency.append(now - ep.start_ms)
         if ep is not None and event.kind == REMOVED and ep.kind in ("clean", "hand"):
-            self.removed_latency.append(event.time_ms - ep.lifted_ms)
+            self.removed_latency.append(now - ep.lifted_ms)
         summary = (event.kind, sorted(event.items), event.count)
         if event.kind == UNKNOWN_TAG:
             summary = summary + (event.reason,)
@@ -329,7 +330,7 @@ class Soak:
             self._write_display()
             event = tray.events.get()
             while event is not None:
-                self._record(event)
+                self._record(event, now)
                 event = tray.events.get()
             step = (tray.next_poll_ms(now) - clock.now_ms()) * 1000
             clock.advance_us(step if step > 0 else 1000 - clock.now_us % 1000)

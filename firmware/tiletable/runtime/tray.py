@@ -109,6 +109,8 @@ _QUIET = object()  # the watch of a zone holding halted tags heard none laid sin
 class ZoneEvent:
     """One confirmed change on one zone. The ring reuses these objects: copy what you keep.
 
+    ``time_ms`` (ticks_ms) is when the change was first observed, a few scans before it was
+    confirmed: the order of what people did (App takes the tray's and the buttons' in it).
     ``items`` are identities ``(kind, set_id, item)``; ``uid`` and ``reason`` are set for
     UNKNOWN_TAG (``items`` then holds the identity a duplicate claims, if any) and ``reason``
     for READER_FAULT.
@@ -172,6 +174,7 @@ class _Zone:
         self.present = {}  # confirmed: uid -> (identity, reason)
         self.present_set = _EMPTY
         self.candidate = None  # the observation being voted on
+        self.candidate_ms = 0  # when it was first observed: the time of the events it confirms
         self.votes = 0
         self.signature = bytearray(10)
         self.signature_bits = -1
@@ -711,6 +714,7 @@ class Tray:
         else:
             self._drop_candidate(zone, now_ms)
             zone.candidate = observed
+            zone.candidate_ms = now_ms
             zone.votes = 1
             if zone.index == self.hot:
                 self._preview(zone, observed, now_ms)
@@ -720,7 +724,7 @@ class Tray:
         for uid in observed:
             if uid not in zone.present and self._resolution(uid) is None:
                 return  # a new tag whose record is still being read
-        self._commit(zone, observed, now_ms)
+        self._commit(zone, observed)
 
     def _drop_candidate(self, zone, now_ms):
         """Forget the change being voted on; UNSEEN if it had been previewed."""
@@ -763,7 +767,9 @@ class Tray:
                 return True
         return False
 
-    def _commit(self, zone, observed, now_ms):
+    def _commit(self, zone, observed):
+        """Confirm ``observed`` on ``zone``: its events carry the time it was first seen."""
+        since = zone.candidate_ms
         old = zone.present
         new = {}
         for uid in observed:
@@ -771,15 +777,15 @@ class Tray:
         count = len(new)
         left = tuple(old[uid][0] for uid in old if uid not in new and old[uid][1] is None)
         if any(uid not in new for uid in old):
-            self.events.put(REMOVED, zone.index, now_ms, left, count)
+            self.events.put(REMOVED, zone.index, since, left, count)
         arrived = tuple(new[uid][0] for uid in new if uid not in old and new[uid][1] is None)
         if arrived:
-            self.events.put(PLACED, zone.index, now_ms, arrived, count)
+            self.events.put(PLACED, zone.index, since, arrived, count)
         for uid in new:
             if uid not in old and new[uid][1] is not None:
                 identity, reason = new[uid]
                 items = (identity,) if identity is not None else ()
-                self.events.put(UNKNOWN_TAG, zone.index, now_ms, items, count, reason, uid)
+                self.events.put(UNKNOWN_TAG, zone.index, since, items, count, reason, uid)
         zone.present = new
         zone.present_set = observed
         if zone.previewed:
