@@ -115,11 +115,16 @@ class DeviceClock:
     def __init__(self, bus_clock):
         self.bus = bus_clock
         self.follower = None
+        self._following = False
 
     def __call__(self):
         now = self.bus.now_us // 1000
-        if self.follower is not None:
-            self.follower(now)
+        if self.follower is not None and not self._following:
+            self._following = True  # a reading the models make meanwhile (a button's IRQ) is the same time
+            try:
+                self.follower(now)
+            finally:
+                self._following = False
         return now
 
     def ticks_us(self):

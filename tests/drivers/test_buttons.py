@@ -18,10 +18,19 @@ def make_buttons(count=1, seed=1, active_low=True):
     return Buttons(pins, active_low=active_low), contacts
 
 
+_now = [0]  # the virtual time run() has reached
+
+
+def ticks_ms():
+    """The clock of the buttons' IRQs: the time run() has reached."""
+    return _now[0]
+
+
 def run(buttons, contacts, until_ms, step_ms=1, start_ms=0):
     """Poll every step_ms; returns [(now_ms, button, kind)] in order."""
     events = []
     for now in range(start_ms, until_ms, step_ms):
+        _now[0] = now
         for contact in contacts:
             contact.advance(now)
         buttons.poll(now)
@@ -155,7 +164,7 @@ def test_edges_raise_the_irq_flag_and_idle_buttons_need_no_polling():
 
     buttons, (contact,) = make_buttons(seed=8)
     flag = Flag()
-    buttons.enable_irq(flag)
+    buttons.enable_irq(ticks_ms, flag)
     assert not buttons.needs_poll(0)
     contact.tap(100, 50)
     contact.advance(100)
@@ -174,7 +183,7 @@ def _scripted_actions(contacts):
     first.tap(3000, 40)
     first.tap(3150, 40)  # a double press
     second.tap(3100, 300)
-    second.tap(4000, 30)
+    second.tap(4000, 40)
 
 
 def test_with_edge_irqs_the_events_are_those_of_polling_every_pin():
@@ -184,7 +193,7 @@ def test_with_edge_irqs_the_events_are_those_of_polling_every_pin():
             _scripted_actions(contacts)
             expected = run(polled, contacts, 5000, step)
             flagged, contacts = make_buttons(count=2, seed=seed)
-            flagged.enable_irq()
+            flagged.enable_irq(ticks_ms)
             _scripted_actions(contacts)
             assert run(flagged, contacts, 5000, step) == expected, (seed, step)
             assert LONG in kinds(expected) and DOUBLE in kinds(expected)
@@ -200,7 +209,8 @@ def test_with_edge_irqs_an_idle_poll_reads_no_pin():
         return read(*args)
 
     buttons._pins[0].value = counted
-    buttons.enable_irq()
+    buttons.enable_irq(ticks_ms)
+    reads[0] = 0  # (it reads each contact's level once, for its IRQ)
     run(buttons, [contact], 50)
     assert reads[0] == 1  # the first poll after enable_irq, then none
     contact.tap(100, 50)
@@ -268,3 +278,46 @@ def test_queued_events_say_when_their_contact_settled():
     assert not buttons.queued_before(180) and buttons.queued_before(191)  # the release
     assert Buttons.kind_of(buttons.get()) == RELEASE
     assert not buttons.queued_before(10**6)
+
+
+def test_with_edge_irqs_a_tap_while_no_poll_ran_is_still_one_press():
+    """A tap of 80 ms while one step held the loop (a link reply, a collection) is seen by at
+    most one poll; the IRQs timed it, and the next poll queues it, at its contact's times."""
+    for seed in range(1, 31):
+        for glimpse in (False, True):
+            buttons, (contact,) = make_buttons(seed=seed)
+            buttons.enable_irq(ticks_ms)
+            contact.tap(100, 80)
+            run(buttons, [contact], 90)
+            for now in range(90, 300):  # the loop is held: only the IRQs run
+                _now[0] = now
+                contact.advance(now)
+                if glimpse and now == 150:
+                    buttons.poll(now)  # one poll sees the contact down, once
+            events = run(buttons, [contact], 700, start_ms=300)
+            assert kinds(events) == [PRESS, RELEASE], (seed, glimpse, events)
+            assert buttons.queued_before(700) is False
+            assert run(buttons, [contact], 1500, start_ms=700) == []
+
+
+def test_with_edge_irqs_a_missed_tap_is_timed_from_its_contact():
+    buttons, (contact,) = make_buttons(seed=3)
+    buttons.enable_irq(ticks_ms)
+    contact.tap(100, 80)
+    for now in range(0, 300):
+        _now[0] = now
+        contact.advance(now)
+    buttons.poll(300)
+    assert not buttons.queued_before(100) and buttons.queued_before(111)  # the press, at its contact
+    assert Buttons.kind_of(buttons.get()) == PRESS
+    assert not buttons.queued_before(180) and buttons.queued_before(191)  # the release
+    assert Buttons.kind_of(buttons.get()) == RELEASE
+
+
+def test_without_irqs_a_tap_no_poll_saw_is_lost():
+    """Why the table turns the IRQs on (App): polling alone cannot know of it."""
+    buttons, (contact,) = make_buttons(seed=3)
+    contact.tap(100, 80)
+    for now in range(0, 300):
+        contact.advance(now)
+    assert run(buttons, [contact], 700, start_ms=300) == []

@@ -98,8 +98,7 @@ def build(machine, display=None):
     buzzer = Buzzer(machine.PWM(machine.Pin(pins.BUZZER), freq=440, duty_u16=0))
     gpios = tuple(pins.BUTTON_SEAT) + (pins.BUTTON_MENU, pins.BUTTON_OK, pins.BUTTON_UNDO)
     button_pins = [machine.Pin(gpio) for gpio in gpios]
-    buttons = Buttons(button_pins)
-    buttons.enable_irq()  # an idle table reads no button pin until one moves
+    buttons = Buttons(button_pins)  # its IRQs are the App's (assemble: they need its clock)
     return Board(machine, spi, readers, chain, scores, strip, buzzer, buttons, button_pins, reader_cs)
 
 

@@ -15,12 +15,18 @@ one small int, ``button << 2 | kind``, so neither polling nor ``get()`` allocate
 ``queued_before(time_ms)`` says whether the oldest waiting event happened before then
 (a press or release at its contact's settling), for a user that takes buttons and
 other input in the order they came.
-``enable_irq(flag)`` makes any edge set ``edge_pending`` (and ``flag.set()``, e.g. an
-``asyncio.ThreadSafeFlag``), so an idle loop can sleep until a button moves:
+``enable_irq(ticks_ms, flag)`` makes any edge set ``edge_pending`` (and ``flag.set()``,
+e.g. an ``asyncio.ThreadSafeFlag``), so an idle loop can sleep until a button moves:
 ``needs_poll(now_ms)`` says whether anything is in progress. With the IRQs on, ``poll``
 reads the pins only after an edge or while a contact settles or a long press may still
 come: nothing else can make an event, and reading the seven pins every 10 ms was half of
 an idle table's button step on the chip (314 of 650 us; 362 us with the IRQs).
+
+The IRQs also time each contact (hard IRQs: at the edge itself, ``ticks_ms`` their
+clock), so a press the loop never saw is not lost: a tap of 80 ms while one step held the
+loop (a link reply, a collection: up to 90 ms on a stock build) has a press the polls see
+down at most once. A release after the contact was down ``debounce_ms`` or more counts a
+tap; a poll that finds taps it did not see queues them as PRESS and RELEASE.
 
 Example::
 
@@ -71,6 +77,12 @@ class Buttons:
         self._irq = False  # edges are flagged: a poll with none and nothing in progress reads no pin
         self._in_progress = True  # a contact settling or held short of a long press (as of the last reading)
         self._on_edge_handler = self._on_edge  # bound once: an IRQ must not allocate
+        self._ticks_ms = None  # the IRQs' clock (enable_irq)
+        self._edge_level = bytearray(self._raw)  # each contact's level at its last edge
+        self._edge_ms = [0] * count  # ... and that edge's time
+        self._taps = bytearray(count)  # presses of debounce_ms or more the IRQs saw end (mod 256)
+        self._taps_seen = bytearray(count)  # ... that the polls have accounted for
+        self._tap_ms = [0] * count  # when the latest of them began
 
     @staticmethod
     def button_of(event):
@@ -90,6 +102,8 @@ class Buttons:
             return self._pending  # no edge since a reading that left nothing in progress
         self.edge_pending = False
         for button in range(len(self._pins)):
+            if self._taps[button] != self._taps_seen[button] and not self._down[button]:
+                self._missed_tap(button)  # (a tap the IRQs counted ends a press: none is held now)
             level = self._read(button)
             if level != self._raw[button]:
                 self._raw[button] = level
@@ -97,8 +111,9 @@ class Buttons:
             elif level != self._down[button] and ticks_diff(now_ms, self._settled_at[button]) >= self.debounce_ms:
                 self._down[button] = level
                 if level:
-                    self._pressed(button)
+                    self._pressed(button, self._settled_at[button])
                 else:
+                    self._taps_seen[button] = self._taps[button]
                     self._put(button, self.RELEASE, self._settled_at[button])
             if (
                 self._down[button]
@@ -133,12 +148,18 @@ class Buttons:
         self._pending -= 1
         return event
 
-    def enable_irq(self, flag=None):
-        """Flag every edge from the pins' IRQs (the handler only sets flags; polling does the
-        rest), and from then on poll only what an edge or a press in progress may change."""
+    def enable_irq(self, ticks_ms, flag=None):
+        """Flag and time every edge from the pins' IRQs (``ticks_ms``: the clock the polls are
+        given; the handler allocates nothing), and from then on poll only what an edge or a
+        press in progress may change."""
         self._flag = flag
+        self._ticks_ms = ticks_ms
+        now = ticks_ms()
+        for button in range(len(self._pins)):
+            self._edge_level[button] = self._read(button)
+            self._edge_ms[button] = now
         for pin in self._pins:
-            pin.irq(self._on_edge_handler, pin.IRQ_FALLING | pin.IRQ_RISING)
+            pin.irq(self._on_edge_handler, pin.IRQ_FALLING | pin.IRQ_RISING, hard=True)
         self._irq = True
         self._in_progress = True  # the next poll reads every pin: a level may have changed unflagged
 
@@ -154,8 +175,14 @@ class Buttons:
                 return True
         return False
 
-    def _pressed(self, button):
-        settled = self._settled_at[button]
+    def _missed_tap(self, button):
+        """Queue the taps the IRQs saw end while no poll saw the contact down long enough:
+        one PRESS and RELEASE (taps closer than a poll apart are one to the table anyway)."""
+        self._taps_seen[button] = self._taps[button]
+        self._pressed(button, self._tap_ms[button])
+        self._put(button, self.RELEASE, self._edge_ms[button])
+
+    def _pressed(self, button, settled):
         double = self._double_armed[button] and ticks_diff(settled, self._pressed_at[button]) <= self.double_press_ms
         self._pressed_at[button] = settled
         self._long_sent[button] = 0
@@ -184,3 +211,15 @@ class Buttons:
         self.edge_pending = True
         if self._flag is not None:
             self._flag.set()
+        pins = self._pins
+        for button in range(len(pins)):
+            if pins[button] is pin:
+                level = self._read(button)
+                if level != self._edge_level[button]:
+                    now = self._ticks_ms()
+                    if not level and ticks_diff(now, self._edge_ms[button]) >= self.debounce_ms:
+                        self._tap_ms[button] = self._edge_ms[button]
+                        self._taps[button] = (self._taps[button] + 1) & 0xFF
+                    self._edge_level[button] = level
+                    self._edge_ms[button] = now
+                return

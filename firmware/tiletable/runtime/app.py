@@ -80,6 +80,7 @@ def assemble(board, instream, outstream, ticks_ms, root="", unique_id=None, tick
     ``App``)."""
     if policy is None:
         policy = build_policy()
+    board.buttons.enable_irq(ticks_ms)  # an idle table reads no button pin until one moves; no tap is lost
     tray = Tray(
         board.readers,
         Resolver(UidTable.read(root + "/uids.json")),
