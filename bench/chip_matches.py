@@ -258,12 +258,9 @@ class ChipTable(chip.Control):
             self.wait_for_game()
         else:
             # An OK may hold the table's loop for a second (the deal of unseen pieces: Moon's
-            # tiles, Da San's 54 cards) and that loop polls the buttons: a tap of 80 ms within
-            # the step is not seen, on a real table too; a press that steps a choice (a line
-            # end, a stake, a call) must be seen before the one that confirms it, and a tile
-            # lifted before the confirmation cancels the choice. People look at the display
-            # before they go on; the player waits for a STATE reply, which comes once the loop
-            # runs again.
+            # tiles, Da San's 54 cards): a tap meanwhile is kept (the buttons' IRQs time it)
+            # and taken once the loop runs again. People look at the display before they go
+            # on; the player waits for a STATE reply, which comes once the loop runs again.
             self.state()
         return reply
 
